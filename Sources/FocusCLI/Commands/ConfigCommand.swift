@@ -1,0 +1,73 @@
+import ArgumentParser
+import FocusCore
+import Foundation
+
+/// `focus config (get KEY | set KEY VALUE | path | list)`.
+package struct ConfigCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Read and change settings in config.toml.",
+        subcommands: [ConfigListCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigPathCommand.self],
+        defaultSubcommand: ConfigListCommand.self
+    )
+    package init() {}
+}
+
+package struct ConfigListCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting and its value.")
+    @Flag(help: "Print JSON for scripts.") var json = false
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let pairs = try FocusConfig.keys.map { entry throws(FocusError) in (entry, try env.config.value(of: entry.key)) }
+        if json {
+            env.console.line(JSON.object(pairs.map { ($0.0.key, .string($0.1)) }).rendered())
+            return
+        }
+        for (entry, value) in pairs {
+            env.console.line(pad(entry.key, 14) + pad(value, 10) + "  " + entry.help)
+        }
+        env.console.line("")
+        env.console.line("File: \(env.configPath)")
+    }
+}
+
+package struct ConfigGetCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting.")
+    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key")) var key: String
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        env.console.line(try env.config.value(of: key))
+    }
+}
+
+package struct ConfigSetCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (validated before it is written).")
+    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key")) var key: String
+    @Argument(help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var value: String
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        var config = env.config
+        try config.set(key, to: value)
+        let normalized = try config.value(of: key)
+        let existing = FileManager.default.contents(atPath: env.configPath).flatMap { String(data: $0, encoding: .utf8) } ?? ""
+        let text = ConfigFile.updating(existing, key: key, value: normalized)
+        try AtomicFile.write(text, to: env.configPath, mode: 0o600)
+        env.console.line("\(key) = \(normalized)")
+    }
+}
+
+package struct ConfigPathCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the config file lives.")
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        env.console.line(env.configPath)
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+
+/// `focus task add PATH [flags]`.
+package struct TaskAddCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a task, or a subtask with its scheduling constraints.",
+        discussion: "`focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27` creates Thesis if needed."
+    )
+
+    @Argument(help: ArgumentHelp("Task, or Task/Subtask.", valueName: "path"))
+    var path: String
+    @OptionGroup var fields: SubtaskOptions
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let now = env.now()
+        let (taskPart, subPart) = TaskCatalog.split(path)
+        let taskTitle = TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validate(taskPart, what: "task name")
+        let db = try env.openDatabase()
+        guard let subPart else {
+            if fields.hasSchedulingFields {
+                throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: add '\(taskTitle)/<subtask>' instead.")
+            }
+            let id = try db.addTask(title: taskTitle, notes: fields.notes, now: now)
+            if json {
+                env.console.line(JSON.object([("id", .int(Int(id))), ("title", .string(taskTitle))]).rendered())
+            } else {
+                env.console.line("Added task \(Sanitized.terminal(taskTitle)) (#\(id)).")
+            }
+            return
+        }
+        let subTitle = try Titles.validate(subPart, what: "subtask name")
+        var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
+        try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+        let result = try db.addSubtask(taskTitle: taskTitle, subtask: subtask, now: now)
+        let catalog = try db.catalog()
+        let shown = catalog.path(of: .subtask(taskID: result.taskID, id: result.subtaskID))
+        if json {
+            env.console.line(JSON.object([
+                ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),
+            ]).rendered())
+            return
+        }
+        var line = "Added \(Sanitized.terminal(shown)) (#\(result.subtaskID))"
+        let details = TaskRenderer.constraintSummary(subtask, now: now, calendar: env.calendar)
+        if !details.isEmpty { line += " · " + details }
+        env.console.line(line + ".")
+        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(catalog.path(of: .task(id: result.taskID)))).") }
+    }
+}

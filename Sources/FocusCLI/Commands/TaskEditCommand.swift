@@ -1,0 +1,45 @@
+import ArgumentParser
+import FocusCore
+
+/// `focus task edit PATH [--title NEW] [flags]`.
+package struct TaskEditCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a task's or subtask's name, notes or scheduling constraints.",
+        discussion: "Pass `none` to clear a field: `focus task edit Thesis/Chapter 2 --due none`.")
+
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"))
+    var path: String
+    @Option(help: ArgumentHelp("A new name.", valueName: "name"))
+    var title: String?
+    @OptionGroup var fields: SubtaskOptions
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        let catalog = try db.catalog()
+        let target = try catalog.resolve(path)
+        switch target {
+        case let .task(id):
+            if fields.hasSchedulingFields {
+                throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: edit '\(catalog.path(of: target))/<subtask>'.")
+            }
+            guard var task = try db.task(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            if let title { task.title = try Titles.validate(title, what: "task name") }
+            if let notes = fields.notes { task.notes = notes.isEmpty || notes.lowercased() == "none" ? nil : notes }
+            try db.updateTask(task)
+            env.console.line("Updated task \(Sanitized.terminal(task.title)).")
+        case let .subtask(_, id):
+            guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
+            try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+            try db.updateSubtask(subtask)
+            let shown = try db.catalog().path(of: target)
+            var line = "Updated \(Sanitized.terminal(shown))"
+            let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)
+            if !details.isEmpty { line += " · " + details }
+            env.console.line(line + ".")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import FocusCore
+
+/// `focus task rm PATH [--force]`.
+package struct TaskRmCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Delete a task or subtask (with --force when it has logged sessions).")
+
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, or #ID (exact name; prefixes are not enough to delete).", valueName: "path"))
+    var path: String
+    @Flag(help: "Delete it with its logged sessions.")
+    var force = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        let catalog = try db.catalog()
+        let target = try catalog.resolve(path)
+        let shown = catalog.path(of: target)
+        // Deleting by a mere prefix is too easy to get wrong: ask for the whole name (or #ID).
+        let (t, s) = TaskCatalog.split(path)
+        let typed = s.map { "\(t)/\($0)" } ?? t
+        if TaskCatalog.hashID(t) == nil, s.flatMap(TaskCatalog.hashID) == nil, TaskCatalog.key(typed) != TaskCatalog.key(shown) {
+            throw FocusError.usage("'\(path)' is only a prefix of '\(shown)'; type the whole name (or #ID) to delete it.")
+        }
+        let sessions = try db.sessionCount(target)
+        if sessions > 0, !force { throw FocusError.hasHistory(path: shown, sessions: sessions) }
+        try db.remove(target)
+        let what = sessions > 0 ? " and its \(sessions) session\(sessions == 1 ? "" : "s")" : ""
+        env.console.line("Deleted \(Sanitized.terminal(shown))\(what).")
+    }
+}

@@ -1,0 +1,71 @@
+import FocusCore
+import FocusStorage
+import Foundation
+
+extension FocusEnvironment {
+    /// The real world: terminal, wall and monotonic clocks, files under XDG directories.
+    package static func live(global: GlobalOptions, environment: [String: String]) throws(FocusError) -> FocusEnvironment {
+        let console = StandardConsole(environment: environment)
+        let now = try liveNow(environment: environment)
+        let zone = try timeZone(option: global.tz, environment: environment)
+        let configPath = configFilePath(environment: environment)
+        let config = try loadConfig(path: configPath)
+        let dbPath = databasePath(option: global.db, environment: environment)
+        return FocusEnvironment(
+            console: console, now: now, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
+            config: config, configPath: configPath, databasePath: dbPath,
+            notifier: SilentNotifier(), environment: environment,
+            openDatabase: { () throws(FocusError) -> AppDatabase in try AppDatabase.open(path: dbPath) }
+        )
+    }
+
+    /// `FOCUS_NOW` (ISO 8601) pins the start instant; time then runs on from there.
+    static func liveNow(environment: [String: String]) throws(FocusError) -> @Sendable () -> Date {
+        guard let pinned = environment["FOCUS_NOW"], !pinned.isEmpty else { return { Date() } }
+        let epoch = LocalDate(year: 1970, month: 1, day: 1)
+        guard case let .instant(base) = try DateParser.dateTime(pinned, today: epoch, what: "FOCUS_NOW") else {
+            throw .invalidValue(what: "FOCUS_NOW", value: pinned, expected: "an ISO 8601 instant with an offset, like 2026-11-22T09:00:00Z")
+        }
+        let start = ContinuousClock.now
+        return {
+            let elapsed = start.duration(to: ContinuousClock.now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return base.addingTimeInterval(seconds)
+        }
+    }
+
+    /// `--tz`, else `TZ`, else the system zone.
+    package static func timeZone(option: String?, environment: [String: String]) throws(FocusError) -> TimeZone {
+        if let option {
+            guard let zone = TimeZone(identifier: option) else {
+                throw .invalidValue(what: "time zone", value: option, expected: "an IANA zone name like Europe/Berlin or America/New_York")
+            }
+            return zone
+        }
+        if var tz = environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let zone = TimeZone(identifier: tz) { return zone }
+        }
+        return TimeZone.current
+    }
+
+    static func configFilePath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/focus/config.toml" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/focus/config.toml"
+    }
+
+    static func databasePath(option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return option }
+        if let env = environment["FOCUS_DB"], !env.isEmpty { return env }
+        return AppDatabase.defaultPath(environment: environment)
+    }
+
+    /// The config file over the defaults; a missing file means the defaults.
+    static func loadConfig(path: String) throws(FocusError) -> FocusConfig {
+        guard let data = FileManager.default.contents(atPath: path) else { return FocusConfig() }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .badInput(file: path, line: nil, reason: "the config file is not UTF-8 text")
+        }
+        return try ConfigFile.parse(text, path: path)
+    }
+}

@@ -1,0 +1,41 @@
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// The composition root: everything a command needs from the outside world, injected.
+/// Built live in `FocusEnvironment+Live.swift`, and for tests in FocusTestSupport.
+package struct FocusEnvironment: Sendable {
+    package var console: any Console
+    /// Timestamps: the wall clock, or `FOCUS_NOW` plus the time elapsed since start-up.
+    package var now: @Sendable () -> Date
+    /// Waiting: a monotonic clock (a test clock in tests).
+    package var clock: any Clock<Duration>
+    package var calendar: LocalCalendar
+    package var config: FocusConfig
+    package var configPath: String
+    package var databasePath: String
+    package var notifier: any Notifier
+    package var environment: [String: String]
+    /// Opens the store; called once per command that needs it.
+    package var openDatabase: @Sendable () throws(FocusError) -> AppDatabase
+
+    package init(
+        console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
+        calendar: LocalCalendar, config: FocusConfig, configPath: String, databasePath: String,
+        notifier: any Notifier, environment: [String: String],
+        openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase
+    ) {
+        self.console = console
+        self.now = now
+        self.clock = clock
+        self.calendar = calendar
+        self.config = config
+        self.configPath = configPath
+        self.databasePath = databasePath
+        self.notifier = notifier
+        self.environment = environment
+        self.openDatabase = openDatabase
+    }
+
+    package var today: LocalDate { calendar.day(of: now()) }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import FocusCore
+import Foundation
+
+/// Parses the command line, builds the environment and runs the command. Every failure becomes
+/// one line, `focus: error: ...`, and the documented exit code; never a stack trace.
+package enum FocusMain {
+    /// The live entry point.
+    package static func main() async -> Int32 {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        let console = StandardConsole(environment: environment)
+        return await run(arguments: arguments, console: console) { global throws(FocusError) in
+            try FocusEnvironment.live(global: global, environment: environment)
+        }
+    }
+
+    /// Runs one command line with an environment made by `makeEnvironment` (tests pass their own).
+    package static func run(
+        arguments: [String], console: any Console,
+        makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
+    ) async -> Int32 {
+        let parsed: any ParsableCommand
+        do {
+            parsed = try RootCommand.parseAsRoot(arguments)
+        } catch {
+            return report(parseError: error, console: console)
+        }
+        guard let command = parsed as? any FocusRunnable else {
+            // A group without its subcommand (`focus task`): show its help.
+            console.out(RootCommand.helpMessage(for: type(of: parsed)) + "\n")
+            return 0
+        }
+        do {
+            let env = try makeEnvironment(command.global)
+            try await command.run(in: env)
+            return 0
+        } catch let error as FocusError {
+            console.err("focus: error: \(oneLine(error.description))\n")
+            return error.exitCode
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            console.err("focus: error: \(oneLine(String(describing: error)))\n")
+            return 70
+        }
+    }
+
+    private static func report(parseError error: any Error, console: any Console) -> Int32 {
+        let code = RootCommand.exitCode(for: error)
+        if code == .success {
+            // --help, --version, `focus help ...`.
+            console.out(RootCommand.fullMessage(for: error) + "\n")
+            return 0
+        }
+        var message = RootCommand.message(for: error)
+        if message.isEmpty { message = "invalid command line" }
+        var line = oneLine(message)
+        if let last = line.last, !".?!".contains(last) { line += "." }
+        console.err("focus: error: \(line) See `focus --help`.\n")
+        return 64
+    }
+
+    /// The first line, trimmed, with a leading "Error: " dropped.
+    static func oneLine(_ s: String) -> String {
+        var first = s.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? s
+        if first.hasPrefix("Error: ") { first.removeFirst(7) }
+        return first.trimmingCharacters(in: .whitespaces)
+    }
+}

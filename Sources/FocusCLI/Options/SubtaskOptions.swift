@@ -1,0 +1,69 @@
+import ArgumentParser
+import FocusCore
+
+/// The scheduling fields of a subtask, shared by `task add` and `task edit`.
+/// `none` clears a field on edit.
+package struct SubtaskOptions: ParsableArguments, Sendable {
+    @Option(help: ArgumentHelp("Estimated work, e.g. 6h or 90m.", valueName: "duration"))
+    package var estimate: String?
+    @Option(help: ArgumentHelp("Due date-time ('2026-11-27 17:00'); a date alone means the end of that day.", valueName: "datetime"))
+    package var due: String?
+    @Option(help: ArgumentHelp("First day work may start (2026-11-23).", valueName: "date"))
+    package var start: String?
+    @Option(help: ArgumentHelp("Attention span: the longest sitting, e.g. 50m.", valueName: "duration"))
+    package var span: String?
+    @Option(help: ArgumentHelp("Earliest time of day to work on it (09:00).", valueName: "HH:MM"))
+    package var earliest: String?
+    @Option(help: ArgumentHelp("Free-form notes.", valueName: "text"))
+    package var notes: String?
+
+    package init() {}
+
+    package var hasSchedulingFields: Bool {
+        estimate != nil || due != nil || start != nil || span != nil || earliest != nil
+    }
+
+    /// Applies the given flags to a subtask, validating each value.
+    package func apply(to s: inout Subtask, today: LocalDate, calendar: LocalCalendar, warn: (String) -> Void) throws(FocusError) {
+        func cleared(_ v: String) -> Bool { v.lowercased() == "none" }
+        if let v = estimate {
+            if cleared(v) { s.estimateSeconds = nil } else {
+                let secs = try DurationParser.seconds(v, what: "estimate")
+                guard secs > 0 else { throw .invalidValue(what: "estimate", value: v, expected: "a duration above zero") }
+                s.estimateSeconds = secs
+            }
+        }
+        if let v = due {
+            if cleared(v) { s.due = nil } else {
+                let input = try DateParser.dateTime(v, today: today, what: "due date")
+                if case let .local(day, time, _) = input {
+                    switch calendar.ambiguity(day, time) {
+                    case let .skipped(resolved):
+                        warn("\(day) \(time) does not exist in \(calendar.timeZone.identifier) (clocks jump forward); using \(Timestamp.local(resolved, in: calendar.timeZone)).")
+                    case let .repeated(first):
+                        warn("\(day) \(time) happens twice in \(calendar.timeZone.identifier) (clocks go back); using the first, \(Timestamp.local(first, in: calendar.timeZone)).")
+                    case .none: break
+                    }
+                }
+                s.due = DateParser.resolve(input, in: calendar, endOfDay: true)
+            }
+        }
+        if let v = start {
+            s.startDate = cleared(v) ? nil : try DateParser.date(v, today: today, what: "start date")
+        }
+        if let v = span {
+            if cleared(v) { s.spanSeconds = nil } else {
+                let secs = try DurationParser.seconds(v, what: "attention span")
+                guard secs >= 60 else { throw .invalidValue(what: "attention span", value: v, expected: "a duration of at least 1m") }
+                s.spanSeconds = secs
+            }
+        }
+        if let v = earliest {
+            s.earliest = cleared(v) ? nil : try DateParser.timeOfDay(v, what: "earliest time")
+        }
+        if let v = notes { s.notes = cleared(v) || v.isEmpty ? nil : v }
+        if let start = s.startDate, let due = s.due, calendar.startOfDay(start) >= due {
+            throw .invalidValue(what: "start date", value: start.description, expected: "a day before the due date")
+        }
+    }
+}

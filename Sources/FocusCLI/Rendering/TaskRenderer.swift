@@ -1,0 +1,165 @@
+import FocusCore
+import Foundation
+
+/// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
+package struct TaskRenderer {
+    let now: Date
+    let calendar: LocalCalendar
+    let width: Int
+    let color: Bool
+
+    package init(now: Date, calendar: LocalCalendar, width: Int, color: Bool) {
+        self.now = now
+        self.calendar = calendar
+        self.width = max(40, width)
+        self.color = color
+    }
+
+    private func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+    private func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    private func red(_ s: String) -> String { color ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+
+    /// Every task, subtasks indented with id, logged/estimate, progress, due.
+    package func list(_ tasks: [TaskOverview]) -> String {
+        var out = ""
+        let idWidth = tasks.flatMap { $0.subtasks.map { "#\($0.subtask.id ?? 0)".count } }.max() ?? 2
+        for t in tasks {
+            var head = bold(Sanitized.terminal(t.task.title)) + " " + dim("#\(t.task.id ?? 0)")
+            if t.task.archived { head += " " + dim("(archived)") }
+            head += "  " + DurationParser.format(t.loggedSeconds) + " logged"
+            out += head + "\n"
+            for s in t.subtasks { out += "  " + subtaskLine(s, idWidth: idWidth) + "\n" }
+        }
+        return out
+    }
+
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
+        let id = "#\(s.subtask.id ?? 0)"
+        let mark = s.subtask.done ? "✓ " : ""
+        let titleRoom = max(10, min(28, width - 52))
+        let title = pad(truncate(mark + Sanitized.terminal(s.subtask.title), titleRoom), titleRoom)
+        var progress = DurationParser.format(s.loggedSeconds)
+        if let e = s.subtask.estimateSeconds { progress += " / " + DurationParser.format(e) }
+        var line = pad(id, idWidth) + "  " + title + "  " + pad(progress, 15)
+        line += " " + pad(s.progressPercent.map { "\($0)%" } ?? "", 5)
+        if let due = s.subtask.due {
+            let rel = RelativeTime.due(due, now: now, calendar: calendar)
+            let text = "due " + RelativeTime.shortDateTime(due, calendar: calendar) + " (\(rel))"
+            line += " " + (due <= now && !s.subtask.done ? red(text) : text)
+        }
+        if s.subtask.atRisk, !s.subtask.done { line += " " + red("at risk") }
+        return line
+    }
+
+    package func show(task t: TaskOverview) -> String {
+        var out = bold(Sanitized.terminal(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        if let notes = t.task.notes { out += "  " + Sanitized.terminal(notes) + "\n" }
+        out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
+        if t.subtasks.isEmpty { return out + "  No subtasks.\n" }
+        let idWidth = t.subtasks.map { "#\($0.subtask.id ?? 0)".count }.max() ?? 2
+        for s in t.subtasks { out += "  " + subtaskLine(s, idWidth: idWidth) + "\n" }
+        return out
+    }
+
+    package func show(subtask s: SubtaskOverview, of task: FocusTask, recent: [SessionEntry]) -> String {
+        let sub = s.subtask
+        var out = bold(Sanitized.terminal("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        func row(_ k: String, _ v: String) { out += "  " + pad(k, 14) + v + "\n" }
+        var logged = DurationParser.format(s.loggedSeconds)
+        if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
+        row("logged", logged)
+        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = sub.startDate { row("starts", RelativeTime.shortDay(start)) }
+        if let span = sub.spanSeconds { row("span", DurationParser.format(span)) }
+        if let e = sub.earliest { row("earliest", e.description) }
+        if sub.atRisk { row("plan", "at risk: it may not fit before its due date") }
+        if let notes = sub.notes { row("notes", Sanitized.terminal(notes)) }
+        if !recent.isEmpty {
+            out += "  recent sessions:\n"
+            for e in recent {
+                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt))
+                let t = calendar.timeOfDay(of: e.log.startedAt)
+                let mark = e.log.status == .completed ? "✓" : "✗"
+                out += "    \(mark) \(day) \(t)  \(DurationParser.format(e.log.focusedSeconds))"
+                if let note = e.log.note { out += "  " + dim(Sanitized.terminal(note)) }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    /// `estimate 6h · due Fri 27 Nov 17:00 (in 5 days) · span 50m`.
+    package static func constraintSummary(_ s: Subtask, now: Date, calendar: LocalCalendar) -> String {
+        var parts: [String] = []
+        if let e = s.estimateSeconds { parts.append("estimate " + DurationParser.format(e)) }
+        if let due = s.due { parts.append("due " + RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start)) }
+        if let span = s.spanSeconds { parts.append("span " + DurationParser.format(span)) }
+        if let e = s.earliest { parts.append("not before " + e.description) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The contract's `task list --json` element.
+    package static func json(_ t: TaskOverview, calendar: LocalCalendar) -> JSON {
+        .object([
+            ("id", .int(Int(t.task.id ?? 0))),
+            ("title", .string(t.task.title)),
+            ("notes", .optional(t.task.notes)),
+            ("subtasks", .array(t.subtasks.map { subtaskJSON($0, calendar: calendar) })),
+            ("archived", .bool(t.task.archived)),
+            ("logged_seconds", .int(t.loggedSeconds)),
+        ])
+    }
+
+    package static func subtaskJSON(_ s: SubtaskOverview, calendar: LocalCalendar) -> JSON {
+        let sub = s.subtask
+        return .object([
+            ("id", .int(Int(sub.id ?? 0))),
+            ("title", .string(sub.title)),
+            ("estimate_seconds", .optional(sub.estimateSeconds)),
+            ("logged_seconds", .int(s.loggedSeconds)),
+            ("start_date", .optional(sub.startDate?.description)),
+            ("due", .optional(sub.due.map(Timestamp.utc))),
+            ("span_seconds", .optional(sub.spanSeconds)),
+            ("earliest_time", .optional(sub.earliest?.description)),
+            ("done", .bool(sub.done)),
+            ("progress_percent", .optional(s.progressPercent)),
+            ("at_risk", .bool(sub.atRisk)),
+        ])
+    }
+}
+
+/// Display width helpers: one column per Unicode scalar is close enough for the glyphs used.
+func displayWidth(_ s: String) -> Int {
+    var n = 0
+    var inEscape = false
+    for scalar in s.unicodeScalars {
+        if inEscape { if scalar == "m" { inEscape = false }; continue }
+        if scalar == "\u{1B}" { inEscape = true; continue }
+        if scalar.properties.generalCategory == .nonspacingMark { continue }
+        n += isWide(scalar) ? 2 : 1
+    }
+    return n
+}
+
+private func isWide(_ s: Unicode.Scalar) -> Bool {
+    let v = s.value
+    return (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+        || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+        || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+}
+
+func pad(_ s: String, _ n: Int) -> String {
+    let w = displayWidth(s)
+    return w >= n ? s : s + String(repeating: " ", count: n - w)
+}
+
+func truncate(_ s: String, _ n: Int) -> String {
+    guard displayWidth(s) > n else { return s }
+    var out = ""
+    for c in s {
+        if displayWidth(out + String(c)) > n - 1 { break }
+        out.append(c)
+    }
+    return out + "…"
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `focus`: the root of the command tree. Adding a subcommand is one line here.
+package struct RootCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "focus",
+        abstract: "A Pomodoro timer and time log that plans work into your calendar.",
+        discussion: """
+            Paths name work: `Thesis` (a task), `Thesis/Chapter 2` (a subtask), a unique prefix,
+            or `#ID`. Durations: 25m, 1h30m, 90s, 1.5h, or minutes. Dates: 2026-11-22.
+            """,
+        version: FocusVersion.text,
+        subcommands: [
+            TaskCommand.self,
+            ConfigCommand.self,
+        ]
+    )
+
+    package init() {}
+}

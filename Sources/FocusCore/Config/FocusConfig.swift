@@ -1,0 +1,113 @@
+import Foundation
+
+/// The person's settings, from `config.toml`. Every field has the documented default.
+package struct FocusConfig: Sendable, Equatable {
+    package var workSeconds = 25 * 60
+    package var shortBreakSeconds = 5 * 60
+    package var longBreakSeconds = 15 * 60
+    /// Work sessions before a long break.
+    package var cycles = 4
+    package var dayStart = TimeOfDay(hour: 8, minute: 0)
+    package var dayEnd = TimeOfDay(hour: 22, minute: 0)
+    package var minimumBlockSeconds = 15 * 60
+    package var notifications = true
+    package var bell = true
+    /// Reminder lead time before a scheduled block (0 disables).
+    package var reminderSeconds = 5 * 60
+    /// Urgency of the end-of-work notice: critical stays on screen until dismissed.
+    package var urgency: Notice.Urgency = .critical
+    /// How long the other notices stay on screen.
+    package var expirySeconds = 10
+    /// End-of-day summary notification time (off when nil).
+    package var summaryTime: TimeOfDay?
+
+    package init() {}
+
+    /// Every key, in the order `focus config` lists them, with what it means.
+    package static let keys: [(key: String, help: String)] = [
+        ("work", "length of a work session (25m)"),
+        ("short_break", "length of a short break (5m)"),
+        ("long_break", "length of a long break (15m)"),
+        ("cycles", "work sessions before a long break (4)"),
+        ("day_start", "working hours start, for planning (08:00)"),
+        ("day_end", "working hours end, for planning (22:00)"),
+        ("minimum_block", "shortest work block the planner places (15m)"),
+        ("notifications", "desktop notifications on or off (true)"),
+        ("bell", "terminal bell at the end of each phase (true)"),
+        ("reminder", "reminder before a planned block, 0 to disable (5m)"),
+        ("urgency", "urgency of the end-of-work notice: low, normal, critical (critical)"),
+        ("expiry", "how long other notices stay on screen (10s)"),
+        ("summary_time", "time of the end-of-day summary notice, or off (off)"),
+    ]
+
+    /// The value of a key as `config get` prints it.
+    package func value(of key: String) throws(FocusError) -> String {
+        switch key {
+        case "work": return DurationParser.format(workSeconds).replacingOccurrences(of: " ", with: "")
+        case "short_break": return DurationParser.format(shortBreakSeconds).replacingOccurrences(of: " ", with: "")
+        case "long_break": return DurationParser.format(longBreakSeconds).replacingOccurrences(of: " ", with: "")
+        case "cycles": return String(cycles)
+        case "day_start": return dayStart.description
+        case "day_end": return dayEnd.description
+        case "minimum_block": return DurationParser.format(minimumBlockSeconds).replacingOccurrences(of: " ", with: "")
+        case "notifications": return notifications ? "true" : "false"
+        case "bell": return bell ? "true" : "false"
+        case "reminder": return DurationParser.format(reminderSeconds).replacingOccurrences(of: " ", with: "")
+        case "urgency": return urgency.rawValue
+        case "expiry": return DurationParser.format(expirySeconds).replacingOccurrences(of: " ", with: "")
+        case "summary_time": return summaryTime?.description ?? "off"
+        default: throw FocusConfig.unknownKey(key)
+        }
+    }
+
+    /// Sets a key from text (as typed on the command line or read from the file), validating it.
+    package mutating func set(_ key: String, to raw: String) throws(FocusError) {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        func duration(min: Int) throws(FocusError) -> Int {
+            let s = try DurationParser.seconds(text, what: key)
+            guard s >= min else {
+                throw .invalidValue(what: key, value: raw, expected: min > 0 ? "a duration of at least \(DurationParser.format(min))" : "a duration")
+            }
+            return s
+        }
+        func bool() throws(FocusError) -> Bool {
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw .invalidValue(what: key, value: raw, expected: "true or false")
+            }
+        }
+        switch key {
+        case "work": workSeconds = try duration(min: 1)
+        case "short_break": shortBreakSeconds = try duration(min: 0)
+        case "long_break": longBreakSeconds = try duration(min: 0)
+        case "cycles":
+            guard let n = Int(text), (1...100).contains(n) else {
+                throw .invalidValue(what: key, value: raw, expected: "a whole number from 1 to 100")
+            }
+            cycles = n
+        case "day_start": dayStart = try DateParser.timeOfDay(text, what: key)
+        case "day_end": dayEnd = try DateParser.timeOfDay(text, what: key)
+        case "minimum_block": minimumBlockSeconds = try duration(min: 60)
+        case "notifications": notifications = try bool()
+        case "bell": bell = try bool()
+        case "reminder": reminderSeconds = try duration(min: 0)
+        case "urgency":
+            guard let u = Notice.Urgency(rawValue: text.lowercased()) else {
+                throw .invalidValue(what: key, value: raw, expected: "low, normal or critical")
+            }
+            urgency = u
+        case "expiry": expirySeconds = try duration(min: 1)
+        case "summary_time":
+            summaryTime = ["off", "", "none", "false"].contains(text.lowercased()) ? nil : try DateParser.timeOfDay(text, what: key)
+        default: throw FocusConfig.unknownKey(key)
+        }
+        if dayEnd <= dayStart {
+            throw .invalidValue(what: "working hours", value: "\(dayStart)–\(dayEnd)", expected: "day_start before day_end")
+        }
+    }
+
+    private static func unknownKey(_ key: String) -> FocusError {
+        .usage("unknown config key '\(key)'. Keys: " + keys.map(\.key).joined(separator: ", ") + ".")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Every failure a person can meet, each with a sentence that names the thing and the next step.
+/// The CLI prints `focus: error: <description>` and exits with `exitCode`.
+package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A flag or argument value that does not parse (`--duration 25x`).
+    case invalidValue(what: String, value: String, expected: String)
+    /// The command line itself is wrong in a way the parser did not catch.
+    case usage(String)
+    /// No task or subtask matches the path given.
+    case notFound(path: String, suggestions: [String])
+    /// A prefix matches more than one task or subtask.
+    case ambiguous(path: String, candidates: [String])
+    /// A task (or a subtask within its task) with this title already exists.
+    case alreadyExists(path: String)
+    /// A task with logged time cannot be removed without `--force`.
+    case hasHistory(path: String, sessions: Int)
+    /// A file given as input does not parse (line 1-based when known).
+    case badInput(file: String, line: Int?, reason: String)
+    /// The database file is not a focus/SQLite database, or is damaged.
+    case corruptDatabase(path: String, reason: String)
+    /// The database was written by a newer focus.
+    case newerSchema(path: String)
+    /// The database stayed locked by another process after waiting.
+    case databaseLocked(path: String)
+    /// A file or directory could not be read or written.
+    case io(path: String, reason: String)
+    /// Something needed is not there (a running session, a second session, a service).
+    case unavailable(String)
+    /// Work that cannot fit before its due date (refused unless `--force`).
+    case doesNotFit(String)
+    /// A log entry id that does not exist.
+    case noSuchLog(id: Int64)
+
+    /// Exit codes of shared/PRODUCT.md (sysexits).
+    package var exitCode: Int32 {
+        switch self {
+        case .invalidValue, .usage, .notFound, .ambiguous, .alreadyExists, .hasHistory, .noSuchLog: return 64
+        case .badInput, .doesNotFit: return 65
+        case .unavailable: return 69
+        case .corruptDatabase, .newerSchema, .databaseLocked, .io: return 74
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case let .invalidValue(what, value, expected):
+            return "invalid \(what) '\(value)': expected \(expected)."
+        case let .usage(message):
+            return message
+        case let .notFound(path, suggestions):
+            var s = "no task matches '\(path)'."
+            if !suggestions.isEmpty {
+                s += " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+            }
+            return s + " Run `focus task list` to see all."
+        case let .ambiguous(path, candidates):
+            let shown = candidates.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
+            return "'\(path)' matches \(candidates.count) tasks: \(shown)\(more). Type more of the name, or use #ID."
+        case let .alreadyExists(path):
+            return "'\(path)' already exists. Use `focus task edit '\(path)'` to change it."
+        case let .hasHistory(path, sessions):
+            return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `focus task rm '\(path)' --force` to delete it with its history, or `focus task done` to keep it."
+        case let .badInput(file, line, reason):
+            if let line { return "\(file):\(line): \(reason)" }
+            return "\(file): \(reason)"
+        case let .corruptDatabase(path, reason):
+            return "\(path) is not a usable focus database (\(reason)). It was left untouched; move it aside or pass --db to use another file."
+        case let .newerSchema(path):
+            return "\(path) was written by a newer version of focus. It was left untouched; upgrade focus to open it."
+        case let .databaseLocked(path):
+            return "\(path) is locked by another process and stayed locked. Try again in a moment."
+        case let .io(path, reason):
+            return "cannot write \(path): \(reason)."
+        case let .unavailable(message):
+            return message
+        case let .doesNotFit(message):
+            return message
+        case let .noSuchLog(id):
+            return "no session with id \(id). Run `focus log` to see ids."
+        }
+    }
+}

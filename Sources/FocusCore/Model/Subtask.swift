@@ -1,0 +1,43 @@
+import Foundation
+
+/// A part of a task that carries the scheduling constraints.
+package struct Subtask: Sendable, Equatable, Hashable {
+    package var id: Int64?
+    package var taskID: Int64
+    package var title: String
+    package var notes: String?
+    /// Estimated total work, in seconds.
+    package var estimateSeconds: Int?
+    /// The first local day work may start on.
+    package var startDate: LocalDate?
+    /// The instant the work is due.
+    package var due: Date?
+    /// The longest sitting, in seconds (attention span).
+    package var spanSeconds: Int?
+    /// The earliest local time of day the person is willing to work on it.
+    package var earliest: TimeOfDay?
+    package var done: Bool
+    /// Saved with `--force` although the plan could not fit it before its due date.
+    package var atRisk: Bool
+    package var createdAt: Date
+
+    package init(
+        id: Int64? = nil, taskID: Int64, title: String, notes: String? = nil,
+        estimateSeconds: Int? = nil, startDate: LocalDate? = nil, due: Date? = nil,
+        spanSeconds: Int? = nil, earliest: TimeOfDay? = nil, done: Bool = false,
+        atRisk: Bool = false, createdAt: Date
+    ) {
+        self.id = id
+        self.taskID = taskID
+        self.title = title
+        self.notes = notes
+        self.estimateSeconds = estimateSeconds
+        self.startDate = startDate
+        self.due = due
+        self.spanSeconds = spanSeconds
+        self.earliest = earliest
+        self.done = done
+        self.atRisk = atRisk
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A subtask with its logged focus: one row of `focus task list`.
+package struct SubtaskOverview: Sendable, Equatable {
+    package var subtask: Subtask
+    package var loggedSeconds: Int
+    package var lastWorkedAt: Date?
+
+    package init(subtask: Subtask, loggedSeconds: Int, lastWorkedAt: Date? = nil) {
+        self.subtask = subtask
+        self.loggedSeconds = loggedSeconds
+        self.lastWorkedAt = lastWorkedAt
+    }
+
+    /// Logged over estimate, in percent (nil without an estimate).
+    package var progressPercent: Int? {
+        guard let e = subtask.estimateSeconds, e > 0 else { return nil }
+        return Int((Double(loggedSeconds) * 100 / Double(e)).rounded())
+    }
+}
+
+/// A task with its subtasks and totals.
+package struct TaskOverview: Sendable, Equatable {
+    package var task: FocusTask
+    package var loggedSeconds: Int
+    package var sessionCount: Int
+    package var subtasks: [SubtaskOverview]
+
+    package init(task: FocusTask, loggedSeconds: Int, sessionCount: Int, subtasks: [SubtaskOverview]) {
+        self.task = task
+        self.loggedSeconds = loggedSeconds
+        self.sessionCount = sessionCount
+        self.subtasks = subtasks
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// How a work session ended.
+package enum SessionStatus: String, Sendable, Codable, CaseIterable {
+    /// The countdown reached 0:00 without the person leaving.
+    case completed
+    /// The person left (or the process died) before 0:00.
+    case interrupted
+}
+
+/// One work session: against a subtask, or the task itself when it has none.
+package struct TimeLog: Sendable, Equatable, Hashable {
+    package var id: Int64?
+    package var taskID: Int64
+    package var subtaskID: Int64?
+    package var startedAt: Date
+    package var endedAt: Date
+    /// What the countdown was set to, in seconds.
+    package var plannedSeconds: Int
+    /// Time actually focused, pauses excluded, in seconds.
+    package var focusedSeconds: Int
+    package var status: SessionStatus
+    package var blockID: Int64?
+    package var note: String?
+
+    package init(
+        id: Int64? = nil, taskID: Int64, subtaskID: Int64? = nil, startedAt: Date, endedAt: Date,
+        plannedSeconds: Int, focusedSeconds: Int, status: SessionStatus, blockID: Int64? = nil,
+        note: String? = nil
+    ) {
+        self.id = id
+        self.taskID = taskID
+        self.subtaskID = subtaskID
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.plannedSeconds = plannedSeconds
+        self.focusedSeconds = focusedSeconds
+        self.status = status
+        self.blockID = blockID
+        self.note = note
+    }
+}
+
+/// A time log joined with the names a person reads: what `focus log`, stats and export show.
+package struct SessionEntry: Sendable, Equatable, Hashable {
+    package var log: TimeLog
+    package var task: String
+    package var subtask: String?
+
+    package init(log: TimeLog, task: String, subtask: String?) {
+        self.log = log
+        self.task = task
+        self.subtask = subtask
+    }
+
+    /// `Thesis/Chapter 2`, or `Thesis` when the session has no subtask.
+    package var path: String { subtask.map { "\(task)/\($0)" } ?? task }
+}

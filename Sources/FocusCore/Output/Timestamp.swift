@@ -1,0 +1,33 @@
+import Foundation
+
+/// ISO 8601 instants as the contract writes them: UTC with a `Z`, whole seconds.
+/// Formatted by hand: cheap enough for a million rows, and no formatter objects.
+package enum Timestamp {
+    /// `2026-11-23T08:00:00Z`.
+    package static func utc(_ date: Date) -> String {
+        let t = Int(date.timeIntervalSince1970.rounded(.down))
+        return format(seconds: t, offsetSeconds: 0)
+    }
+
+    /// `2026-11-20T09:00:00+01:00` in the given zone (for files meant for people, like exports).
+    package static func local(_ date: Date, in zone: TimeZone) -> String {
+        let offset = zone.secondsFromGMT(for: date)
+        let t = Int(date.timeIntervalSince1970.rounded(.down))
+        return format(seconds: t + offset, offsetSeconds: offset)
+    }
+
+    private static func format(seconds local: Int, offsetSeconds: Int) -> String {
+        let days = Int((Double(local) / 86_400).rounded(.down))
+        let secs = local - days * 86_400
+        let date = LocalDate(dayNumber: days)
+        var s = date.description
+        s += "T"
+        s += two(secs / 3600) + ":" + two((secs / 60) % 60) + ":" + two(secs % 60)
+        if offsetSeconds == 0 { return s + "Z" }
+        let sign = offsetSeconds < 0 ? "-" : "+"
+        let a = abs(offsetSeconds)
+        return s + sign + two(a / 3600) + ":" + two((a / 60) % 60)
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A date-time as typed: either an exact instant (ISO 8601 with `Z` or an offset), or a local
+/// wall-clock reading to be placed in the person's time zone.
+package enum DateTimeInput: Equatable, Sendable {
+    case instant(Date)
+    case local(LocalDate, TimeOfDay, second: Int)
+    /// A date with no time (`2026-11-22`).
+    case day(LocalDate)
+}
+
+/// Parsers for times of day (`09:00`), dates (`2026-11-22`, `today`, `tomorrow`, `yesterday`) and
+/// date-times (`2026-11-22 17:00`, `2026-11-22T17:00:00`, ISO 8601 with an offset or `Z`).
+/// Digits are read by hand: no formatter objects, no locale surprises.
+package enum DateParser {
+    package static func timeOfDay(_ text: String, what: String = "time of day") throws(FocusError) -> TimeOfDay {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        guard let (t, sec) = parseClock(Substring(s)), sec == 0 else {
+            throw .invalidValue(what: what, value: text, expected: "a time of day like 09:00")
+        }
+        return t
+    }
+
+    package static func date(_ text: String, today: LocalDate, what: String = "date") throws(FocusError) -> LocalDate {
+        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch s {
+        case "today": return today
+        case "tomorrow": return today.adding(days: 1)
+        case "yesterday": return today.adding(days: -1)
+        default: break
+        }
+        guard let d = parseDate(Substring(s)) else {
+            throw .invalidValue(what: what, value: text, expected: "a date like 2026-11-22")
+        }
+        return d
+    }
+
+    package static func dateTime(_ text: String, today: LocalDate, what: String = "date-time") throws(FocusError) -> DateTimeInput {
+        let fail = FocusError.invalidValue(what: what, value: text, expected: "a date-time like '2026-11-22 17:00' or 2026-11-22T17:00:00+01:00")
+        let s = text.trimmingCharacters(in: .whitespaces)
+        let lower = s.lowercased()
+        // Relative day words, optionally followed by a time: `today 17:00`.
+        for (word, offset) in [("today", 0), ("tomorrow", 1), ("yesterday", -1)] where lower.hasPrefix(word) {
+            let rest = lower.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+            let day = today.adding(days: offset)
+            if rest.isEmpty { return .day(day) }
+            guard let (t, sec) = parseClock(Substring(rest)) else { throw fail }
+            return .local(day, t, second: sec)
+        }
+        // A bare time of day means today.
+        if let (t, sec) = parseClock(Substring(s)) { return .local(today, t, second: sec) }
+        guard s.count >= 10, let day = parseDate(s.prefix(10)) else { throw fail }
+        var rest = s.dropFirst(10)
+        if rest.isEmpty { return .day(day) }
+        guard let sep = rest.first, sep == "T" || sep == " " || sep == "t" else { throw fail }
+        rest = rest.dropFirst()
+        // Split the clock from an offset suffix (`Z`, `+01:00`, `-0500`).
+        var clockPart = rest
+        var offsetSeconds: Int?
+        if rest.hasSuffix("Z") || rest.hasSuffix("z") {
+            clockPart = rest.dropLast()
+            offsetSeconds = 0
+        } else if let signIndex = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            clockPart = rest[rest.startIndex..<signIndex]
+            guard let off = parseOffset(rest[signIndex...]) else { throw fail }
+            offsetSeconds = off
+        }
+        // Fractions of a second are accepted and dropped.
+        if let dot = clockPart.firstIndex(of: ".") {
+            guard clockPart[clockPart.index(after: dot)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { throw fail }
+            clockPart = clockPart[..<dot]
+        }
+        guard let (t, sec) = parseClock(clockPart.trimmingCharacters(in: .whitespaces)[...]) else { throw fail }
+        if let offsetSeconds {
+            let local = day.dayNumber * 86_400 + t.minutes * 60 + sec
+            return .instant(Date(timeIntervalSince1970: Double(local - offsetSeconds)))
+        }
+        return .local(day, t, second: sec)
+    }
+
+    /// Resolves a date-time in a zone. A day alone means its start (or, with `endOfDay`, the next
+    /// day's start: "due 2026-11-30" means by the end of that day).
+    package static func resolve(_ input: DateTimeInput, in calendar: LocalCalendar, endOfDay: Bool = false) -> Date {
+        switch input {
+        case let .instant(d): return d
+        case let .local(day, t, second): return calendar.instant(day, t, second: second)
+        case let .day(day): return calendar.startOfDay(endOfDay ? day.adding(days: 1) : day)
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// `YYYY-MM-DD`, validated against the month's length.
+    static func parseDate(_ s: Substring) -> LocalDate? {
+        let b = Array(s.utf8)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let y = number(b[0..<4]), let m = number(b[5..<7]), let d = number(b[8..<10]),
+              (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= daysIn(month: m, year: y)
+        else { return nil }
+        return LocalDate(year: y, month: m, day: d)
+    }
+
+    /// `HH:MM` or `HH:MM:SS` (one-digit hour allowed); 24:00 is not a time of day.
+    static func parseClock(_ s: Substring) -> (TimeOfDay, Int)? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3 else { return nil }
+        guard (1...2).contains(parts[0].utf8.count), parts[1].utf8.count == 2,
+              let h = number(parts[0].utf8[...]), let m = number(parts[1].utf8[...]),
+              h < 24, m < 60 else { return nil }
+        var sec = 0
+        if parts.count == 3 {
+            guard parts[2].utf8.count == 2, let v = number(parts[2].utf8[...]), v < 60 else { return nil }
+            sec = v
+        }
+        return (TimeOfDay(hour: h, minute: m), sec)
+    }
+
+    /// `+01:00`, `-0500`, `+01` → seconds east of UTC.
+    static func parseOffset(_ s: Substring) -> Int? {
+        guard let sign = s.first, sign == "+" || sign == "-" else { return nil }
+        let digits = s.dropFirst().filter { $0 != ":" }
+        guard digits.count == 2 || digits.count == 4, let v = number(Array(digits.utf8)[...]) else { return nil }
+        let h = digits.count == 2 ? v : v / 100
+        let m = digits.count == 2 ? 0 : v % 100
+        guard h <= 18, m < 60 else { return nil }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+    }
+
+    private static func number<C: Collection>(_ bytes: C) -> Int? where C.Element == UInt8 {
+        guard !bytes.isEmpty else { return nil }
+        var v = 0
+        for b in bytes {
+            guard b >= 48, b <= 57 else { return nil }
+            v = v * 10 + Int(b - 48)
+        }
+        return v
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}

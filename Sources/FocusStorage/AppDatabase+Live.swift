@@ -1,0 +1,75 @@
+import FocusCore
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AppDatabase {
+    /// The default database path: `$XDG_DATA_HOME/focus/focus.sqlite`, else `~/.local/share/focus/`.
+    package static func defaultPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return xdg + "/focus/focus.sqlite"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/focus/focus.sqlite"
+    }
+
+    /// Opens (creating when missing) the database file in WAL mode: its directory 0700, the file
+    /// 0600. A file that is not a focus database is reported and left untouched.
+    package static func open(path: String) throws(FocusError) -> AppDatabase {
+        let fm = FileManager.default
+        let directory = (path as NSString).deletingLastPathComponent
+        let exists = fm.fileExists(atPath: path)
+        if !exists {
+            if !directory.isEmpty, !fm.fileExists(atPath: directory) {
+                do {
+                    try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw .io(path: directory, reason: "cannot create the data directory (\(reasonText(error)))")
+                }
+            }
+            // Create the file ourselves so it is 0600 from its first byte.
+            let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                let code = errno
+                if code != EEXIST {
+                    throw .io(path: path, reason: String(cString: strerror(code)))
+                }
+            } else {
+                close(fd)
+            }
+        } else if !fm.isReadableFile(atPath: path) {
+            throw .io(path: path, reason: "permission denied")
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration())
+        } catch {
+            throw map(error, path: path)
+        }
+        // Check what the file is before changing anything in it (the journal mode lives in its header).
+        let database = try AppDatabase(queue, path: path)
+        do {
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
+        } catch {
+            throw map(error, path: path)
+        }
+        return database
+    }
+
+    private static func reasonText(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileWriteNoPermissionError { return "permission denied" }
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileWriteVolumeReadOnlyError { return "read-only file system" }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,111 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// The store. Owns every write as one named transaction; nothing is ever half-written.
+package struct AppDatabase: Sendable {
+    package let writer: any DatabaseWriter
+    /// The file path, for messages (":memory:" in tests).
+    package let path: String
+
+    /// Wraps a connection, running the migrator unless the schema is already current.
+    package init(_ writer: any DatabaseWriter, path: String) throws(FocusError) {
+        self.writer = writer
+        self.path = path
+        try migrateIfNeeded()
+    }
+
+    /// A fresh in-memory database (tests, benchmarks).
+    package static func inMemory() throws(FocusError) -> AppDatabase {
+        do {
+            let queue = try DatabaseQueue(configuration: AppDatabase.configuration())
+            return try AppDatabase(queue, path: ":memory:")
+        } catch let e as FocusError {
+            throw e
+        } catch {
+            throw AppDatabase.map(error, path: ":memory:")
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        // Another focus may hold the write lock for a moment (a checkpoint, an import): wait for it.
+        config.busyMode = .timeout(6)
+        config.label = "focus"
+        return config
+    }
+
+    private func migrateIfNeeded() throws(FocusError) {
+        do {
+            let version = try writer.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+            if version == AppDatabase.schemaVersion { return }
+            if version > AppDatabase.schemaVersion { throw FocusError.newerSchema(path: path) }
+            if version == 0 {
+                // A database focus did not make (it has tables but no version) is not ours to change.
+                let foreign = try writer.read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+                }
+                if foreign > 0 {
+                    throw FocusError.corruptDatabase(path: path, reason: "it is an SQLite database of another program")
+                }
+            }
+            try AppDatabase.migrator.migrate(writer)
+            try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(AppDatabase.schemaVersion)") }
+        } catch let e as FocusError {
+            throw e
+        } catch {
+            throw AppDatabase.map(error, path: path)
+        }
+    }
+
+    /// Runs a read, mapping SQLite's errors to focus's.
+    package func read<T>(_ body: (Database) throws -> T) throws(FocusError) -> T {
+        do {
+            return try writer.read { db in try body(db) }
+        } catch let e as FocusError {
+            throw e
+        } catch {
+            throw AppDatabase.map(error, path: path)
+        }
+    }
+
+    /// Runs one IMMEDIATE transaction: all of it is written, or none of it.
+    package func write<T>(_ body: (Database) throws -> T) throws(FocusError) -> T {
+        do {
+            return try writer.write { db in try body(db) }
+        } catch let e as FocusError {
+            throw e
+        } catch {
+            throw AppDatabase.map(error, path: path)
+        }
+    }
+
+    /// Turns an SQLite error into the sentence and exit code a person gets.
+    package static func map(_ error: any Error, path: String) -> FocusError {
+        if let e = error as? FocusError { return e }
+        guard let db = error as? DatabaseError else {
+            return .io(path: path, reason: String(describing: error))
+        }
+        switch db.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .databaseLocked(path: path)
+        case .SQLITE_NOTADB:
+            return .corruptDatabase(path: path, reason: "the file is not an SQLite database")
+        case .SQLITE_CORRUPT:
+            return .corruptDatabase(path: path, reason: "the database file is damaged")
+        case .SQLITE_FULL:
+            return .io(path: path, reason: "the disk is full")
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return .io(path: path, reason: "permission denied or read-only file system")
+        case .SQLITE_CANTOPEN:
+            return .io(path: path, reason: "the file cannot be opened (check the directory exists and is writable)")
+        case .SQLITE_IOERR:
+            return .io(path: path, reason: "input/output error (\(db.message ?? "disk error"))")
+        case .SQLITE_CONSTRAINT:
+            return .usage("that change breaks a rule of the store: \(db.message ?? "constraint failed").")
+        default:
+            return .io(path: path, reason: db.message ?? "SQLite error \(db.resultCode.rawValue)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FocusCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    private static let entrySelect = """
+        SELECT timeLog.*, task.title AS taskTitle, subtask.title AS subtaskTitle
+        FROM timeLog JOIN task ON task.id = timeLog.taskId
+        LEFT JOIN subtask ON subtask.id = timeLog.subtaskId
+        """
+
+    static func entry(_ row: Row) -> SessionEntry {
+        SessionEntry(log: TimeLog(row: row), task: row["taskTitle"], subtask: row["subtaskTitle"])
+    }
+
+    /// Records one session and returns its id.
+    package func recordSession(_ log: TimeLog, now: Date) throws(FocusError) -> Int64 {
+        try write { db in try AppDatabase.insert(log, now: now, db) }
+    }
+
+    static func insert(_ log: TimeLog, now: Date, _ db: Database) throws -> Int64 {
+        let start = log.startedAt.unixSeconds
+        let end = max(start, log.endedAt.unixSeconds)
+        let focused = min(max(0, log.focusedSeconds), Int(end - start))
+        try db.execute(
+            sql: """
+                INSERT INTO timeLog (taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, blockId, note, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [log.taskID, log.subtaskID, start, end, max(0, log.plannedSeconds), focused,
+                        log.status.rawValue, log.blockID, log.note, now.unixSeconds])
+        return db.lastInsertedRowID
+    }
+
+    package func session(id: Int64) throws(FocusError) -> SessionEntry? {
+        try read { db in
+            try Row.fetchOne(db, sql: AppDatabase.entrySelect + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
+        }
+    }
+
+    /// The most recent sessions, newest first.
+    package func recentSessions(limit: Int, subtaskID: Int64? = nil) throws(FocusError) -> [SessionEntry] {
+        try read { db in
+            let filter = subtaskID == nil ? "" : " WHERE timeLog.subtaskId = ?"
+            var args: StatementArguments = []
+            if let subtaskID { args += [subtaskID] }
+            args += [limit]
+            return try Row.fetchAll(db, sql: AppDatabase.entrySelect + filter + " ORDER BY timeLog.startedAt DESC, timeLog.id DESC LIMIT ?",
+                                    arguments: args).map(AppDatabase.entry)
+        }
+    }
+
+    /// Sessions overlapping [from, to), oldest first. Reads only an index range on the start time:
+    /// sessions last at most a day, so none that overlaps can start before `from - 1 day`.
+    package func sessions(overlapping from: Date, _ to: Date, subtaskID: Int64? = nil, taskID: Int64? = nil) throws(FocusError) -> [SessionEntry] {
+        try read { db in try AppDatabase.sessions(db, from, to, subtaskID: subtaskID, taskID: taskID) }
+    }
+
+    static func sessions(_ db: Database, _ from: Date, _ to: Date, subtaskID: Int64? = nil, taskID: Int64? = nil) throws -> [SessionEntry] {
+        var sql = AppDatabase.entrySelect + """
+             WHERE timeLog.startedAt >= ? AND timeLog.startedAt < ?
+               AND (timeLog.endedAt > ? OR timeLog.startedAt >= ?)
+            """
+        let lo = from.unixSeconds
+        var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
+        if let subtaskID { sql += " AND timeLog.subtaskId = ?"; args += [subtaskID] }
+        if let taskID { sql += " AND timeLog.taskId = ?"; args += [taskID] }
+        sql += " ORDER BY timeLog.startedAt, timeLog.id"
+        return try Row.fetchAll(db, sql: sql, arguments: args).map(AppDatabase.entry)
+    }
+
+    /// Replaces a session's fields (the id stays).
+    package func updateSession(_ log: TimeLog) throws(FocusError) {
+        try write { db in
+            guard let id = log.id, try Bool.fetchOne(db, sql: "SELECT 1 FROM timeLog WHERE id = ?", arguments: [id]) == true else {
+                throw FocusError.noSuchLog(id: log.id ?? 0)
+            }
+            let start = log.startedAt.unixSeconds
+            let end = log.endedAt.unixSeconds
+            try db.execute(
+                sql: """
+                    UPDATE timeLog SET taskId = ?, subtaskId = ?, startedAt = ?, endedAt = ?, plannedSeconds = ?,
+                      focusedSeconds = ?, status = ?, note = ? WHERE id = ?
+                    """,
+                arguments: [log.taskID, log.subtaskID, start, end, log.plannedSeconds,
+                            min(log.focusedSeconds, Int(end - start)), log.status.rawValue, log.note, id])
+        }
+    }
+
+    package func removeSession(id: Int64) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM timeLog WHERE id = ?", arguments: [id])
+            if db.changesCount == 0 { throw FocusError.noSuchLog(id: id) }
+        }
+    }
+
+    /// Sessions overlapping [start, end) other than `excluding`: for the overlap warning.
+    package func overlappingCount(_ start: Date, _ end: Date, excluding id: Int64? = nil) throws(FocusError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND id != ?
+                """, arguments: [start.unixSeconds - 86_400, end.unixSeconds, start.unixSeconds, id ?? -1]) ?? 0
+        }
+    }
+}

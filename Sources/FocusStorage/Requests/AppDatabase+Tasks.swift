@@ -1,0 +1,174 @@
+import FocusCore
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    /// Every task and subtask name, for resolving paths.
+    package func catalog() throws(FocusError) -> TaskCatalog {
+        try read { db in try AppDatabase.catalog(db) }
+    }
+
+    static func catalog(_ db: Database) throws -> TaskCatalog {
+        let tasks = try Row.fetchAll(db, sql: "SELECT id, title, archived FROM task ORDER BY id").map {
+            TaskCatalog.Entry(id: $0["id"], title: $0["title"], closed: $0["archived"])
+        }
+        var subs: [Int64: [TaskCatalog.Entry]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, taskId, title, done FROM subtask ORDER BY id") {
+            subs[row["taskId"], default: []].append(TaskCatalog.Entry(id: row["id"], title: row["title"], closed: row["done"]))
+        }
+        return TaskCatalog(tasks: tasks, subtasks: subs)
+    }
+
+    /// A new id from the sequence shared by tasks and subtasks.
+    private static func nextPathID(_ db: Database) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO pathId DEFAULT VALUES")
+        return db.lastInsertedRowID
+    }
+
+    private static func taskID(titled title: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE titleKey = ?", arguments: [TaskCatalog.key(title)])
+    }
+
+    /// Adds a task; refuses a title that exists (case-insensitively).
+    package func addTask(title: String, notes: String?, now: Date) throws(FocusError) -> Int64 {
+        try write { db in
+            if try AppDatabase.taskID(titled: title, db) != nil { throw FocusError.alreadyExists(path: title) }
+            return try AppDatabase.insertTask(title: title, notes: notes, now: now, db)
+        }
+    }
+
+    private static func insertTask(title: String, notes: String?, now: Date, _ db: Database) throws -> Int64 {
+        let id = try nextPathID(db)
+        try db.execute(
+            sql: "INSERT INTO task (id, title, titleKey, notes, createdAt) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, title, TaskCatalog.key(title), notes, now.unixSeconds])
+        return id
+    }
+
+    /// Adds a subtask under the task titled `taskTitle` (or `#ID`), creating the task if needed.
+    /// `check` runs inside the same transaction after the insert (the planner's refusal): throwing
+    /// from it rolls everything back, the new task included.
+    package func addSubtask(
+        taskTitle: String, subtask: Subtask, now: Date,
+        check: (Database, Int64) throws -> Void = { _, _ in }
+    ) throws(FocusError) -> (taskID: Int64, subtaskID: Int64, createdTask: Bool) {
+        try write { db in
+            var created = false
+            let taskID: Int64
+            if let byID = TaskCatalog.hashID(taskTitle) {
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM task WHERE id = ?", arguments: [byID]) == true else {
+                    throw FocusError.notFound(path: taskTitle, suggestions: [])
+                }
+                taskID = byID
+            } else if let existing = try AppDatabase.taskID(titled: taskTitle, db) {
+                taskID = existing
+            } else {
+                taskID = try AppDatabase.insertTask(title: taskTitle, notes: nil, now: now, db)
+                created = true
+            }
+            let clash = try String.fetchOne(db, sql: "SELECT title FROM subtask WHERE taskId = ? AND titleKey = ?",
+                                            arguments: [taskID, TaskCatalog.key(subtask.title)])
+            if clash != nil {
+                let taskName = try String.fetchOne(db, sql: "SELECT title FROM task WHERE id = ?", arguments: [taskID]) ?? taskTitle
+                throw FocusError.alreadyExists(path: "\(taskName)/\(subtask.title)")
+            }
+            var s = subtask
+            s.taskID = taskID
+            let id = try AppDatabase.nextPathID(db)
+            try db.execute(
+                sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [id] + s.arguments + [now.unixSeconds])
+            try check(db, id)
+            return (taskID, id, created)
+        }
+    }
+
+    package func task(id: Int64) throws(FocusError) -> FocusTask? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id]).map(FocusTask.init(row:)) }
+    }
+
+    package func subtask(id: Int64) throws(FocusError) -> Subtask? {
+        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM subtask WHERE id = ?", arguments: [id]).map(Subtask.init(row:)) }
+    }
+
+    /// Renames or re-notes a task; refuses a title another task has.
+    package func updateTask(_ task: FocusTask) throws(FocusError) {
+        try write { db in
+            if let other = try AppDatabase.taskID(titled: task.title, db), other != task.id {
+                throw FocusError.alreadyExists(path: task.title)
+            }
+            try db.execute(sql: "UPDATE task SET title = ?, titleKey = ?, notes = ?, archived = ? WHERE id = ?",
+                           arguments: [task.title, TaskCatalog.key(task.title), task.notes, task.archived, task.id])
+        }
+    }
+
+    /// Saves a subtask's fields; `check` runs in the same transaction (the planner's refusal).
+    package func updateSubtask(_ subtask: Subtask, check: (Database) throws -> Void = { _ in }) throws(FocusError) {
+        try write { db in
+            let clash = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE taskId = ? AND titleKey = ? AND id != ?",
+                                           arguments: [subtask.taskID, TaskCatalog.key(subtask.title), subtask.id])
+            if clash != nil {
+                let taskName = try String.fetchOne(db, sql: "SELECT title FROM task WHERE id = ?", arguments: [subtask.taskID]) ?? "?"
+                throw FocusError.alreadyExists(path: "\(taskName)/\(subtask.title)")
+            }
+            try db.execute(
+                sql: """
+                    UPDATE subtask SET taskId = ?, title = ?, titleKey = ?, notes = ?, estimateSeconds = ?, startDate = ?,
+                      due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ? WHERE id = ?
+                    """,
+                arguments: subtask.arguments + [subtask.id])
+            try check(db)
+        }
+    }
+
+    /// Number of sessions logged against a task (with its subtasks) or one subtask.
+    package func sessionCount(_ target: PathTarget) throws(FocusError) -> Int {
+        try read { db in
+            switch target {
+            case let .task(id):
+                return try Int.fetchOne(db, sql: "SELECT sessionCount FROM task WHERE id = ?", arguments: [id]) ?? 0
+            case let .subtask(_, id):
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM timeLog WHERE subtaskId = ?", arguments: [id]) ?? 0
+            }
+        }
+    }
+
+    /// Deletes a task or subtask with everything under it (sessions and blocks included).
+    package func remove(_ target: PathTarget) throws(FocusError) {
+        try write { db in
+            switch target {
+            case let .task(id): try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
+            case let .subtask(_, id): try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Tasks with their subtasks and logged totals, by title. Without `all`, archived tasks and
+    /// done subtasks are left out.
+    package func overview(all: Bool, only taskID: Int64? = nil) throws(FocusError) -> [TaskOverview] {
+        try read { db in
+            var where_: [String] = []
+            var args: StatementArguments = []
+            if !all { where_.append("archived = 0") }
+            if let taskID { where_.append("id = ?"); args += [taskID] }
+            let clause = where_.isEmpty ? "" : "WHERE " + where_.joined(separator: " AND ")
+            let tasks = try Row.fetchAll(db, sql: "SELECT * FROM task \(clause) ORDER BY titleKey", arguments: args)
+            var subRows: [Int64: [SubtaskOverview]] = [:]
+            var subWhere: [String] = []
+            var subArgs: StatementArguments = []
+            if !all { subWhere.append("done = 0") }
+            if let taskID { subWhere.append("taskId = ?"); subArgs += [taskID] }
+            let subClause = subWhere.isEmpty ? "" : "WHERE " + subWhere.joined(separator: " AND ")
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey", arguments: subArgs) {
+                let last: Int64? = row["lastWorkedAt"]
+                subRows[row["taskId"], default: []].append(
+                    SubtaskOverview(subtask: Subtask(row: row), loggedSeconds: row["loggedSeconds"], lastWorkedAt: last.map(Date.init(unixSeconds:))))
+            }
+            return tasks.map { row in
+                let task = FocusTask(row: row)
+                return TaskOverview(task: task, loggedSeconds: row["loggedSeconds"], sessionCount: row["sessionCount"],
+                                    subtasks: subRows[task.id ?? 0] ?? [])
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// The versioned schema. Migrations are never edited once they have landed: people's databases
+/// outlive the code. Add a new one at the end and bump `AppDatabase.schemaVersion`.
+extension AppDatabase {
+    /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
+    /// current skips the migrator entirely (it costs milliseconds at every start-up).
+    package static let schemaVersion = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-domain") { db in
+            // One id sequence shared by tasks and subtasks, so `#ID` names exactly one of them.
+            try db.execute(sql: """
+                CREATE TABLE pathId (id INTEGER PRIMARY KEY AUTOINCREMENT);
+
+                CREATE TABLE task (
+                  id INTEGER PRIMARY KEY,
+                  title TEXT NOT NULL CHECK (length(trim(title)) > 0 AND instr(title, '/') = 0),
+                  titleKey TEXT NOT NULL UNIQUE,
+                  notes TEXT,
+                  archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1)),
+                  -- Focus logged against the task and its subtasks, kept by the triggers below.
+                  loggedSeconds INTEGER NOT NULL DEFAULT 0,
+                  sessionCount INTEGER NOT NULL DEFAULT 0,
+                  createdAt INTEGER NOT NULL
+                );
+
+                CREATE TABLE subtask (
+                  id INTEGER PRIMARY KEY,
+                  taskId INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+                  title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+                  titleKey TEXT NOT NULL,
+                  notes TEXT,
+                  estimateSeconds INTEGER CHECK (estimateSeconds > 0),
+                  startDate TEXT CHECK (startDate IS NULL OR startDate GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                  due INTEGER,
+                  spanSeconds INTEGER CHECK (spanSeconds > 0),
+                  earliestMinutes INTEGER CHECK (earliestMinutes BETWEEN 0 AND 1439),
+                  done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+                  atRisk INTEGER NOT NULL DEFAULT 0 CHECK (atRisk IN (0, 1)),
+                  loggedSeconds INTEGER NOT NULL DEFAULT 0,
+                  lastWorkedAt INTEGER,
+                  createdAt INTEGER NOT NULL,
+                  UNIQUE (taskId, titleKey)
+                );
+                CREATE INDEX subtask_due ON subtask(due);
+
+                CREATE TABLE scheduledBlock (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  subtaskId INTEGER NOT NULL REFERENCES subtask(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL CHECK (endedAt > startedAt),
+                  status TEXT NOT NULL DEFAULT 'planned' CHECK (status IN ('planned', 'done', 'partial', 'missed'))
+                );
+                CREATE INDEX scheduledBlock_startedAt ON scheduledBlock(startedAt);
+                CREATE INDEX scheduledBlock_subtaskId ON scheduledBlock(subtaskId);
+
+                -- A work session. A session lasts at most a day, so a window query reads an
+                -- index range on startedAt: [from - 1 day, to).
+                CREATE TABLE timeLog (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  taskId INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+                  subtaskId INTEGER REFERENCES subtask(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL,
+                  plannedSeconds INTEGER NOT NULL CHECK (plannedSeconds >= 0),
+                  focusedSeconds INTEGER NOT NULL CHECK (focusedSeconds >= 0),
+                  status TEXT NOT NULL CHECK (status IN ('completed', 'interrupted')),
+                  blockId INTEGER REFERENCES scheduledBlock(id) ON DELETE SET NULL,
+                  note TEXT,
+                  createdAt INTEGER NOT NULL,
+                  CHECK (endedAt >= startedAt),
+                  CHECK (endedAt - startedAt <= 86400),
+                  CHECK (focusedSeconds <= endedAt - startedAt)
+                );
+                -- The identity of a session: re-importing the same history adds nothing twice.
+                CREATE UNIQUE INDEX timeLog_identity ON timeLog(taskId, ifnull(subtaskId, 0), startedAt);
+                CREATE INDEX timeLog_startedAt ON timeLog(startedAt);
+                CREATE INDEX timeLog_subtaskId ON timeLog(subtaskId);
+                CREATE INDEX timeLog_blockId ON timeLog(blockId);
+
+                -- Totals per task and subtask stay exact without scanning the history.
+                CREATE TRIGGER timeLog_insert AFTER INSERT ON timeLog BEGIN
+                  UPDATE task SET loggedSeconds = loggedSeconds + NEW.focusedSeconds,
+                                  sessionCount = sessionCount + 1 WHERE id = NEW.taskId;
+                  UPDATE subtask SET loggedSeconds = loggedSeconds + NEW.focusedSeconds,
+                                     lastWorkedAt = max(ifnull(lastWorkedAt, NEW.endedAt), NEW.endedAt)
+                                 WHERE id = NEW.subtaskId;
+                END;
+                CREATE TRIGGER timeLog_delete AFTER DELETE ON timeLog BEGIN
+                  UPDATE task SET loggedSeconds = loggedSeconds - OLD.focusedSeconds,
+                                  sessionCount = sessionCount - 1 WHERE id = OLD.taskId;
+                  UPDATE subtask SET loggedSeconds = loggedSeconds - OLD.focusedSeconds WHERE id = OLD.subtaskId;
+                END;
+                CREATE TRIGGER timeLog_update AFTER UPDATE OF focusedSeconds, taskId, subtaskId, endedAt ON timeLog BEGIN
+                  UPDATE task SET loggedSeconds = loggedSeconds - OLD.focusedSeconds,
+                                  sessionCount = sessionCount - 1 WHERE id = OLD.taskId;
+                  UPDATE subtask SET loggedSeconds = loggedSeconds - OLD.focusedSeconds WHERE id = OLD.subtaskId;
+                  UPDATE task SET loggedSeconds = loggedSeconds + NEW.focusedSeconds,
+                                  sessionCount = sessionCount + 1 WHERE id = NEW.taskId;
+                  UPDATE subtask SET loggedSeconds = loggedSeconds + NEW.focusedSeconds,
+                                     lastWorkedAt = max(ifnull(lastWorkedAt, NEW.endedAt), NEW.endedAt)
+                                 WHERE id = NEW.subtaskId;
+                END;
+
+                CREATE TABLE calendar (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                  nameKey TEXT NOT NULL UNIQUE,
+                  source TEXT NOT NULL,
+                  content TEXT NOT NULL,
+                  timeZone TEXT NOT NULL,
+                  horizonStart INTEGER NOT NULL,
+                  horizonEnd INTEGER NOT NULL CHECK (horizonEnd >= horizonStart),
+                  importedAt INTEGER NOT NULL
+                );
+
+                CREATE TABLE busyEvent (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  calendarId INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL CHECK (endedAt >= startedAt),
+                  summary TEXT NOT NULL,
+                  allDay INTEGER NOT NULL DEFAULT 0 CHECK (allDay IN (0, 1)),
+                  uid TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX busyEvent_startedAt ON busyEvent(startedAt);
+                CREATE INDEX busyEvent_calendarId ON busyEvent(calendarId);
+
+                -- The one running session, checkpointed while it runs; a row whose process is gone
+                -- is recovered as an interrupted session by the next command.
+                CREATE TABLE activeSession (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  pid INTEGER NOT NULL,
+                  taskId INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+                  subtaskId INTEGER REFERENCES subtask(id) ON DELETE CASCADE,
+                  blockId INTEGER REFERENCES scheduledBlock(id) ON DELETE SET NULL,
+                  phase TEXT NOT NULL CHECK (phase IN ('work', 'short_break', 'long_break')),
+                  state TEXT NOT NULL CHECK (state IN ('running', 'paused')),
+                  cycle INTEGER NOT NULL CHECK (cycle >= 1),
+                  cycles INTEGER NOT NULL CHECK (cycles >= 1),
+                  workStartedAt INTEGER,
+                  phaseStartedAt INTEGER NOT NULL,
+                  plannedSeconds INTEGER NOT NULL CHECK (plannedSeconds >= 0),
+                  workPlannedSeconds INTEGER NOT NULL CHECK (workPlannedSeconds >= 0),
+                  focusedSeconds INTEGER NOT NULL CHECK (focusedSeconds >= 0),
+                  remainingSeconds INTEGER NOT NULL CHECK (remainingSeconds >= 0),
+                  endsAt INTEGER,
+                  checkpointAt INTEGER NOT NULL,
+                  request TEXT CHECK (request IS NULL OR request IN ('stop', 'pause', 'resume', 'skip')),
+                  reason TEXT
+                );
+                """)
+        }
+        return migrator
+    }
+}

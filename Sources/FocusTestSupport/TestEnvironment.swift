@@ -1,0 +1,70 @@
+import FocusCLI
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// A test world: an in-memory database, a fixed "now", a fixed zone, a recording console.
+package final class TestWorld: @unchecked Sendable {
+    package let database: AppDatabase
+    package let console: RecordingConsole
+    package let notifier = RecordingNotifier()
+    package let zone: TimeZone
+    private let lock = NSLock()
+    private var _now: Date
+    package var config = FocusConfig()
+    package var configPath: String
+
+    package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
+        database = try AppDatabase.inMemory()
+        console = RecordingConsole(width: width)
+        self.zone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!
+        _now = TestWorld.instant(now)
+        configPath = NSTemporaryDirectory() + "focus-test-\(UUID().uuidString)/config.toml"
+    }
+
+    package var now: Date {
+        get { lock.withLock { _now } }
+        set { lock.withLock { _now = newValue } }
+    }
+
+    package var calendar: LocalCalendar { LocalCalendar(timeZone: zone) }
+
+    /// `2026-11-22T09:00:00Z` → Date (test input only).
+    package static func instant(_ iso: String) -> Date {
+        guard case let .instant(d)? = try? DateParser.dateTime(iso, today: LocalDate(year: 1970, month: 1, day: 1)) else {
+            preconditionFailure("bad test instant \(iso)")
+        }
+        return d
+    }
+
+    package func environment(global: GlobalOptions) throws(FocusError) -> FocusEnvironment {
+        let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) } ?? self.zone
+        let db = database
+        return FocusEnvironment(
+            console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
+            config: config, configPath: configPath, databasePath: db.path, notifier: notifier, environment: [:],
+            openDatabase: { () throws(FocusError) -> AppDatabase in db }
+        )
+    }
+
+    /// Runs a command line in-process; returns the exit code. Output is in `console`.
+    @discardableResult
+    package func run(_ arguments: String...) async -> Int32 {
+        await run(arguments)
+    }
+
+    @discardableResult
+    package func run(_ arguments: [String]) async -> Int32 {
+        await FocusMain.run(arguments: arguments, console: console) { global throws(FocusError) in
+            try self.environment(global: global)
+        }
+    }
+
+    /// Runs a command and returns only what it printed to standard output during this call.
+    package func output(_ arguments: String...) async -> (code: Int32, out: String, err: String) {
+        let outBefore = console.stdout.count
+        let errBefore = console.stderr.count
+        let code = await run(arguments)
+        return (code, String(console.stdout.dropFirst(outBefore)), String(console.stderr.dropFirst(errBefore)))
+    }
+}

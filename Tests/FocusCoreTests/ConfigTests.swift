@@ -1,0 +1,45 @@
+import FocusCore
+import Testing
+
+@Suite struct ConfigTests {
+    @Test func defaultsAreThoseOfTheContract() {
+        let c = FocusConfig()
+        #expect(c.workSeconds == 1500 && c.shortBreakSeconds == 300 && c.longBreakSeconds == 900 && c.cycles == 4)
+        #expect(c.dayStart.description == "08:00" && c.dayEnd.description == "22:00")
+        #expect(c.minimumBlockSeconds == 900 && c.reminderSeconds == 300)
+    }
+
+    @Test func readsTheFileOverTheDefaults() throws {
+        let text = """
+            # mine
+            work = "50m"
+            short_break = 10   # minutes
+            cycles = 3
+            notifications = false
+            day_start = "07:30"
+            """
+        let c = try ConfigFile.parse(text, path: "config.toml")
+        #expect(c.workSeconds == 3000 && c.shortBreakSeconds == 600 && c.cycles == 3 && !c.notifications)
+        #expect(c.dayStart == TimeOfDay(hour: 7, minute: 30))
+        #expect(c.longBreakSeconds == 900)
+    }
+
+    @Test func aBadLineNamesTheFileAndLine() {
+        #expect(throws: FocusError.badInput(file: "c.toml", line: 2, reason: "invalid work 'soon': expected a duration like 25m, 1h30m, 90s, 1.5h or a number of minutes.")) {
+            try ConfigFile.parse("cycles = 2\nwork = \"soon\"", path: "c.toml")
+        }
+        #expect(throws: FocusError.self) { try ConfigFile.parse("[section]", path: "c.toml") }
+        #expect(throws: FocusError.self) { try ConfigFile.parse("colour = \"red\"", path: "c.toml") }
+    }
+
+    @Test func settingAKeyKeepsCommentsAndOtherKeys() {
+        let before = "# mine\nwork = \"50m\"\ncycles = 3\n"
+        #expect(ConfigFile.updating(before, key: "work", value: "45m") == "# mine\nwork = \"45m\"\ncycles = 3\n")
+        #expect(ConfigFile.updating(before, key: "bell", value: "false") == "# mine\nwork = \"50m\"\ncycles = 3\nbell = false\n")
+    }
+
+    @Test func workingHoursMustBeInOrder() {
+        var c = FocusConfig()
+        #expect(throws: FocusError.self) { try c.set("day_end", to: "07:00") }
+    }
+}
