@@ -1,0 +1,39 @@
+import Foundation
+
+/// Small number and ordering rules shared by the calculator and the renderers.
+package enum StatsMath {
+    /// Whole seconds, rounded to nearest (halves away from zero).
+    package static func seconds(_ exact: Double) -> Int {
+        guard exact.isFinite else { return 0 }
+        return Int(exact.rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// `part / whole` in percent, rounded to nearest; nil when `whole` is 0.
+    package static func percent(_ part: Int, of whole: Int) -> Int? {
+        guard whole > 0 else { return nil }
+        return Int((Double(part) * 100 / Double(whole)).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// `x` rounded to `decimals` places (for JSON figures such as 1.43 or 12.5).
+    package static func rounded(_ x: Double, decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<max(decimals, 0) { scale *= 10 }
+        return (x * scale).rounded(.toNearestOrAwayFromZero) / scale
+    }
+
+    /// `1.4`: one decimal, written by hand (no formatter, no locale).
+    package static func oneDecimal(_ x: Double) -> String {
+        guard x.isFinite else { return "0.0" }
+        let tenths = Int((abs(x) * 10).rounded(.toNearestOrAwayFromZero))
+        let sign = x < 0 && tenths != 0 ? "-" : ""
+        return "\(sign)\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// Titles in reading order: case-insensitively, then exactly (so the order is total).
+    package static func titleOrder(_ a: String, _ b: String) -> Bool {
+        let la = a.lowercased()
+        let lb = b.lowercased()
+        if la != lb { return la < lb }
+        return a < b
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Text that is safe and measured for a terminal: control characters removed, widths in
+/// display columns, durations as people write them.
+package enum TerminalText {
+    /// The text with everything that could drive a terminal or reorder text removed: C0 and
+    /// C1 controls (ESC included), DEL, and the bidirectional controls (U+200E, U+200F,
+    /// U+061C, U+202A–U+202E, U+2066–U+2069). Tabs and line breaks become spaces.
+    package static func sanitized(_ s: String) -> String {
+        var needsWork = false
+        for scalar in s.unicodeScalars where isUnsafe(scalar) || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+            needsWork = true
+            break
+        }
+        guard needsWork else { return s }
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                out.append(" ")
+            } else if !isUnsafe(scalar) {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// Display columns: East Asian wide characters and emoji count 2, combining marks and
+    /// format characters 0, everything else (box drawing, ✓ ✗ █ ▏ · ◂ included) 1.
+    package static func width(_ s: String) -> Int {
+        var total = 0
+        for c in s { total += width(of: c) }
+        return total
+    }
+
+    package static func width(of c: Character) -> Int {
+        if c.isASCII { return 1 }
+        guard let first = c.unicodeScalars.first else { return 0 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        if isWide(first) { return 2 }
+        if c.unicodeScalars.contains("\u{FE0F}"), first.properties.isEmoji { return 2 }
+        return 1
+    }
+
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return scalar.properties.isEmojiPresentation
+        }
+    }
+
+    /// The text cut to at most `columns` display columns, ending in `…` when it was cut.
+    package static func truncated(_ s: String, to columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        if width(s) <= columns { return s }
+        var out = ""
+        var used = 0
+        for c in s {
+            let w = width(of: c)
+            if used + w > columns - 1 { break }
+            out.append(c)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// `s` padded with spaces on the right to `columns` display columns (cut when longer).
+    package static func padRight(_ s: String, _ columns: Int) -> String {
+        let t = truncated(s, to: columns)
+        return t + String(repeating: " ", count: max(0, columns - width(t)))
+    }
+
+    /// `s` padded with spaces on the left to `columns` display columns.
+    package static func padLeft(_ s: String, _ columns: Int) -> String {
+        String(repeating: " ", count: max(0, columns - width(s))) + s
+    }
+
+    /// `1h 30m`, `2h`, `45m`, `0m`; seconds only under a minute (`42s`). Minutes are rounded
+    /// to nearest.
+    package static func duration(_ seconds: Int) -> String {
+        if seconds <= 0 { return "0m" }
+        if seconds < 60 { return "\(seconds)s" }
+        let minutes = (seconds + 30) / 60
+        if minutes < 60 { return "\(minutes)m" }
+        let h = minutes / 60
+        let m = minutes % 60
+        return m == 0 ? "\(h)h" : "\(h)h \(m)m"
+    }
+}
+
+/// A line of terminal output made of styled runs, cut to a width before styles are applied.
+package struct StyledLine: Sendable {
+    package enum Style: Sendable {
+        case plain, bold, dim, green, red, cyan, yellow
+
+        var sgr: String? {
+            switch self {
+            case .plain: return nil
+            case .bold: return "1"
+            case .dim: return "2"
+            case .green: return "32"
+            case .red: return "31"
+            case .cyan: return "36"
+            case .yellow: return "33"
+            }
+        }
+    }
+
+    package var runs: [(String, Style)] = []
+
+    package init() {}
+    package init(_ text: String, _ style: Style = .plain) { runs = [(text, style)] }
+
+    package mutating func add(_ text: String, _ style: Style = .plain) { runs.append((text, style)) }
+
+    /// The line cut to `width` columns (with `…`), trailing spaces removed, styled with SGR
+    /// escapes when `color` is on.
+    package func rendered(width: Int, color: Bool) -> String {
+        var kept: [(String, Style)] = []
+        let plain = runs.map(\.0).joined()
+        if TerminalText.width(plain) <= width {
+            kept = runs
+        } else {
+            var remaining = width - 1
+            for (text, style) in runs {
+                let w = TerminalText.width(text)
+                if w <= remaining {
+                    kept.append((text, style))
+                    remaining -= w
+                } else {
+                    var part = ""
+                    for c in text {
+                        let cw = TerminalText.width(of: c)
+                        if cw > remaining { break }
+                        part.append(c)
+                        remaining -= cw
+                    }
+                    kept.append((part + "…", style))
+                    break
+                }
+            }
+        }
+        // Drop trailing spaces, run by run from the end.
+        while let last = kept.last {
+            var text = last.0
+            while text.last == " " { text.removeLast() }
+            if text.isEmpty {
+                kept.removeLast()
+            } else {
+                kept[kept.count - 1].0 = text
+                break
+            }
+        }
+        var out = ""
+        for (text, style) in kept {
+            if color, let code = style.sgr, text.contains(where: { $0 != " " }) {
+                out += "\u{1B}[\(code)m" + text + "\u{1B}[0m"
+            } else {
+                out += text
+            }
+        }
+        return out
+    }
+}
