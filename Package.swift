@@ -18,7 +18,7 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage",
+                "FocusCore", "FocusStorage", "FocusNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -29,12 +29,17 @@ let package = Package(
         ),
         // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
         .target(name: "FocusCore"),
+        // libnotify, from Debian's libnotify-dev.
+        .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        // Desktop notifications (libnotify) and the terminal fallback.
+        .target(name: "FocusNotifications", dependencies: ["FocusCore", "CLibNotify"]),
         // Fakes and fixtures for tests.
         .target(name: "FocusTestSupport", dependencies: ["FocusCore", "FocusStorage", "FocusCLI"]),
 
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusTestSupport"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),
+        .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore"]),
     ]
 )

@@ -11,6 +11,12 @@ package struct RootCommand: ParsableCommand {
             """,
         version: FocusVersion.text,
         subcommands: [
+            StartCommand.self,
+            StatusCommand.self,
+            StopCommand.self,
+            PauseCommand.self,
+            ResumeCommand.self,
+            LogCommand.self,
             TaskCommand.self,
             ConfigCommand.self,
         ]

@@ -1,12 +1,9 @@
 import FocusCore
-import Foundation
 import Synchronization
 
 /// A console that keeps what was written, for assertions.
-package final class RecordingConsole: Console, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _out = ""
-    private var _err = ""
+package final class RecordingConsole: Console {
+    private let written = Mutex<(out: String, err: String)>(("", ""))
     package let isInteractive: Bool
     package let allowsColor: Bool
     package let width: Int
@@ -17,18 +14,17 @@ package final class RecordingConsole: Console, @unchecked Sendable {
         self.width = width
     }
 
-    package func out(_ text: String) { lock.withLock { _out += text } }
-    package func err(_ text: String) { lock.withLock { _err += text } }
+    package func out(_ text: String) { written.withLock { $0.out += text } }
+    package func err(_ text: String) { written.withLock { $0.err += text } }
 
-    package var stdout: String { lock.withLock { _out } }
-    package var stderr: String { lock.withLock { _err } }
+    package var stdout: String { written.withLock { $0.out } }
+    package var stderr: String { written.withLock { $0.err } }
 }
 
 /// A notifier that keeps every notice it was given.
-package final class RecordingNotifier: Notifier, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _notices: [Notice] = []
+package final class RecordingNotifier: Notifier {
+    private let posted = Mutex<[Notice]>([])
     package init() {}
-    package func post(_ notice: Notice) async { lock.withLock { _notices.append(notice) } }
-    package var notices: [Notice] { lock.withLock { _notices } }
+    package func post(_ notice: Notice) async { posted.withLock { $0.append(notice) } }
+    package var notices: [Notice] { posted.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusNotifications
 import FocusStorage
 import Foundation
 
@@ -14,8 +15,19 @@ extension FocusEnvironment {
         return FocusEnvironment(
             console: console, now: now, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
             config: config, configPath: configPath, databasePath: dbPath,
-            notifier: SilentNotifier(), environment: environment,
-            openDatabase: { () throws(FocusError) -> AppDatabase in try AppDatabase.open(path: dbPath) }
+            makeNotifier: { fallback in
+                guard config.notifications else { return SilentNotifier() }
+                return LibNotifyNotifier.make(
+                    iconPath: Resources.iconPath(), criticalWorkEnd: config.urgency == .critical,
+                    expiryMilliseconds: config.expirySeconds * 1000, fallback: fallback,
+                    environment: environment, warn: { console.note($0) })
+            },
+            environment: environment,
+            openDatabase: { () throws(FocusError) -> AppDatabase in
+                let db = try AppDatabase.open(path: dbPath)
+                try SessionRecovery.recoverStale(db, now: now(), calendar: LocalCalendar(timeZone: zone), console: console)
+                return db
+            }
         )
     }
 

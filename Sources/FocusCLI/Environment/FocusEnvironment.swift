@@ -14,7 +14,8 @@ package struct FocusEnvironment: Sendable {
     package var config: FocusConfig
     package var configPath: String
     package var databasePath: String
-    package var notifier: any Notifier
+    /// Desktop notifications, given the fallback to use when they cannot be shown.
+    package var makeNotifier: @Sendable (_ fallback: any Notifier) -> any Notifier
     package var environment: [String: String]
     /// Opens the store; called once per command that needs it.
     package var openDatabase: @Sendable () throws(FocusError) -> AppDatabase
@@ -22,7 +23,7 @@ package struct FocusEnvironment: Sendable {
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
         calendar: LocalCalendar, config: FocusConfig, configPath: String, databasePath: String,
-        notifier: any Notifier, environment: [String: String],
+        makeNotifier: @escaping @Sendable (_ fallback: any Notifier) -> any Notifier, environment: [String: String],
         openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase
     ) {
         self.console = console
@@ -32,7 +33,7 @@ package struct FocusEnvironment: Sendable {
         self.config = config
         self.configPath = configPath
         self.databasePath = databasePath
-        self.notifier = notifier
+        self.makeNotifier = makeNotifier
         self.environment = environment
         self.openDatabase = openDatabase
     }

@@ -29,6 +29,15 @@ package struct LocalCalendar: Sendable {
         return TimeOfDay(minutes: secondsIntoDay / 60)
     }
 
+    /// `2026-11-22 09:00:05`: a local wall-clock reading, formatted by hand.
+    package func wallClockText(_ date: Date) -> String {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let secs = ((local % 86_400) + 86_400) % 86_400
+        let s = secs % 60
+        return "\(day(of: date)) \(timeOfDay(of: date)):\(s < 10 ? "0" : "")\(s)"
+    }
+
     /// The first instant of a local day (midnight, or the first existing time after a gap).
     package func startOfDay(_ day: LocalDate) -> Date {
         instant(day, TimeOfDay(minutes: 0))

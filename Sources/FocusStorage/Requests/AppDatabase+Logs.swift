@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    private static let entrySelect = """
+    static let entrySelectSQL = """
         SELECT timeLog.*, task.title AS taskTitle, subtask.title AS subtaskTitle
         FROM timeLog JOIN task ON task.id = timeLog.taskId
         LEFT JOIN subtask ON subtask.id = timeLog.subtaskId
@@ -34,7 +34,7 @@ extension AppDatabase {
 
     package func session(id: Int64) throws(FocusError) -> SessionEntry? {
         try read { db in
-            try Row.fetchOne(db, sql: AppDatabase.entrySelect + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
+            try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
         }
     }
 
@@ -45,7 +45,7 @@ extension AppDatabase {
             var args: StatementArguments = []
             if let subtaskID { args += [subtaskID] }
             args += [limit]
-            return try Row.fetchAll(db, sql: AppDatabase.entrySelect + filter + " ORDER BY timeLog.startedAt DESC, timeLog.id DESC LIMIT ?",
+            return try Row.fetchAll(db, sql: AppDatabase.entrySelectSQL + filter + " ORDER BY timeLog.startedAt DESC, timeLog.id DESC LIMIT ?",
                                     arguments: args).map(AppDatabase.entry)
         }
     }
@@ -57,7 +57,7 @@ extension AppDatabase {
     }
 
     static func sessions(_ db: Database, _ from: Date, _ to: Date, subtaskID: Int64? = nil, taskID: Int64? = nil) throws -> [SessionEntry] {
-        var sql = AppDatabase.entrySelect + """
+        var sql = AppDatabase.entrySelectSQL + """
              WHERE timeLog.startedAt >= ? AND timeLog.startedAt < ?
                AND (timeLog.endedAt > ? OR timeLog.startedAt >= ?)
             """

@@ -172,3 +172,14 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// The titles of one task and (optionally) one of its subtasks, without loading the catalog.
+    package func titles(taskID: Int64, subtaskID: Int64?) throws(FocusError) -> (task: String, subtask: String?) {
+        try read { db in
+            let task = try String.fetchOne(db, sql: "SELECT title FROM task WHERE id = ?", arguments: [taskID]) ?? "#\(taskID)"
+            let sub = try subtaskID.flatMap { try String.fetchOne(db, sql: "SELECT title FROM subtask WHERE id = ?", arguments: [$0]) }
+            return (task, sub)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// `focus log ...`: the time log.
+package struct LogCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "List, add, edit and remove recorded sessions.",
+        subcommands: [LogListCommand.self, LogAddCommand.self, LogEditCommand.self, LogRmCommand.self],
+        defaultSubcommand: LogListCommand.self)
+    package init() {}
+
+    static func json(_ e: SessionEntry) -> JSON {
+        .object([
+            ("id", .optional(e.log.id)),
+            ("task", .string(e.task)),
+            ("subtask", .optional(e.subtask)),
+            ("start", .string(Timestamp.utc(e.log.startedAt))),
+            ("end", .string(Timestamp.utc(e.log.endedAt))),
+            ("focused_seconds", .int(e.log.focusedSeconds)),
+            ("planned_seconds", .int(e.log.plannedSeconds)),
+            ("status", .string(e.log.status.rawValue)),
+            ("block_id", .optional(e.log.blockID)),
+            ("note", .optional(e.log.note)),
+        ])
+    }
+
+    /// `#12  09:00–09:25  25m  ✓  Thesis/Chapter 2  "note"`.
+    static func line(_ e: SessionEntry, calendar: LocalCalendar) -> String {
+        let mark = e.log.status == .completed ? "✓" : "✗"
+        let from = calendar.timeOfDay(of: e.log.startedAt)
+        let to = calendar.timeOfDay(of: e.log.endedAt)
+        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.terminal(e.path))"
+        if let note = e.log.note { s += "  “\(Sanitized.terminal(note))”" }
+        return s
+    }
+}
+
+package struct LogListCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
+    @Option(help: ArgumentHelp("How many local days back, today included (default 7).", valueName: "n")) var last: Int = 7
+    @Flag(help: "Print JSON for scripts.") var json = false
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        guard last >= 1 else { throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days of at least 1") }
+        let db = try env.openDatabase()
+        let today = env.today
+        let from = env.calendar.startOfDay(today.adding(days: -(last - 1)))
+        let to = env.calendar.startOfDay(today.adding(days: 1))
+        let entries = try db.sessions(overlapping: from, to).filter { $0.log.startedAt >= from }.reversed()
+        if json {
+            env.console.line(JSON.array(entries.map(LogCommand.json)).rendered())
+            return
+        }
+        if entries.isEmpty {
+            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start <task>`.")
+            return
+        }
+        var out = ""
+        var currentDay: LocalDate?
+        for e in entries {
+            let day = env.calendar.day(of: e.log.startedAt)
+            if day != currentDay {
+                let total = entries.filter { env.calendar.day(of: $0.log.startedAt) == day }.reduce(0) { $0 + $1.log.focusedSeconds }
+                if currentDay != nil { out += "\n" }
+                out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
+                currentDay = day
+            }
+            out += "  " + LogCommand.line(e, calendar: env.calendar) + "\n"
+        }
+        env.console.out(out)
+    }
+}
+
+/// Start and end of a manual entry from the flags.
+struct LogTimes {
+    static func resolve(start: String, end: String?, duration: String?, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
+        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar)
+        let e: Date
+        switch (end, duration) {
+        case let (end?, nil):
+            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar)
+        case let (nil, d?):
+            e = s.addingTimeInterval(Double(try DurationParser.seconds(d)))
+        default:
+            throw .usage("give the end of the session with either --end or --duration.")
+        }
+        try check(s, e)
+        return (s, e)
+    }
+
+    static func check(_ s: Date, _ e: Date) throws(FocusError) {
+        guard e > s else { throw .invalidValue(what: "end", value: Timestamp.utc(e), expected: "a time after the start (\(Timestamp.utc(s)))") }
+        guard e.timeIntervalSince(s) <= 86_400 else { throw .invalidValue(what: "session length", value: DurationParser.format(Int(e.timeIntervalSince(s))), expected: "at most 24h") }
+    }
+}
+
+package struct LogAddCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Record a session you forgot to time.",
+        discussion: "focus log add Thesis/Chapter 2 --start '2026-11-22 09:00' --duration 50m")
+    @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path")) var path: String
+    @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
+    @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?
+    @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
+    @Flag(help: "Record it as interrupted (left early).") var interrupted = false
+    @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, env: env)
+        let db = try env.openDatabase()
+        let catalog = try db.catalog()
+        let target = try catalog.resolve(path)
+        let seconds = Int(e.timeIntervalSince(s))
+        let overlaps = try db.overlappingCount(s, e)
+        let id: Int64
+        do {
+            id = try db.recordSession(TimeLog(taskID: target.taskID, subtaskID: target.subtaskID, startedAt: s, endedAt: e,
+                                              plannedSeconds: seconds, focusedSeconds: seconds,
+                                              status: interrupted ? .interrupted : .completed, note: note), now: env.now())
+        } catch FocusError.usage {
+            throw FocusError.usage("a session of \(catalog.path(of: target)) starting \(Timestamp.local(s, in: env.calendar.timeZone)) is already recorded.")
+        }
+        if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
+        env.console.line("Recorded #\(id): \(Sanitized.terminal(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
+    }
+}
+
+package struct LogEditCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a recorded session.")
+    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id")) var id: Int64
+    @Option(help: ArgumentHelp("Move it to another task or subtask.", valueName: "path")) var task: String?
+    @Option(help: ArgumentHelp("New start.", valueName: "datetime")) var start: String?
+    @Option(help: ArgumentHelp("New end.", valueName: "datetime")) var end: String?
+    @Option(help: ArgumentHelp("New length (from the start).", valueName: "duration")) var duration: String?
+    @Option(help: ArgumentHelp("New focused time (pauses excluded).", valueName: "duration")) var focused: String?
+    @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
+    @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        guard var entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
+        var log = entry.log
+        if let task {
+            let target = try db.catalog().resolve(task)
+            log.taskID = target.taskID
+            log.subtaskID = target.subtaskID
+        }
+        let oldLength = log.endedAt.timeIntervalSince(log.startedAt)
+        if let start { log.startedAt = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar) }
+        if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar) }
+        if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
+        if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
+        try LogTimes.check(log.startedAt, log.endedAt)
+        let length = Int(log.endedAt.timeIntervalSince(log.startedAt))
+        if let focused {
+            let f = try DurationParser.seconds(focused, what: "focused time")
+            guard f <= length else { throw FocusError.invalidValue(what: "focused time", value: focused, expected: "at most the session's length (\(DurationParser.format(length)))") }
+            log.focusedSeconds = f
+        } else {
+            log.focusedSeconds = min(log.focusedSeconds == Int(oldLength) ? length : log.focusedSeconds, length)
+        }
+        if let status {
+            guard let s = SessionStatus(rawValue: status.lowercased()) else {
+                throw FocusError.invalidValue(what: "status", value: status, expected: "completed or interrupted")
+            }
+            log.status = s
+        }
+        if let note { log.note = note.isEmpty ? nil : note }
+        try db.updateSession(log)
+        entry = try db.session(id: id) ?? entry
+        env.console.line("Updated " + LogCommand.line(entry, calendar: env.calendar))
+    }
+}
+
+package struct LogRmCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a recorded session.")
+    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id")) var id: Int64
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        guard let entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
+        try db.removeSession(id: id)
+        env.console.line("Deleted " + LogCommand.line(entry, calendar: env.calendar))
+    }
+}

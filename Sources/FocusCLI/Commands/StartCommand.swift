@@ -1,0 +1,178 @@
+import ArgumentParser
+import FocusCore
+import FocusNotifications
+import FocusStorage
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `focus start [PATH] [--duration D] [--break D] [--long-break D] [--cycles N] [--count K] [--no-break]`.
+package struct StartCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "start",
+        abstract: "Run a focus session: a countdown of work and breaks, recorded in the log.",
+        discussion: """
+            Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop.
+            A session that reaches 0:00 is recorded as completed; stopping early records it as
+            interrupted with the time you really focused.
+            """)
+
+    @Argument(help: ArgumentHelp("Task or Task/Subtask to work on.", valueName: "path"))
+    var path: String?
+    @Option(help: ArgumentHelp("Work length (default: config `work`, 25m).", valueName: "duration"))
+    var duration: String?
+    @Option(name: .customLong("break"), help: ArgumentHelp("Short break length (default 5m).", valueName: "duration"))
+    var shortBreak: String?
+    @Option(name: .customLong("long-break"), help: ArgumentHelp("Long break length (default 15m).", valueName: "duration"))
+    var longBreak: String?
+    @Option(help: ArgumentHelp("Work sessions before a long break (default 4).", valueName: "n"))
+    var cycles: Int?
+    @Option(help: ArgumentHelp("Stop after this many work sessions.", valueName: "k"))
+    var count: Int?
+    @Flag(help: "One work session, no break, then exit.")
+    var noBreak = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    /// The plan from the config and this run's flags.
+    func plan(config: FocusConfig) throws(FocusError) -> SessionPlan {
+        func length(_ text: String?, _ what: String, _ fallback: Int, minimum: Int) throws(FocusError) -> Int {
+            guard let text else { return fallback }
+            let s = try DurationParser.seconds(text, what: what)
+            guard s >= minimum else {
+                throw .invalidValue(what: what, value: text, expected: "a duration of at least \(DurationParser.format(max(1, minimum)))")
+            }
+            return s
+        }
+        let work = try length(duration, "duration", config.workSeconds, minimum: 1)
+        guard work <= 86_400 else { throw .invalidValue(what: "duration", value: duration ?? "", expected: "at most 24h") }
+        if noBreak {
+            if count != nil || shortBreak != nil || longBreak != nil {
+                throw .usage("--no-break runs a single work session; it cannot be combined with --count, --break or --long-break.")
+            }
+            return .single(workSeconds: work)
+        }
+        if let cycles, !(1...100).contains(cycles) {
+            throw .invalidValue(what: "cycles", value: String(cycles), expected: "a whole number from 1 to 100")
+        }
+        if let count, count < 1 { throw .invalidValue(what: "count", value: String(count), expected: "a whole number of at least 1") }
+        return SessionPlan(
+            workSeconds: work,
+            shortBreakSeconds: try length(shortBreak, "break", config.shortBreakSeconds, minimum: 0),
+            longBreakSeconds: try length(longBreak, "long break", config.longBreakSeconds, minimum: 0),
+            cycles: cycles ?? config.cycles, count: count)
+    }
+
+    package func run(in env: FocusEnvironment) async throws {
+        let plan = try plan(config: env.config)
+        guard let path else {
+            throw FocusError.usage("name what to work on: `focus start \"Thesis/Chapter 2\"` (see `focus task list`).")
+        }
+        let db = try env.openDatabase()
+        let catalog = try db.catalog()
+        let target = try catalog.resolve(path)
+        let shown = catalog.path(of: target)
+        let pid = getpid()
+        let startedAt = env.now()
+
+        let first = SessionSnapshot(
+            phase: .work, cycle: 1, cycles: plan.cycles, plannedSeconds: plan.workSeconds, remaining: .seconds(plan.workSeconds),
+            isPaused: false, phaseStartedAt: startedAt, endsAt: startedAt.addingTimeInterval(Double(plan.workSeconds)),
+            focusedSeconds: 0, workStartedAt: startedAt, workPlannedSeconds: plan.workSeconds)
+        try db.claimSession(ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: nil,
+                                          snapshot: first, checkpointAt: startedAt),
+                            isAlive: SessionRecovery.isAlive)
+
+        let today = env.calendar.day(of: startedAt)
+        let todayBefore = try db.focusedSeconds(from: env.calendar.startOfDay(today), to: env.calendar.startOfDay(today.adding(days: 1)))
+        let context = ViewContext(path: shown, calendar: env.calendar, todayBefore: todayBefore)
+        let live = env.console.isInteractive
+        let view: any SessionView
+        let fallback: any Notifier
+        if live {
+            let liveView = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
+            view = liveView
+            fallback = liveView
+        } else {
+            view = PlainSessionView(console: env.console, context: context, now: env.now)
+            fallback = TerminalNotifier(console: env.console, bell: false)
+        }
+        let notices = SessionNotices(path: shown, todayBefore: todayBefore, enabled: env.config.notifications,
+                                     workEndUrgency: env.config.urgency, expiryMilliseconds: env.config.expirySeconds * 1000)
+
+        let mailbox = Mailbox()
+        let terminal = TerminalMode()
+        let keys = KeyReader()
+        let signals = SignalRouter()
+        signals.start(mailbox: mailbox) {
+            // Another `focus` left a request in the running-session row.
+            guard let (request, reason) = try? db.takeRequest(pid: pid) else { return nil }
+            switch request {
+            case .stop: return .stop(.person(reason: reason))
+            case .pause: return .pause
+            case .resume: return .resume
+            case .skip: return .skip
+            }
+        }
+        if live {
+            terminal.enter()
+            keys.start(mailbox: mailbox)
+        }
+        let outcome: SessionRunner<SuspendingClock>.Outcome
+        do {
+            defer {
+                keys.stop()
+                terminal.restore()
+            }
+            let awake = SuspendingClock()
+            let continuous = ContinuousClock()
+            let awakeOrigin = awake.now
+            let continuousOrigin = continuous.now
+            var runner = SessionRunner(
+                clock: awake, now: env.now,
+                store: DatabaseSessionStore(database: db, pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: nil, now: env.now),
+                view: view, notifier: env.makeNotifier(fallback), notices: notices, mailbox: mailbox,
+                tick: live ? .milliseconds(250) : nil)
+            runner.sleptSoFar = {
+                continuousOrigin.duration(to: continuous.now) - awakeOrigin.duration(to: awake.now)
+            }
+            outcome = await runner.run(plan: plan)
+        }
+        signals.stop()
+        try finish(outcome, db: db, env: env, live: live)
+    }
+
+    /// After the run: the reason for stopping early, and what was recorded.
+    private func finish(_ outcome: SessionRunner<SuspendingClock>.Outcome, db: AppDatabase, env: FocusEnvironment, live: Bool) throws {
+        let interrupted = outcome.order.last.flatMap { id in outcome.recorded[id].map { (id, $0) } }.flatMap { $0.1.status == .interrupted ? $0 : nil }
+        if case let .person(reason)? = outcome.cause, let (id, _) = interrupted {
+            if let reason, !reason.isEmpty {
+                try db.setNote(reason, forSession: id)
+            } else if live {
+                env.console.out("Why did you stop? (Enter to skip) ")
+                if let line = TerminalMode.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty {
+                    try db.setNote(String(line.prefix(500)), forSession: id)
+                    env.console.line("Noted.")
+                }
+            }
+        }
+        let focused = outcome.recorded.values.reduce(0) { $0 + $1.focusedSeconds }
+        let completed = outcome.recorded.values.filter { $0.status == .completed }.count
+        let sessions = outcome.recorded.count
+        if sessions > 0 {
+            env.console.line("This run: \(completed) of \(sessions) session\(sessions == 1 ? "" : "s") completed, \(DurationParser.format(focused)) focused. See `focus log`.")
+        } else {
+            env.console.line("Stopped during a break; nothing more recorded.")
+        }
+    }
+}
+
+extension LiveSessionView: Notifier {
+    /// The fallback when desktop notifications cannot be shown: a line in the view.
+    func post(_ notice: Notice) async {
+        emit("🔔 " + NotificationText.singleLine(notice.summary) + " — " + NotificationText.singleLine(notice.body))
+    }
+}

@@ -1,0 +1,152 @@
+import FocusCore
+import Foundation
+import Synchronization
+
+/// What both views need to say what was recorded.
+struct ViewContext: Sendable {
+    let path: String
+    let calendar: LocalCalendar
+    let todayBefore: Int
+}
+
+/// The interactive view: a compact block redrawn in place, with permanent lines above it for
+/// what happened (recorded sessions, phase changes).
+final class LiveSessionView: SessionView {
+    private struct State {
+        var drawnLines = 0
+        var recordedToday = 0
+    }
+
+    private let console: any Console
+    private let context: ViewContext
+    private let bell: Bool
+    private let state = Mutex(State())
+
+    init(console: any Console, context: ViewContext, bell: Bool) {
+        self.console = console
+        self.context = context
+        self.bell = bell
+    }
+
+    func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
+        let renderer = CountdownRenderer(path: context.path, width: console.width, color: console.allowsColor)
+        let messages = SessionMessages.lines(for: events, recorded: recorded, context: context)
+        state.withLock { s in
+            for (_, r) in recorded { s.recordedToday += r.focusedSeconds }
+            var out = ""
+            if s.drawnLines > 0 {
+                // Back to the top of the block, then clear it.
+                out += "\r"
+                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
+                out += "\u{1B}[J"
+            }
+            for m in messages { out += m + "\n" }
+            if bell, events.contains(where: SessionMessages.endsAPhase) { out += "\u{07}" }
+            if events.contains(where: { if case .finished = $0 { return true }; return false }) {
+                // The run is over: what happened stays on screen, the countdown block goes.
+                s.drawnLines = 0
+            } else {
+                let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
+                let lines = renderer.lines(snapshot, todaySeconds: today)
+                out += lines.joined(separator: "\n")
+                s.drawnLines = lines.count
+            }
+            console.out(out)
+        }
+    }
+
+    /// A permanent line above the block (the block is redrawn on the next tick).
+    func emit(_ line: String) {
+        state.withLock { s in
+            var out = ""
+            if s.drawnLines > 0 {
+                out += "\r"
+                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
+                out += "\u{1B}[J"
+                s.drawnLines = 0
+            }
+            console.out(out + Sanitized.terminal(line) + "\n")
+        }
+    }
+
+    func warn(_ message: String) {
+        state.withLock { s in
+            var out = ""
+            if s.drawnLines > 0 {
+                out += "\r"
+                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
+                out += "\u{1B}[J"
+                s.drawnLines = 0
+            }
+            console.out(out)
+            console.note("warning: " + message)
+        }
+    }
+}
+
+/// The view when nobody watches a terminal (a pipe, TERM=dumb, CI): one plain timestamped
+/// line per event, no escape codes.
+final class PlainSessionView: SessionView {
+    private let console: any Console
+    private let context: ViewContext
+    private let now: @Sendable () -> Date
+
+    init(console: any Console, context: ViewContext, now: @escaping @Sendable () -> Date) {
+        self.console = console
+        self.context = context
+        self.now = now
+    }
+
+    func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
+        let messages = SessionMessages.lines(for: events, recorded: recorded, context: context)
+        guard !messages.isEmpty else { return }
+        let stamp = context.calendar.wallClockText(now())
+        console.out(messages.map { "\(stamp)  \($0)\n" }.joined())
+    }
+
+    func warn(_ message: String) { console.note("warning: " + message) }
+}
+
+/// The sentences both views print for engine events.
+enum SessionMessages {
+    static func endsAPhase(_ e: EngineEvent) -> Bool {
+        switch e {
+        case .workEnded(let r): return r.status == .completed
+        case .breakEnded: return true
+        default: return false
+        }
+    }
+
+    static func lines(for events: [EngineEvent], recorded: [Int64: WorkRecord], context: ViewContext) -> [String] {
+        let path = Sanitized.terminal(context.path)
+        var out: [String] = []
+        for event in events {
+            switch event {
+            case let .phaseStarted(phase, cycle, planned):
+                let what = phase == .work ? "work started · \(path)" : "\(phase.label) started"
+                out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
+            case let .workEnded(r):
+                let id = recorded.first { $0.value == r }?.key
+                let idText = id.map { " as #\($0)" } ?? ""
+                let from = context.calendar.timeOfDay(of: r.startedAt)
+                let to = context.calendar.timeOfDay(of: r.endedAt)
+                if r.status == .completed {
+                    out.append("✓ completed: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) focused (recorded\(idText))")
+                } else {
+                    out.append("✗ interrupted: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) of \(DurationParser.format(r.plannedSeconds)) focused (recorded\(idText))")
+                }
+            case let .breakEnded(phase, _):
+                out.append("\(phase.label) over")
+            case .paused:
+                out.append("paused")
+            case .resumed:
+                out.append("resumed")
+            case let .finished(cause):
+                if case let .suspend(slept)? = cause {
+                    out.append("the computer slept for \(DurationParser.format(Int(slept.seconds))) during the session; it was recorded as interrupted at the moment of the suspend")
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,83 @@
+import Dispatch
+import FocusCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns signals into session commands through Dispatch sources (signals themselves are set to
+/// SIG_IGN, so nothing runs in a signal handler): SIGINT → stop by the person, SIGTERM/SIGHUP →
+/// stop by a signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left.
+package final class SignalRouter: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+    private let queue = DispatchQueue(label: "focus.signals")
+
+    package init() {}
+
+    package func start(mailbox: Mailbox, onRequest: @escaping @Sendable () -> SessionCommand?) {
+        let routes: [(Int32, @Sendable () -> SessionCommand?)] = [
+            (SIGINT, { .stop(.person(reason: nil)) }),
+            (SIGTERM, { .stop(.signal) }),
+            (SIGHUP, { .stop(.signal) }),
+            (SIGWINCH, { .redraw }),
+            (SIGUSR1, onRequest),
+        ]
+        for (signo, command) in routes {
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
+            source.setEventHandler {
+                if let c = command() { mailbox.post(c) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    package func stop() {
+        for s in sources { s.cancel() }
+        sources.removeAll()
+    }
+}
+
+/// Reads single keys from standard input without blocking the session.
+package final class KeyReader: @unchecked Sendable {
+    private var source: DispatchSourceRead?
+    private let queue = DispatchQueue(label: "focus.keys")
+
+    package init() {}
+
+    package func start(mailbox: Mailbox) {
+        guard isatty(STDIN_FILENO) == 1 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        source.setEventHandler { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = read(STDIN_FILENO, &buffer, buffer.count)
+            if n <= 0 {
+                // End of input: stop listening; the session goes on.
+                self?.source?.cancel()
+                return
+            }
+            for byte in buffer[0..<n] {
+                if let command = KeyReader.command(for: byte) { mailbox.post(command) }
+            }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    package func stop() {
+        source?.cancel()
+        source = nil
+    }
+
+    /// Space or p: pause/resume; s: skip; q: stop.
+    package static func command(for byte: UInt8) -> SessionCommand? {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePause
+        case UInt8(ascii: "s"), UInt8(ascii: "S"): return .skip
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .stop(.person(reason: nil))
+        default: return nil
+        }
+    }
+}

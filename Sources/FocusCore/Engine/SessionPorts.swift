@@ -1,0 +1,68 @@
+import Foundation
+
+/// What the running session looks like right now: for the view, the store's checkpoint and
+/// `focus status`.
+package struct SessionSnapshot: Sendable, Equatable {
+    package var phase: Phase
+    package var cycle: Int
+    package var cycles: Int
+    package var plannedSeconds: Int
+    package var remaining: Duration
+    package var isPaused: Bool
+    package var phaseStartedAt: Date
+    /// When the phase will end if nothing changes (nil while paused).
+    package var endsAt: Date?
+    /// Focus so far in the current work session, pauses excluded (0 in a break).
+    package var focusedSeconds: Int
+    /// Start of the current work session (nil in a break).
+    package var workStartedAt: Date?
+    package var workPlannedSeconds: Int
+
+    package var remainingSeconds: Int { Int(remaining.seconds.rounded(.up)) }
+
+    package init(
+        phase: Phase, cycle: Int, cycles: Int, plannedSeconds: Int, remaining: Duration, isPaused: Bool,
+        phaseStartedAt: Date, endsAt: Date?, focusedSeconds: Int, workStartedAt: Date?, workPlannedSeconds: Int
+    ) {
+        self.phase = phase
+        self.cycle = cycle
+        self.cycles = cycles
+        self.plannedSeconds = plannedSeconds
+        self.remaining = remaining
+        self.isPaused = isPaused
+        self.phaseStartedAt = phaseStartedAt
+        self.endsAt = endsAt
+        self.focusedSeconds = focusedSeconds
+        self.workStartedAt = workStartedAt
+        self.workPlannedSeconds = workPlannedSeconds
+    }
+}
+
+/// Where the runner keeps the session: the running-session row and the time log.
+package protocol SessionStore: Sendable {
+    /// Saves a finished work session; returns its log id. Called before anything says "completed".
+    func record(_ work: WorkRecord) throws(FocusError) -> Int64
+    /// Saves how far the session got (at least every 15 s, and at every change).
+    func checkpoint(_ snapshot: SessionSnapshot) throws(FocusError)
+    /// The run is over: clears the running-session row.
+    func finish() throws(FocusError)
+}
+
+/// Commands from the keyboard, signals and other terminals.
+package enum SessionCommand: Sendable, Equatable {
+    case togglePause
+    case pause
+    case resume
+    case skip
+    case stop(StopCause)
+    /// Redraw now (the terminal was resized).
+    case redraw
+}
+
+/// The screen (or a log of plain lines) that follows the session.
+package protocol SessionView: Sendable {
+    /// Called at every change and, when the view wants ticks, on each tick.
+    func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord])
+    /// A problem that does not stop the session (a failed checkpoint).
+    func warn(_ message: String)
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Drives a `CountdownEngine` with a real (or test) clock: sleeps until the next deadline, a
+/// redraw tick or a checkpoint, whichever comes first, wakes at once for commands, records every
+/// work session in the store before telling anyone it is over, and posts notices without ever
+/// waiting for them on the tick path.
+package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
+    package var clock: C
+    package var now: @Sendable () -> Date
+    package var store: any SessionStore
+    package var view: any SessionView
+    package var notifier: any Notifier
+    package var notices: SessionNotices
+    package var mailbox: Mailbox
+    /// Redraw interval for a live view (nil: update only on changes).
+    package var tick: Duration?
+    package var checkpointInterval: Duration = .seconds(15)
+    /// Total time the machine has slept since start-up (continuous clock minus suspending clock).
+    /// A jump of more than `suspendThreshold` between two wake-ups means the machine was suspended.
+    package var sleptSoFar: @Sendable () -> Duration = { .zero }
+    package var suspendThreshold: Duration = .seconds(3)
+
+    package init(
+        clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
+        notifier: any Notifier, notices: SessionNotices, mailbox: Mailbox, tick: Duration?
+    ) {
+        self.clock = clock
+        self.now = now
+        self.store = store
+        self.view = view
+        self.notifier = notifier
+        self.notices = notices
+        self.mailbox = mailbox
+        self.tick = tick
+    }
+
+    /// The outcome of a run: every work session recorded, and how it ended.
+    package struct Outcome: Sendable, Equatable {
+        package var recorded: [Int64: WorkRecord]
+        package var order: [Int64]
+        package var cause: StopCause?
+        package var engine: CountdownEngine.Summary
+    }
+
+    package func run(plan: SessionPlan) async -> Outcome {
+        let origin = clock.now
+        var engine = CountdownEngine(plan: plan, startWall: now())
+        var recorded: [Int64: WorkRecord] = [:]
+        var order: [Int64] = []
+        var posts: [Task<Void, Never>] = []
+        var cause: StopCause?
+        var lastCheckpoint: Duration = .zero
+        var slept = sleptSoFar()
+
+        func offset() -> Duration { origin.duration(to: clock.now) }
+
+        func handle(_ events: [EngineEvent], at t: Duration) {
+            var fresh: [Int64: WorkRecord] = [:]
+            for event in events {
+                switch event {
+                case let .workEnded(record):
+                    do {
+                        let id = try store.record(record)
+                        recorded[id] = record
+                        fresh[id] = record
+                        order.append(id)
+                    } catch {
+                        view.warn("could not record the session: \(error.description)")
+                    }
+                case let .finished(c):
+                    cause = c
+                default: break
+                }
+                if let notice = notices.notice(for: event, engine: engine) {
+                    let n = notifier
+                    posts.append(Task { await n.post(notice) })
+                }
+            }
+            let snap = engine.snapshot(at: t)
+            if !engine.isFinished {
+                do {
+                    try store.checkpoint(snap)
+                    lastCheckpoint = t
+                } catch {
+                    view.warn("could not save progress: \(error.description)")
+                }
+            }
+            view.update(snap, events: events, recorded: fresh)
+        }
+
+        handle(engine.start(), at: .zero)
+
+        while !engine.isFinished {
+            let t = offset()
+            var wake = lastCheckpoint + checkpointInterval
+            if let d = engine.deadline { wake = min(wake, d) }
+            if let tick { wake = min(wake, t + tick) }
+            let command = await waitForCommand(until: origin.advanced(by: max(wake, t)))
+            let at = offset()
+
+            // A suspend shows as the continuous clock running ahead of this one.
+            let sleptNow = sleptSoFar()
+            if sleptNow - slept > suspendThreshold {
+                handle(engine.stop(at: at, cause: .suspend(slept: sleptNow - slept)), at: at)
+                break
+            }
+            slept = sleptNow
+
+            var events = engine.advance(to: at)
+            switch command {
+            case .togglePause?: events += engine.isPaused ? engine.resume(at: at) : engine.pause(at: at)
+            case .pause?: events += engine.pause(at: at)
+            case .resume?: events += engine.resume(at: at)
+            case .skip?: events += engine.skip(at: at)
+            case let .stop(c)?: events += engine.stop(at: at, cause: c)
+            case .redraw?, nil: break
+            }
+            if events.isEmpty, at - lastCheckpoint >= checkpointInterval, !engine.isFinished {
+                do {
+                    try store.checkpoint(engine.snapshot(at: at))
+                    lastCheckpoint = at
+                } catch {
+                    view.warn("could not save progress: \(error.description)")
+                }
+            }
+            if events.isEmpty {
+                view.update(engine.snapshot(at: at), events: [], recorded: [:])
+            } else {
+                handle(events, at: at)
+            }
+        }
+        do { try store.finish() } catch { view.warn("could not clear the running session: \(error.description)") }
+        // Notices already posted get their (bounded) time to leave before the process exits.
+        for p in posts { await p.value }
+        return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary)
+    }
+
+    /// Sleeps until `deadline` unless a command arrives first.
+    private func waitForCommand(until deadline: C.Instant) async -> SessionCommand? {
+        if let queued = mailbox.poll() { return queued }
+        let clock = self.clock
+        let mailbox = self.mailbox
+        return await withTaskGroup(of: SessionCommand?.self) { group in
+            group.addTask {
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                return nil
+            }
+            group.addTask { await mailbox.next() }
+            var got: SessionCommand?
+            for await result in group {
+                group.cancelAll()
+                if let result { got = result }
+            }
+            return got
+        }
+    }
+}
+
+extension CountdownEngine {
+    package struct Summary: Sendable, Equatable {
+        package var completedWorkSessions: Int
+        package var workSessionsEnded: Int
+    }
+
+    package var summary: Summary { Summary(completedWorkSessions: completedWorkSessions, workSessionsEnded: workSessionsEnded) }
+
+    package func snapshot(at t: Duration) -> SessionSnapshot {
+        let remaining = remaining(at: t)
+        let focused = phase == .work ? Int(elapsed(at: t).seconds.rounded()) : 0
+        return SessionSnapshot(
+            phase: phase, cycle: cycle, cycles: plan.cycles, plannedSeconds: plannedSeconds, remaining: remaining,
+            isPaused: isPaused, phaseStartedAt: phaseStartedAt,
+            endsAt: isPaused ? nil : wallClock(at: t + remaining),
+            focusedSeconds: focused, workStartedAt: phase == .work ? phaseStartedAt : nil,
+            workPlannedSeconds: plan.workSeconds)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The running session as other processes see it (`focus status`, `focus stop`, crash recovery).
+package struct ActiveSession: Sendable, Equatable {
+    package enum Request: String, Sendable { case stop, pause, resume, skip }
+
+    package var pid: Int32
+    package var taskID: Int64
+    package var subtaskID: Int64?
+    package var blockID: Int64?
+    package var snapshot: SessionSnapshot
+    /// When the row was last written.
+    package var checkpointAt: Date
+    package var request: Request?
+    package var reason: String?
+
+    package init(pid: Int32, taskID: Int64, subtaskID: Int64?, blockID: Int64?, snapshot: SessionSnapshot, checkpointAt: Date,
+                 request: Request? = nil, reason: String? = nil) {
+        self.pid = pid
+        self.taskID = taskID
+        self.subtaskID = subtaskID
+        self.blockID = blockID
+        self.snapshot = snapshot
+        self.checkpointAt = checkpointAt
+        self.request = request
+        self.reason = reason
+    }
+
+    /// Remaining time at `now`, from the row (a paused session keeps its remaining time).
+    package func remainingSeconds(at now: Date) -> Int {
+        guard let ends = snapshot.endsAt, !snapshot.isPaused else { return snapshot.remainingSeconds }
+        return max(0, Int(ends.timeIntervalSince(now).rounded(.up)))
+    }
+}

@@ -1,0 +1,150 @@
+import FocusCore
+import FocusTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A store that keeps everything in memory and logs the order of calls.
+final class MemoryStore: SessionStore {
+    let calls = Mutex<[String]>([])
+    let records = Mutex<[WorkRecord]>([])
+    func record(_ work: WorkRecord) throws(FocusError) -> Int64 {
+        records.withLock { $0.append(work) }
+        calls.withLock { $0.append("record \(work.status.rawValue) \(work.focusedSeconds)") }
+        return Int64(records.withLock { $0.count })
+    }
+    func checkpoint(_ snapshot: SessionSnapshot) throws(FocusError) {
+        calls.withLock { $0.append("checkpoint \(snapshot.phase.rawValue) \(snapshot.focusedSeconds)") }
+    }
+    func finish() throws(FocusError) { calls.withLock { $0.append("finish") } }
+}
+
+final class MemoryView: SessionView {
+    let updates = Mutex<[String]>([])
+    func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
+        if !events.isEmpty { updates.withLock { $0.append(events.map { "\($0)" }.joined(separator: ",")) } }
+    }
+    func warn(_ message: String) { updates.withLock { $0.append("warn \(message)") } }
+}
+
+final class SleepMeter: Sendable {
+    let slept = Mutex<Duration>(.zero)
+}
+
+/// A runner under test: its clock knows when the runner is idle (asleep and listening, or done).
+final class RunnerHarness: Sendable {
+    let mailbox = Mailbox()
+    private let finished = Mutex(false)
+    private let clockSlot = Mutex<TestClock?>(nil)
+
+    var clock: TestClock { clockSlot.withLock { $0! } }
+
+    init() {
+        let made = TestClock(isIdle: { [unowned self] in self.isIdle })
+        clockSlot.withLock { $0 = made }
+    }
+
+    private var isIdle: Bool {
+        finished.withLock { $0 } || (mailbox.isWaiting && clock.sleeperCount > 0)
+    }
+
+    func run(_ runner: SessionRunner<TestClock>, plan: SessionPlan) -> Task<SessionRunner<TestClock>.Outcome, Never> {
+        Task {
+            let outcome = await runner.run(plan: plan)
+            self.finished.withLock { $0 = true }
+            return outcome
+        }
+    }
+}
+
+@Suite struct SessionRunnerTests {
+    let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    func makeRunner(_ clock: TestClock, _ store: MemoryStore, _ mailbox: Mailbox, notifier: RecordingNotifier = RecordingNotifier(),
+                    meter: SleepMeter = SleepMeter()) -> SessionRunner<TestClock> {
+        let origin = start
+        var r = SessionRunner(clock: clock, now: { origin }, store: store, view: MemoryView(), notifier: notifier,
+                              notices: SessionNotices(path: "Thesis", todayBefore: 0), mailbox: mailbox, tick: nil)
+        r.sleptSoFar = { meter.slept.withLock { $0 } }
+        return r
+    }
+
+    @Test func aFullSessionIsRecordedAsCompletedBeforeTheRunEnds() async {
+        let h = RunnerHarness()
+        let store = MemoryStore()
+        let notifier = RecordingNotifier()
+        let task = h.run(makeRunner(h.clock, store, h.mailbox, notifier: notifier), plan: .single(workSeconds: 1500))
+        await h.clock.settle()
+        await h.clock.advance(by: .seconds(1500))
+        let result = await task.value
+        #expect(result.recorded.values.map(\.status) == [.completed])
+        #expect(store.calls.withLock { $0 }.suffix(2) == ["record completed 1500", "finish"])
+        #expect(notifier.notices.map(\.kind) == [.workCompleted])
+    }
+
+    @Test func progressIsCheckpointedAtLeastEvery15Seconds() async {
+        let h = RunnerHarness()
+        let (clock, mailbox) = (h.clock, h.mailbox)
+        let store = MemoryStore()
+        let outcome = h.run(makeRunner(clock, store, mailbox), plan: .single(workSeconds: 60))
+        await clock.settle()
+        await clock.advance(by: .seconds(45))
+        mailbox.post(.stop(.person(reason: nil)))
+        await clock.settle()
+        let result = await outcome.value
+        let checkpoints = store.calls.withLock { $0 }.filter { $0.hasPrefix("checkpoint") }
+        #expect(checkpoints == ["checkpoint work 0", "checkpoint work 15", "checkpoint work 30", "checkpoint work 45"])
+        #expect(result.recorded.values.first?.focusedSeconds == 45)
+        #expect(result.cause == .person(reason: nil))
+    }
+
+    @Test func aStopCommandWakesTheRunnerAtOnce() async {
+        let h = RunnerHarness()
+        let (clock, mailbox) = (h.clock, h.mailbox)
+        let store = MemoryStore()
+        let outcome = h.run(makeRunner(clock, store, mailbox), plan: .single(workSeconds: 1500))
+        await clock.settle()
+        await clock.advance(by: .seconds(7))
+        mailbox.post(.stop(.signal))
+        await clock.settle()
+        let result = await outcome.value
+        #expect(result.recorded.values.map(\.status) == [.interrupted])
+        #expect(result.recorded.values.first?.focusedSeconds == 7)
+        #expect(result.cause == .signal)
+    }
+
+    @Test func pauseAndResumeFromCommandsExcludeThePause() async {
+        let h = RunnerHarness()
+        let (clock, mailbox) = (h.clock, h.mailbox)
+        let store = MemoryStore()
+        let outcome = h.run(makeRunner(clock, store, mailbox), plan: .single(workSeconds: 60))
+        await clock.settle()
+        await clock.advance(by: .seconds(10))
+        mailbox.post(.togglePause)
+        await clock.advance(by: .seconds(100))
+        mailbox.post(.togglePause)
+        await clock.advance(by: .seconds(50))
+        let result = await outcome.value
+        let record = result.recorded.values.first
+        #expect(record?.status == .completed)
+        #expect(record?.focusedSeconds == 60)
+        #expect(record.map { $0.endedAt.timeIntervalSince($0.startedAt) } == 160, "\(store.calls.withLock { $0 })")
+    }
+
+    @Test func aSuspendEndsTheSessionAsInterruptedAtTheMomentOfSuspend() async {
+        let h = RunnerHarness()
+        let (clock, mailbox) = (h.clock, h.mailbox)
+        let store = MemoryStore()
+        let meter = SleepMeter()
+        let outcome = h.run(makeRunner(clock, store, mailbox, meter: meter), plan: .single(workSeconds: 1500))
+        await clock.settle()
+        await clock.advance(by: .seconds(20))
+        // The machine sleeps for 8 hours: the awake clock stands still, the continuous one does not.
+        meter.slept.withLock { $0 = .seconds(8 * 3600) }
+        await clock.advance(by: .seconds(10))
+        let result = await outcome.value
+        #expect(result.recorded.values.first?.status == .interrupted)
+        #expect(result.recorded.values.first?.focusedSeconds == 30)
+        #expect(result.cause == .suspend(slept: .seconds(8 * 3600)))
+    }
+}
