@@ -22,7 +22,7 @@ package enum FocusMain {
     ) async -> Int32 {
         let parsed: any ParsableCommand
         do {
-            parsed = try RootCommand.parseAsRoot(arguments)
+            parsed = try RootCommand.parseAsRoot(hoistingGlobalOptions(arguments))
         } catch {
             return report(parseError: error, console: console)
         }
@@ -59,6 +59,33 @@ package enum FocusMain {
         if let last = line.last, !".?!".contains(last) { line += "." }
         console.err("focus: error: \(line) See `focus --help`.\n")
         return 64
+    }
+
+    /// `focus --db x task list` → `focus task list --db x`: global options may come before the
+    /// subcommand, where the parser (which keeps them on each subcommand) would not see them.
+    static func hoistingGlobalOptions(_ args: [String]) -> [String] {
+        var leading: [String] = []
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--db" || a == "--tz", i + 1 < args.count {
+                leading += [a, args[i + 1]]
+                i += 2
+            } else if a.hasPrefix("--db=") || a.hasPrefix("--tz=") {
+                leading.append(a)
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, i < args.count, !args[i].hasPrefix("-") else { return args }
+        var rest = Array(args[i...])
+        if let dashdash = rest.firstIndex(of: "--") {
+            rest.insert(contentsOf: leading, at: dashdash)
+        } else {
+            rest += leading
+        }
+        return rest
     }
 
     /// The first line, trimmed, with a leading "Error: " dropped.

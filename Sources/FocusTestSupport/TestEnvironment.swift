@@ -42,7 +42,7 @@ package final class TestWorld: @unchecked Sendable {
         let db = database
         return FocusEnvironment(
             console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
-            config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _ in notifier }, environment: [:],
+            config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
             openDatabase: { () throws(FocusError) -> AppDatabase in db }
         )
     }

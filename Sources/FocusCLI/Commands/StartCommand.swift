@@ -92,13 +92,18 @@ package struct StartCommand: FocusRunnable {
         let live = env.console.isInteractive
         let view: any SessionView
         let fallback: any Notifier
+        let warn: @Sendable (String) -> Void
         if live {
+            // In the live view everything goes through the view, so the redraw stays intact.
             let liveView = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
             view = liveView
             fallback = liveView
+            warn = { liveView.emit("focus: " + $0) }
         } else {
             view = PlainSessionView(console: env.console, context: context, now: env.now)
             fallback = TerminalNotifier(console: env.console, bell: false)
+            let console = env.console
+            warn = { console.note($0) }
         }
         let notices = SessionNotices(path: shown, todayBefore: todayBefore, enabled: env.config.notifications,
                                      workEndUrgency: env.config.urgency, expiryMilliseconds: env.config.expirySeconds * 1000)
@@ -134,7 +139,7 @@ package struct StartCommand: FocusRunnable {
             var runner = SessionRunner(
                 clock: awake, now: env.now,
                 store: DatabaseSessionStore(database: db, pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: nil, now: env.now),
-                view: view, notifier: env.makeNotifier(fallback), notices: notices, mailbox: mailbox,
+                view: view, notifier: env.makeNotifier(fallback, warn), notices: notices, mailbox: mailbox,
                 tick: live ? .milliseconds(250) : nil)
             runner.sleptSoFar = {
                 continuousOrigin.duration(to: continuous.now) - awakeOrigin.duration(to: awake.now)

@@ -15,12 +15,12 @@ extension FocusEnvironment {
         return FocusEnvironment(
             console: console, now: now, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
             config: config, configPath: configPath, databasePath: dbPath,
-            makeNotifier: { fallback in
+            makeNotifier: { fallback, warn in
                 guard config.notifications else { return SilentNotifier() }
                 return LibNotifyNotifier.make(
                     iconPath: Resources.iconPath(), criticalWorkEnd: config.urgency == .critical,
                     expiryMilliseconds: config.expirySeconds * 1000, fallback: fallback,
-                    environment: environment, warn: { console.note($0) })
+                    environment: environment, warn: warn)
             },
             environment: environment,
             openDatabase: { () throws(FocusError) -> AppDatabase in

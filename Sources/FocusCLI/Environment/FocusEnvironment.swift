@@ -14,8 +14,9 @@ package struct FocusEnvironment: Sendable {
     package var config: FocusConfig
     package var configPath: String
     package var databasePath: String
-    /// Desktop notifications, given the fallback to use when they cannot be shown.
-    package var makeNotifier: @Sendable (_ fallback: any Notifier) -> any Notifier
+    /// Desktop notifications, given the fallback to use when they cannot be shown and where to
+    /// say once that they cannot.
+    package var makeNotifier: @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier
     package var environment: [String: String]
     /// Opens the store; called once per command that needs it.
     package var openDatabase: @Sendable () throws(FocusError) -> AppDatabase
@@ -23,7 +24,7 @@ package struct FocusEnvironment: Sendable {
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
         calendar: LocalCalendar, config: FocusConfig, configPath: String, databasePath: String,
-        makeNotifier: @escaping @Sendable (_ fallback: any Notifier) -> any Notifier, environment: [String: String],
+        makeNotifier: @escaping @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier, environment: [String: String],
         openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase
     ) {
         self.console = console

@@ -14,7 +14,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     package var mailbox: Mailbox
     /// Redraw interval for a live view (nil: update only on changes).
     package var tick: Duration?
-    package var checkpointInterval: Duration = .seconds(15)
+    /// How often progress is saved while nothing else happens (the crash-recovery granularity).
+    package var checkpointInterval: Duration = .seconds(5)
     /// Total time the machine has slept since start-up (continuous clock minus suspending clock).
     /// A jump of more than `suspendThreshold` between two wake-ups means the machine was suspended.
     package var sleptSoFar: @Sendable () -> Duration = { .zero }

@@ -54,7 +54,7 @@ package indirect enum JSON: Sendable, Equatable {
             if items.isEmpty { out += "[]"; return }
             out += "["
             for (n, item) in items.enumerated() {
-                if n > 0 { out += "," }
+                if n > 0 { out += pretty ? "," : ", " }
                 if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
                 item.write(into: &out, pretty: pretty, indent: indent + 1)
             }

@@ -82,7 +82,7 @@ final class RunnerHarness: Sendable {
         #expect(notifier.notices.map(\.kind) == [.workCompleted])
     }
 
-    @Test func progressIsCheckpointedAtLeastEvery15Seconds() async {
+    @Test func progressIsCheckpointedAtLeastEvery5Seconds() async {
         let h = RunnerHarness()
         let (clock, mailbox) = (h.clock, h.mailbox)
         let store = MemoryStore()
@@ -93,7 +93,7 @@ final class RunnerHarness: Sendable {
         await clock.settle()
         let result = await outcome.value
         let checkpoints = store.calls.withLock { $0 }.filter { $0.hasPrefix("checkpoint") }
-        #expect(checkpoints == ["checkpoint work 0", "checkpoint work 15", "checkpoint work 30", "checkpoint work 45"])
+        #expect(checkpoints == ["checkpoint work 0"] + stride(from: 5, through: 45, by: 5).map { "checkpoint work \($0)" })
         #expect(result.recorded.values.first?.focusedSeconds == 45)
         #expect(result.cause == .person(reason: nil))
     }
@@ -144,7 +144,8 @@ final class RunnerHarness: Sendable {
         await clock.advance(by: .seconds(10))
         let result = await outcome.value
         #expect(result.recorded.values.first?.status == .interrupted)
-        #expect(result.recorded.values.first?.focusedSeconds == 30)
+        // Noticed at the first wake-up after the suspend (the next checkpoint, at 25 s of awake time).
+        #expect(result.recorded.values.first?.focusedSeconds == 25)
         #expect(result.cause == .suspend(slept: .seconds(8 * 3600)))
     }
 }

@@ -16,7 +16,7 @@ import FocusCore
     @Test func jsonHasTheContractKeysInOrderThenTheExtras() {
         let expected = #"""
         {"from": "2026-11-16", "to": "2026-11-17", "timezone": "Europe/Berlin", \#
-        "days": [{"date": "2026-11-16", "focused_seconds": 1500, "completed": 1, "interrupted": 0},\#
+        "days": [{"date": "2026-11-16", "focused_seconds": 1500, "completed": 1, "interrupted": 0}, \#
         {"date": "2026-11-17", "focused_seconds": 600, "completed": 0, "interrupted": 1}], \#
         "tasks": [{"task": "Thesis", "focused_seconds": 2100, "completed": 1, "interrupted": 1, \#
         "subtasks": [{"subtask": "Chapter 2", "focused_seconds": 1500, "completed": 1, "interrupted": 0}]}], \#
@@ -26,7 +26,7 @@ import FocusCore
         "completion_percent": 50, "previous_from": "2026-11-14", "previous_to": "2026-11-15", \#
         "previous_focused_seconds": 0, "change_percent": null}, \#
         "estimates": {"subtasks": [], "median_ratio": null, "ratio_sample": 0, "sentence": null}, \#
-        "insights": {"by_hour": [{"hour": 9, "sessions": 1, "completed": 1, "interrupted": 0, "completion_percent": 100},\#
+        "insights": {"by_hour": [{"hour": 9, "sessions": 1, "completed": 1, "interrupted": 0, "completion_percent": 100}, \#
         {"hour": 10, "sessions": 1, "completed": 0, "interrupted": 1, "completion_percent": 0}], \#
         "by_planned_length": [{"bucket": "16_25m", "min_seconds": 901, "max_seconds": 1500, "sessions": 2, \#
         "completed": 1, "interrupted": 1, "completion_percent": 50}], "best_hour": 9, "worst_hour": 10, \#

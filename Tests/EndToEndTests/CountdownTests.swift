@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live countdown in a real terminal (tmux): keys, signals, recovery, one session at a time.
+@Suite(.serialized, .enabled(if: Terminal.available, "tmux is not installed"))
+struct CountdownTests {
+    func runningPID(_ s: Sandbox) async throws -> Int32? {
+        var pid: Int32?
+        _ = try await eventually {
+            let r = try await s.run("status", "--json")
+            if let obj = try? JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], let p = obj["pid"] as? Int {
+                pid = Int32(p)
+            }
+            return pid != nil
+        }
+        return pid
+    }
+
+    @Test func aThreeSecondSessionRunsToZeroAndIsRecordedCompleted() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/Chapter 2")
+        try await t.start("\(Sandbox.binary) start 'Thesis/Chapter 2' --duration 3s --no-break; echo EXIT=$?")
+        let screen = try await t.waitFor("● WORK")
+        #expect(screen.contains("Thesis/Chapter 2"))
+        let done = try await t.waitFor("EXIT=0")
+        #expect(done.contains("✓ completed: Thesis/Chapter 2"))
+        let logs = try await s.logs()
+        #expect(logs.count == 1)
+        #expect(logs.first?["status"] as? String == "completed")
+        #expect(logs.first?["focused_seconds"] as? Int == 3)
+    }
+
+    @Test func quittingEarlyRecordsAnInterruptedSessionWithTheRealFocusAndTheReason() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 1m; echo EXIT=$?")
+        try await t.waitFor("● WORK")
+        try await Task.sleep(for: .seconds(2))
+        try await t.keys("q")
+        try await t.waitFor("Why did you stop?")
+        // Recorded at once, before the reason is typed.
+        #expect(try await s.logs().first?["status"] as? String == "interrupted")
+        try await t.keys("phone call", "Enter")
+        try await t.waitFor("EXIT=0")
+        let log = try #require(await s.logs().first)
+        let focused = try #require(log["focused_seconds"] as? Int)
+        #expect((1...3).contains(focused), "focused \(focused)")
+        #expect(log["planned_seconds"] as? Int == 60)
+        #expect(log["note"] as? String == "phone call")
+    }
+
+    @Test func pausedTimeIsExcludedFromFocus() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 4s --no-break; echo EXIT=$?")
+        try await t.waitFor("● WORK")
+        try await Task.sleep(for: .seconds(1))
+        try await t.keys("p")
+        try await t.waitFor("PAUSED")
+        #expect(try await s.run("status").out.contains("paused"))
+        try await Task.sleep(for: .seconds(3))
+        try await t.keys("p")
+        try await t.waitFor("EXIT=0")
+        let log = try #require(await s.logs().first)
+        #expect(log["status"] as? String == "completed")
+        #expect(log["focused_seconds"] as? Int == 4)
+        let start = try #require(log["start"] as? String), end = try #require(log["end"] as? String)
+        let f = ISO8601DateFormatter()
+        let wall = try #require(f.date(from: end)).timeIntervalSince(try #require(f.date(from: start)))
+        #expect(wall >= 6, "wall time includes the 3 s pause: \(wall)")
+    }
+
+    @Test func aKilledCountdownIsRecoveredAsInterruptedByTheNextCommand() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 10m")
+        let pid = try #require(try await runningPID(s))
+        try await Task.sleep(for: .seconds(6))
+        kill(pid, SIGKILL)
+        try await Task.sleep(for: .milliseconds(300))
+        let status = try await s.run("status")
+        #expect(status.out == "idle\n")
+        #expect(status.err.contains("ended unexpectedly"), "\(status.err)")
+        let log = try #require(await s.logs().first)
+        #expect(log["status"] as? String == "interrupted")
+        #expect((5...7).contains(log["focused_seconds"] as? Int ?? -1), "last checkpoint kept: \(log)")
+        // Told once.
+        #expect(try await s.run("status").err.isEmpty)
+    }
+
+    @Test func sigtermRecordsTheSessionAndRestoresTheTerminal() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        let before = s.dir.appendingPathComponent("stty-before").path
+        let after = s.dir.appendingPathComponent("stty-after").path
+        try await t.start("stty -a > \(before); \(Sandbox.binary) start Thesis --duration 10m; stty -a > \(after); echo EXIT=$?")
+        let pid = try #require(try await runningPID(s))
+        try await t.waitFor("● WORK")
+        try await Task.sleep(for: .seconds(2))
+        kill(pid, SIGTERM)
+        try await t.waitFor("EXIT=")
+        #expect(try String(contentsOfFile: before, encoding: .utf8) == String(contentsOfFile: after, encoding: .utf8))
+        #expect(try await s.logs().first?["status"] as? String == "interrupted")
+        #expect(try await s.run("status").out == "idle\n")
+    }
+
+    @Test func stopFromAnotherTerminalEndsTheSessionAndASecondStartIsRefused() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 10m; echo EXIT=$?")
+        _ = try #require(try await runningPID(s))
+        let second = try await s.run("start", "Thesis", "--duration", "1m")
+        #expect(second.code == 69)
+        #expect(second.err.contains("already running"))
+        try await Task.sleep(for: .seconds(2))
+        let stop = try await s.run("stop", "--reason", "meeting")
+        #expect(stop.code == 0, "\(stop.err)")
+        #expect(stop.out.contains("recorded as interrupted"))
+        try await t.waitFor("EXIT=0")
+        let log = try #require(await s.logs().first)
+        #expect(log["status"] as? String == "interrupted")
+        #expect(log["note"] as? String == "meeting")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// posix_spawn and waitpid, with output in temporary files: no run loops, no pipes to fill up.
+enum Spawn {
+    struct Output {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    static func run(_ path: String, _ args: [String], environment: [String: String], stdin: String?, capture: Bool) throws -> Output {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let inPath = tmp.appendingPathComponent("in").path
+        let outPath = capture ? tmp.appendingPathComponent("out").path : "/dev/null"
+        let errPath = capture ? tmp.appendingPathComponent("err").path : "/dev/null"
+        try Data((stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([path] + args).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        func read(_ p: String) -> String {
+            capture ? ((try? String(contentsOfFile: p, encoding: .utf8)) ?? "") : ""
+        }
+        return Output(status: code, out: read(outPath), err: read(errPath))
+    }
+}
+
+/// Runs the built `focus` binary against a private database in a temporary directory.
+struct Sandbox {
+    let dir: URL
+    var db: String { dir.appendingPathComponent("focus.sqlite").path }
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("focus-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    /// The `focus` binary beside the test bundle (or `FOCUS_BIN`).
+    static var binary: String {
+        if let bin = ProcessInfo.processInfo.environment["FOCUS_BIN"] { return bin }
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("focus")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            dir = dir.deletingLastPathComponent()
+        }
+        return exe.deletingLastPathComponent().appendingPathComponent("focus").path
+    }
+
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["FOCUS_DB"] = db
+        env["XDG_CONFIG_HOME"] = dir.appendingPathComponent("config").path
+        env["XDG_DATA_HOME"] = dir.appendingPathComponent("data").path
+        env["TZ"] = "Europe/Berlin"
+        env["TERM"] = "xterm-256color"
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        env.removeValue(forKey: "FOCUS_NOW")
+        return env
+    }
+
+    struct Result {
+        var code: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs focus with pipes for stdin/stdout/stderr and waits for it, on a thread of its own
+    /// (never on the test's cooperative pool, which blocking waits would starve).
+    @discardableResult
+    func run(_ args: String..., env extra: [String: String] = [:], stdin: String? = nil) async throws -> Result {
+        try await run(args, env: extra, stdin: stdin)
+    }
+
+    func run(_ args: [String], env extra: [String: String] = [:], stdin: String? = nil) async throws -> Result {
+        try await offPool { try self.runBlocking(args, env: extra, stdin: stdin) }
+    }
+
+    private func runBlocking(_ args: [String], env extra: [String: String], stdin: String?) throws -> Result {
+        let r = try Spawn.run(Sandbox.binary, args, environment: environment.merging(extra) { $1 }, stdin: stdin, capture: true)
+        return Result(code: r.status, out: r.out, err: r.err)
+    }
+
+    /// `focus log --json` decoded.
+    func logs() async throws -> [[String: Any]] {
+        let r = try await run("log", "--json", "--last", "3")
+        let data = Data(r.out.utf8)
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: dir) }
+}
+
+/// A terminal under tmux, on a private server socket, for the interactive countdown.
+struct Terminal {
+    let socket = "focus-e2e-\(UUID().uuidString.prefix(8))"
+    let sandbox: Sandbox
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    @discardableResult
+    func tmux(_ args: String...) async throws -> String {
+        try await offPool { try self.tmuxBlocking(args, capture: args.first == "capture-pane") }
+    }
+
+    /// Runs tmux; only `capture-pane` output is read.
+    private func tmuxBlocking(_ args: [String], capture: Bool = false) throws -> String {
+        try Spawn.run("/usr/bin/tmux", ["-L", socket] + args, environment: ProcessInfo.processInfo.environment, stdin: nil, capture: capture).out
+    }
+
+    /// Starts a shell command in an 80×24 window with the sandbox's environment.
+    func start(_ shell: String) async throws {
+        let exports = ["FOCUS_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "TZ"].compactMap { k in
+            sandbox.environment[k].map { "\(k)='\($0)'" }
+        }.joined(separator: " ")
+        try await tmux("new-session", "-d", "-x", "80", "-y", "24", "env \(exports) TERM=xterm-256color sh -c '\(shell.replacingOccurrences(of: "'", with: "'\\''"))'; sleep 60")
+    }
+
+    func keys(_ k: String...) async throws { _ = try await offPool { try self.tmuxBlocking(["send-keys"] + k) } }
+
+    func screen() async throws -> String { try await tmux("capture-pane", "-p") }
+
+    /// Waits (at most `seconds`) until the screen contains `text`.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 10) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try await screen()
+            if last.contains(text) { return last }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("timed out waiting for \(text.debugDescription); screen:\n\(last)")
+        return last
+    }
+
+    func kill() { _ = try? tmuxBlocking(["kill-server"]) }
+}
+
+/// Runs blocking work on a plain thread and awaits it.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { c in
+        Thread.detachNewThread { c.resume(with: Result { try work() }) }
+    }
+}
+
+/// Polls a condition for at most `seconds`.
+func eventually(seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(100))
+    }
+    return try await condition()
+}
