@@ -18,7 +18,7 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusNotifications",
+                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -27,6 +27,8 @@ let package = Package(
             name: "FocusStorage",
             dependencies: ["FocusCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // RFC 5545 reading, recurrence expansion and writing. Knows nothing else.
+        .target(name: "FocusCalendar"),
         // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
         .target(name: "FocusCore"),
         // libnotify, from Debian's libnotify-dev.
@@ -39,6 +41,7 @@ let package = Package(
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusTestSupport"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),
+        .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore"]),
     ]

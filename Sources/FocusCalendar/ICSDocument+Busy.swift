@@ -1,0 +1,216 @@
+import Foundation
+
+extension ICSDocument {
+    /// Every BUSY occurrence overlapping `[from, to)`: recurring events expanded, RECURRENCE-ID
+    /// overrides applied (moved occurrences move, cancelled ones vanish), EXDATE removed, RDATE
+    /// added; STATUS:CANCELLED and TRANSP:TRANSPARENT events excluded. All-day (VALUE=DATE)
+    /// events are busy for their whole local day(s) in `localTimeZone` (local midnight to local
+    /// midnight; DTEND exclusive; no DTEND = one day). Floating times (no Z, no TZID) and TZIDs
+    /// that name no known zone and have no VTIMEZONE are read in `localTimeZone`.
+    /// A zero-length event (a DATE-TIME DTSTART with no DTEND and no DURATION) is kept as an
+    /// occurrence with `start == end` when `from <= start < to`.
+    /// Sorted by start, then end, then summary (then UID); exact duplicates removed.
+    /// Bounded by `ICSExpansionLimits`: never hangs, never exhausts memory.
+    package func busyOccurrences(from: Date, to: Date, localTimeZone: TimeZone) -> [CalendarOccurrence] {
+        guard to > from else { return [] }
+        var expansion = BusyExpansion(document: self, from: from, to: to, localTimeZone: localTimeZone)
+        return expansion.run()
+    }
+}
+
+private struct BusyExpansion {
+    /// Slack when turning the UTC window into a wall-clock window (covers DST fall-backs).
+    static let wallMargin = 3 * 3600
+    let document: ICSDocument
+    let from: Double
+    let to: Double
+    let lower: Int
+    let upper: Int
+    let resolver: ZoneResolver
+    var stepsLeft = ICSExpansionLimits.stepsPerCall
+    var result: [CalendarOccurrence] = []
+    /// RECURRENCE-IDs of override events, by UID.
+    var overrides: [String: [ICSDateValue]] = [:]
+
+    init(document: ICSDocument, from: Date, to: Date, localTimeZone: TimeZone) {
+        self.document = document
+        self.from = from.timeIntervalSince1970
+        self.to = to.timeIntervalSince1970
+        lower = Int(self.from.rounded(.down))
+        upper = Int(self.to.rounded(.up))
+        resolver = ZoneResolver(localTimeZone: localTimeZone, definitions: document.timeZones)
+        for event in document.events {
+            if let rid = event.recurrenceID { overrides[event.uid, default: []].append(rid) }
+        }
+    }
+
+    mutating func run() -> [CalendarOccurrence] {
+        // Single events first, so a costly recurring rule cannot crowd them out of the limits.
+        result.reserveCapacity(min(document.events.count * 4, ICSExpansionLimits.occurrencesPerCall))
+        for event in document.events where !isRecurring(event) { add(event) }
+        for event in document.events where isRecurring(event) { add(event) }
+        // Sort small keys, not the occurrences themselves (cheaper to move).
+        var order = result.indices.map { (start: result[$0].start, end: result[$0].end, index: $0) }
+        order.sort { a, b in
+            if a.start != b.start { return a.start < b.start }
+            if a.end != b.end { return a.end < b.end }
+            let x = result[a.index]
+            let y = result[b.index]
+            if x.summary != y.summary { return x.summary < y.summary }
+            if x.uid != y.uid { return x.uid < y.uid }
+            return a.index < b.index
+        }
+        var unique: [CalendarOccurrence] = []
+        unique.reserveCapacity(result.count)
+        for key in order where unique.last != result[key.index] { unique.append(result[key.index]) }
+        return unique
+    }
+
+    private func isRecurring(_ event: ICSEvent) -> Bool {
+        event.recurrenceID == nil && (event.rrule != nil || !event.rdates.isEmpty || !event.rdatePeriods.isEmpty)
+    }
+
+    /// How long each occurrence lasts: whole days (following the wall clock) plus exact seconds.
+    private struct Span {
+        var days: Int
+        var seconds: Int
+    }
+
+    private func span(of event: ICSEvent) -> Span {
+        if event.allDay {
+            var span = Span(days: 1, seconds: 0)
+            if let end = event.end {
+                span = Span(days: end.dayNumber - event.start.dayNumber, seconds: end.isDate ? 0 : end.wallSeconds - end.dayNumber * CivilCalendar.secondsPerDay)
+            } else if let duration = event.duration {
+                span = Span(days: duration.nominalDays, seconds: duration.exactSeconds)
+            }
+            if span.days * CivilCalendar.secondsPerDay + span.seconds <= 0 { span = Span(days: 1, seconds: 0) }
+            return span
+        }
+        if let end = event.end {
+            let seconds = resolver.instant(of: end) - resolver.instant(of: event.start)
+            return Span(days: 0, seconds: max(0, seconds))
+        }
+        if let duration = event.duration {
+            if duration.nominalDays * CivilCalendar.secondsPerDay + duration.exactSeconds <= 0 { return Span(days: 0, seconds: 0) }
+            return Span(days: duration.nominalDays, seconds: duration.exactSeconds)
+        }
+        return Span(days: 0, seconds: 0)
+    }
+
+    private mutating func add(_ event: ICSEvent) {
+        if event.cancelled || event.transparent { return }
+        if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
+        let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)
+        let span = self.span(of: event)
+        let exclusions = self.exclusions(for: event)
+
+        guard isRecurring(event) else {
+            emit(event, wall: event.start.wallSeconds, zone: zone, span: span, exclusions: exclusions)
+            return
+        }
+
+        var walls: [Int] = []
+        let startWall = event.start.wallSeconds
+        if let rule = event.rrule {
+            let until = rule.until.map { untilWall($0, event: event, zone: zone) }
+            // The window on the event's wall clock: an occurrence that overlaps [from, to) starts
+            // after from − its length, and wall clocks step back at most a few hours at a time.
+            let length = abs(span.days) * CivilCalendar.secondsPerDay + abs(span.seconds) + 3600
+            let wallLower = zone.wall(fromUTC: lower - length) - BusyExpansion.wallMargin
+            let wallUpper = zone.wall(fromUTC: upper) + BusyExpansion.wallMargin
+            let expander = RecurrenceExpander(rule: rule, start: startWall, dateOnly: event.allDay, until: until)
+            var budget = min(ICSExpansionLimits.stepsPerEvent, max(0, stepsLeft))
+            let before = budget
+            expander.expand(lower: wallLower, upper: wallUpper, budget: &budget, into: &walls)
+            stepsLeft -= before - max(0, budget)
+        } else {
+            walls.append(startWall)
+        }
+        let timeOfDay = startWall - event.start.dayNumber * CivilCalendar.secondsPerDay
+        for r in event.rdates {
+            if event.allDay {
+                walls.append(r.dayNumber * CivilCalendar.secondsPerDay)
+            } else if r.isDate {
+                walls.append(r.dayNumber * CivilCalendar.secondsPerDay + timeOfDay)
+            } else {
+                walls.append(zone.wall(fromUTC: resolver.instant(of: r)))
+            }
+        }
+        // Rule output is strictly increasing; only added RDATEs can repeat an instant.
+        var seen = Set<Int>()
+        let mayRepeat = !event.rdates.isEmpty
+        for wall in walls where !mayRepeat || seen.insert(wall).inserted {
+            if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
+            emit(event, wall: wall, zone: zone, span: span, exclusions: exclusions)
+        }
+        for period in event.rdatePeriods {
+            let start = resolver.instant(of: period.start)
+            var end = start
+            if let e = period.end {
+                end = resolver.instant(of: e)
+            } else if let d = period.duration {
+                end = start + d.nominalDays * CivilCalendar.secondsPerDay + d.exactSeconds
+            }
+            if exclusions.instants.contains(start) { continue }
+            append(event, start: start, end: max(start, end))
+        }
+    }
+
+    /// UNTIL on this rule's wall clock, inclusive.
+    private func untilWall(_ until: ICSDateValue, event: ICSEvent, zone: ZoneOffsets) -> Int {
+        if event.allDay || until.isDate {
+            return until.dayNumber * CivilCalendar.secondsPerDay + (event.allDay ? 0 : CivilCalendar.secondsPerDay - 1)
+        }
+        switch until.form {
+        case .floating: return until.wallSeconds
+        default: return zone.wall(fromUTC: resolver.instant(of: until))
+        }
+    }
+
+    private struct Exclusions {
+        var instants: Set<Int> = []
+        var days: Set<Int> = []
+        var isEmpty: Bool { instants.isEmpty && days.isEmpty }
+    }
+
+    private func exclusions(for event: ICSEvent) -> Exclusions {
+        var ex = Exclusions()
+        guard event.recurrenceID == nil else { return ex }
+        func add(_ value: ICSDateValue) {
+            if event.allDay || value.isDate {
+                ex.days.insert(value.dayNumber)
+            } else {
+                ex.instants.insert(resolver.instant(of: value))
+            }
+        }
+        for value in event.exdates { add(value) }
+        for value in overrides[event.uid] ?? [] { add(value) }
+        return ex
+    }
+
+    private mutating func emit(_ event: ICSEvent, wall: Int, zone: ZoneOffsets, span: Span, exclusions: Exclusions) {
+        let start = zone.utc(fromWall: wall)
+        if !exclusions.isEmpty {
+            if exclusions.days.contains(CivilCalendar.day(ofWall: wall)) { return }
+            if exclusions.instants.contains(start) { return }
+        }
+        let end: Int
+        if span.days != 0 {
+            end = zone.utc(fromWall: wall + span.days * CivilCalendar.secondsPerDay) + span.seconds
+        } else {
+            end = start + span.seconds
+        }
+        append(event, start: start, end: max(start, end))
+    }
+
+    private mutating func append(_ event: ICSEvent, start: Int, end: Int) {
+        let s = Double(start)
+        let e = Double(end)
+        let overlaps = e > s ? (s < to && e > from) : (s >= from && s < to)
+        guard overlaps else { return }
+        result.append(CalendarOccurrence(
+            start: Date(timeIntervalSince1970: s), end: Date(timeIntervalSince1970: e),
+            summary: event.summary, allDay: event.allDay, uid: event.uid))
+    }
+}

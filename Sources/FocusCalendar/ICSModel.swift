@@ -1,0 +1,209 @@
+/// A parsed iCalendar file: its events and the time zone definitions it carries.
+package struct ICSDocument: Sendable {
+    /// Every VEVENT, in file order, including RECURRENCE-ID overrides (as separate events).
+    package var events: [ICSEvent]
+    /// Every VTIMEZONE, in file order.
+    package var timeZones: [ICSTimeZone]
+    /// `X-WR-CALNAME` of the first VCALENDAR, when present (a sensible default calendar name).
+    package var name: String?
+
+    package init(events: [ICSEvent] = [], timeZones: [ICSTimeZone] = [], name: String? = nil) {
+        self.events = events
+        self.timeZones = timeZones
+        self.name = name
+    }
+}
+
+/// One VEVENT as written in the file (not expanded).
+package struct ICSEvent: Sendable {
+    package var uid: String
+    package var summary: String
+    package var location: String?
+    package var description: String?
+    /// DTSTART.
+    package var start: ICSDateValue
+    /// DTEND, when given.
+    package var end: ICSDateValue?
+    /// DURATION, when given (and no DTEND).
+    package var duration: ICSDuration?
+    package var rrule: ICSRecurrenceRule?
+    /// RDATE values of type DATE-TIME or DATE.
+    package var rdates: [ICSDateValue]
+    /// RDATE values of type PERIOD.
+    package var rdatePeriods: [ICSPeriod]
+    package var exdates: [ICSDateValue]
+    /// RECURRENCE-ID: this event overrides the instance of its UID's series starting then.
+    package var recurrenceID: ICSDateValue?
+    /// STATUS, upper-cased (`CONFIRMED`, `TENTATIVE`, `CANCELLED`), when given.
+    package var status: String?
+    /// `TRANSP:TRANSPARENT` (the event does not block time).
+    package var transparent: Bool
+    package var sequence: Int
+    /// Physical line of the event's `BEGIN:VEVENT`.
+    package var line: Int
+
+    package init(
+        uid: String, summary: String, location: String? = nil, description: String? = nil,
+        start: ICSDateValue, end: ICSDateValue? = nil, duration: ICSDuration? = nil,
+        rrule: ICSRecurrenceRule? = nil, rdates: [ICSDateValue] = [], rdatePeriods: [ICSPeriod] = [],
+        exdates: [ICSDateValue] = [], recurrenceID: ICSDateValue? = nil, status: String? = nil,
+        transparent: Bool = false, sequence: Int = 0, line: Int = 0
+    ) {
+        self.uid = uid
+        self.summary = summary
+        self.location = location
+        self.description = description
+        self.start = start
+        self.end = end
+        self.duration = duration
+        self.rrule = rrule
+        self.rdates = rdates
+        self.rdatePeriods = rdatePeriods
+        self.exdates = exdates
+        self.recurrenceID = recurrenceID
+        self.status = status
+        self.transparent = transparent
+        self.sequence = sequence
+        self.line = line
+    }
+
+    /// A `VALUE=DATE` event: busy for whole local days.
+    package var allDay: Bool { start.isDate }
+    /// `STATUS:CANCELLED`.
+    package var cancelled: Bool { status == "CANCELLED" }
+}
+
+/// A DATE or DATE-TIME value exactly as written: civil fields plus how to read them.
+package struct ICSDateValue: Sendable, Hashable, CustomStringConvertible {
+    package enum Form: Sendable, Hashable {
+        /// `VALUE=DATE`: a whole day, no time.
+        case date
+        /// No `Z` and no `TZID`: the reader's local wall clock.
+        case floating
+        /// Trailing `Z`.
+        case utc
+        /// `TZID=…`: a wall-clock time in the named zone (name kept as written).
+        case zoned(String)
+    }
+
+    package var form: Form
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
+    package var second: Int
+
+    package init(form: Form, year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.form = form
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    package var isDate: Bool { form == .date }
+
+    /// The TZID, for `.zoned` values.
+    package var tzid: String? {
+        if case .zoned(let name) = form { return name }
+        return nil
+    }
+
+    /// Days since 1970-01-01 of the civil date.
+    var dayNumber: Int { CivilCalendar.dayNumber(year: year, month: month, day: day) }
+
+    /// Seconds since 1970-01-01T00:00 of the value's own wall clock.
+    var wallSeconds: Int { dayNumber * CivilCalendar.secondsPerDay + hour * 3600 + minute * 60 + second }
+
+    /// `20261123`, `20261123T080000Z`, `20261123T080000`, or `TZID=Europe/Berlin:20261123T090000`.
+    package var description: String {
+        var s = pad(year, 4) + pad(month, 2) + pad(day, 2)
+        if form == .date { return s }
+        s += "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2)
+        switch form {
+        case .utc: return s + "Z"
+        case .zoned(let name): return "TZID=\(name):" + s
+        default: return s
+        }
+    }
+}
+
+func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+/// An RFC 5545 DURATION: `P1D`, `PT1H30M`, `-PT15M`, `P1W`.
+package struct ICSDuration: Sendable, Hashable {
+    package var negative: Bool
+    package var weeks: Int
+    package var days: Int
+    package var hours: Int
+    package var minutes: Int
+    package var seconds: Int
+
+    package init(negative: Bool = false, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
+        self.negative = negative
+        self.weeks = weeks
+        self.days = days
+        self.hours = hours
+        self.minutes = minutes
+        self.seconds = seconds
+    }
+
+    /// Whole days (weeks × 7 + days), signed: they follow the wall clock across DST changes.
+    package var nominalDays: Int { (negative ? -1 : 1) * (weeks * 7 + days) }
+    /// Hours, minutes and seconds as exact seconds, signed.
+    package var exactSeconds: Int { (negative ? -1 : 1) * (hours * 3600 + minutes * 60 + seconds) }
+}
+
+/// An RDATE PERIOD: a start and either an end or a duration.
+package struct ICSPeriod: Sendable, Hashable {
+    package var start: ICSDateValue
+    package var end: ICSDateValue?
+    package var duration: ICSDuration?
+
+    package init(start: ICSDateValue, end: ICSDateValue? = nil, duration: ICSDuration? = nil) {
+        self.start = start
+        self.end = end
+        self.duration = duration
+    }
+}
+
+/// A VTIMEZONE: the offsets a named zone uses, as STANDARD and DAYLIGHT observances.
+package struct ICSTimeZone: Sendable {
+    package var tzid: String
+    package var observances: [ICSTimeZoneObservance]
+    package var line: Int
+
+    package init(tzid: String, observances: [ICSTimeZoneObservance], line: Int = 0) {
+        self.tzid = tzid
+        self.observances = observances
+        self.line = line
+    }
+}
+
+/// One STANDARD or DAYLIGHT sub-component: from each onset on, wall clocks read UTC + `offsetTo`.
+package struct ICSTimeZoneObservance: Sendable {
+    package var daylight: Bool
+    /// First onset, a local time in the offset in force before it (`offsetFrom`).
+    package var start: ICSDateValue
+    /// Seconds east of UTC before the onset.
+    package var offsetFrom: Int
+    /// Seconds east of UTC after the onset.
+    package var offsetTo: Int
+    package var rrule: ICSRecurrenceRule?
+    package var rdates: [ICSDateValue]
+
+    package init(daylight: Bool, start: ICSDateValue, offsetFrom: Int, offsetTo: Int, rrule: ICSRecurrenceRule? = nil, rdates: [ICSDateValue] = []) {
+        self.daylight = daylight
+        self.start = start
+        self.offsetFrom = offsetFrom
+        self.offsetTo = offsetTo
+        self.rrule = rrule
+        self.rdates = rdates
+    }
+}

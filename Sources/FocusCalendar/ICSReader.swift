@@ -1,0 +1,508 @@
+import Foundation
+
+/// Reads RFC 5545 iCalendar text into an `ICSDocument`.
+///
+/// Lenient where real exporters differ (LF or CRLF line ends, a UTF-8 BOM, blank lines,
+/// tab or space continuation lines, lower-case names, unknown properties and components,
+/// content after the last END:VCALENDAR), strict where a wrong guess would misplace time
+/// (dates, durations, offsets and rules that do not parse, components that are not closed).
+package enum ICSReader {
+    /// Parses a whole file. Throws `ICSParseError` for malformed input.
+    package static func parse(_ text: String) throws(ICSParseError) -> ICSDocument {
+        var parser = ICSParser(bytes: Array(text.utf8))
+        return try parser.run()
+    }
+
+    /// Parses UTF-8 data; invalid UTF-8 sequences become U+FFFD rather than failing.
+    package static func parse(data: Data) throws(ICSParseError) -> ICSDocument {
+        try parse(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Property and parameter names the reader acts on, matched without allocating.
+private enum PropertyName {
+    case begin, end, uid, summary, location, description, dtstart, dtend, duration, rrule, rdate, exdate
+    case recurrenceID, status, transp, sequence, tzid, tzoffsetfrom, tzoffsetto, calendarName
+}
+
+/// Up to 16 ASCII bytes, upper-cased and packed into two words: a cheap hashable name.
+private struct NameKey: Hashable {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+
+    init?(_ bytes: ArraySlice<UInt8>) {
+        guard bytes.count <= 16 else { return nil }
+        self.init(truncating: bytes)
+    }
+
+    /// For the constant names below (longer names would keep only their first 16 bytes).
+    init(_ text: String) {
+        self.init(truncating: Array(text.utf8.prefix(16))[...])
+    }
+
+    private init(truncating bytes: ArraySlice<UInt8>) {
+        var i = 0
+        for var b in bytes {
+            if b >= 97 && b <= 122 { b -= 32 }
+            if i < 8 { high |= UInt64(b) << (8 * UInt64(i)) } else { low |= UInt64(b) << (8 * UInt64(i - 8)) }
+            i += 1
+        }
+    }
+}
+
+private let propertyNames: [NameKey: PropertyName] = [
+    NameKey("BEGIN"): .begin, NameKey("END"): .end, NameKey("UID"): .uid, NameKey("SUMMARY"): .summary,
+    NameKey("LOCATION"): .location, NameKey("DESCRIPTION"): .description, NameKey("DTSTART"): .dtstart,
+    NameKey("DTEND"): .dtend, NameKey("DURATION"): .duration, NameKey("RRULE"): .rrule,
+    NameKey("RDATE"): .rdate, NameKey("EXDATE"): .exdate, NameKey("RECURRENCE-ID"): .recurrenceID,
+    NameKey("STATUS"): .status, NameKey("TRANSP"): .transp, NameKey("SEQUENCE"): .sequence,
+    NameKey("TZID"): .tzid, NameKey("TZOFFSETFROM"): .tzoffsetfrom, NameKey("TZOFFSETTO"): .tzoffsetto,
+    NameKey("X-WR-CALNAME"): .calendarName,
+]
+
+private let tzidKey = NameKey("TZID")
+private let valueKey = NameKey("VALUE")
+private let dateKey = NameKey("DATE")
+private let periodKey = NameKey("PERIOD")
+private let transparentKey = NameKey("TRANSPARENT")
+
+/// Without leading and trailing spaces and tabs.
+private func trimmedBytes(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var lo = bytes.startIndex
+    var hi = bytes.endIndex
+    while lo < hi, bytes[lo] == 32 || bytes[lo] == 9 { lo += 1 }
+    while hi > lo, bytes[hi - 1] == 32 || bytes[hi - 1] == 9 { hi -= 1 }
+    return bytes[lo..<hi]
+}
+
+/// A string with ASCII letters upper-cased (other bytes kept).
+private func upperASCII(_ bytes: ArraySlice<UInt8>) -> String {
+    String(decoding: bytes.lazy.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
+}
+
+/// One unfolded content line: ranges into the parser's buffer.
+private struct LogicalLine {
+    var start: Int
+    var end: Int
+    var line: Int
+}
+
+private struct EventBuilder {
+    var line: Int
+    var uid: String?
+    var summary: String?
+    var location: String?
+    var description: String?
+    var start: ICSDateValue?
+    var end: ICSDateValue?
+    var duration: ICSDuration?
+    var rrule: ICSRecurrenceRule?
+    var rdates: [ICSDateValue] = []
+    var rdatePeriods: [ICSPeriod] = []
+    var exdates: [ICSDateValue] = []
+    var recurrenceID: ICSDateValue?
+    var status: String?
+    var transparent = false
+    var sequence = 0
+}
+
+private struct ObservanceBuilder {
+    var line: Int
+    var daylight: Bool
+    var start: ICSDateValue?
+    var offsetFrom: Int?
+    var offsetTo: Int?
+    var rrule: ICSRecurrenceRule?
+    var rdates: [ICSDateValue] = []
+}
+
+private struct TimeZoneBuilder {
+    var line: Int
+    var tzid: String?
+    var observances: [ICSTimeZoneObservance] = []
+}
+
+struct ICSParser {
+    private var buf: [UInt8]
+    private var lines: [LogicalLine] = []
+    private var lastPhysicalLine = 1
+
+    private var stack: [(name: String, line: Int)] = []
+    private var event: EventBuilder?
+    private var eventDepth = 0
+    private var zone: TimeZoneBuilder?
+    private var zoneDepth = 0
+    private var observance: ObservanceBuilder?
+    private var observanceDepth = 0
+
+    private var events: [ICSEvent] = []
+    private var timeZones: [ICSTimeZone] = []
+    private var calendarName: String?
+
+    // Parameters of the current content line (only TZID and VALUE are kept).
+    private var paramTZID: String?
+    private var paramValue: ArraySlice<UInt8>?
+    private var tzidCache: [([UInt8], String)] = []
+
+    init(bytes: [UInt8]) {
+        self.buf = bytes
+    }
+
+    mutating func run() throws(ICSParseError) -> ICSDocument {
+        unfold()
+        guard let first = lines.first else {
+            throw ICSParseError(line: 1, reason: "the file is empty: an iCalendar file starts with BEGIN:VCALENDAR")
+        }
+        if !isBeginCalendar(first) {
+            let shown = String(decoding: buf[first.start..<min(first.end, first.start + 60)], as: UTF8.self)
+            throw ICSParseError(line: first.line, reason: "this is not an iCalendar file: it must start with BEGIN:VCALENDAR, not '\(shown)'")
+        }
+        for index in lines.indices {
+            try handle(lines[index])
+        }
+        if let open = stack.last {
+            throw ICSParseError(line: lastPhysicalLine, reason: "BEGIN:\(open.name) at line \(open.line) is never closed with END:\(open.name) before the end of the file")
+        }
+        return ICSDocument(events: events, timeZones: timeZones, name: calendarName)
+    }
+
+    // MARK: Unfolding
+
+    /// Joins continuation lines in place (the buffer only shrinks) and records logical lines
+    /// with the physical line number where each starts. Skips a UTF-8 BOM and blank lines.
+    private mutating func unfold() {
+        let n = buf.count
+        var r = 0
+        if n >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { r = 3 }
+        var w = 0
+        var physical = 1
+        var currentStart = -1
+        var currentLine = 0
+        lines.reserveCapacity(n / 32)
+        events.reserveCapacity(n / 1024)
+        buf.withUnsafeMutableBufferPointer { p in
+            while r < n {
+                var e = r
+                while e < n, p[e] != 10, p[e] != 13 { e += 1 }
+                let continuation = e > r && (p[r] == 32 || p[r] == 9)
+                if continuation {
+                    if currentStart >= 0 {
+                        var i = r + 1
+                        while i < e { p[w] = p[i]; w += 1; i += 1 }
+                    }
+                } else {
+                    if currentStart >= 0 {
+                        lines.append(LogicalLine(start: currentStart, end: w, line: currentLine))
+                        currentStart = -1
+                    }
+                    if e > r {
+                        currentStart = w
+                        currentLine = physical
+                        var i = r
+                        while i < e { p[w] = p[i]; w += 1; i += 1 }
+                    }
+                }
+                if e > r { lastPhysicalLine = physical }
+                if e < n {
+                    r = (p[e] == 13 && e + 1 < n && p[e + 1] == 10) ? e + 2 : e + 1
+                    physical += 1
+                } else {
+                    r = e
+                }
+            }
+        }
+        if currentStart >= 0 {
+            lines.append(LogicalLine(start: currentStart, end: w, line: currentLine))
+        }
+    }
+
+    private func isBeginCalendar(_ l: LogicalLine) -> Bool {
+        let text = String(decoding: buf[l.start..<l.end], as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { return false }
+        return text[..<colon].uppercased() == "BEGIN"
+            && text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces).uppercased() == "VCALENDAR"
+    }
+
+    // MARK: Content lines
+
+    private mutating func handle(_ l: LogicalLine) throws(ICSParseError) {
+        let s = l.start
+        let e = l.end
+        var i = s
+        while i < e, buf[i] != UInt8(ascii: ";"), buf[i] != UInt8(ascii: ":") { i += 1 }
+        guard i < e else { return }  // not NAME:VALUE — ignored
+        guard let key = NameKey(buf[s..<i]), let name = propertyNames[key] else { return }
+        guard isRelevant(name) else { return }
+
+        paramTZID = nil
+        paramValue = nil
+        while i < e, buf[i] == UInt8(ascii: ";") {
+            i += 1
+            let ns = i
+            while i < e, buf[i] != UInt8(ascii: "="), buf[i] != UInt8(ascii: ";"), buf[i] != UInt8(ascii: ":") { i += 1 }
+            let ne = i
+            guard i < e, buf[i] == UInt8(ascii: "=") else { continue }
+            i += 1
+            let vs = i
+            var quotedStart = -1
+            var quotedEnd = -1
+            // Values: quoted strings (may hold : ; ,) or plain text; parentheses protect a
+            // colon too, for unquoted Outlook names like TZID=(UTC+01:00) Amsterdam, Berlin.
+            while i < e {
+                if buf[i] == UInt8(ascii: "\"") {
+                    i += 1
+                    if quotedStart < 0 { quotedStart = i }
+                    while i < e, buf[i] != UInt8(ascii: "\"") { i += 1 }
+                    if quotedEnd < 0 { quotedEnd = i }
+                    if i < e { i += 1 }
+                } else {
+                    var depth = 0
+                    while i < e {
+                        let b = buf[i]
+                        if b == UInt8(ascii: "(") { depth += 1 } else if b == UInt8(ascii: ")") { depth = max(0, depth - 1) }
+                        else if depth == 0, b == UInt8(ascii: ",") || b == UInt8(ascii: ";") || b == UInt8(ascii: ":") { break }
+                        i += 1
+                    }
+                }
+                if i < e, buf[i] == UInt8(ascii: ",") { i += 1; continue }
+                break
+            }
+            guard let pkey = NameKey(buf[ns..<ne]) else { continue }
+            let raw: ArraySlice<UInt8> = quotedStart >= 0 && vs == quotedStart - 1 && i == quotedEnd + 1
+                ? buf[quotedStart..<quotedEnd] : buf[vs..<i]
+            if pkey == tzidKey {
+                paramTZID = internTZID(raw)
+            } else if pkey == valueKey {
+                paramValue = raw
+            }
+        }
+        guard i < e, buf[i] == UInt8(ascii: ":") else { return }
+        let value = buf[(i + 1)..<e]
+        try apply(name, value, line: l.line)
+    }
+
+    private func isRelevant(_ name: PropertyName) -> Bool {
+        switch name {
+        case .begin, .end: return true
+        case .calendarName: return stack.count == 1
+        case .tzid: return zone != nil && stack.count == zoneDepth
+        case .tzoffsetfrom, .tzoffsetto: return observance != nil && stack.count == observanceDepth
+        case .dtstart, .rrule, .rdate:
+            return (event != nil && stack.count == eventDepth) || (observance != nil && stack.count == observanceDepth)
+        default: return event != nil && stack.count == eventDepth
+        }
+    }
+
+    private mutating func internTZID(_ raw: ArraySlice<UInt8>) -> String {
+        for (bytes, name) in tzidCache where bytes.elementsEqual(raw) { return name }
+        let name = String(decoding: trimmedBytes(raw), as: UTF8.self)
+        if tzidCache.count < 32 { tzidCache.append((Array(raw), name)) }
+        return name
+    }
+
+    private func isDateValueParam() -> Bool {
+        guard let v = paramValue, let key = NameKey(v) else { return false }
+        return key == dateKey
+    }
+
+    private func isPeriodValueParam() -> Bool {
+        guard let v = paramValue, let key = NameKey(v) else { return false }
+        return key == periodKey
+    }
+
+    private mutating func apply(_ name: PropertyName, _ value: ArraySlice<UInt8>, line: Int) throws(ICSParseError) {
+        switch name {
+        case .begin:
+            try begin(componentName(value), line: line)
+        case .end:
+            try end(componentName(value), line: line)
+        case .calendarName:
+            if calendarName == nil { calendarName = ICSValueParser.unescapeText(value) }
+        case .tzid:
+            zone?.tzid = String(decoding: trimmedBytes(value), as: UTF8.self)
+        case .tzoffsetfrom, .tzoffsetto:
+            guard let offset = ICSValueParser.parseUTCOffset(value) else {
+                let label = name == .tzoffsetfrom ? "TZOFFSETFROM" : "TZOFFSETTO"
+                throw ICSParseError(line: line, reason: "\(label) value '\(text(value))' is not a UTC offset (expected e.g. +0100 or -0500)")
+            }
+            if name == .tzoffsetfrom { observance?.offsetFrom = offset } else { observance?.offsetTo = offset }
+        case .dtstart:
+            let date = try dateValue(value, property: "DTSTART", line: line)
+            if observance != nil, stack.count == observanceDepth {
+                observance?.start = date
+            } else {
+                event?.start = date
+            }
+        case .rrule:
+            let rule: ICSRecurrenceRule
+            switch ICSRecurrenceRule.parse(Substring(String(decoding: value, as: UTF8.self))) {
+            case .success(let parsed): rule = parsed
+            case .failure(let error): throw ICSParseError(line: line, reason: error.message)
+            }
+            if observance != nil, stack.count == observanceDepth {
+                if observance?.rrule == nil { observance?.rrule = rule }
+            } else if event?.rrule == nil {
+                event?.rrule = rule
+            }
+        case .rdate:
+            if isPeriodValueParam() {
+                for item in split(value) {
+                    let parsed = try period(item, line: line)
+                    event?.rdatePeriods.append(parsed)
+                }
+            } else {
+                for item in split(value) {
+                    let date = try dateValue(item, property: "RDATE", line: line)
+                    if observance != nil, stack.count == observanceDepth {
+                        observance?.rdates.append(date)
+                    } else {
+                        event?.rdates.append(date)
+                    }
+                }
+            }
+        case .exdate:
+            for item in split(value) {
+                let date = try dateValue(item, property: "EXDATE", line: line)
+                event?.exdates.append(date)
+            }
+        case .dtend:
+            let date = try dateValue(value, property: "DTEND", line: line)
+            event?.end = date
+        case .recurrenceID:
+            let date = try dateValue(value, property: "RECURRENCE-ID", line: line)
+            event?.recurrenceID = date
+        case .duration:
+            guard let d = ICSValueParser.parseDuration(value) else {
+                throw ICSParseError(line: line, reason: "DURATION value '\(text(value))' is not a duration (expected e.g. PT1H30M, P1D or -PT15M)")
+            }
+            event?.duration = d
+        case .uid:
+            event?.uid = ICSValueParser.unescapeText(value)
+        case .summary:
+            event?.summary = ICSValueParser.unescapeText(value)
+        case .location:
+            event?.location = ICSValueParser.unescapeText(value)
+        case .description:
+            event?.description = ICSValueParser.unescapeText(value)
+        case .status:
+            event?.status = upperASCII(trimmedBytes(value))
+        case .transp:
+            if let key = NameKey(value) { event?.transparent = key == transparentKey }
+        case .sequence:
+            let number = ICSRecurrenceRule.parseInteger(Substring(text(value))) ?? 0
+            event?.sequence = number
+        }
+    }
+
+    private func text(_ value: ArraySlice<UInt8>) -> String {
+        String(decoding: value.prefix(80), as: UTF8.self)
+    }
+
+    private func componentName(_ value: ArraySlice<UInt8>) -> String {
+        upperASCII(trimmedBytes(value))
+    }
+
+
+    private func split(_ value: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true)
+    }
+
+    private func dateValue(_ value: ArraySlice<UInt8>, property: String, line: Int) throws(ICSParseError) -> ICSDateValue {
+        guard let date = ICSValueParser.parseDateValue(value, tzid: paramTZID, forceDate: isDateValueParam()) else {
+            throw ICSParseError(line: line, reason: "\(property) value '\(text(value))' is not a valid date or date-time (expected e.g. 20261123, 20261123T080000Z or 20261123T090000)")
+        }
+        return date
+    }
+
+    private func period(_ value: ArraySlice<UInt8>, line: Int) throws(ICSParseError) -> ICSPeriod {
+        guard let slash = value.firstIndex(of: UInt8(ascii: "/")),
+              let start = ICSValueParser.parseDateValue(value[..<slash], tzid: paramTZID, forceDate: false),
+              !start.isDate
+        else {
+            throw ICSParseError(line: line, reason: "RDATE period '\(text(value))' is not START/END or START/DURATION")
+        }
+        let rest = value[(slash + 1)...]
+        if let end = ICSValueParser.parseDateValue(rest, tzid: paramTZID, forceDate: false), !end.isDate {
+            return ICSPeriod(start: start, end: end)
+        }
+        if let duration = ICSValueParser.parseDuration(rest) {
+            return ICSPeriod(start: start, duration: duration)
+        }
+        throw ICSParseError(line: line, reason: "RDATE period '\(text(value))' is not START/END or START/DURATION")
+    }
+
+    // MARK: Components
+
+    private mutating func begin(_ name: String, line: Int) throws(ICSParseError) {
+        if name == "VCALENDAR" {
+            if let open = stack.last {
+                throw ICSParseError(line: line, reason: "BEGIN:VCALENDAR inside BEGIN:\(open.name) at line \(open.line): END:\(open.name) is missing")
+            }
+        } else if stack.isEmpty {
+            throw ICSParseError(line: line, reason: "BEGIN:\(name) outside of a VCALENDAR (BEGIN:VCALENDAR is missing)")
+        }
+        if name == "VEVENT", let open = event {
+            throw ICSParseError(line: line, reason: "BEGIN:VEVENT inside the VEVENT begun at line \(open.line): END:VEVENT is missing")
+        }
+        let parent = stack.last?.name
+        stack.append((name, line))
+        switch name {
+        case "VEVENT" where parent == "VCALENDAR":
+            event = EventBuilder(line: line)
+            eventDepth = stack.count
+        case "VTIMEZONE" where parent == "VCALENDAR":
+            zone = TimeZoneBuilder(line: line)
+            zoneDepth = stack.count
+        case "STANDARD" where parent == "VTIMEZONE" && zone != nil && stack.count == zoneDepth + 1,
+             "DAYLIGHT" where parent == "VTIMEZONE" && zone != nil && stack.count == zoneDepth + 1:
+            observance = ObservanceBuilder(line: line, daylight: name == "DAYLIGHT")
+            observanceDepth = stack.count
+        default:
+            break
+        }
+    }
+
+    private mutating func end(_ name: String, line: Int) throws(ICSParseError) {
+        guard let open = stack.last else {
+            throw ICSParseError(line: line, reason: "END:\(name) without a matching BEGIN:\(name)")
+        }
+        guard open.name == name else {
+            if stack.contains(where: { $0.name == name }) {
+                throw ICSParseError(line: line, reason: "BEGIN:\(open.name) at line \(open.line) is never closed with END:\(open.name) (found END:\(name))")
+            }
+            throw ICSParseError(line: line, reason: "END:\(name) without a matching BEGIN:\(name) (the open component is \(open.name), begun at line \(open.line))")
+        }
+        let depth = stack.count
+        stack.removeLast()
+        if let builder = event, depth == eventDepth {
+            event = nil
+            events.append(try finish(builder))
+        } else if let builder = observance, depth == observanceDepth {
+            observance = nil
+            // An observance without a start or a target offset cannot be used; it is skipped.
+            if let start = builder.start, let to = builder.offsetTo {
+                zone?.observances.append(ICSTimeZoneObservance(
+                    daylight: builder.daylight, start: start, offsetFrom: builder.offsetFrom ?? to,
+                    offsetTo: to, rrule: builder.rrule, rdates: builder.rdates))
+            }
+        } else if let builder = zone, depth == zoneDepth {
+            zone = nil
+            if let tzid = builder.tzid, !tzid.isEmpty {
+                timeZones.append(ICSTimeZone(tzid: tzid, observances: builder.observances, line: builder.line))
+            }
+        }
+    }
+
+    private func finish(_ b: EventBuilder) throws(ICSParseError) -> ICSEvent {
+        guard let start = b.start else {
+            let which = b.uid.map { " (UID \($0))" } ?? ""
+            throw ICSParseError(line: b.line, reason: "the VEVENT begun at line \(b.line)\(which) has no DTSTART")
+        }
+        return ICSEvent(
+            uid: b.uid ?? "focus-line-\(b.line)", summary: b.summary ?? "", location: b.location,
+            description: b.description, start: start, end: b.end, duration: b.duration,
+            rrule: b.rrule, rdates: b.rdates, rdatePeriods: b.rdatePeriods, exdates: b.exdates,
+            recurrenceID: b.recurrenceID, status: b.status, transparent: b.transparent,
+            sequence: b.sequence, line: b.line)
+    }
+}

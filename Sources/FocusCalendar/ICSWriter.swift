@@ -1,0 +1,120 @@
+import Foundation
+
+/// One event to export (a planned work block, for instance).
+package struct ExportEvent: Sendable, Equatable {
+    /// Stable across exports, so calendar apps update an event instead of duplicating it.
+    package var uid: String
+    package var start: Date
+    package var end: Date
+    package var summary: String
+    package var description: String?
+    /// `CONFIRMED`, `TENTATIVE` or `CANCELLED`; omitted when nil.
+    package var status: String?
+
+    package init(uid: String, start: Date, end: Date, summary: String, description: String? = nil, status: String? = nil) {
+        self.uid = uid
+        self.start = start
+        self.end = end
+        self.summary = summary
+        self.description = description
+        self.status = status
+    }
+}
+
+/// Writes RFC 5545 text.
+package enum ICSWriter {
+    /// A VCALENDAR (PRODID `-//focus//focus//EN`, VERSION 2.0, CALSCALE GREGORIAN) with one
+    /// VEVENT per item: UID (as given), DTSTAMP, DTSTART/DTEND in UTC (`20261123T080000Z`),
+    /// SUMMARY and DESCRIPTION text-escaped, STATUS when given; lines folded at 75 octets (never
+    /// inside a UTF-8 sequence), CRLF line ends. Seconds are truncated; an end before the start
+    /// is written as the start. Control characters other than newline are dropped from text.
+    package static func calendar(events: [ExportEvent], stamp: Date) -> String {
+        calendar(events: events, stamp: stamp, name: nil)
+    }
+
+    /// As `calendar(events:stamp:)`, with `X-WR-CALNAME` set to `name` when given (the name
+    /// Google Calendar and Apple Calendar show for a subscribed or imported file).
+    package static func calendar(events: [ExportEvent], stamp: Date, name: String?) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + events.count * 256)
+        line("BEGIN:VCALENDAR", &out)
+        line("PRODID:-//focus//focus//EN", &out)
+        line("VERSION:2.0", &out)
+        line("CALSCALE:GREGORIAN", &out)
+        if let name { line("X-WR-CALNAME:" + escapeText(name), &out) }
+        let stampText = utcDateTime(stamp)
+        for event in events {
+            let start = seconds(event.start)
+            let end = max(start, seconds(event.end))
+            line("BEGIN:VEVENT", &out)
+            line("UID:" + escapeText(event.uid), &out)
+            line("DTSTAMP:" + stampText, &out)
+            line("DTSTART:" + utcDateTime(start), &out)
+            line("DTEND:" + utcDateTime(end), &out)
+            line("SUMMARY:" + escapeText(event.summary), &out)
+            if let description = event.description { line("DESCRIPTION:" + escapeText(description), &out) }
+            if let status = event.status {
+                let token = status.uppercased().filter { $0.isLetter || $0 == "-" }
+                if !token.isEmpty { line("STATUS:" + token, &out) }
+            }
+            line("END:VEVENT", &out)
+        }
+        line("END:VCALENDAR", &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// RFC 5545 TEXT escaping: `\` → `\\`, `;` → `\;`, `,` → `\,`, newline (LF, CR LF or CR) → `\n`.
+    package static func escapeText(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            defer { previousCR = scalar == "\r" }
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\r": out += "\\n"
+            case "\n": if !previousCR { out += "\\n" }
+            case "\t": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `20261123T080000Z`.
+    package static func utcDateTime(_ date: Date) -> String { utcDateTime(seconds(date)) }
+
+    private static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+
+    private static func utcDateTime(_ t: Int) -> String {
+        let day = CivilCalendar.floorDiv(t, CivilCalendar.secondsPerDay)
+        let sod = t - day * CivilCalendar.secondsPerDay
+        let (y, m, d) = CivilCalendar.date(fromDayNumber: day)
+        return pad(y, 4) + pad(m, 2) + pad(d, 2) + "T" + pad(sod / 3600, 2) + pad((sod % 3600) / 60, 2) + pad(sod % 60, 2) + "Z"
+    }
+
+    /// Appends a content line folded at 75 octets (continuations start with one space, so they
+    /// carry 74 octets of content), never splitting a UTF-8 sequence, ended by CRLF.
+    private static func line(_ text: String, _ out: inout [UInt8]) {
+        let bytes = Array(text.utf8)
+        var i = 0
+        var limit = 75
+        while bytes.count - i > limit {
+            var cut = i + limit
+            while cut > i, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            out.append(contentsOf: bytes[i..<cut])
+            out.append(13)
+            out.append(10)
+            out.append(32)
+            i = cut
+            limit = 74
+        }
+        out.append(contentsOf: bytes[i...])
+        out.append(13)
+        out.append(10)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Whole minutes since 1970-01-01T00:00Z: the scheduler's unit of time.
+enum Minutes {
+    /// Instants further than this from 1970 (about 31,700 years) are clamped.
+    private static let limitSeconds = 1e12
+
+    static func up(_ date: Date) -> Int {
+        Int((clamped(date) / 60).rounded(.up))
+    }
+
+    static func down(_ date: Date) -> Int {
+        Int((clamped(date) / 60).rounded(.down))
+    }
+
+    static func date(_ minute: Int) -> Date {
+        Date(timeIntervalSince1970: Double(minute) * 60)
+    }
+
+    /// Seconds rounded up to whole minutes; negative counts as 0.
+    static func up(seconds: Int) -> Int {
+        seconds <= 0 ? 0 : seconds / 60 + (seconds % 60 == 0 ? 0 : 1)
+    }
+
+    private static func clamped(_ date: Date) -> Double {
+        let t = date.timeIntervalSince1970
+        guard t.isFinite else { return t.isNaN ? 0 : (t > 0 ? limitSeconds : -limitSeconds) }
+        return min(max(t, -limitSeconds), limitSeconds)
+    }
+}
+
+/// [start, end) in whole minutes.
+struct MinuteSpan: Equatable {
+    var start: Int
+    var end: Int
+    var length: Int { end - start }
+}
+
+/// One local day's working window and the free spans left in it.
+struct WorkingDay {
+    /// Working window [start, end) in minutes (empty when start ≥ end).
+    let start: Int
+    let end: Int
+    /// The zone offset is the same all through the working window and its start is the wall
+    /// time asked for, so a later time of day is the start plus the difference in minutes.
+    let uniform: Bool
+    /// Free spans in the working window, sorted and disjoint, none shorter than the threshold.
+    var free: [MinuteSpan]
+}
+
+/// The free time of the planning horizon, day by day: working windows minus busy time minus
+/// placed blocks with their breaks. Days are built when first reached.
+struct FreeTime {
+    let calendar: LocalCalendar
+    /// Working hours, minutes after local midnight (end at most 1440).
+    let workdayStart: Int
+    let workdayEnd: Int
+    /// Break kept free on each side of a placed block, in minutes.
+    let pause: Int
+    /// Free spans shorter than this are dropped: no item can use them.
+    let threshold: Int
+    /// Nothing is free before this minute (now, rounded up).
+    let origin: Int
+    let firstDayNumber: Int
+    /// The last local day that can hold a block.
+    let lastIndex: Int
+    /// Busy time, merged and sorted.
+    let busy: [MinuteSpan]
+    private(set) var days: [WorkingDay] = []
+
+    init(rules: SchedulingRules, busy intervals: [DateInterval], origin: Int, horizon: Int, threshold: Int, pause: Int) {
+        calendar = rules.calendar
+        workdayStart = min(max(rules.workdayStart.minutes, 0), 1440)
+        workdayEnd = min(max(rules.workdayEnd.minutes, 0), 1440)
+        self.pause = pause
+        self.threshold = max(1, threshold)
+        self.origin = origin
+        firstDayNumber = rules.calendar.day(of: Minutes.date(origin)).dayNumber
+        let lastDay = rules.calendar.day(of: Minutes.date(max(origin, horizon))).dayNumber
+        lastIndex = lastDay - firstDayNumber
+        busy = FreeTime.merge(intervals, from: origin - 1440, to: horizon + 1440)
+    }
+
+    /// Busy intervals widened to whole minutes, clipped to [from, to), sorted and merged.
+    static func merge(_ intervals: [DateInterval], from: Int, to: Int) -> [MinuteSpan] {
+        var spans: [MinuteSpan] = []
+        spans.reserveCapacity(intervals.count)
+        for interval in intervals where interval.duration > 0 {
+            let start = max(Minutes.down(interval.start), from)
+            let end = min(Minutes.up(interval.end), to)
+            if start < end { spans.append(MinuteSpan(start: start, end: end)) }
+        }
+        spans.sort { $0.start < $1.start }
+        var merged: [MinuteSpan] = []
+        merged.reserveCapacity(spans.count)
+        for span in spans {
+            if let last = merged.last, span.start <= last.end {
+                if span.end > last.end { merged[merged.count - 1].end = span.end }
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+
+    /// The index of the local day a minute falls on.
+    func dayIndex(of minute: Int) -> Int {
+        calendar.day(of: Minutes.date(minute)).dayNumber - firstDayNumber
+    }
+
+    func localDate(_ index: Int) -> LocalDate { LocalDate(dayNumber: firstDayNumber + index) }
+
+    /// Builds days up to `index`; false when it lies outside the horizon.
+    mutating func ensure(_ index: Int) -> Bool {
+        guard index >= 0, index <= lastIndex else { return false }
+        while days.count <= index { days.append(buildDay(days.count)) }
+        return true
+    }
+
+    /// The first minute of a built day's window at or after a local time of day.
+    func start(of index: Int, notBefore minuteOfDay: Int) -> Int {
+        let day = days[index]
+        if minuteOfDay <= workdayStart { return day.start }
+        if minuteOfDay >= workdayEnd { return day.end }
+        if day.uniform { return day.start + (minuteOfDay - workdayStart) }
+        return Minutes.up(calendar.instant(localDate(index), TimeOfDay(minutes: minuteOfDay)))
+    }
+
+    /// Takes a placed block and the break on both sides of it out of the free span holding it.
+    /// Spans on the far side of a busy event keep their time: an event separates two blocks
+    /// as well as a break does.
+    mutating func occupy(_ block: MinuteSpan, day index: Int) {
+        guard index >= 0, index < days.count else { return }
+        let spans = days[index].free
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].end <= block.start { low = mid + 1 } else { high = mid }
+        }
+        guard low < spans.count, spans[low].start <= block.start else { return }
+        let span = spans[low]
+        var pieces: [MinuteSpan] = []
+        let left = MinuteSpan(start: span.start, end: min(span.end, block.start - pause))
+        let right = MinuteSpan(start: max(span.start, block.end + pause), end: span.end)
+        if left.length >= threshold { pieces.append(left) }
+        if right.length >= threshold { pieces.append(right) }
+        days[index].free.replaceSubrange(low...low, with: pieces)
+    }
+
+    private func buildDay(_ index: Int) -> WorkingDay {
+        let date = localDate(index)
+        let startTime = TimeOfDay(minutes: workdayStart)
+        let startDate = calendar.instant(date, startTime)
+        let endDate = workdayEnd >= 1440
+            ? calendar.startOfDay(date.adding(days: 1))
+            : calendar.instant(date, TimeOfDay(minutes: workdayEnd))
+        let start = Minutes.up(startDate)
+        var end = Minutes.down(endDate)
+        // A night shorter than a break (near round-the-clock hours): keep the end of the day
+        // a break away from the next day's start, so blocks either side of it are a break apart.
+        if pause > 0, 1440 - workdayEnd + workdayStart < pause + 180 {
+            let next = Minutes.up(calendar.instant(date.adding(days: 1), startTime))
+            end = min(end, next - pause)
+        }
+        let zone = calendar.timeZone
+        let uniform = zone.secondsFromGMT(for: startDate) == zone.secondsFromGMT(for: endDate)
+            && calendar.timeOfDay(of: startDate) == startTime
+        return WorkingDay(start: start, end: end, uniform: uniform, free: freeSpans(from: max(start, origin), to: end))
+    }
+
+    /// [from, to) minus busy time, keeping spans of at least the threshold.
+    private func freeSpans(from: Int, to: Int) -> [MinuteSpan] {
+        guard from < to else { return [] }
+        var low = 0
+        var high = busy.count
+        while low < high {
+            let mid = (low + high) / 2
+            if busy[mid].end <= from { low = mid + 1 } else { high = mid }
+        }
+        var result: [MinuteSpan] = []
+        var cursor = from
+        var index = low
+        while index < busy.count, busy[index].start < to {
+            let b = busy[index]
+            if b.start - cursor >= threshold { result.append(MinuteSpan(start: cursor, end: b.start)) }
+            cursor = max(cursor, b.end)
+            index += 1
+        }
+        if to - cursor >= threshold { result.append(MinuteSpan(start: cursor, end: to)) }
+        return result
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A free gap one item may use: a free span clipped to the item's window and hours.
+struct ItemGap {
+    var span: MinuteSpan
+    var day: Int
+}
+
+/// Places one item's blocks into the free time, as early as possible, never giving up work
+/// that could still fit: before each block it checks that the rest of the work still fits
+/// in the time after it (an exact test, see `BlockShape`).
+struct ItemPlanner {
+    let shape: BlockShape
+    /// The item's window [lower, upper) in minutes.
+    let lower: Int
+    let upper: Int
+    /// Not before this local time of day (minutes after midnight), when later than the workday start.
+    let earliest: Int?
+
+    /// The item's gaps in time order, found as far as needed so far.
+    private(set) var gaps: [ItemGap] = []
+    /// fullPrefix[i] = full slots in gaps[0..<i].
+    private var fullPrefix: [Int] = [0]
+    /// The partial slot of each gap (0 when none).
+    private var partials: [Int] = []
+    /// Every gap before the due date has been found.
+    private(set) var exhausted: Bool
+    private var nextDay: Int
+    private var cursor: Int
+    /// Counts of partial slot values over gaps[countsFrom...], once the gaps are exhausted.
+    private var partialCounts: [Int] = []
+    private var countsFrom = -1
+
+    init(shape: BlockShape, lower: Int, upper: Int, earliest: Int?, free: FreeTime) {
+        self.shape = shape
+        self.lower = lower
+        self.upper = upper
+        self.earliest = earliest
+        let noHours = max(free.workdayStart, earliest ?? 0) >= free.workdayEnd
+        exhausted = lower >= upper || noHours
+        nextDay = exhausted ? 0 : max(0, free.dayIndex(of: lower))
+        cursor = lower
+    }
+
+    // MARK: Gaps
+
+    /// Finds the next gap; false when there is none before the due date.
+    private mutating func findNextGap(_ free: inout FreeTime) -> Bool {
+        while !exhausted {
+            guard free.ensure(nextDay) else { exhausted = true; break }
+            let day = free.days[nextDay]
+            if day.start >= upper { exhausted = true; break }
+            var from = max(day.start, cursor)
+            if let earliest { from = max(from, free.start(of: nextDay, notBefore: earliest)) }
+            let to = min(day.end, upper)
+            if from < to {
+                let spans = day.free
+                var index = ItemPlanner.firstSpan(endingAfter: from, in: spans)
+                while index < spans.count, spans[index].start < to {
+                    let start = max(spans[index].start, from)
+                    let end = min(spans[index].end, to)
+                    if end - start >= shape.gapMinimum {
+                        append(ItemGap(span: MinuteSpan(start: start, end: end), day: nextDay))
+                        cursor = end
+                        return true
+                    }
+                    index += 1
+                }
+            }
+            nextDay += 1
+        }
+        return false
+    }
+
+    private static func firstSpan(endingAfter minute: Int, in spans: [MinuteSpan]) -> Int {
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].end <= minute { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private mutating func append(_ gap: ItemGap) {
+        gaps.append(gap)
+        fullPrefix.append(fullPrefix[fullPrefix.count - 1] + shape.fullSlots(in: gap.span.length))
+        partials.append(shape.partialSlot(in: gap.span.length))
+    }
+
+    private mutating func findAllGaps(_ free: inout FreeTime) {
+        while findNextGap(&free) {}
+    }
+
+    private func fullSlots(from index: Int) -> Int {
+        fullPrefix[gaps.count] - fullPrefix[min(index, gaps.count)]
+    }
+
+    /// Sum of the `count` largest partial slots of gaps[index...] and `extra` (0 = none).
+    /// Only called once every gap has been found.
+    private mutating func largestPartials(_ count: Int, extra: Int, from index: Int) -> Int {
+        if countsFrom < 0 || index < countsFrom {
+            let largest = max(extra, partials.max() ?? 0)
+            partialCounts = [Int](repeating: 0, count: largest + 1)
+            for i in index..<gaps.count { partialCounts[partials[i]] += 1 }
+            countsFrom = index
+        }
+        while countsFrom < index, countsFrom < gaps.count {
+            partialCounts[partials[countsFrom]] -= 1
+            countsFrom += 1
+        }
+        var left = count
+        var sum = 0
+        var value = max(extra, partialCounts.count - 1)
+        while left > 0, value > 0 {
+            var available = value < partialCounts.count ? partialCounts[value] : 0
+            if value == extra { available += 1 }
+            let taken = min(available, left)
+            sum += taken * value
+            left -= taken
+            value -= 1
+        }
+        return sum
+    }
+
+    // MARK: Fitting
+
+    /// Whether `work` minutes fit in a gap of `room` minutes (room ≤ 0: none) followed by
+    /// gaps[index...]. Exact: `k` blocks hold any amount from `k·minimum` up to the sum of the
+    /// `k` largest slots, and fewer than ⌈work/span⌉ blocks cannot hold the work.
+    mutating func fits(_ work: Int, room: Int, from index: Int, free: inout FreeTime) -> Bool {
+        if work == 0 { return true }
+        guard shape.isSplittable(work) else { return false }
+        let needed = (work + shape.span - 1) / shape.span
+        let inRoom = shape.fullSlots(in: room)
+        while inRoom + fullSlots(from: index) < needed, findNextGap(&free) {}
+        let full = inRoom + fullSlots(from: index)
+        if full >= needed { return true }
+        let blocks = work / shape.minimum
+        let most = full * shape.span + largestPartials(blocks - full, extra: shape.partialSlot(in: room), from: index)
+        return most >= work
+    }
+
+    /// The most work up to `work` minutes that fits in all the item's gaps.
+    mutating func mostThatFits(_ work: Int, free: inout FreeTime) -> Int {
+        findAllGaps(&free)
+        let full = fullSlots(from: 0)
+        let slots = full + partials.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        let blocks = min(work / shape.minimum, slots)
+        let most = blocks <= full
+            ? blocks * shape.span
+            : full * shape.span + largestPartials(blocks - full, extra: 0, from: 0)
+        return min(most, work)
+    }
+
+    /// The most work the rules could place in all the item's gaps (its free time, as work).
+    mutating func capacity(free: inout FreeTime) -> Int {
+        findAllGaps(&free)
+        return fullSlots(from: 0) * shape.span + partials.reduce(0, +)
+    }
+
+    // MARK: Placing
+
+    /// Places `work` minutes, block by block, each at the earliest free minute and as long as
+    /// the span allows while the rest still fits afterwards; takes each block (with its
+    /// breaks) out of the free time. Call with work that fits.
+    mutating func place(_ work: Int, free: inout FreeTime) -> [ItemGap] {
+        var placed: [ItemGap] = []
+        var left = work
+        var index = 0
+        guard left > 0, !gaps.isEmpty || findNextGap(&free) else { return placed }
+        var position = gaps[0].span.start
+        while left > 0 {
+            let gap = gaps[index]
+            let room = gap.span.end - position
+            var chosen: Int?
+            if room >= shape.minimum {
+                var length = min(shape.span, left, room)
+                if left - length > 0, left - length < shape.minimum { length = left - shape.minimum }
+                while length >= shape.minimum {
+                    if length == left
+                        || fits(left - length, room: room - length - shape.pause, from: index + 1, free: &free)
+                    {
+                        chosen = length
+                        break
+                    }
+                    length -= 1
+                }
+            }
+            if let length = chosen {
+                let block = MinuteSpan(start: position, end: position + length)
+                placed.append(ItemGap(span: block, day: gap.day))
+                free.occupy(block, day: gap.day)
+                left -= length
+                position = block.end + shape.pause
+            } else {
+                index += 1
+                guard index < gaps.count || findNextGap(&free) else { break }
+                position = gaps[index].span.start
+            }
+        }
+        return placed
+    }
+
+    /// The item's window on a built day, in minutes (empty when end ≤ start).
+    func window(on day: Int, free: FreeTime) -> MinuteSpan {
+        let workday = free.days[day]
+        var from = max(workday.start, lower)
+        if let earliest { from = max(from, free.start(of: day, notBefore: earliest)) }
+        return MinuteSpan(start: from, end: min(workday.end, upper))
+    }
+}

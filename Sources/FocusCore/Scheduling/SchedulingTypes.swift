@@ -1,0 +1,120 @@
+import Foundation
+
+/// The person's rules for placing work: their zone, working hours, and block shape.
+package struct SchedulingRules: Sendable, Equatable {
+    /// The person's zone: working hours are local wall-clock times in it (DST days included).
+    package var calendar: LocalCalendar
+    /// No block starts before this local time.
+    package var workdayStart: TimeOfDay
+    /// Blocks end by this local time (`24:00`, 1440 minutes, means midnight at the end of the day).
+    package var workdayEnd: TimeOfDay
+    /// The shortest block worth planning, and the shortest free gap that is used at all.
+    package var minimumBlockSeconds: Int
+    /// The gap required between two work blocks that face each other across free time.
+    package var breakSeconds: Int
+    /// The longest block when an item has no attention span of its own (the work length).
+    package var defaultSpanSeconds: Int
+
+    package init(
+        calendar: LocalCalendar,
+        workdayStart: TimeOfDay = TimeOfDay(hour: 8, minute: 0),
+        workdayEnd: TimeOfDay = TimeOfDay(hour: 22, minute: 0),
+        minimumBlockSeconds: Int = 900,
+        breakSeconds: Int = 300,
+        defaultSpanSeconds: Int = 1500
+    ) {
+        self.calendar = calendar
+        self.workdayStart = workdayStart
+        self.workdayEnd = workdayEnd
+        self.minimumBlockSeconds = minimumBlockSeconds
+        self.breakSeconds = breakSeconds
+        self.defaultSpanSeconds = defaultSpanSeconds
+    }
+
+    package static func == (a: SchedulingRules, b: SchedulingRules) -> Bool {
+        a.calendar.timeZone == b.calendar.timeZone
+            && a.workdayStart == b.workdayStart && a.workdayEnd == b.workdayEnd
+            && a.minimumBlockSeconds == b.minimumBlockSeconds && a.breakSeconds == b.breakSeconds
+            && a.defaultSpanSeconds == b.defaultSpanSeconds
+    }
+}
+
+/// One piece of work to place: a subtask's remaining work and its constraints.
+package struct WorkItem: Sendable, Equatable {
+    /// Subtask id; ties between equal due dates are broken by it.
+    package var id: Int64
+    /// `Thesis/Chapter 2`, for messages.
+    package var label: String
+    /// Estimate minus already logged focus (the caller computes it); ≤ 0 means nothing to plan.
+    package var remainingSeconds: Int
+    /// The start date's local midnight (the caller converts); nil means no constraint.
+    package var notBefore: Date?
+    /// The due instant: every block ends by then.
+    package var due: Date
+    /// Attention span: the longest single block; nil means the rules' default span.
+    package var spanSeconds: Int?
+    /// Not before this local time of day, every day; nil means the working day's start.
+    package var earliest: TimeOfDay?
+
+    package init(
+        id: Int64, label: String, remainingSeconds: Int, notBefore: Date? = nil, due: Date,
+        spanSeconds: Int? = nil, earliest: TimeOfDay? = nil
+    ) {
+        self.id = id
+        self.label = label
+        self.remainingSeconds = remainingSeconds
+        self.notBefore = notBefore
+        self.due = due
+        self.spanSeconds = spanSeconds
+        self.earliest = earliest
+    }
+}
+
+/// A work block the scheduler placed: [start, end) for one item.
+package struct PlannedBlock: Sendable, Equatable, Hashable {
+    package var itemID: Int64
+    package var start: Date
+    package var end: Date
+
+    package init(itemID: Int64, start: Date, end: Date) {
+        self.itemID = itemID
+        self.start = start
+        self.end = end
+    }
+
+    package var seconds: Int { Int(end.timeIntervalSince(start).rounded()) }
+}
+
+/// An item whose remaining work does not fit before its due date.
+package struct AtRiskItem: Sendable, Equatable {
+    package var itemID: Int64
+    package var label: String
+    package var due: Date
+    /// Remaining work, in seconds.
+    package var neededSeconds: Int
+    /// The most work the rules could place for it before its due date in the time left after
+    /// higher-priority items (its span, the minimum block and breaks taken into account).
+    package var freeSeconds: Int
+    /// Labels of the earlier-due items whose blocks took time in its window, most time first.
+    package var competitors: [String]
+
+    package init(itemID: Int64, label: String, due: Date, neededSeconds: Int, freeSeconds: Int, competitors: [String]) {
+        self.itemID = itemID
+        self.label = label
+        self.due = due
+        self.neededSeconds = neededSeconds
+        self.freeSeconds = freeSeconds
+        self.competitors = competitors
+    }
+}
+
+/// The scheduler's answer: blocks sorted by start, and what could not fit (in priority order).
+package struct Schedule: Sendable, Equatable {
+    package var blocks: [PlannedBlock]
+    package var atRisk: [AtRiskItem]
+
+    package init(blocks: [PlannedBlock], atRisk: [AtRiskItem]) {
+        self.blocks = blocks
+        self.atRisk = atRisk
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import FocusCore
+
+/// A random scheduling problem, rebuilt exactly from its seed.
+struct RandomSchedulingInstance {
+    let seed: UInt64
+    let rules: SchedulingRules
+    let now: Date
+    let items: [WorkItem]
+    let busy: [DateInterval]
+
+    init(seed: UInt64) {
+        self.seed = seed
+        var random = SchedulerFixtures.SplitMix64(seed: seed)
+        let calendar = random.chance(50) ? SchedulerFixtures.berlin : SchedulerFixtures.newYork
+        // Days around both zones' 2026 DST changes, and an ordinary week.
+        let base = random.pick(["2026-03-06", "2026-03-27", "2026-10-23", "2026-10-30", "2026-11-23"])
+        let midnight = SchedulerFixtures.local("\(base) 00:00", calendar)
+        var now = midnight.addingTimeInterval(Double(random.int(0...2 * 1440) * 60))
+        if random.chance(30) { now.addTimeInterval(Double(random.int(1...59))) }
+
+        let start = random.int(6...10) * 60 + random.pick([0, 15, 30, 45])
+        let end = min(1440, start + random.int(4...14) * 60 + random.pick([0, 20, 40]))
+        rules = SchedulingRules(
+            calendar: calendar,
+            workdayStart: TimeOfDay(minutes: start),
+            workdayEnd: TimeOfDay(minutes: random.chance(5) ? 1440 : end),
+            minimumBlockSeconds: random.pick([600, 900, 900, 1200, 1800]),
+            breakSeconds: random.pick([0, 300, 300, 600, 900]),
+            defaultSpanSeconds: random.pick([900, 1500, 1500, 2700, 3600, 5400])
+        )
+
+        var busy: [DateInterval] = []
+        for _ in 0..<random.int(0...30) {
+            var from = now.addingTimeInterval(Double(random.int(-1440...6 * 1440) * 60))
+            if random.chance(20) { from.addTimeInterval(Double(random.int(1...59))) }
+            let length = random.chance(5) ? 0 : random.int(1...240) * 60 + (random.chance(20) ? random.int(1...59) : 0)
+            busy.append(DateInterval(start: from, duration: Double(length)))
+        }
+        self.busy = busy
+
+        var items: [WorkItem] = []
+        let ids = random.shuffled(Array(Int64(1)...Int64(20)))
+        for index in 0..<random.int(0...12) {
+            var remaining = random.int(0...360) * 60
+            if random.chance(25) { remaining += random.int(1...59) }
+            if random.chance(8) { remaining = -random.int(0...600) }
+            var due = now.addingTimeInterval(Double(random.int(-120...5 * 1440) * 60))
+            if random.chance(20) { due.addTimeInterval(Double(random.int(1...59))) }
+            let today = calendar.day(of: now)
+            let notBefore = random.chance(30) ? calendar.startOfDay(today.adding(days: random.int(-1...4))) : nil
+            var span: Int? = random.chance(50) ? nil : random.pick([600, 900, 1200, 1500, 1800, 2700, 3600, 5400])
+            if random.chance(5) { span = random.int(700...4000) }
+            let earliest = random.chance(30) ? TimeOfDay(minutes: random.int(7...21) * 60 + random.pick([0, 10, 30, 45])) : nil
+            items.append(WorkItem(
+                id: ids[index], label: "Task\(ids[index])/Part", remainingSeconds: remaining, notBefore: notBefore,
+                due: due, spanSeconds: span, earliest: earliest
+            ))
+        }
+        self.items = items
+        self.now = now
+    }
+}
+
+struct SchedulerPropertyTests {
+    /// 600 instances in 6 groups, so they run side by side.
+    static let groups = Array(0..<6)
+    static let perGroup: UInt64 = 100
+
+    static func seeds(_ group: Int) -> Range<UInt64> {
+        (UInt64(group) * perGroup)..<(UInt64(group + 1) * perGroup)
+    }
+
+    @Test(arguments: groups)
+    func everyBlockKeepsEveryRuleAndEveryItemGetsItsWorkOrIsAtRisk(group: Int) {
+        var atRisk = 0
+        var blocks = 0
+        for seed in Self.seeds(group) {
+            let instance = RandomSchedulingInstance(seed: seed)
+            let schedule = Scheduler.plan(items: instance.items, busy: instance.busy, now: instance.now, rules: instance.rules)
+            let problems = ScheduleChecker.violations(
+                schedule, items: instance.items, busy: instance.busy, now: instance.now, rules: instance.rules
+            )
+            #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
+            atRisk += schedule.atRisk.count
+            blocks += schedule.blocks.count
+        }
+        // The instances exercise both outcomes.
+        #expect(atRisk > 0, "group \(group): no instance had work at risk")
+        #expect(blocks > 100, "group \(group): only \(blocks) blocks planned")
+    }
+
+    @Test(arguments: groups)
+    func theSameInstanceInAnotherOrderGivesTheSamePlan(group: Int) {
+        for seed in Self.seeds(group) {
+            let instance = RandomSchedulingInstance(seed: seed)
+            let reference = Scheduler.plan(items: instance.items, busy: instance.busy, now: instance.now, rules: instance.rules)
+            var random = SchedulerFixtures.SplitMix64(seed: seed ^ 0xDEAD_BEEF)
+            let again = Scheduler.plan(
+                items: random.shuffled(instance.items), busy: random.shuffled(instance.busy), now: instance.now, rules: instance.rules
+            )
+            #expect(again == reference, "seed \(seed)")
+        }
+    }
+
+    @Test(arguments: groups)
+    func freeSecondsIsAtLeastWhatALoneItemGets(group: Int) {
+        for seed in Self.seeds(group) {
+            let instance = RandomSchedulingInstance(seed: seed)
+            for item in instance.items where item.remainingSeconds > 0 {
+                let alone = Scheduler.plan(items: [item], busy: instance.busy, now: instance.now, rules: instance.rules)
+                let planned = alone.blocks.reduce(0) { $0 + $1.seconds }
+                let free = Scheduler.freeSeconds(for: item, busy: instance.busy, now: instance.now, rules: instance.rules)
+                #expect(free >= planned, "seed \(seed) item \(item.id): free \(free) < planned \(planned)")
+                if let risk = alone.atRisk.first {
+                    #expect(risk.freeSeconds == free, "seed \(seed) item \(item.id)")
+                    #expect(risk.competitors.isEmpty, "seed \(seed) item \(item.id)")
+                }
+            }
+        }
+    }
+}
