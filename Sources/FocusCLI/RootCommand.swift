@@ -17,6 +17,7 @@ package struct RootCommand: ParsableCommand {
             PauseCommand.self,
             ResumeCommand.self,
             LogCommand.self,
+            DoctorCommand.self,
             TaskCommand.self,
             ConfigCommand.self,
         ]
