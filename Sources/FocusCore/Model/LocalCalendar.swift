@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Conversions between instants and the person's local days and times of day, in one zone.
 /// Days are calendar days: 23 or 25 hours long across DST changes.
 package struct LocalCalendar: Sendable {
     package let timeZone: TimeZone
     private let calendar: Calendar
+    private let offsets = OffsetCache()
 
     package init(timeZone: TimeZone) {
         self.timeZone = timeZone
@@ -16,14 +18,14 @@ package struct LocalCalendar: Sendable {
 
     /// The local day an instant falls on.
     package func day(of date: Date) -> LocalDate {
-        let offset = timeZone.secondsFromGMT(for: date)
+        let offset = offsets.offset(at: date, in: timeZone)
         let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
         return LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
     }
 
     /// Minutes after local midnight for an instant (wall-clock reading).
     package func timeOfDay(of date: Date) -> TimeOfDay {
-        let offset = timeZone.secondsFromGMT(for: date)
+        let offset = offsets.offset(at: date, in: timeZone)
         let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
         let secondsIntoDay = ((local % 86_400) + 86_400) % 86_400
         return TimeOfDay(minutes: secondsIntoDay / 60)
@@ -31,7 +33,7 @@ package struct LocalCalendar: Sendable {
 
     /// `2026-11-22 09:00:05`: a local wall-clock reading, formatted by hand.
     package func wallClockText(_ date: Date) -> String {
-        let offset = timeZone.secondsFromGMT(for: date)
+        let offset = offsets.offset(at: date, in: timeZone)
         let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
         let secs = ((local % 86_400) + 86_400) % 86_400
         let s = secs % 60
@@ -70,6 +72,23 @@ package struct LocalCalendar: Sendable {
         let earlier = resolved.addingTimeInterval(-3600)
         if self.day(of: earlier) == day, timeOfDay(of: earlier) == time { return .repeated(firstOf: earlier) }
         return .none
+    }
+}
+
+/// UTC offsets by quarter hour: zone transitions fall on quarter hours in modern tz data, and
+/// asking Foundation (ICU) costs microseconds per call, which adds up over thousands of rows.
+private final class OffsetCache: Sendable {
+    private let table = Mutex<[Int: Int]>([:])
+
+    func offset(at date: Date, in zone: TimeZone) -> Int {
+        let bucket = Int((date.timeIntervalSince1970 / 900).rounded(.down))
+        if let hit = table.withLock({ $0[bucket] }) { return hit }
+        let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(bucket) * 900))
+        table.withLock { t in
+            if t.count > 50_000 { t.removeAll(keepingCapacity: true) }
+            t[bucket] = value
+        }
+        return value
     }
 }
 

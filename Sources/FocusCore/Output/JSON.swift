@@ -77,6 +77,13 @@ package indirect enum JSON: Sendable, Equatable {
 
     /// Escapes per RFC 8259; control characters (terminal escapes included) become \u00XX.
     package static func writeString(_ s: String, into out: inout String) {
+        // Fast path: nothing to escape (the common case), copied whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
