@@ -131,12 +131,14 @@ package struct TaskRenderer {
 
 /// Display width helpers: one column per Unicode scalar is close enough for the glyphs used.
 func displayWidth(_ s: String) -> Int {
+    // Plain ASCII without escapes (most lines): one column per byte.
+    if !s.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) { return s.utf8.count }
     var n = 0
     var inEscape = false
     for scalar in s.unicodeScalars {
         if inEscape { if scalar == "m" { inEscape = false }; continue }
         if scalar == "\u{1B}" { inEscape = true; continue }
-        if scalar.properties.generalCategory == .nonspacingMark { continue }
+        if scalar.value >= 0x300, scalar.properties.generalCategory == .nonspacingMark { continue }
         n += isWide(scalar) ? 2 : 1
     }
     return n

@@ -91,7 +91,7 @@ package enum DateParser {
     // MARK: - Pieces
 
     /// `YYYY-MM-DD`, validated against the month's length.
-    static func parseDate(_ s: Substring) -> LocalDate? {
+    package static func parseDate(_ s: Substring) -> LocalDate? {
         let b = Array(s.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let y = number(b[0..<4]), let m = number(b[5..<7]), let d = number(b[8..<10]),

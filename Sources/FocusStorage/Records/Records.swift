@@ -10,13 +10,6 @@ extension Date {
     var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
 }
 
-extension LocalDate {
-    init?(column: String?) {
-        guard let column, let d = try? DateParser.date(column, today: LocalDate(year: 1970, month: 1, day: 1)) else { return nil }
-        self = d
-    }
-}
-
 extension FocusTask {
     init(row: Row) {
         self.init(
@@ -27,15 +20,20 @@ extension FocusTask {
 }
 
 extension Subtask {
+    /// The columns `init(row:)` reads, by position (GRDB's by-name lookup scans every column,
+    /// which costs more than the rest of a 5,000-row listing).
+    static let selection = "id, taskId, title, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done, atRisk, createdAt, loggedSeconds, lastWorkedAt"
+
     init(row: Row) {
-        let due: Int64? = row["due"]
-        let earliest: Int? = row["earliestMinutes"]
+        let due: Int64? = row[6]
+        let earliest: Int? = row[8]
+        let start: String? = row[5]
         self.init(
-            id: row["id"], taskID: row["taskId"], title: row["title"], notes: row["notes"],
-            estimateSeconds: row["estimateSeconds"], startDate: LocalDate(column: row["startDate"]),
-            due: due.map(Date.init(unixSeconds:)), spanSeconds: row["spanSeconds"],
-            earliest: earliest.map(TimeOfDay.init(minutes:)), done: row["done"], atRisk: row["atRisk"],
-            createdAt: Date(unixSeconds: row["createdAt"])
+            id: row[0], taskID: row[1], title: row[2], notes: row[3],
+            estimateSeconds: row[4], startDate: start.flatMap { DateParser.parseDate($0[...]) },
+            due: due.map(Date.init(unixSeconds:)), spanSeconds: row[7],
+            earliest: earliest.map(TimeOfDay.init(minutes:)), done: row[9], atRisk: row[10],
+            createdAt: Date(unixSeconds: row[11])
         )
     }
 
@@ -49,13 +47,16 @@ extension Subtask {
 }
 
 extension TimeLog {
+    /// The columns `init(row:)` reads, by position, prefixed with the table name.
+    static let selection = "timeLog.id, timeLog.taskId, timeLog.subtaskId, timeLog.startedAt, timeLog.endedAt, timeLog.plannedSeconds, timeLog.focusedSeconds, timeLog.status, timeLog.blockId, timeLog.note"
+
     init(row: Row) {
-        let status: String = row["status"]
+        let status: String = row[7]
         self.init(
-            id: row["id"], taskID: row["taskId"], subtaskID: row["subtaskId"],
-            startedAt: Date(unixSeconds: row["startedAt"]), endedAt: Date(unixSeconds: row["endedAt"]),
-            plannedSeconds: row["plannedSeconds"], focusedSeconds: row["focusedSeconds"],
-            status: SessionStatus(rawValue: status) ?? .interrupted, blockID: row["blockId"], note: row["note"]
+            id: row[0], taskID: row[1], subtaskID: row[2],
+            startedAt: Date(unixSeconds: row[3]), endedAt: Date(unixSeconds: row[4]),
+            plannedSeconds: row[5], focusedSeconds: row[6],
+            status: SessionStatus(rawValue: status) ?? .interrupted, blockID: row[8], note: row[9]
         )
     }
 }

@@ -4,13 +4,13 @@ import GRDB
 
 extension AppDatabase {
     static let entrySelectSQL = """
-        SELECT timeLog.*, task.title AS taskTitle, subtask.title AS subtaskTitle
+        SELECT \(TimeLog.selection), task.title AS taskTitle, subtask.title AS subtaskTitle
         FROM timeLog JOIN task ON task.id = timeLog.taskId
         LEFT JOIN subtask ON subtask.id = timeLog.subtaskId
         """
 
     static func entry(_ row: Row) -> SessionEntry {
-        SessionEntry(log: TimeLog(row: row), task: row["taskTitle"], subtask: row["subtaskTitle"])
+        SessionEntry(log: TimeLog(row: row), task: row[10], subtask: row[11])
     }
 
     /// Records one session and returns its id.

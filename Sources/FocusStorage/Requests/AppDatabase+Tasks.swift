@@ -88,7 +88,7 @@ extension AppDatabase {
     }
 
     package func subtask(id: Int64) throws(FocusError) -> Subtask? {
-        try read { db in try Row.fetchOne(db, sql: "SELECT * FROM subtask WHERE id = ?", arguments: [id]).map(Subtask.init(row:)) }
+        try read { db in try Row.fetchOne(db, sql: "SELECT \(Subtask.selection) FROM subtask WHERE id = ?", arguments: [id]).map(Subtask.init(row:)) }
     }
 
     /// Renames or re-notes a task; refuses a title another task has.
@@ -159,10 +159,11 @@ extension AppDatabase {
             if !all { subWhere.append("done = 0") }
             if let taskID { subWhere.append("taskId = ?"); subArgs += [taskID] }
             let subClause = subWhere.isEmpty ? "" : "WHERE " + subWhere.joined(separator: " AND ")
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey", arguments: subArgs) {
-                let last: Int64? = row["lastWorkedAt"]
-                subRows[row["taskId"], default: []].append(
-                    SubtaskOverview(subtask: Subtask(row: row), loggedSeconds: row["loggedSeconds"], lastWorkedAt: last.map(Date.init(unixSeconds:))))
+            for row in try Row.fetchAll(db, sql: "SELECT \(Subtask.selection) FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey", arguments: subArgs) {
+                let last: Int64? = row[13]
+                let subtask = Subtask(row: row)
+                subRows[subtask.taskID, default: []].append(
+                    SubtaskOverview(subtask: subtask, loggedSeconds: row[12], lastWorkedAt: last.map(Date.init(unixSeconds:))))
             }
             return tasks.map { row in
                 let task = FocusTask(row: row)
