@@ -13,6 +13,10 @@ package struct RootCommand: ParsableCommand {
         subcommands: [
             TaskCommand.self,
             ConfigCommand.self,
+            StatsCommand.self,
+            ReportCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
         ]
     )
 
