@@ -5,10 +5,18 @@ import GRDB
 extension AppDatabase {
     /// Everything `focus stats` and `focus report` compute from, read in one transaction (one
     /// consistent snapshot): the sessions overlapping
-    /// `[startOfDay(window.historyFrom), startOfDay(window.to + 1))` — an index range on the
+    /// `[startOfDay(window.historyFrom), startOfDay(window.to + 1))` — index ranges on the
     /// start time, so the cost follows the window, not the size of the history — and the
     /// estimate progress of the subtasks of the tasks shown. `taskPath` (`Thesis`,
     /// `Thesis/Chapter 2`, a prefix or `#ID`) keeps only that task's or subtask's sessions.
+    ///
+    /// Sessions inside the window come one by one. Before the window (the previous period, the
+    /// streak and the 12-week heatmap need only each day's focused time) the sessions that lie
+    /// within one local day are summed by SQLite, day by day, and passed as one session per
+    /// day spanning that day: the calculator splits a session's focus by wall time and counts
+    /// sessions, tasks and insights only inside the window, so the report is exactly the one
+    /// the individual sessions give (a test holds both to that), for a fraction of the work.
+    /// Sessions before the window that cross a local midnight come one by one.
     package func statsInput(window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?) throws(FocusError) -> StatsInput {
         try read { db in
             var target: PathTarget?
@@ -19,19 +27,22 @@ extension AppDatabase {
                 target = resolved
                 filterName = catalog.path(of: resolved)
             }
-            let loadFrom = calendar.startOfDay(window.historyFrom)
+            var filter = ""
+            var filterArgs: StatementArguments = []
+            if let sub = target?.subtaskID {
+                filter = " AND subtaskId = ?"
+                filterArgs = [sub]
+            } else if let task = target?.taskID {
+                filter = " AND taskId = ?"
+                filterArgs = [task]
+            }
             let windowStart = calendar.startOfDay(window.from)
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
-            let sessions = try AppDatabase.statsSessions(db, loadFrom, windowEnd, subtaskID: target?.subtaskID,
-                                                         taskID: target?.subtaskID == nil ? target?.taskID : nil)
-            // The tasks shown: those with a session overlapping (or starting in) the window.
-            var shown = Set<Int64>()
-            for entry in sessions {
-                let log = entry.log
-                if log.startedAt < windowEnd, log.endedAt > windowStart || log.startedAt >= windowStart {
-                    shown.insert(log.taskID)
-                }
-            }
+            var names = TitleCache()
+            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &names)
+            // The tasks shown: every session read so far overlaps (or starts in) the window.
+            let shown = Set(sessions.map(\.log.taskID))
+            try AppDatabase.historySessions(db, window: window, calendar: calendar, filter: filter, filterArgs, &names, into: &sessions)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, progress: progress,
@@ -39,23 +50,76 @@ extension AppDatabase {
         }
     }
 
-    /// Sessions overlapping `[from, to)`, oldest first: what `sessions(overlapping:)` returns,
-    /// read for speed. No join: titles come from a cache filled once per id, and columns are
-    /// read by position from a cursor over a cached statement (a 12-week window over a decade
-    /// of history is tens of thousands of rows: this is the hot path of `focus stats`). Sessions
-    /// last at most a day, so the scan is the index range `[from - 1 day, to)` on the start.
-    static func statsSessions(_ db: Database, _ from: Date, _ to: Date, subtaskID: Int64?, taskID: Int64?) throws -> [SessionEntry] {
-        var sql = """
-            SELECT id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, blockId, note
-            FROM timeLog
-            WHERE startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
-            """
+    /// The columns a `SessionEntry` is read from, by position (see `entry(_:_:)`).
+    private static let entryColumns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, blockId, note"
+
+    /// Sessions overlapping `[from, to)` (or starting in it, for zero-length ones): sessions last
+    /// at most a day, so this is the index range `[from - 1 day, to)` on the start time.
+    package static let windowSessionsSQL = """
+        SELECT \(entryColumns) FROM timeLog
+        WHERE startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
+        """
+
+    static func windowSessions(
+        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ names: inout TitleCache
+    ) throws -> [SessionEntry] {
         let lo = from.unixSeconds
         var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
-        if let subtaskID { sql += " AND subtaskId = ?"; args += [subtaskID] }
-        if let taskID { sql += " AND taskId = ?"; args += [taskID] }
-        sql += " ORDER BY startedAt, id"
-        var names = TitleCache()
+        args += filterArgs
+        return try entries(db, sql: windowSessionsSQL + filter + " ORDER BY startedAt, id", args, &names)
+    }
+
+    /// Appends the sessions of the days before the window (from `window.historyFrom`): a
+    /// day-spanning total per day for those within one day, the others as they are.
+    static func historySessions(
+        _ db: Database, window: StatsWindow, calendar: LocalCalendar, filter: String, _ filterArgs: StatementArguments,
+        _ names: inout TitleCache, into sessions: inout [SessionEntry]
+    ) throws {
+        let days = window.from.dayNumber - window.historyFrom.dayNumber
+        guard days > 0 else { return }
+        var bounds: [Int64] = []
+        bounds.reserveCapacity(days + 1)
+        for k in 0...days {
+            bounds.append(calendar.startOfDay(window.historyFrom.adding(days: k)).unixSeconds)
+        }
+        let windowStart = bounds[days]
+        // Sessions from the day before that run into the first history day.
+        var args: StatementArguments = [bounds[0] - 86_400, bounds[0], bounds[0], windowStart]
+        args += filterArgs
+        sessions += try entries(db, sql: """
+            SELECT \(entryColumns) FROM timeLog
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter) ORDER BY startedAt, id
+            """, args, &names)
+        let dayTotal = try db.cachedStatement(sql: """
+            SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
+            FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
+            """)
+        let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter) ORDER BY startedAt, id"
+        for k in 0..<days {
+            let lo = bounds[k], hi = bounds[k + 1]
+            var dayArgs: StatementArguments = [lo, hi, hi, windowStart]
+            dayArgs += filterArgs
+            guard let row = try Row.fetchOne(dayTotal, arguments: dayArgs) else { continue }
+            let total: Double = row[0]
+            let crossingCount: Int = row[1]
+            if total > 0 {
+                // One session spanning the whole day holding the day's focus.
+                let log = TimeLog(
+                    taskID: 0, startedAt: Date(unixSeconds: lo), endedAt: Date(unixSeconds: hi),
+                    plannedSeconds: 0, focusedSeconds: Int(total), status: .completed)
+                sessions.append(SessionEntry(log: log, task: "", subtask: nil))
+            }
+            if crossingCount > 0 {
+                var crossArgs: StatementArguments = [lo, hi, hi, windowStart]
+                crossArgs += filterArgs
+                sessions += try entries(db, sql: crossing, crossArgs, &names)
+            }
+        }
+    }
+
+    /// Reads `SessionEntry` values from a query selecting `entryColumns`: columns by position
+    /// from a cursor over a cached statement, titles from a cache filled once per id.
+    private static func entries(_ db: Database, sql: String, _ args: StatementArguments, _ names: inout TitleCache) throws -> [SessionEntry] {
         var entries: [SessionEntry] = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
         while let row = try rows.next() {
@@ -85,8 +149,9 @@ extension AppDatabase {
             sql += " AND subtask.id = ?"
             args += [subtaskID]
         } else {
-            sql += " AND subtask.taskId IN (" + taskIDs.sorted().map { _ in "?" }.joined(separator: ",") + ")"
-            for id in taskIDs.sorted() { args += [id] }
+            let ids = taskIDs.sorted()
+            sql += " AND subtask.taskId IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
+            for id in ids { args += [id] }
         }
         return try Row.fetchAll(db, sql: sql, arguments: args).map { row in
             let last: Int64? = row[5]
