@@ -18,6 +18,8 @@ package struct InterchangeParser {
     /// Lines finished so far (a line's number is this plus one while it is being read).
     private var line = 0
     private var atStart = true
+    /// The first bytes of the file while they may still be a byte order mark.
+    private var head: [UInt8] = []
     /// A JSON Lines line split across chunks.
     private var pending: [UInt8] = []
     private var csv = CSVState()
@@ -29,15 +31,29 @@ package struct InterchangeParser {
 
     package typealias Emit = (_ record: SessionRecord, _ line: Int) throws -> Void
 
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: Emit) throws {
-        var bytes = chunk
         if atStart {
-            if bytes.isEmpty { return }
-            atStart = false
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+            // Hold the first bytes back until they are known to be, or not to be, a BOM.
+            var taken = 0
+            while head.count < 3, taken < chunk.count {
+                head.append(chunk[taken])
+                taken += 1
             }
+            let rest = UnsafeBufferPointer(rebasing: chunk[taken...])
+            if head.count < 3, head == Array(InterchangeParser.byteOrderMark.prefix(head.count)) { return }
+            atStart = false
+            let start = head == InterchangeParser.byteOrderMark ? [] : head
+            head = []
+            try start.withUnsafeBufferPointer { try dispatch($0, emit) }
+            try dispatch(rest, emit)
+            return
         }
+        try dispatch(chunk, emit)
+    }
+
+    private mutating func dispatch(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: Emit) throws {
         switch format {
         case .jsonl: try feedLines(bytes, emit)
         case .csv: try feedCSV(bytes, emit)
@@ -50,6 +66,12 @@ package struct InterchangeParser {
 
     /// Ends the input: the last line may lack its line break.
     package mutating func finish(_ emit: Emit) throws {
+        if atStart {
+            atStart = false
+            let start = head == InterchangeParser.byteOrderMark ? [] : head
+            head = []
+            try start.withUnsafeBufferPointer { try dispatch($0, emit) }
+        }
         switch format {
         case .jsonl:
             if !pending.isEmpty {
@@ -58,7 +80,7 @@ package struct InterchangeParser {
                 try rest.withUnsafeBufferPointer { try jsonLine($0, emit) }
             }
         case .csv:
-            if csv.inQuotes {
+            if csv.inQuotes, !csv.quotePending {
                 throw FocusError.badInput(file: file, line: csv.recordLine, reason: "a quoted field is not closed before the end of the file")
             }
             if csv.hasRecord { try endCSVRecord(emit) }
