@@ -33,6 +33,12 @@ package struct AppDatabase: Sendable {
         // Another focus may hold the write lock for a moment (a checkpoint, an import): wait for it.
         config.busyMode = .timeout(6)
         config.label = "focus"
+        config.prepareDatabase { db in
+            // Read pages straight from the file's mapping instead of copying each into a page
+            // cache of its own: a month's stats over a decade touch ~2 MB of the file, and the
+            // copies, their allocations and page faults were a third of the command's time.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+        }
         return config
     }
 

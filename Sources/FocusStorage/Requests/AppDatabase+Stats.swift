@@ -29,11 +29,12 @@ extension AppDatabase {
             }
             var filter = ""
             var filterArgs: StatementArguments = []
+            // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
             if let sub = target?.subtaskID {
-                filter = " AND subtaskId = ?"
+                filter = " AND +subtaskId = ?"
                 filterArgs = [sub]
             } else if let task = target?.taskID {
-                filter = " AND taskId = ?"
+                filter = " AND +taskId = ?"
                 filterArgs = [task]
             }
             let windowStart = calendar.startOfDay(window.from)
@@ -50,8 +51,10 @@ extension AppDatabase {
         }
     }
 
-    /// The columns a `SessionEntry` is read from, by position (see `entry(_:_:)`).
-    private static let entryColumns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, blockId, note"
+    /// The columns a stats `SessionEntry` is read from, by position (see `entries`): all of them
+    /// in the `timeLog_window` index (the id is the rowid), so no row of the table is read.
+    /// Stats have no use for a session's block or note.
+    private static let entryColumns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
 
     /// Sessions overlapping `[from, to)` (or starting in it, for zero-length ones): sessions last
     /// at most a day, so this is the index range `[from - 1 day, to)` on the start time.
@@ -66,7 +69,9 @@ extension AppDatabase {
         let lo = from.unixSeconds
         var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
         args += filterArgs
-        return try entries(db, sql: windowSessionsSQL + filter + " ORDER BY startedAt, id", args, &names)
+        // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
+        // cost a temporary b-tree (the calculator takes sessions in any order).
+        return try entries(db, sql: windowSessionsSQL + filter, args, &names)
     }
 
     /// Appends the sessions of the days before the window (from `window.historyFrom`): a
@@ -88,13 +93,13 @@ extension AppDatabase {
         args += filterArgs
         sessions += try entries(db, sql: """
             SELECT \(entryColumns) FROM timeLog
-            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter) ORDER BY startedAt, id
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)
             """, args, &names)
         let dayTotal = try db.cachedStatement(sql: """
             SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
             FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
             """)
-        let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter) ORDER BY startedAt, id"
+        let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)"
         for k in 0..<days {
             let lo = bounds[k], hi = bounds[k + 1]
             var dayArgs: StatementArguments = [lo, hi, hi, windowStart]
@@ -121,16 +126,17 @@ extension AppDatabase {
     /// from a cursor over a cached statement, titles from a cache filled once per id.
     private static func entries(_ db: Database, sql: String, _ args: StatementArguments, _ names: inout TitleCache) throws -> [SessionEntry] {
         var entries: [SessionEntry] = []
+        entries.reserveCapacity(256)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
         while let row = try rows.next() {
             let task: Int64 = row[1]
             let subtask: Int64? = row[2]
-            let status: String = row[7]
+            let completed: Bool = row[7]
             let log = TimeLog(
                 id: row[0], taskID: task, subtaskID: subtask,
                 startedAt: Date(unixSeconds: row[3]), endedAt: Date(unixSeconds: row[4]),
                 plannedSeconds: row[5], focusedSeconds: row[6],
-                status: status == "completed" ? .completed : .interrupted, blockID: row[8], note: row[9])
+                status: completed ? .completed : .interrupted)
             entries.append(SessionEntry(log: log, task: try names.task(task, db), subtask: try subtask.map { try names.subtask($0, db) }))
         }
         return entries
