@@ -145,6 +145,41 @@ import Testing
         #expect(a == b)
         #expect(a.json().rendered() == b.json().rendered())
         #expect(a.heatmap.compactMap(\.focusedSeconds).reduce(0, +) > 0)
+        // Without the heatmap: fewer days read, the same JSON (the streak runs through all of them).
+        let lean = try db.statsInput(window: window, calendar: calendar, now: now, taskPath: path, heatmap: false)
+        #expect(lean.historyFrom == window.previous.from)
+        let c = StatsCalculator.report(lean)
+        #expect(c.json().rendered() == b.json().rendered())
+        if path == nil { #expect(c.summary.streakDays > (window.to.dayNumber - window.previous.from.dayNumber + 1) || window.dayCount > 40) }
+    }
+
+    @Test func theStreakBeforeTheReadDaysCountsCrossingSessionsLikeTheCalculator() throws {
+        let db = try AppDatabase.inMemory()
+        let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let today = LocalDate(year: 2026, month: 11, day: 22)
+        let window = StatsWindow.last(7, today: today)
+        func at(_ d: LocalDate, _ h: Int, _ m: Int) -> Int64 { Int64(berlin.instant(d, TimeOfDay(hour: h, minute: m)).timeIntervalSince1970) }
+        var records: [SessionRecord] = []
+        // Every day for 40 days has a session at 10:00, except two days before the previous period:
+        let onlyCrossing = today.adding(days: -20)   // has 10 minutes from a session begun the evening before
+        let tooLittle = today.adding(days: -30)      // has 0.4 s from a paused session begun the evening before
+        for k in 0..<40 {
+            let d = today.adding(days: -k)
+            if d == onlyCrossing || d == tooLittle { continue }
+            records.append(SessionRecord(task: "T", subtask: nil, start: at(d, 10, 0), end: at(d, 10, 25), status: .completed, focusedSeconds: 1500, plannedSeconds: 1500))
+        }
+        let eve1 = at(onlyCrossing.adding(days: -1), 23, 50)
+        records.append(SessionRecord(task: "T", subtask: "late", start: eve1, end: eve1 + 1200, status: .completed, focusedSeconds: 1200, plannedSeconds: 1500))
+        let eve2 = at(tooLittle.adding(days: -1), 23, 59)
+        records.append(SessionRecord(task: "T", subtask: "late", start: eve2, end: eve2 + 100, status: .completed, focusedSeconds: 1, plannedSeconds: 1500))
+        _ = try db.importSessions(now: Date(timeIntervalSince1970: Double(at(today, 12, 0)))) { insert in for r in records { try insert(r) } }
+        let now = berlin.instant(today, TimeOfDay(hour: 12, minute: 0))
+        let lean = try db.statsInput(window: window, calendar: berlin, now: now, taskPath: nil, heatmap: false)
+        let full = try db.statsInput(window: window, calendar: berlin, now: now, taskPath: nil)
+        let a = StatsCalculator.report(lean), b = StatsCalculator.report(full)
+        #expect(a.summary.streakDays == 30)
+        #expect(a.summary == b.summary)
+        #expect(a.json().rendered() == b.json().rendered())
     }
 }
 

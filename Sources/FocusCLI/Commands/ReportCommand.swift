@@ -25,7 +25,7 @@ package struct ReportCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
-        let report = try StatsCommand.report(window: window, task: task, env: env)
+        let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
         try AtomicFile.write(page, to: html, mode: 0o600)
         env.console.line(html)

@@ -39,11 +39,13 @@ package struct StatsCommand: FocusRunnable {
 
     /// The report `stats` and `report` show: the window validated before the database is opened,
     /// then one read of the window (with the history the summary, streak and heatmap need).
-    static func report(window options: WindowOptions, task: String?, env: FocusEnvironment) throws(FocusError) -> StatsReport {
+    /// `heatmap`: whether the 12-week heatmap will be drawn (only the HTML report draws it; the
+    /// other figures are the same either way, and cheaper without it).
+    static func report(window options: WindowOptions, task: String?, heatmap: Bool = false, env: FocusEnvironment) throws(FocusError) -> StatsReport {
         let now = env.now()
         let window = try options.window(today: env.calendar.day(of: now))
         let db = try env.openDatabase()
-        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task)
+        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, heatmap: heatmap)
         return StatsCalculator.report(input)
     }
 }

@@ -1,6 +1,7 @@
 import FocusCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension AppDatabase {
     /// Everything `focus stats` and `focus report` compute from, read in one transaction (one
@@ -17,7 +18,15 @@ extension AppDatabase {
     /// sessions, tasks and insights only inside the window, so the report is exactly the one
     /// the individual sessions give (a test holds both to that), for a fraction of the work.
     /// Sessions before the window that cross a local midnight come one by one.
-    package func statsInput(window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?) throws(FocusError) -> StatsInput {
+    ///
+    /// Without `heatmap` (everything but the HTML report: the 12-week heatmap is the only
+    /// figure that needs each earlier day's total) days are read from `window.previous.from`
+    /// only, and the days before it are probed for focus one index lookup each, as far back as
+    /// the streak goes (`StatsInput.focusDaysBeforeHistory`): the same summary, streak included,
+    /// for a fraction of the reading.
+    package func statsInput(
+        window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?, heatmap: Bool = true
+    ) throws(FocusError) -> StatsInput {
         try read { db in
             var target: PathTarget?
             var filterName: String?
@@ -43,11 +52,13 @@ extension AppDatabase {
             var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &names)
             // The tasks shown: every session read so far overlaps (or starts in) the window.
             let shown = Set(sessions.map(\.log.taskID))
-            try AppDatabase.historySessions(db, window: window, calendar: calendar, filter: filter, filterArgs, &names, into: &sessions)
+            let historyFrom = heatmap ? window.historyFrom : window.previous.from
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, &names, into: &sessions)
+            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterArgs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, progress: progress,
-                taskFilter: filterName, historyFrom: window.historyFrom)
+                taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
         }
     }
 
@@ -74,18 +85,18 @@ extension AppDatabase {
         return try entries(db, sql: windowSessionsSQL + filter, args, &names)
     }
 
-    /// Appends the sessions of the days before the window (from `window.historyFrom`): a
-    /// day-spanning total per day for those within one day, the others as they are.
+    /// Appends the sessions of the days from `first` to the window: a day-spanning total per
+    /// day for those within one day, the others as they are.
     static func historySessions(
-        _ db: Database, window: StatsWindow, calendar: LocalCalendar, filter: String, _ filterArgs: StatementArguments,
-        _ names: inout TitleCache, into sessions: inout [SessionEntry]
+        _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, filter: String,
+        _ filterArgs: StatementArguments, _ names: inout TitleCache, into sessions: inout [SessionEntry]
     ) throws {
-        let days = window.from.dayNumber - window.historyFrom.dayNumber
+        let days = window.from.dayNumber - first.dayNumber
         guard days > 0 else { return }
         var bounds: [Int64] = []
         bounds.reserveCapacity(days + 1)
         for k in 0...days {
-            bounds.append(calendar.startOfDay(window.historyFrom.adding(days: k)).unixSeconds)
+            bounds.append(calendar.startOfDay(first.adding(days: k)).unixSeconds)
         }
         let windowStart = bounds[days]
         // Sessions from the day before that run into the first history day.
@@ -122,21 +133,69 @@ extension AppDatabase {
         }
     }
 
-    /// Reads `SessionEntry` values from a query selecting `entryColumns`: columns by position
-    /// from a cursor over a cached statement, titles from a cache filled once per id.
+    /// How many consecutive days before `first` (back to `limit`, included) have focus, as
+    /// the calculator counts it: at least half a second once each session's focus is split by
+    /// wall time. A session inside the day with focus settles it in one index probe; a day
+    /// without one has its crossing sessions' shares summed.
+    static func focusDays(
+        _ db: Database, before first: LocalDate, downTo limit: LocalDate, calendar: LocalCalendar, filter: String,
+        _ filterArgs: StatementArguments
+    ) throws -> Int {
+        let probe = try db.cachedStatement(sql: """
+            SELECT 1 FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt <= ? AND focusedSeconds > 0\(filter) LIMIT 1
+            """)
+        let overlapping = try db.cachedStatement(sql: """
+            SELECT startedAt, endedAt, focusedSeconds FROM timeLog
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0\(filter)
+            """)
+        var count = 0
+        var day = first.adding(days: -1)
+        var hi = calendar.startOfDay(first).unixSeconds
+        while day >= limit {
+            let lo = calendar.startOfDay(day).unixSeconds
+            var args: StatementArguments = [lo, hi, hi]
+            args += filterArgs
+            var focus = try Bool.fetchOne(probe, arguments: args) != nil
+            if !focus {
+                var crossArgs: StatementArguments = [lo - 86_400, hi, lo]
+                crossArgs += filterArgs
+                var exact = 0.0
+                for row in try Row.fetchAll(overlapping, arguments: crossArgs) {
+                    let s: Int64 = row[0], e: Int64 = row[1], focused: Int = row[2]
+                    let wall = Double(e - s)
+                    let overlap = Double(min(e, hi) - max(s, lo))
+                    guard wall > 0, overlap > 0 else { continue }
+                    exact += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall
+                }
+                focus = StatsMath.seconds(exact) > 0
+            }
+            guard focus else { break }
+            count += 1
+            hi = lo
+            day = day.adding(days: -1)
+        }
+        return count
+    }
+
+    /// Reads `SessionEntry` values from a query selecting `entryColumns`: GRDB steps the cursor,
+    /// the columns are read with SQLite's C functions (a month over a decade of history is
+    /// ~8,000 rows; the generic row accessors cost more than the reads), and titles come from a
+    /// cache filled once per id.
     private static func entries(_ db: Database, sql: String, _ args: StatementArguments, _ names: inout TitleCache) throws -> [SessionEntry] {
         var entries: [SessionEntry] = []
         entries.reserveCapacity(256)
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: args)
-        while let row = try rows.next() {
-            let task: Int64 = row[1]
-            let subtask: Int64? = row[2]
-            let completed: Bool = row[7]
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: args)
+        let stmt = statement.sqliteStatement
+        while try rows.next() != nil {
+            let task = sqlite3_column_int64(stmt, 1)
+            let subtask: Int64? = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, 2)
             let log = TimeLog(
-                id: row[0], taskID: task, subtaskID: subtask,
-                startedAt: Date(unixSeconds: row[3]), endedAt: Date(unixSeconds: row[4]),
-                plannedSeconds: row[5], focusedSeconds: row[6],
-                status: completed ? .completed : .interrupted)
+                id: sqlite3_column_int64(stmt, 0), taskID: task, subtaskID: subtask,
+                startedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 3))),
+                endedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 4))),
+                plannedSeconds: Int(sqlite3_column_int64(stmt, 5)), focusedSeconds: Int(sqlite3_column_int64(stmt, 6)),
+                status: sqlite3_column_int64(stmt, 7) != 0 ? .completed : .interrupted)
             entries.append(SessionEntry(log: log, task: try names.task(task, db), subtask: try subtask.map { try names.subtask($0, db) }))
         }
         return entries
