@@ -80,9 +80,13 @@ extension AppDatabase {
         let lo = from.unixSeconds
         var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
         args += filterArgs
+        // Room for them all at once (an index-only count): growing the array step by step
+        // copied a month's sessions over a decade of history several times over.
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
+                                     arguments: [lo - 86_400, to.unixSeconds]) ?? 0
         // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
         // cost a temporary b-tree (the calculator takes sessions in any order).
-        return try entries(db, sql: windowSessionsSQL + filter, args, &names)
+        return try entries(db, sql: windowSessionsSQL + filter, args, capacity: count + 512, &names)
     }
 
     /// Appends the sessions of the days from `first` to the window: a day-spanning total per
@@ -181,9 +185,11 @@ extension AppDatabase {
     /// the columns are read with SQLite's C functions (a month over a decade of history is
     /// ~8,000 rows; the generic row accessors cost more than the reads), and titles come from a
     /// cache filled once per id.
-    private static func entries(_ db: Database, sql: String, _ args: StatementArguments, _ names: inout TitleCache) throws -> [SessionEntry] {
+    private static func entries(
+        _ db: Database, sql: String, _ args: StatementArguments, capacity: Int = 64, _ names: inout TitleCache
+    ) throws -> [SessionEntry] {
         var entries: [SessionEntry] = []
-        entries.reserveCapacity(256)
+        entries.reserveCapacity(capacity)
         let statement = try db.cachedStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: args)
         let stmt = statement.sqliteStatement
