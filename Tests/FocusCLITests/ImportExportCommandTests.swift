@@ -195,6 +195,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
     }
 
+    @Test func exportToAPipeWritesIntoItAndLeavesItAPipe() async throws {
+        let world = try TestWorld()
+        try F.seed(world, F.smallHistory)
+        let dir = try TempDir()
+        let fifo = dir.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = Task.detached { () -> String in
+            guard let reader = FileHandle(forReadingAtPath: fifo) else { return "" }
+            return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let r = await world.output("export", "--output", fifo)
+        #expect(r.code == 0)
+        #expect(await received.value.split(separator: "\n").count == 3)
+        let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
+        #expect(type != nil && type != .typeRegular)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pipe"])
+    }
+
     @Test(arguments: [("jsonl", "history.jsonl"), ("csv", "history.csv")])
     func exportThenImportIntoAnEmptyDatabaseGivesIdenticalStats(format: String, name: String) async throws {
         let source = try TestWorld(now: "2026-11-22T20:00:00Z")

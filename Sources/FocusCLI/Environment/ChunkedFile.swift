@@ -37,19 +37,31 @@ package enum ChunkedFile {
 
 /// A file written in pieces and put in place only when complete: a temporary file beside it,
 /// fsync, then rename over the old one (see `AtomicFile`). Dropped without `commit`, it
-/// removes the temporary file and leaves the old file as it was.
+/// removes the temporary file and leaves the old file as it was. A path that is not a regular
+/// file (`/dev/stdout`, `/dev/null`, a pipe) is written to directly: renaming over it would
+/// replace the device or pipe with a file.
 package final class AtomicFileWriter {
     package let path: String
-    private let temp: String
+    /// The temporary file, or nil when writing straight to a device or pipe.
+    private let temp: String?
     private var fd: Int32
 
     package init(path: String, mode: mode_t) throws(FocusError) {
         self.path = path
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .io(path: path, reason: "it is a directory") }
+            temp = nil
+            fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw .io(path: path, reason: "the directory \(directory) does not exist")
         }
-        temp = path + ".tmp-\(getpid())"
+        let temp = path + ".tmp-\(getpid())"
+        self.temp = temp
         fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
     }
@@ -57,7 +69,7 @@ package final class AtomicFileWriter {
     deinit {
         if fd >= 0 {
             close(fd)
-            unlink(temp)
+            if let temp { unlink(temp) }
         }
     }
 
@@ -76,6 +88,11 @@ package final class AtomicFileWriter {
 
     /// Flushes to disk and renames the file into place.
     package func commit() throws(FocusError) {
+        guard let temp else {
+            close(fd)
+            fd = -1
+            return
+        }
         let failed = fsync(fd) != 0
         let code = errno
         close(fd)
