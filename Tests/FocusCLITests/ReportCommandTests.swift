@@ -53,6 +53,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["r.html"])
     }
 
+    @Test func aReportIntoAPipeIsWrittenIntoItAndLeavesItAPipe() async throws {
+        let world = try TestWorld()
+        try F.seed(world, F.smallHistory)
+        let dir = try TempDir()
+        let fifo = dir.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = Task.detached { () -> String in
+            guard let reader = FileHandle(forReadingAtPath: fifo) else { return "" }
+            return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let r = await world.output("report", "--html", fifo, "--last", "3")
+        #expect(r.code == 0)
+        #expect(await received.value.hasPrefix("<!DOCTYPE html>"))
+        let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
+        #expect(type != nil && type != .typeRegular)
+    }
+
     @Test func aReportThatCannotBeWrittenIsAnIOError() async throws {
         let world = try TestWorld()
         let dir = try TempDir()

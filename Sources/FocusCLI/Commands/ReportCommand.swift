@@ -27,7 +27,10 @@ package struct ReportCommand: FocusRunnable {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
         let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
-        try AtomicFile.write(page, to: html, mode: 0o600)
+        // Atomic for a regular file; straight into a device or pipe (`--html /dev/stdout`).
+        let file = try AtomicFileWriter(path: html, mode: 0o600)
+        try Array(page.utf8).withUnsafeBytes { try file.write($0) }
+        try file.commit()
         env.console.line(html)
         env.console.line(ReportCommand.summary(report))
     }
