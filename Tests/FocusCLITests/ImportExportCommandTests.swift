@@ -201,13 +201,10 @@ import Testing
         let dir = try TempDir()
         let fifo = dir.path + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = Task.detached { () -> String in
-            guard let reader = FileHandle(forReadingAtPath: fifo) else { return "" }
-            return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let reader = PipeReader(path: fifo)
         let r = await world.output("export", "--output", fifo)
         #expect(r.code == 0)
-        #expect(await received.value.split(separator: "\n").count == 3)
+        #expect(reader.text().split(separator: "\n").count == 3)
         let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
         #expect(type != nil && type != .typeRegular)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pipe"])

@@ -59,13 +59,10 @@ import Testing
         let dir = try TempDir()
         let fifo = dir.path + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = Task.detached { () -> String in
-            guard let reader = FileHandle(forReadingAtPath: fifo) else { return "" }
-            return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let reader = PipeReader(path: fifo)
         let r = await world.output("report", "--html", fifo, "--last", "3")
         #expect(r.code == 0)
-        #expect(await received.value.hasPrefix("<!DOCTYPE html>"))
+        #expect(reader.text().hasPrefix("<!DOCTYPE html>"))
         let type = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
         #expect(type != nil && type != .typeRegular)
     }
