@@ -25,7 +25,11 @@ let package = Package(
         // SQLite store through GRDB: migrations, records, queries.
         .target(
             name: "FocusStorage",
-            dependencies: ["FocusCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FocusCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one loop that reads tens of thousands of stats rows.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else.
         .target(name: "FocusCalendar"),

@@ -20,6 +20,10 @@ package struct RootCommand: ParsableCommand {
             DoctorCommand.self,
             TaskCommand.self,
             ConfigCommand.self,
+            StatsCommand.self,
+            ReportCommand.self,
+            ImportCommand.self,
+            ExportCommand.self,
         ]
     )
 

@@ -33,6 +33,16 @@ package struct AppDatabase: Sendable {
         // Another focus may hold the write lock for a moment (a checkpoint, an import): wait for it.
         config.busyMode = .timeout(6)
         config.label = "focus"
+        config.prepareDatabase { db in
+            // Read pages straight from the file's mapping instead of copying each into a page
+            // cache of its own: a month's stats over a decade touch ~2 MB of the file, and the
+            // copies, their allocations and page faults were a third of the command's time.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            // Each insert into timeLog fires triggers, so SQLite keeps a statement journal to
+            // undo just that statement; as a temporary file it took 16 small writes per session
+            // of an import (1.6 million system calls for 100k). In memory it costs nothing.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
         return config
     }
 

@@ -210,7 +210,10 @@ private struct SessionPass {
         if !hasFocus(end) { end -= 1 }
         var i = end
         while i >= 0, hasFocus(i) { i -= 1 }
-        let length = end - i
+        var length = end - i
+        // The streak ran back to the first loaded day: the caller's count of earlier days
+        // with focus carries it on.
+        if i < 0, length > 0, firstDay == input.historyFrom.dayNumber { length += max(0, input.focusDaysBeforeHistory) }
         return length > 0 ? (length, LocalDate(dayNumber: firstDay + end)) : (0, nil)
     }
 

@@ -48,10 +48,17 @@ package struct StatsInput: Sendable {
     /// The first local day `sessions` covers completely. Never later than
     /// `window.previous.from` in effect: a later value is taken as `window.previous.from`.
     package var historyFrom: LocalDate
+    /// How many consecutive days just before `historyFrom` have focus (as far back as the
+    /// caller looked): a streak that reaches `historyFrom` goes on through them. A caller with
+    /// no heatmap to draw can load from `window.previous.from` and find these days with one
+    /// index probe each instead of reading their sessions; the summary is the same as loading
+    /// them all. 0 by default.
+    package var focusDaysBeforeHistory: Int
 
     package init(
         window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [SessionEntry],
-        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil
+        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
+        focusDaysBeforeHistory: Int = 0
     ) {
         self.window = window
         self.calendar = calendar
@@ -60,5 +67,6 @@ package struct StatsInput: Sendable {
         self.progress = progress
         self.taskFilter = taskFilter
         self.historyFrom = historyFrom ?? window.previous.from
+        self.focusDaysBeforeHistory = focusDaysBeforeHistory
     }
 }

@@ -1,0 +1,46 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+
+/// `focus report --html FILE [--last N | --from DATE --to DATE] [--task PATH]`.
+package struct ReportCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the stats as one self-contained HTML page with charts.",
+        discussion: """
+            The page needs no network and no scripts: daily bars by task, a task-share donut, a
+            12-week heatmap and the tables, for screen, dark mode and print. It embeds the same
+            figures as `focus stats --json` for the same window.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists).", valueName: "file"))
+    var html: String
+    @OptionGroup var window: WindowOptions
+    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"))
+    var task: String?
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
+        let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
+        let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
+        // Atomic for a regular file; straight into a device or pipe (`--html /dev/stdout`).
+        let file = try AtomicFileWriter(path: html, mode: 0o600)
+        try Array(page.utf8).withUnsafeBytes { try file.write($0) }
+        try file.commit()
+        env.console.line(html)
+        env.console.line(ReportCommand.summary(report))
+    }
+
+    /// `2026-11-16 → 2026-11-22: 12h 30m focused, 40 completed, 6 interrupted.`
+    static func summary(_ r: StatsReport) -> String {
+        var line = "\(r.window.from) → \(r.window.to)"
+        if let filter = r.taskFilter { line += " (\(Sanitized.terminal(filter)))" }
+        line += ": \(TerminalText.duration(r.totals.focusedSeconds)) focused, "
+        line += "\(r.totals.completed) completed, \(r.totals.interrupted) interrupted."
+        return line
+    }
+}

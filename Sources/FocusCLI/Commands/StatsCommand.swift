@@ -1,0 +1,51 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+
+/// `focus stats [--last N | --from DATE --to DATE] [--task PATH] [--json | --csv]`.
+package struct StatsCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Where the time went: focus per day and per task, trends, estimates, insights.",
+        discussion: """
+            Days are whole local days in --tz (or $TZ); a session across midnight is split between
+            the two days. `--json` and `--csv` are for scripts (see the README for their fields).
+            """
+    )
+
+    @OptionGroup var window: WindowOptions
+    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"))
+    var task: String?
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+    @Flag(help: "Print one CSV row per day.")
+    var csv = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        if json && csv { throw FocusError.usage("use either --json or --csv, not both.") }
+        let report = try StatsCommand.report(window: window, task: task, env: env)
+        if json {
+            env.console.line(report.json().rendered())
+        } else if csv {
+            env.console.out(report.csv())
+        } else {
+            let renderer = StatsRenderer(width: env.console.width, color: env.console.allowsColor, today: env.today)
+            env.console.out(renderer.render(report))
+        }
+    }
+
+    /// The report `stats` and `report` show: the window validated before the database is opened,
+    /// then one read of the window (with the history the summary, streak and heatmap need).
+    /// `heatmap`: whether the 12-week heatmap will be drawn (only the HTML report draws it; the
+    /// other figures are the same either way, and cheaper without it).
+    static func report(window options: WindowOptions, task: String?, heatmap: Bool = false, env: FocusEnvironment) throws(FocusError) -> StatsReport {
+        let now = env.now()
+        let window = try options.window(today: env.calendar.day(of: now))
+        let db = try env.openDatabase()
+        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, heatmap: heatmap)
+        return StatsCalculator.report(input)
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+
+/// One session as the history interchange carries it (shared/PRODUCT.md, "Session history
+/// interchange"): named by task and subtask titles, instants in whole Unix seconds.
+package struct SessionRecord: Sendable, Equatable, Hashable {
+    package var task: String
+    /// nil when the session was logged against the task itself.
+    package var subtask: String?
+    /// Start and end, whole seconds since 1970-01-01T00:00:00Z.
+    package var start: Int64
+    package var end: Int64
+    package var status: SessionStatus
+    package var focusedSeconds: Int
+    package var plannedSeconds: Int
+    package var note: String?
+
+    package init(
+        task: String, subtask: String?, start: Int64, end: Int64, status: SessionStatus,
+        focusedSeconds: Int, plannedSeconds: Int, note: String? = nil
+    ) {
+        self.task = task
+        self.subtask = subtask
+        self.start = start
+        self.end = end
+        self.status = status
+        self.focusedSeconds = focusedSeconds
+        self.plannedSeconds = plannedSeconds
+        self.note = note
+    }
+
+    /// The longest session the store keeps: a day.
+    package static let maximumLengthSeconds: Int64 = 86_400
+}
+
+/// The two interchange formats.
+package enum InterchangeFormat: String, Sendable, CaseIterable {
+    /// JSON Lines: one object per line.
+    case jsonl
+    /// CSV with a header row naming the same fields as columns (RFC 4180).
+    case csv
+
+    /// The format a file name implies: `.jsonl`, `.ndjson` and `.json` are JSON Lines, `.csv` is CSV.
+    package static func detect(path: String) -> InterchangeFormat? {
+        let name = path.lowercased()
+        if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") || name.hasSuffix(".json") { return .jsonl }
+        if name.hasSuffix(".csv") { return .csv }
+        return nil
+    }
+}
+
+/// The fields of a record, in the order exports write them.
+package enum InterchangeField: Int, Sendable, CaseIterable {
+    case task, subtask, start, end, status, focusedSeconds, plannedSeconds, note
+
+    /// The JSON key and CSV column name.
+    package var key: String {
+        switch self {
+        case .task: return "task"
+        case .subtask: return "subtask"
+        case .start: return "start"
+        case .end: return "end"
+        case .status: return "status"
+        case .focusedSeconds: return "focused_seconds"
+        case .plannedSeconds: return "planned_seconds"
+        case .note: return "note"
+        }
+    }
+
+    package init?(key: String) {
+        switch key {
+        case "task": self = .task
+        case "subtask": self = .subtask
+        case "start": self = .start
+        case "end": self = .end
+        case "status": self = .status
+        case "focused_seconds": self = .focusedSeconds
+        case "planned_seconds": self = .plannedSeconds
+        case "note": self = .note
+        default: return nil
+        }
+    }
+}
+
+/// A field's value as read from a file, before it is checked.
+package enum RawValue: Sendable, Equatable {
+    /// The key or column is not there.
+    case absent
+    /// JSON `null`, or an empty CSV field.
+    case null
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    /// A JSON array or object.
+    case composite
+}
+
+/// The known fields of one line or row; unknown keys and columns are ignored.
+package struct RawFields: Sendable, Equatable {
+    private var values = [RawValue](repeating: .absent, count: InterchangeField.allCases.count)
+
+    package init() {}
+
+    package subscript(field: InterchangeField) -> RawValue {
+        get { values[field.rawValue] }
+        set { values[field.rawValue] = newValue }
+    }
+}
+
+/// Why one line of an interchange file was refused: the sentence after `FILE:LINE: `.
+package struct InterchangeIssue: Error, Equatable, Sendable {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
+}
+
+extension SessionRecord {
+    /// Checks one line's fields and builds the session. `numbersAsText` accepts numbers written
+    /// as text (CSV has no other kind).
+    package static func make(_ f: RawFields, numbersAsText: Bool) throws(InterchangeIssue) -> SessionRecord {
+        let task = try name(f[.task], field: "task", required: true)
+        let subtask = try name(f[.subtask], field: "subtask", required: false)
+        guard let task else { throw InterchangeIssue("missing field \"task\"") }
+        let start = try instant(f[.start], field: "start")
+        let end = try instant(f[.end], field: "end")
+        guard end >= start else {
+            throw InterchangeIssue("end \(Timestamp.utc(Date(timeIntervalSince1970: Double(end)))) is before start \(Timestamp.utc(Date(timeIntervalSince1970: Double(start))))")
+        }
+        let length = end - start
+        guard length <= maximumLengthSeconds else {
+            throw InterchangeIssue("the session lasts \(TerminalText.duration(Int(length))), more than 24 hours; split it into sessions of a day or less")
+        }
+        let status = try status(f[.status])
+        let focused = try seconds(f[.focusedSeconds], field: "focused_seconds", numbersAsText: numbersAsText) ?? Int(length)
+        guard focused <= Int(length) else {
+            throw InterchangeIssue("focused_seconds \(focused) is more than the session's \(length) seconds from start to end")
+        }
+        let planned = try seconds(f[.plannedSeconds], field: "planned_seconds", numbersAsText: numbersAsText) ?? Int(length)
+        let note = try text(f[.note], field: "note")
+        return SessionRecord(
+            task: task, subtask: subtask, start: start, end: end, status: status,
+            focusedSeconds: focused, plannedSeconds: planned, note: note)
+    }
+
+    /// A task or subtask title: trimmed, not empty, no control characters, at most
+    /// `Titles.maximumLength` characters; a task title has no `/`. An empty subtask is none.
+    private static func name(_ value: RawValue, field: String, required: Bool) throws(InterchangeIssue) -> String? {
+        let raw: String
+        switch value {
+        case .absent, .null:
+            if required { throw InterchangeIssue("missing field \"\(field)\"") }
+            return nil
+        case let .string(s): raw = s
+        default: throw InterchangeIssue("\(field) must be text, like \"Thesis\"")
+        }
+        let title = trimmed(raw)
+        if title.isEmpty {
+            if required { throw InterchangeIssue("empty \(field) name") }
+            return nil
+        }
+        if let bad = title.unicodeScalars.first(where: Sanitized.isUnsafe) {
+            let hex = String(bad.value, radix: 16, uppercase: true)
+            throw InterchangeIssue("\(field) name contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))")
+        }
+        if title.count > Titles.maximumLength {
+            throw InterchangeIssue("\(field) name is longer than \(Titles.maximumLength) characters")
+        }
+        if TaskCatalog.hashID(title) != nil {
+            throw InterchangeIssue("\(field) name '\(title)' looks like an id (#12); rename it")
+        }
+        if field == "task", title.utf8.contains(UInt8(ascii: "/")) {
+            throw InterchangeIssue("task name '\(title)' contains '/', which separates a task from its subtask; put the subtask in \"subtask\"")
+        }
+        return title
+    }
+
+    private static func instant(_ value: RawValue, field: String) throws(InterchangeIssue) -> Int64 {
+        switch value {
+        case .absent, .null: throw InterchangeIssue("missing field \"\(field)\"")
+        case let .string(s):
+            switch InstantParser.parse(s) {
+            case let .instant(t): return t
+            case .missingOffset:
+                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' has no UTC offset; write it like 2026-11-20T09:00:00+01:00 or 2026-11-20T08:00:00Z")
+            case .malformed:
+                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not an ISO 8601 date-time like 2026-11-20T09:00:00+01:00")
+            }
+        default:
+            throw InterchangeIssue("\(field) must be text, an ISO 8601 date-time like \"2026-11-20T09:00:00+01:00\"")
+        }
+    }
+
+    private static func status(_ value: RawValue) throws(InterchangeIssue) -> SessionStatus {
+        switch value {
+        case .absent, .null: throw InterchangeIssue("missing field \"status\"")
+        case let .string(s):
+            if let status = SessionStatus(rawValue: s) { return status }
+            let key = trimmed(s).lowercased()
+            if let status = SessionStatus(rawValue: key) { return status }
+            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed or interrupted")
+        default:
+            throw InterchangeIssue("status must be \"completed\" or \"interrupted\"")
+        }
+    }
+
+    /// Whole seconds, rounded to nearest; nil when absent or null (the caller's default applies).
+    private static func seconds(_ value: RawValue, field: String, numbersAsText: Bool) throws(InterchangeIssue) -> Int? {
+        let number: Double
+        switch value {
+        case .absent, .null: return nil
+        case let .number(d): number = d
+        case let .string(s) where numbersAsText:
+            let t = trimmed(s)
+            guard let d = Double(t), !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }) else {
+                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not a number of seconds")
+            }
+            number = d
+        default:
+            throw InterchangeIssue("\(field) must be a number of seconds")
+        }
+        guard number.isFinite, number >= 0 else { throw InterchangeIssue("\(field) must be 0 or more seconds") }
+        guard number <= Double(DurationParser.maximumSeconds) else {
+            throw InterchangeIssue("\(field) \(Int(min(number, 1e15))) is more than a year")
+        }
+        return Int(number.rounded())
+    }
+
+    /// `s` without leading and trailing spaces and tabs (`CharacterSet.whitespaces`, as titles
+    /// are trimmed everywhere), returned as it is in the usual case of nothing to trim: going
+    /// through Foundation's trimming for every field of every line was a tenth of an import.
+    static func trimmed(_ s: String) -> String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool {
+            u == " " || u == "\t" || (!u.isASCII && u.properties.generalCategory == .spaceSeparator)
+        }
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return s }
+        if !isSpace(first), !isSpace(last) { return s }
+        return s.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func text(_ value: RawValue, field: String) throws(InterchangeIssue) -> String? {
+        switch value {
+        case .absent, .null: return nil
+        case let .string(s): return s.isEmpty ? nil : s
+        default: throw InterchangeIssue("\(field) must be text")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// What an import did.
+package struct ImportSummary: Sendable, Equatable {
+    /// Sessions added.
+    package var imported = 0
+    /// Sessions skipped because the store already had them (same task, subtask and start).
+    package var alreadyPresent = 0
+    package var createdTasks = 0
+    package var createdSubtasks = 0
+
+    package init(imported: Int = 0, alreadyPresent: Int = 0, createdTasks: Int = 0, createdSubtasks: Int = 0) {
+        self.imported = imported
+        self.alreadyPresent = alreadyPresent
+        self.createdTasks = createdTasks
+        self.createdSubtasks = createdSubtasks
+    }
+}
+
+extension AppDatabase {
+    /// Imports sessions in one transaction: `produce` is called once and hands every session to
+    /// the `insert` function it is given. Tasks and subtasks are found by title
+    /// (case-insensitively) or created; a session the store already has (the identity index:
+    /// task, subtask, start) is skipped, so re-importing a file adds nothing twice. Anything
+    /// `produce` throws rolls the whole import back.
+    package func importSessions(
+        now: Date, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
+    ) throws(FocusError) -> ImportSummary {
+        try write { db in
+            // The whole import is one transaction: with SQLite's default 2 MB page cache its
+            // dirty pages spilled to the WAL again and again (half the time of a 100k import).
+            // 64 MB holds the working set of a large import; the default comes back after.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+            let importer = try SessionImporter(db, now: now)
+            try produce { record in try importer.insert(record) }
+            return importer.summary
+        }
+    }
+
+    /// Streams the sessions that start in `[from, to)` (either end open when nil), oldest
+    /// first, to `body`; returns how many. Reads one row at a time: memory stays flat
+    /// whatever the size of the history.
+    @discardableResult
+    package func exportSessions(from: Date?, to: Date?, _ body: (SessionRecord) throws -> Void) throws(FocusError) -> Int {
+        // An export reads the whole table once: through the mapping every page of the file
+        // would stay resident (146 MB for a million sessions); the small page cache keeps
+        // memory flat instead. Stats, which read a window, keep the mapping.
+        do {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
+        } catch {
+            throw AppDatabase.map(error, path: path)
+        }
+        return try read { db in
+            var names = TitleCache()
+            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note FROM timeLog"
+            var conditions: [String] = []
+            var args: StatementArguments = []
+            if let from { conditions.append("startedAt >= ?"); args += [from.unixSeconds] }
+            if let to { conditions.append("startedAt < ?"); args += [to.unixSeconds] }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += " ORDER BY startedAt, id"
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
+            var count = 0
+            while let row = try rows.next() {
+                let taskID: Int64 = row[0]
+                let subtaskID: Int64? = row[1]
+                let status: String = row[6]
+                let record = SessionRecord(
+                    task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
+                    start: row[2], end: row[3], status: SessionStatus(rawValue: status) ?? .interrupted,
+                    focusedSeconds: row[5], plannedSeconds: row[4], note: row[7])
+                try body(record)
+                count += 1
+            }
+            return count
+        }
+    }
+}
+
+/// Task and subtask titles by id, looked up once each (a window names a handful of them).
+struct TitleCache {
+    private var tasks: [Int64: String] = [:]
+    private var subtasks: [Int64: String] = [:]
+
+    mutating func task(_ id: Int64, _ db: Database) throws -> String {
+        if let title = tasks[id] { return title }
+        let title = try String.fetchOne(db.cachedStatement(sql: "SELECT title FROM task WHERE id = ?"), arguments: [id]) ?? "#\(id)"
+        tasks[id] = title
+        return title
+    }
+
+    mutating func subtask(_ id: Int64, _ db: Database) throws -> String {
+        if let title = subtasks[id] { return title }
+        let title = try String.fetchOne(db.cachedStatement(sql: "SELECT title FROM subtask WHERE id = ?"), arguments: [id]) ?? "#\(id)"
+        subtasks[id] = title
+        return title
+    }
+}
+
+/// The inside of one import transaction: prepared statements and the ids of every task and
+/// subtask title met so far.
+private final class SessionImporter {
+    let db: Database
+    let now: Int64
+    var summary = ImportSummary()
+    /// Task ids by title key.
+    var taskIDs: [String: Int64] = [:]
+    /// Task ids by title exactly as written in the file (saves lower-casing every line's title).
+    var taskIDsByTitle: [String: Int64] = [:]
+    /// Subtask ids by task id and title exactly as written.
+    var subtaskIDsByTitle: [Int64: [String: Int64]] = [:]
+    /// Subtask ids by task id, then title key.
+    var subtaskIDs: [Int64: [String: Int64]] = [:]
+    /// Titles resolved in this import: the key work for a repeated title happens once.
+    var lastTask: (title: String, id: Int64)?
+    var lastSubtask: (taskID: Int64, title: String, id: Int64)?
+
+    let insertLog: Statement
+    let insertPathID: Statement
+    let insertTask: Statement
+    let insertSubtask: Statement
+
+    init(_ db: Database, now: Date) throws {
+        self.db = db
+        self.now = now.unixSeconds
+        for row in try Row.fetchAll(db, sql: "SELECT id, titleKey FROM task") {
+            taskIDs[row[1]] = row[0]
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, taskId, titleKey FROM subtask") {
+            subtaskIDs[row[1], default: [:]][row[2]] = row[0]
+        }
+        // Only the identity index may turn an insert into a no-op: every other rule of the
+        // table still fails loudly (unlike INSERT OR IGNORE, which would hide a broken CHECK).
+        insertLog = try db.cachedStatement(sql: """
+            INSERT INTO timeLog (taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+            """)
+        insertPathID = try db.cachedStatement(sql: "INSERT INTO pathId DEFAULT VALUES")
+        insertTask = try db.cachedStatement(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, ?, ?)")
+        insertSubtask = try db.cachedStatement(sql: "INSERT INTO subtask (id, taskId, title, titleKey, createdAt) VALUES (?, ?, ?, ?, ?)")
+    }
+
+    func insert(_ r: SessionRecord) throws {
+        let taskID = try task(r.task)
+        let subtaskID = try r.subtask.map { try subtask($0, of: taskID) }
+        insertLog.setUncheckedArguments([
+            taskID, subtaskID, r.start, r.end, r.plannedSeconds, r.focusedSeconds, r.status.rawValue, r.note, now,
+        ])
+        try insertLog.execute()
+        if db.changesCount > 0 { summary.imported += 1 } else { summary.alreadyPresent += 1 }
+    }
+
+    private func nextPathID() throws -> Int64 {
+        try insertPathID.execute()
+        return db.lastInsertedRowID
+    }
+
+    private func task(_ title: String) throws -> Int64 {
+        if let last = lastTask, last.title == title { return last.id }
+        if let id = taskIDsByTitle[title] {
+            lastTask = (title, id)
+            return id
+        }
+        let key = TaskCatalog.key(title)
+        let id: Int64
+        if let found = taskIDs[key] {
+            id = found
+        } else {
+            id = try nextPathID()
+            insertTask.setUncheckedArguments([id, title, key, now])
+            try insertTask.execute()
+            taskIDs[key] = id
+            summary.createdTasks += 1
+        }
+        taskIDsByTitle[title] = id
+        lastTask = (title, id)
+        return id
+    }
+
+    private func subtask(_ title: String, of taskID: Int64) throws -> Int64 {
+        if let last = lastSubtask, last.taskID == taskID, last.title == title { return last.id }
+        if let id = subtaskIDsByTitle[taskID]?[title] {
+            lastSubtask = (taskID, title, id)
+            return id
+        }
+        let key = TaskCatalog.key(title)
+        let id: Int64
+        if let found = subtaskIDs[taskID]?[key] {
+            id = found
+        } else {
+            id = try nextPathID()
+            insertSubtask.setUncheckedArguments([id, taskID, title, key, now])
+            try insertSubtask.execute()
+            subtaskIDs[taskID, default: [:]][key] = id
+            summary.createdSubtasks += 1
+        }
+        subtaskIDsByTitle[taskID, default: [:]][title] = id
+        lastSubtask = (taskID, title, id)
+        return id
+    }
+}

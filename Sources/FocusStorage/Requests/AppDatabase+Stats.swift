@@ -1,0 +1,234 @@
+import FocusCore
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension AppDatabase {
+    /// Everything `focus stats` and `focus report` compute from, read in one transaction (one
+    /// consistent snapshot): the sessions overlapping
+    /// `[startOfDay(window.historyFrom), startOfDay(window.to + 1))` — index ranges on the
+    /// start time, so the cost follows the window, not the size of the history — and the
+    /// estimate progress of the subtasks of the tasks shown. `taskPath` (`Thesis`,
+    /// `Thesis/Chapter 2`, a prefix or `#ID`) keeps only that task's or subtask's sessions.
+    ///
+    /// Sessions inside the window come one by one. Before the window (the previous period, the
+    /// streak and the 12-week heatmap need only each day's focused time) the sessions that lie
+    /// within one local day are summed by SQLite, day by day, and passed as one session per
+    /// day spanning that day: the calculator splits a session's focus by wall time and counts
+    /// sessions, tasks and insights only inside the window, so the report is exactly the one
+    /// the individual sessions give (a test holds both to that), for a fraction of the work.
+    /// Sessions before the window that cross a local midnight come one by one.
+    ///
+    /// Without `heatmap` (everything but the HTML report: the 12-week heatmap is the only
+    /// figure that needs each earlier day's total) days are read from `window.previous.from`
+    /// only, and the days before it are probed for focus one index lookup each, as far back as
+    /// the streak goes (`StatsInput.focusDaysBeforeHistory`): the same summary, streak included,
+    /// for a fraction of the reading.
+    package func statsInput(
+        window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?, heatmap: Bool = true
+    ) throws(FocusError) -> StatsInput {
+        try read { db in
+            var target: PathTarget?
+            var filterName: String?
+            if let taskPath {
+                let catalog = try AppDatabase.catalog(db)
+                let resolved = try catalog.resolve(taskPath)
+                target = resolved
+                filterName = catalog.path(of: resolved)
+            }
+            var filter = ""
+            var filterArgs: StatementArguments = []
+            // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
+            if let sub = target?.subtaskID {
+                filter = " AND +subtaskId = ?"
+                filterArgs = [sub]
+            } else if let task = target?.taskID {
+                filter = " AND +taskId = ?"
+                filterArgs = [task]
+            }
+            let windowStart = calendar.startOfDay(window.from)
+            let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
+            var names = TitleCache()
+            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &names)
+            // The tasks shown: every session read so far overlaps (or starts in) the window.
+            let shown = Set(sessions.map(\.log.taskID))
+            let historyFrom = heatmap ? window.historyFrom : window.previous.from
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, &names, into: &sessions)
+            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterArgs)
+            let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
+            return StatsInput(
+                window: window, calendar: calendar, now: now, sessions: sessions, progress: progress,
+                taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
+        }
+    }
+
+    /// The columns a stats `SessionEntry` is read from, by position (see `entries`): all of them
+    /// in the `timeLog_window` index (the id is the rowid), so no row of the table is read.
+    /// Stats have no use for a session's block or note.
+    private static let entryColumns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
+
+    /// Sessions overlapping `[from, to)` (or starting in it, for zero-length ones): sessions last
+    /// at most a day, so this is the index range `[from - 1 day, to)` on the start time.
+    package static let windowSessionsSQL = """
+        SELECT \(entryColumns) FROM timeLog
+        WHERE startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
+        """
+
+    static func windowSessions(
+        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ names: inout TitleCache
+    ) throws -> [SessionEntry] {
+        let lo = from.unixSeconds
+        var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
+        args += filterArgs
+        // Room for them all at once (an index-only count): growing the array step by step
+        // copied a month's sessions over a decade of history several times over.
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
+                                     arguments: [lo - 86_400, to.unixSeconds]) ?? 0
+        // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
+        // cost a temporary b-tree (the calculator takes sessions in any order).
+        return try entries(db, sql: windowSessionsSQL + filter, args, capacity: count + 512, &names)
+    }
+
+    /// Appends the sessions of the days from `first` to the window: a day-spanning total per
+    /// day for those within one day, the others as they are.
+    static func historySessions(
+        _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, filter: String,
+        _ filterArgs: StatementArguments, _ names: inout TitleCache, into sessions: inout [SessionEntry]
+    ) throws {
+        let days = window.from.dayNumber - first.dayNumber
+        guard days > 0 else { return }
+        var bounds: [Int64] = []
+        bounds.reserveCapacity(days + 1)
+        for k in 0...days {
+            bounds.append(calendar.startOfDay(first.adding(days: k)).unixSeconds)
+        }
+        let windowStart = bounds[days]
+        // Sessions from the day before that run into the first history day.
+        var args: StatementArguments = [bounds[0] - 86_400, bounds[0], bounds[0], windowStart]
+        args += filterArgs
+        sessions += try entries(db, sql: """
+            SELECT \(entryColumns) FROM timeLog
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)
+            """, args, &names)
+        let dayTotal = try db.cachedStatement(sql: """
+            SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
+            FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
+            """)
+        let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)"
+        for k in 0..<days {
+            let lo = bounds[k], hi = bounds[k + 1]
+            var dayArgs: StatementArguments = [lo, hi, hi, windowStart]
+            dayArgs += filterArgs
+            guard let row = try Row.fetchOne(dayTotal, arguments: dayArgs) else { continue }
+            let total: Double = row[0]
+            let crossingCount: Int = row[1]
+            if total > 0 {
+                // One session spanning the whole day holding the day's focus.
+                let log = TimeLog(
+                    taskID: 0, startedAt: Date(unixSeconds: lo), endedAt: Date(unixSeconds: hi),
+                    plannedSeconds: 0, focusedSeconds: Int(total), status: .completed)
+                sessions.append(SessionEntry(log: log, task: "", subtask: nil))
+            }
+            if crossingCount > 0 {
+                var crossArgs: StatementArguments = [lo, hi, hi, windowStart]
+                crossArgs += filterArgs
+                sessions += try entries(db, sql: crossing, crossArgs, &names)
+            }
+        }
+    }
+
+    /// How many consecutive days before `first` (back to `limit`, included) have focus, as
+    /// the calculator counts it: at least half a second once each session's focus is split by
+    /// wall time. A session inside the day with focus settles it in one index probe; a day
+    /// without one has its crossing sessions' shares summed.
+    static func focusDays(
+        _ db: Database, before first: LocalDate, downTo limit: LocalDate, calendar: LocalCalendar, filter: String,
+        _ filterArgs: StatementArguments
+    ) throws -> Int {
+        let probe = try db.cachedStatement(sql: """
+            SELECT 1 FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt <= ? AND focusedSeconds > 0\(filter) LIMIT 1
+            """)
+        let overlapping = try db.cachedStatement(sql: """
+            SELECT startedAt, endedAt, focusedSeconds FROM timeLog
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0\(filter)
+            """)
+        var count = 0
+        var day = first.adding(days: -1)
+        var hi = calendar.startOfDay(first).unixSeconds
+        while day >= limit {
+            let lo = calendar.startOfDay(day).unixSeconds
+            var args: StatementArguments = [lo, hi, hi]
+            args += filterArgs
+            var focus = try Bool.fetchOne(probe, arguments: args) != nil
+            if !focus {
+                var crossArgs: StatementArguments = [lo - 86_400, hi, lo]
+                crossArgs += filterArgs
+                var exact = 0.0
+                for row in try Row.fetchAll(overlapping, arguments: crossArgs) {
+                    let s: Int64 = row[0], e: Int64 = row[1], focused: Int = row[2]
+                    let wall = Double(e - s)
+                    let overlap = Double(min(e, hi) - max(s, lo))
+                    guard wall > 0, overlap > 0 else { continue }
+                    exact += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall
+                }
+                focus = StatsMath.seconds(exact) > 0
+            }
+            guard focus else { break }
+            count += 1
+            hi = lo
+            day = day.adding(days: -1)
+        }
+        return count
+    }
+
+    /// Reads `SessionEntry` values from a query selecting `entryColumns`: GRDB steps the cursor,
+    /// the columns are read with SQLite's C functions (a month over a decade of history is
+    /// ~8,000 rows; the generic row accessors cost more than the reads), and titles come from a
+    /// cache filled once per id.
+    private static func entries(
+        _ db: Database, sql: String, _ args: StatementArguments, capacity: Int = 64, _ names: inout TitleCache
+    ) throws -> [SessionEntry] {
+        var entries: [SessionEntry] = []
+        entries.reserveCapacity(capacity)
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: args)
+        let stmt = statement.sqliteStatement
+        while try rows.next() != nil {
+            let task = sqlite3_column_int64(stmt, 1)
+            let subtask: Int64? = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, 2)
+            let log = TimeLog(
+                id: sqlite3_column_int64(stmt, 0), taskID: task, subtaskID: subtask,
+                startedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 3))),
+                endedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 4))),
+                plannedSeconds: Int(sqlite3_column_int64(stmt, 5)), focusedSeconds: Int(sqlite3_column_int64(stmt, 6)),
+                status: sqlite3_column_int64(stmt, 7) != 0 ? .completed : .interrupted)
+            entries.append(SessionEntry(log: log, task: try names.task(task, db), subtask: try subtask.map { try names.subtask($0, db) }))
+        }
+        return entries
+    }
+
+    /// Subtasks with an estimate among `taskIDs` (or just `subtaskID`), with their logged totals.
+    static func progress(_ db: Database, taskIDs: Set<Int64>, subtaskID: Int64?) throws -> [SubtaskProgress] {
+        guard !taskIDs.isEmpty else { return [] }
+        var sql = """
+            SELECT task.title, subtask.title, subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
+            FROM subtask JOIN task ON task.id = subtask.taskId
+            WHERE subtask.estimateSeconds IS NOT NULL
+            """
+        var args: StatementArguments = []
+        if let subtaskID {
+            sql += " AND subtask.id = ?"
+            args += [subtaskID]
+        } else {
+            let ids = taskIDs.sorted()
+            sql += " AND subtask.taskId IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
+            for id in ids { args += [id] }
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: args).map { row in
+            let last: Int64? = row[5]
+            return SubtaskProgress(
+                task: row[0], subtask: row[1], estimateSeconds: row[2], loggedSeconds: row[3], done: row[4],
+                lastWorkedAt: last.map(Date.init(unixSeconds:)))
+        }
+    }
+}
