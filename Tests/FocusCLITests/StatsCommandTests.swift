@@ -18,11 +18,11 @@ import Testing
         #expect(r.err == "")
         #expect(r.out == #"""
             {"from": "2026-11-20", "to": "2026-11-22", "timezone": "Europe/Berlin", \#
-            "days": [{"date": "2026-11-20", "focused_seconds": 1500, "completed": 1, "interrupted": 0},\#
-            {"date": "2026-11-21", "focused_seconds": 1440, "completed": 0, "interrupted": 1},\#
+            "days": [{"date": "2026-11-20", "focused_seconds": 1500, "completed": 1, "interrupted": 0}, \#
+            {"date": "2026-11-21", "focused_seconds": 1440, "completed": 0, "interrupted": 1}, \#
             {"date": "2026-11-22", "focused_seconds": 3960, "completed": 1, "interrupted": 0}], \#
             "tasks": [{"task": "Thesis", "focused_seconds": 3900, "completed": 1, "interrupted": 1, \#
-            "subtasks": [{"subtask": "Chapter 2", "focused_seconds": 1500, "completed": 1, "interrupted": 0}]},\#
+            "subtasks": [{"subtask": "Chapter 2", "focused_seconds": 1500, "completed": 1, "interrupted": 0}]}, \#
             {"task": "Reading", "focused_seconds": 3000, "completed": 1, "interrupted": 0, "subtasks": []}], \#
             "totals": {"focused_seconds": 6900, "completed": 2, "interrupted": 1}, \#
             "summary": {"focused_seconds": 6900, "daily_average_seconds": 2300, "days_with_focus": 3, \#
@@ -30,10 +30,10 @@ import Testing
             "completion_percent": 67, "previous_from": "2026-11-17", "previous_to": "2026-11-19", \#
             "previous_focused_seconds": 0, "change_percent": null}, \#
             "estimates": {"subtasks": [], "median_ratio": null, "ratio_sample": 0, "sentence": null}, \#
-            "insights": {"by_hour": [{"hour": 9, "sessions": 2, "completed": 2, "interrupted": 0, "completion_percent": 100},\#
+            "insights": {"by_hour": [{"hour": 9, "sessions": 2, "completed": 2, "interrupted": 0, "completion_percent": 100}, \#
             {"hour": 23, "sessions": 1, "completed": 0, "interrupted": 1, "completion_percent": 0}], \#
             "by_planned_length": [{"bucket": "16_25m", "min_seconds": 901, "max_seconds": 1500, "sessions": 1, \#
-            "completed": 1, "interrupted": 0, "completion_percent": 100},\#
+            "completed": 1, "interrupted": 0, "completion_percent": 100}, \#
             {"bucket": "46_60m", "min_seconds": 2701, "max_seconds": 3600, "sessions": 2, \#
             "completed": 1, "interrupted": 1, "completion_percent": 50}], "best_hour": 9, "worst_hour": 23, \#
             "suggested_span_seconds": 1500}, "task_filter": null}

@@ -9,6 +9,18 @@ import Glibc
 /// A crash or a full disk leaves the old file as it was.
 package enum AtomicFile {
     package static func write(_ text: String, to path: String, mode: mode_t) throws(FocusError) {
+        // A device or a pipe (/dev/stdout, a FIFO) is written into, never renamed over.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw .io(path: path, reason: "cannot open it for writing") }
+            do {
+                try handle.write(contentsOf: Data(text.utf8))
+                try handle.close()
+            } catch {
+                throw .io(path: path, reason: "write failed")
+            }
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
