@@ -18,6 +18,9 @@ package struct RootCommand: ParsableCommand {
             ResumeCommand.self,
             LogCommand.self,
             TaskCommand.self,
+            PlanCommand.self,
+            AgendaCommand.self,
+            CalendarCommand.self,
             ConfigCommand.self,
         ]
     )

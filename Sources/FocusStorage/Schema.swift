@@ -6,7 +6,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 1
+    package static let schemaVersion = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -152,6 +152,30 @@ extension AppDatabase {
                   request TEXT CHECK (request IS NULL OR request IN ('stop', 'pause', 'resume', 'skip')),
                   reason TEXT
                 );
+                """)
+        }
+        migrator.registerMigration("v2-planning") { db in
+            try db.execute(sql: """
+                -- VEVENTs in the imported file (the rows below are its occurrences in the horizon),
+                -- and the longest stored occurrence: a window query then reads an index range on
+                -- startedAt, [from - longest, to), instead of every earlier event.
+                ALTER TABLE calendar ADD COLUMN eventCount INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE calendar ADD COLUMN longestSeconds INTEGER NOT NULL DEFAULT 0;
+                UPDATE calendar SET longestSeconds = ifnull((SELECT max(endedAt - startedAt) FROM busyEvent
+                                                             WHERE busyEvent.calendarId = calendar.id), 0);
+                DROP INDEX busyEvent_calendarId;
+                CREATE INDEX busyEvent_calendarId_startedAt ON busyEvent(calendarId, startedAt);
+
+                -- What the last saved plan said about each subtask it could not fit, so the agenda
+                -- can list them without planning again. Replaced whole by every saved plan.
+                CREATE TABLE planRisk (
+                  subtaskId INTEGER PRIMARY KEY REFERENCES subtask(id) ON DELETE CASCADE,
+                  neededSeconds INTEGER NOT NULL CHECK (neededSeconds >= 0),
+                  freeSeconds INTEGER NOT NULL CHECK (freeSeconds >= 0),
+                  -- Competing subtasks' labels, one per line.
+                  competitors TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX scheduledBlock_status_startedAt ON scheduledBlock(status, startedAt);
                 """)
         }
         return migrator
