@@ -161,9 +161,23 @@ extension AppDatabase {
                 -- startedAt, [from - longest, to), instead of every earlier event.
                 ALTER TABLE calendar ADD COLUMN eventCount INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE calendar ADD COLUMN longestSeconds INTEGER NOT NULL DEFAULT 0;
-                UPDATE calendar SET longestSeconds = ifnull((SELECT max(endedAt - startedAt) FROM busyEvent
-                                                             WHERE busyEvent.calendarId = calendar.id), 0);
+                ALTER TABLE calendar ADD COLUMN occurrenceCount INTEGER NOT NULL DEFAULT 0;
+                UPDATE calendar SET
+                  longestSeconds = ifnull((SELECT max(endedAt - startedAt) FROM busyEvent WHERE busyEvent.calendarId = calendar.id), 0),
+                  occurrenceCount = (SELECT count(*) FROM busyEvent WHERE busyEvent.calendarId = calendar.id);
+
+                -- The raw .ics text moves out of the calendar row: columns after a multi-megabyte
+                -- value cost a walk through its overflow pages on every read of the row.
+                -- calendar.content stays (migrations are not edited) and is written empty.
+                CREATE TABLE calendarFile (
+                  calendarId INTEGER PRIMARY KEY REFERENCES calendar(id) ON DELETE CASCADE,
+                  content TEXT NOT NULL
+                );
+                INSERT INTO calendarFile (calendarId, content) SELECT id, content FROM calendar;
+                UPDATE calendar SET content = '';
+                -- Every window query names its calendar: one index serves them and the cascade.
                 DROP INDEX busyEvent_calendarId;
+                DROP INDEX busyEvent_startedAt;
                 CREATE INDEX busyEvent_calendarId_startedAt ON busyEvent(calendarId, startedAt);
 
                 -- What the last saved plan said about each subtask it could not fit, so the agenda

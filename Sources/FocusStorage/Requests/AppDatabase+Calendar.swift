@@ -59,24 +59,27 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt, eventCount)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, '', ?, ?, ?, ?, ?)
                     """,
-                arguments: [calendar.name, TaskCatalog.key(calendar.name), calendar.source, calendar.content, calendar.timeZone,
+                arguments: [calendar.name, TaskCatalog.key(calendar.name), calendar.source, calendar.timeZone,
                             calendar.horizon.start.unixSeconds, calendar.horizon.end.unixSeconds, calendar.importedAt.unixSeconds,
                             calendar.eventCount])
             let id = db.lastInsertedRowID
+            try db.execute(sql: "INSERT INTO calendarFile (calendarId, content) VALUES (?, ?)", arguments: [id, calendar.content])
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO busyEvent (calendarId, startedAt, endedAt, summary, allDay, uid) VALUES (?, ?, ?, ?, ?, ?)")
             var longest: Int64 = 0
+            var count = 0
             for element in occurrences {
                 let (start, end, summary, allDay, uid) = occurrence(element)
                 let s = start.unixSeconds
                 let e = max(s, Int64(end.timeIntervalSince1970.rounded(.up)))
                 longest = max(longest, e - s)
+                count += 1
                 insert.setUncheckedArguments([id, s, e, summary, allDay, uid])
                 try insert.execute()
             }
-            try db.execute(sql: "UPDATE calendar SET longestSeconds = ? WHERE id = ?", arguments: [longest, id])
+            try db.execute(sql: "UPDATE calendar SET longestSeconds = ?, occurrenceCount = ? WHERE id = ?", arguments: [longest, count, id])
             try then(db)
             return replaced
         }
@@ -86,8 +89,7 @@ extension AppDatabase {
     package func calendars() throws(FocusError) -> [CalendarSummary] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, name, source, timeZone, eventCount, horizonStart, horizonEnd, importedAt,
-                       (SELECT count(*) FROM busyEvent WHERE calendarId = calendar.id) AS occurrences
+                SELECT id, name, source, timeZone, eventCount, horizonStart, horizonEnd, importedAt, occurrenceCount AS occurrences
                 FROM calendar ORDER BY nameKey
                 """).map { row in
                 CalendarSummary(
@@ -129,7 +131,7 @@ extension AppDatabase {
             let horizon = DateInterval(start: Date(unixSeconds: row["horizonStart"]), end: Date(unixSeconds: row["horizonEnd"]))
             let storedZone: String = row["timeZone"]
             func raw(_ lo: Date, _ hi: Date) throws -> [BusyEvent] {
-                let content = try String.fetchOne(db, sql: "SELECT content FROM calendar WHERE id = ?", arguments: [id]) ?? ""
+                let content = try String.fetchOne(db, sql: "SELECT content FROM calendarFile WHERE calendarId = ?", arguments: [id]) ?? ""
                 return try expand(content, name, lo, hi, zone)
             }
             guard storedZone == zone.identifier, horizon.end > horizon.start else {
