@@ -11,7 +11,7 @@ import Testing
     }
 
     func session(_ start: String, _ end: String, focused: Int, block: Int64? = nil, subtask: Int64 = 1) -> TimeLog {
-        TimeLog(id: Int64.random(in: 1...1_000_000), taskID: 9, subtaskID: subtask, startedAt: F.local(start), endedAt: F.local(end),
+        TimeLog(taskID: 9, subtaskID: subtask, startedAt: F.local(start), endedAt: F.local(end),
                 plannedSeconds: 1500, focusedSeconds: focused, status: .completed, blockID: block)
     }
 
