@@ -6,7 +6,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 2
+    package static let schemaVersion = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -162,6 +162,44 @@ extension AppDatabase {
             try db.execute(sql: """
                 CREATE INDEX timeLog_window ON timeLog(startedAt, endedAt, focusedSeconds, plannedSeconds, status, taskId, subtaskId);
                 DROP INDEX timeLog_startedAt;
+                """)
+        }
+        migrator.registerMigration("v3-planning") { db in
+            try db.execute(sql: """
+                -- VEVENTs in the imported file (the rows below are its occurrences in the horizon),
+                -- and the longest stored occurrence: a window query then reads an index range on
+                -- startedAt, [from - longest, to), instead of every earlier event.
+                ALTER TABLE calendar ADD COLUMN eventCount INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE calendar ADD COLUMN longestSeconds INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE calendar ADD COLUMN occurrenceCount INTEGER NOT NULL DEFAULT 0;
+                UPDATE calendar SET
+                  longestSeconds = ifnull((SELECT max(endedAt - startedAt) FROM busyEvent WHERE busyEvent.calendarId = calendar.id), 0),
+                  occurrenceCount = (SELECT count(*) FROM busyEvent WHERE busyEvent.calendarId = calendar.id);
+
+                -- The raw .ics text moves out of the calendar row: columns after a multi-megabyte
+                -- value cost a walk through its overflow pages on every read of the row.
+                -- calendar.content stays (migrations are not edited) and is written empty.
+                CREATE TABLE calendarFile (
+                  calendarId INTEGER PRIMARY KEY REFERENCES calendar(id) ON DELETE CASCADE,
+                  content TEXT NOT NULL
+                );
+                INSERT INTO calendarFile (calendarId, content) SELECT id, content FROM calendar;
+                UPDATE calendar SET content = '';
+                -- Every window query names its calendar: one index serves them and the cascade.
+                DROP INDEX busyEvent_calendarId;
+                DROP INDEX busyEvent_startedAt;
+                CREATE INDEX busyEvent_calendarId_startedAt ON busyEvent(calendarId, startedAt);
+
+                -- What the last saved plan said about each subtask it could not fit, so the agenda
+                -- can list them without planning again. Replaced whole by every saved plan.
+                CREATE TABLE planRisk (
+                  subtaskId INTEGER PRIMARY KEY REFERENCES subtask(id) ON DELETE CASCADE,
+                  neededSeconds INTEGER NOT NULL CHECK (neededSeconds >= 0),
+                  freeSeconds INTEGER NOT NULL CHECK (freeSeconds >= 0),
+                  -- Competing subtasks' labels, one per line.
+                  competitors TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX scheduledBlock_status_startedAt ON scheduledBlock(status, startedAt);
                 """)
         }
         return migrator

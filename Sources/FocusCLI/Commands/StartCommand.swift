@@ -68,12 +68,9 @@ package struct StartCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let plan = try plan(config: env.config)
-        guard let path else {
-            throw FocusError.usage("name what to work on: `focus start \"Thesis/Chapter 2\"` (see `focus task list`).")
-        }
         let db = try env.openDatabase()
         let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
+        let (target, blockID) = try workTarget(catalog: catalog, db: db, env: env)
         let shown = catalog.path(of: target)
         let pid = getpid()
         let startedAt = env.now()
@@ -82,7 +79,7 @@ package struct StartCommand: FocusRunnable {
             phase: .work, cycle: 1, cycles: plan.cycles, plannedSeconds: plan.workSeconds, remaining: .seconds(plan.workSeconds),
             isPaused: false, phaseStartedAt: startedAt, endsAt: startedAt.addingTimeInterval(Double(plan.workSeconds)),
             focusedSeconds: 0, workStartedAt: startedAt, workPlannedSeconds: plan.workSeconds)
-        try db.claimSession(ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: nil,
+        try db.claimSession(ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID,
                                           snapshot: first, checkpointAt: startedAt),
                             isAlive: SessionRecovery.isAlive)
 
@@ -138,7 +135,7 @@ package struct StartCommand: FocusRunnable {
             let continuousOrigin = continuous.now
             var runner = SessionRunner(
                 clock: awake, now: env.now,
-                store: DatabaseSessionStore(database: db, pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: nil, now: env.now),
+                store: DatabaseSessionStore(database: db, pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, now: env.now),
                 view: view, notifier: env.makeNotifier(fallback, warn), notices: notices, mailbox: mailbox,
                 tick: live ? .milliseconds(250) : nil)
             runner.sleptSoFar = {
@@ -147,6 +144,7 @@ package struct StartCommand: FocusRunnable {
             outcome = await runner.run(plan: plan)
         }
         signals.stop()
+        Planning.replanQuietly(env, db)
         try finish(outcome, db: db, env: env, live: live)
     }
 

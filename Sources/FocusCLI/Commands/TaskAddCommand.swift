@@ -13,6 +13,8 @@ package struct TaskAddCommand: FocusRunnable {
     @Argument(help: ArgumentHelp("Task, or Task/Subtask.", valueName: "path"))
     var path: String
     @OptionGroup var fields: SubtaskOptions
+    @Flag(help: "Save it even if it cannot fit before its due date (marked at risk).")
+    var force = false
     @Flag(help: "Print the result as JSON.")
     var json = false
     @OptionGroup package var global: GlobalOptions
@@ -39,7 +41,14 @@ package struct TaskAddCommand: FocusRunnable {
         let subTitle = try Titles.validate(subPart, what: "subtask name")
         var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
         try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
-        let result = try db.addSubtask(taskTitle: taskTitle, subtask: subtask, now: now)
+        // With an estimate and a due date, plan first: refused (nothing saved) unless it fits or --force.
+        var problems: [AtRiskItem] = []
+        let plannable = subtask.estimateSeconds != nil && subtask.due != nil
+        let result = try db.addSubtask(taskTitle: taskTitle, subtask: subtask, now: now) { db, id in
+            guard plannable else { return }
+            problems = try AppDatabase.replanRefusing(db, Planning.context(env, now: now), target: id, previous: nil, force: force)
+        }
+        if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
         let catalog = try db.catalog()
         let shown = catalog.path(of: .subtask(taskID: result.taskID, id: result.subtaskID))
         if json {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus task edit PATH [--title NEW] [flags]`.
 package struct TaskEditCommand: FocusRunnable {
@@ -12,6 +13,8 @@ package struct TaskEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("A new name.", valueName: "name"))
     var title: String?
     @OptionGroup var fields: SubtaskOptions
+    @Flag(help: "Save it even if it cannot fit before its due date (marked at risk).")
+    var force = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -32,9 +35,24 @@ package struct TaskEditCommand: FocusRunnable {
             env.console.line("Updated task \(Sanitized.terminal(task.title)).")
         case let .subtask(_, id):
             guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            let previous = subtask
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
-            try db.updateSubtask(subtask)
+            // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit.
+            var problems: [AtRiskItem] = []
+            let now = env.now()
+            let replan = fields.hasSchedulingFields
+            let plannable = fields.hasSchedulingFields && subtask.estimateSeconds != nil && subtask.due != nil
+            try db.updateSubtask(subtask) { db in
+                guard replan else { return }
+                let context = Planning.context(env, now: now)
+                if plannable {
+                    problems = try AppDatabase.replanRefusing(db, context, target: id, previous: previous, force: force)
+                } else {
+                    _ = try AppDatabase.replan(db, context, save: true, showFrom: now)
+                }
+            }
+            if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
             let shown = try db.catalog().path(of: target)
             var line = "Updated \(Sanitized.terminal(shown))"
             let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)

@@ -1,0 +1,42 @@
+import ArgumentParser
+import FocusCore
+
+/// `focus calendar busy --from DATE --to DATE [--json]`.
+package struct CalendarBusyCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "busy", abstract: "Show busy time from imported calendars over whole local days.")
+
+    @Option(help: ArgumentHelp("First day (2026-11-23).", valueName: "date"))
+    var from: String
+    @Option(help: ArgumentHelp("Last day, included.", valueName: "date"))
+    var to: String
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let first = try DateParser.date(from, today: env.today, what: "--from date")
+        let last = try DateParser.date(to, today: env.today, what: "--to date")
+        guard first <= last else {
+            throw FocusError.invalidValue(what: "--to date", value: to, expected: "a day on or after --from (\(first))")
+        }
+        let start = env.calendar.startOfDay(first)
+        let end = env.calendar.startOfDay(last.adding(days: 1))
+        let events = try env.openDatabase().busyEvents(from: start, to: end, zone: env.calendar.timeZone, expand: Planning.expand)
+        if json {
+            env.console.line(JSON.array(events.map(Self.json)).rendered())
+        } else {
+            env.console.out(AgendaRenderer.busy(events, from: first, to: last, calendar: env.calendar))
+        }
+    }
+
+    /// `{"start", "end", "summary", "calendar"}`: the contract's shape.
+    static func json(_ e: BusyEvent) -> JSON {
+        .object([
+            ("start", .string(Timestamp.utc(e.start))), ("end", .string(Timestamp.utc(e.end))),
+            ("summary", .string(e.summary)), ("calendar", .string(e.calendar)),
+        ])
+    }
+}

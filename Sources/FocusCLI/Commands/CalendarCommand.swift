@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `focus calendar ...`: imported calendars, their busy time, and the plan as a calendar file.
+package struct CalendarCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Import calendars (.ics), list and remove them, show busy time, export the plan.",
+        subcommands: [
+            CalendarImportCommand.self, CalendarListCommand.self, CalendarRmCommand.self,
+            CalendarBusyCommand.self, CalendarExportCommand.self,
+        ]
+    )
+    package init() {}
+}

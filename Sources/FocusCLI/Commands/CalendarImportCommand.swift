@@ -1,0 +1,83 @@
+import ArgumentParser
+import FocusCalendar
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// `focus calendar import FILE.ics [--name NAME]`.
+package struct CalendarImportCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import an .ics file as busy time (re-importing a name replaces it).",
+        discussion: """
+            The whole file is read first: a line that does not parse rejects it with its line number
+            and nothing is stored. The name defaults to the file's X-WR-CALNAME, else its base name.
+            """)
+
+    @Argument(help: ArgumentHelp("An iCalendar file.", valueName: "file.ics"))
+    var file: String
+    @Option(help: ArgumentHelp("The calendar's name (default: the name inside the file, else the file name).", valueName: "name"))
+    var name: String?
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    /// Occurrences are stored for this window around the import; outside it (and in another
+    /// zone) busy time is expanded from the stored file.
+    /// (The import budget, 1 s for 20,000 events, allows about 60k stored rows.)
+    static let daysBack = 14
+    static let daysAhead = 180
+
+    package func run(in env: FocusEnvironment) async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw FocusError.unavailable("cannot read '\(file)': \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"). Check the path.")
+        }
+        let document: ICSDocument
+        do {
+            document = try ICSReader.parse(data: data)
+        } catch {
+            throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
+        }
+        let calendarName = try Self.calendarName(option: name, document: document, file: file)
+        let now = env.now()
+        let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
+                                   end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
+        let zone = env.calendar.timeZone
+        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, localTimeZone: zone)
+        let source = URL(fileURLWithPath: file).standardizedFileURL.path
+        let db = try env.openDatabase()
+        var outcome: PlanOutcome?
+        let replaced = try db.importCalendar(
+            CalendarImport(name: calendarName, source: source, content: String(decoding: data, as: UTF8.self),
+                           timeZone: zone.identifier, horizon: horizon, eventCount: document.events.count, importedAt: now),
+            occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) },
+            then: { db in
+                outcome = try AppDatabase.replan(db, Planning.context(env, now: now), save: true, showFrom: Planning.showFrom(env, now: now))
+            })
+        let events = document.events.count
+        var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
+            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        if let outcome, !outcome.result.items.isEmpty {
+            line += " " + PlanRenderer.summary(outcome)
+        }
+        env.console.line(line)
+    }
+
+    /// `--name`, else X-WR-CALNAME, else the file's base name without its extension.
+    static func calendarName(option: String?, document: ICSDocument, file: String) throws(FocusError) -> String {
+        if let option {
+            let trimmed = option.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: Sanitized.isUnsafe) else {
+                throw .invalidValue(what: "calendar name", value: option, expected: "a name with visible characters")
+            }
+            return trimmed
+        }
+        if let inside = document.name?.trimmingCharacters(in: .whitespaces), !inside.isEmpty {
+            return Sanitized.terminal(inside)
+        }
+        let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return base.isEmpty ? "calendar" : Sanitized.terminal(base)
+    }
+}

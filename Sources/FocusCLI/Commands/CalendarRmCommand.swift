@@ -1,0 +1,26 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+
+/// `focus calendar rm NAME`.
+package struct CalendarRmCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an imported calendar and its busy time.")
+
+    @Argument(help: ArgumentHelp("The calendar's name (see `focus calendar list`).", valueName: "name"))
+    var name: String
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        let now = env.now()
+        let removed = try db.removeCalendar(named: name) { db in
+            _ = try AppDatabase.replan(db, Planning.context(env, now: now), save: true, showFrom: Planning.showFrom(env, now: now))
+        }
+        guard let removed else {
+            throw FocusError.usage("no calendar is named '\(name)'. Run `focus calendar list` to see them.")
+        }
+        env.console.line("Removed calendar \(Sanitized.terminal(removed)).")
+    }
+}

@@ -1,0 +1,55 @@
+import FocusCalendar
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// The one re-plan every command uses (`plan`, `task add/edit/done`, `calendar import/rm`,
+/// after a session): the rules from the config, and calendar expansion through FocusCalendar.
+enum Planning {
+    /// The scheduling rules of the config, in the command's zone.
+    static func rules(_ env: FocusEnvironment) -> SchedulingRules {
+        SchedulingRules(
+            calendar: env.calendar, workdayStart: env.config.dayStart, workdayEnd: env.config.dayEnd,
+            minimumBlockSeconds: env.config.minimumBlockSeconds, breakSeconds: env.config.shortBreakSeconds,
+            defaultSpanSeconds: env.config.workSeconds)
+    }
+
+    static func context(_ env: FocusEnvironment, now: Date) -> PlanContext {
+        PlanContext(now: now, rules: rules(env), expand: expand)
+    }
+
+    /// Expands a stored calendar's raw text (where its stored occurrences do not answer).
+    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: TimeZone) throws -> [BusyEvent] {
+        let document: ICSDocument
+        do {
+            document = try ICSReader.parse(content)
+        } catch {
+            throw FocusError.badInput(file: "calendar '\(name)'", line: error.line,
+                                      reason: "\(error.reason) (the stored copy no longer reads; import the file again)")
+        }
+        return document.busyOccurrences(from: from, to: to, localTimeZone: zone).map {
+            BusyEvent(start: $0.start, end: $0.end, summary: $0.summary, allDay: $0.allDay, calendar: name)
+        }
+    }
+
+    /// Blocks shown from the start of the local day of `now`.
+    static func showFrom(_ env: FocusEnvironment, now: Date) -> Date {
+        env.calendar.startOfDay(env.calendar.day(of: now))
+    }
+
+    /// Re-plans and saves (or, with `save: false`, only computes).
+    static func replan(_ env: FocusEnvironment, _ db: AppDatabase, save: Bool = true) throws(FocusError) -> PlanOutcome {
+        let now = env.now()
+        return try db.replan(context(env, now: now), save: save, showFrom: showFrom(env, now: now))
+    }
+
+    /// The re-plan after a change that already succeeded (a session): a failure is a warning,
+    /// never a failed command.
+    static func replanQuietly(_ env: FocusEnvironment, _ db: AppDatabase) {
+        do {
+            _ = try replan(env, db)
+        } catch {
+            env.console.note("warning: the plan was not updated (\(error.description)). Run `focus plan` to try again.")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// A subtask the planner places work for: its constraints, its name, and the focus already logged.
+package struct PlanSubtask: Sendable, Equatable {
+    package var subtask: Subtask
+    /// `Thesis/Chapter 2`.
+    package var label: String
+    package var loggedSeconds: Int
+
+    package init(subtask: Subtask, label: String, loggedSeconds: Int) {
+        self.subtask = subtask
+        self.label = label
+        self.loggedSeconds = loggedSeconds
+    }
+}
+
+/// The session running now, as the planner sees it.
+package struct RunningWork: Sendable, Equatable {
+    package var subtaskID: Int64?
+    package var blockID: Int64?
+    /// Focus of the current work phase so far (not logged yet).
+    package var focusedSeconds: Int
+    /// Work left in the current work phase (0 during a break).
+    package var remainingSeconds: Int
+    /// The time it holds: from its start to the end of its phase plus a break.
+    package var busy: DateInterval
+
+    package init(subtaskID: Int64?, blockID: Int64?, focusedSeconds: Int, remainingSeconds: Int, busy: DateInterval) {
+        self.subtaskID = subtaskID
+        self.blockID = blockID
+        self.focusedSeconds = focusedSeconds
+        self.remainingSeconds = remainingSeconds
+        self.busy = busy
+    }
+}
+
+/// Everything a re-plan reads.
+package struct ReplanInput: Sendable {
+    package var now: Date
+    package var rules: SchedulingRules
+    /// Every block whose status is still `planned`.
+    package var planned: [ScheduledBlock]
+    /// Sessions linked to those blocks, and sessions that overlap them.
+    package var sessions: [TimeLog]
+    /// Open subtasks with an estimate and a due date.
+    package var subtasks: [PlanSubtask]
+    package var running: RunningWork?
+    /// Calendar busy time from now to the last due date.
+    package var events: [DateInterval]
+
+    package init(now: Date, rules: SchedulingRules, planned: [ScheduledBlock], sessions: [TimeLog], subtasks: [PlanSubtask],
+                 running: RunningWork?, events: [DateInterval]) {
+        self.now = now
+        self.rules = rules
+        self.planned = planned
+        self.sessions = sessions
+        self.subtasks = subtasks
+        self.running = running
+        self.events = events
+    }
+}
+
+/// What a re-plan decided.
+package struct ReplanResult: Sendable {
+    /// Planned blocks that now have their final status (`done`, `partial` or `missed`).
+    /// A block worked ahead of its time (a linked session, before it started) is moved to
+    /// when its sessions ran.
+    package var settled: [ScheduledBlock]
+    /// Planned blocks kept as they are: a session runs on them, or they are running now and
+    /// a session already ran on them. (A running block nobody started is planned again from now.)
+    package var kept: [ScheduledBlock]
+    /// Future planned blocks, replaced by the new plan.
+    package var replaced: [ScheduledBlock]
+    /// The work the scheduler was asked to place, and the busy time it avoided.
+    package var items: [WorkItem]
+    package var busy: [DateInterval]
+    package var schedule: Schedule
+}
+
+/// Re-planning, as a pure function: settle the blocks whose time has passed, keep the one
+/// running, and place the remaining work of every open subtask again from now.
+package enum Replanner {
+    /// A block counts as fully worked when its sessions cover all but this much of it
+    /// (a session started a few seconds late still completes its block).
+    package static let doneToleranceSeconds = 60
+
+    package static func replan(_ input: ReplanInput) -> ReplanResult {
+        let now = input.now
+        var linked: [Int64: [TimeLog]] = [:]
+        var unlinked: [Int64: [TimeLog]] = [:]
+        for log in input.sessions {
+            if let block = log.blockID {
+                linked[block, default: []].append(log)
+            } else if let sub = log.subtaskID {
+                unlinked[sub, default: []].append(log)
+            }
+        }
+
+        var settled: [ScheduledBlock] = []
+        var kept: [ScheduledBlock] = []
+        var replaced: [ScheduledBlock] = []
+        for block in input.planned {
+            let id = block.id ?? -1
+            let own = linked[id] ?? []
+            if input.running?.blockID == id || (block.startedAt <= now && now < block.endedAt && !own.isEmpty) {
+                // Being worked on: a session runs on it, or ran on it earlier in its time.
+                kept.append(block)
+            } else if block.endedAt <= now {
+                var b = block
+                b.status = status(of: block, linked: own, others: unlinked[block.subtaskID] ?? [])
+                settled.append(b)
+            } else if !own.isEmpty {
+                // Worked ahead of its time: it happened when its sessions ran.
+                var b = block
+                b.status = status(of: block, linked: own, others: [])
+                b.startedAt = own.map(\.startedAt).min() ?? block.startedAt
+                b.endedAt = max(own.map(\.endedAt).max() ?? block.endedAt, b.startedAt.addingTimeInterval(1))
+                settled.append(b)
+            } else {
+                replaced.append(block)
+            }
+        }
+
+        // Work already promised: the rest of each kept block, and the running session.
+        var credit: [Int64: Int] = [:]
+        var keptRest: [Int64: Int] = [:]
+        for block in kept {
+            let rest = max(0, Int(block.endedAt.timeIntervalSince(max(block.startedAt, now)).rounded()))
+            credit[block.subtaskID, default: 0] += rest
+            if let id = block.id { keptRest[id] = rest }
+        }
+        if let running = input.running, let sub = running.subtaskID {
+            let onBlock = running.blockID.flatMap { keptRest[$0] } ?? 0
+            credit[sub, default: 0] += running.focusedSeconds + max(0, running.remainingSeconds - onBlock)
+        }
+
+        let calendar = input.rules.calendar
+        // Work already overdue cannot be placed: it is overdue (task list says so), not at risk.
+        let items: [WorkItem] = input.subtasks.compactMap { entry in
+            guard let id = entry.subtask.id, let due = entry.subtask.due, due > now else { return nil }
+            return workItem(entry, credit: credit[id] ?? 0, calendar: calendar)
+        }
+        var busy = input.events
+        let pause = Double(input.rules.breakSeconds)
+        for block in kept where block.endedAt > now {
+            busy.append(DateInterval(start: block.startedAt, end: block.endedAt.addingTimeInterval(pause)))
+        }
+        if let running = input.running { busy.append(running.busy) }
+        let schedule = Scheduler.plan(items: items, busy: busy, now: now, rules: input.rules)
+        return ReplanResult(settled: settled, kept: kept, replaced: replaced, items: items, busy: busy, schedule: schedule)
+    }
+
+    /// The scheduler's view of a subtask: remaining = estimate − logged focus − work already
+    /// promised (`credit`). Nil without an estimate, a due date or an id.
+    package static func workItem(_ entry: PlanSubtask, credit: Int, calendar: LocalCalendar) -> WorkItem? {
+        let s = entry.subtask
+        guard let id = s.id, let estimate = s.estimateSeconds, let due = s.due else { return nil }
+        return WorkItem(
+            id: id, label: entry.label, remainingSeconds: estimate - entry.loggedSeconds - credit,
+            notBefore: s.startDate.map(calendar.startOfDay), due: due, spanSeconds: s.spanSeconds, earliest: s.earliest)
+    }
+
+    /// `done` when the block's time was fully worked, `partial` when some of it was, else `missed`.
+    /// Sessions linked to the block count whole; other sessions of its subtask count for the
+    /// part of them inside the block (their focus in proportion to wall time).
+    package static func status(of block: ScheduledBlock, linked: [TimeLog], others: [TimeLog]) -> BlockStatus {
+        let worked = workedSeconds(in: block, linked: linked, others: others)
+        let length = block.endedAt.timeIntervalSince(block.startedAt)
+        if worked >= length - Double(doneToleranceSeconds) { return .done }
+        return worked >= 1 ? .partial : .missed
+    }
+
+    static func workedSeconds(in block: ScheduledBlock, linked: [TimeLog], others: [TimeLog]) -> Double {
+        var worked = Double(linked.reduce(0) { $0 + $1.focusedSeconds })
+        for log in others where log.startedAt < block.endedAt && log.endedAt > block.startedAt {
+            let wall = log.endedAt.timeIntervalSince(log.startedAt)
+            guard wall > 0 else { continue }
+            let overlap = min(log.endedAt, block.endedAt).timeIntervalSince(max(log.startedAt, block.startedAt))
+            worked += Double(log.focusedSeconds) * overlap / wall
+        }
+        return worked
+    }
+}

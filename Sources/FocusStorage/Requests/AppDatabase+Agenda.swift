@@ -1,0 +1,76 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// A subtask due on a given day, for the agenda.
+package struct DueView: Sendable, Equatable {
+    package var subtaskID: Int64
+    package var task: String
+    package var subtask: String
+    package var due: Date
+    package var estimateSeconds: Int?
+    package var loggedSeconds: Int
+    package var done: Bool
+}
+
+extension AppDatabase {
+    static let blockSelectSQL = """
+        SELECT scheduledBlock.*, subtask.title AS subtaskTitle, task.title AS taskTitle
+        FROM scheduledBlock JOIN subtask ON subtask.id = scheduledBlock.subtaskId JOIN task ON task.id = subtask.taskId
+        """
+
+    static func blockView(_ row: Row) -> BlockView {
+        let b = ScheduledBlock(row: row)
+        return BlockView(id: b.id, subtaskID: b.subtaskID, task: row["taskTitle"], subtask: row["subtaskTitle"],
+                         start: b.startedAt, end: b.endedAt, status: b.status)
+    }
+
+    /// Blocks overlapping [from, to), by start. Blocks last less than two days, so this reads an
+    /// index range on the start.
+    package func blocks(overlapping from: Date, _ to: Date) throws(FocusError) -> [BlockView] {
+        try read { db in
+            try Row.fetchAll(db, sql: AppDatabase.blockSelectSQL + """
+                 WHERE scheduledBlock.startedAt >= ? AND scheduledBlock.startedAt < ? AND scheduledBlock.endedAt > ?
+                 ORDER BY scheduledBlock.startedAt, scheduledBlock.endedAt, scheduledBlock.id
+                """, arguments: [from.unixSeconds - 2 * 86_400, to.unixSeconds, from.unixSeconds]).map(AppDatabase.blockView)
+        }
+    }
+
+    /// Blocks starting at or after `from`, by start.
+    package func blocks(startingFrom from: Date) throws(FocusError) -> [BlockView] {
+        try read { db in
+            try Row.fetchAll(db, sql: AppDatabase.blockSelectSQL + """
+                 WHERE scheduledBlock.startedAt >= ? ORDER BY scheduledBlock.startedAt, scheduledBlock.endedAt, scheduledBlock.id
+                """, arguments: [from.unixSeconds]).map(AppDatabase.blockView)
+        }
+    }
+
+    /// What the last saved plan found at risk, in due order.
+    package func savedRisks() throws(FocusError) -> [RiskView] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT planRisk.*, subtask.due, subtask.title AS subtaskTitle, task.title AS taskTitle
+                FROM planRisk JOIN subtask ON subtask.id = planRisk.subtaskId JOIN task ON task.id = subtask.taskId
+                WHERE subtask.due IS NOT NULL ORDER BY subtask.due, subtask.id
+                """).map { row in
+                let competitors: String = row["competitors"]
+                return RiskView(subtaskID: row["subtaskId"], task: row["taskTitle"], subtask: row["subtaskTitle"],
+                                due: Date(unixSeconds: row["due"]), neededSeconds: row["neededSeconds"], freeSeconds: row["freeSeconds"],
+                                competitors: competitors.isEmpty ? [] : competitors.split(separator: "\n").map(String.init))
+            }
+        }
+    }
+
+    /// Subtasks due in (from, to]: a due instant at midnight belongs to the day it ends.
+    package func subtasksDue(after from: Date, through to: Date) throws(FocusError) -> [DueView] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT subtask.*, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
+                WHERE subtask.due > ? AND subtask.due <= ? ORDER BY subtask.due, task.titleKey, subtask.titleKey
+                """, arguments: [from.unixSeconds, to.unixSeconds]).map { row in
+                DueView(subtaskID: row["id"], task: row["taskTitle"], subtask: row["title"], due: Date(unixSeconds: row["due"]),
+                        estimateSeconds: row["estimateSeconds"], loggedSeconds: row["loggedSeconds"], done: row["done"])
+            }
+        }
+    }
+}

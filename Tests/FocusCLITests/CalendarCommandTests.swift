@@ -1,0 +1,136 @@
+import FocusCalendar
+import FocusCore
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// `data/sample-calendar.ics` at the package root.
+let sampleCalendarPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("data/sample-calendar.ics").path
+
+/// Writes `text` to a fresh temporary file and returns its path.
+func temporaryFile(_ name: String, _ text: String) throws -> String {
+    let dir = NSTemporaryDirectory() + "focus-cli-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let path = dir + "/" + name
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: String? = nil) -> String {
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus tests//EN"]
+    if let name { lines.append("X-WR-CALNAME:\(name)") }
+    lines += ["BEGIN:VEVENT", "UID:\(summary)@test", "DTSTART:\(start)", "DTEND:\(end)", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR"]
+    return lines.joined(separator: "\r\n") + "\r\n"
+}
+
+@Suite struct CalendarCommandTests {
+    @Test func importStoresTheCalendarUnderItsOwnNameAndListsIt() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let r = await world.output("calendar", "import", sampleCalendarPath)
+        #expect(r.code == 0)
+        #expect(r.out == "Imported calendar Classes: 7 events, 362 busy times stored from 2026-11-08 to 2027-05-21.\n")
+        let list = await world.output("calendar", "list", "--json")
+        #expect(list.out == """
+            [{"name": "Classes", "source": "\(sampleCalendarPath)", "events": 7, "imported_at": "2026-11-22T09:00:00Z", \
+            "busy_times": 362, "timezone": "Europe/Berlin"}]
+
+            """)
+        let text = await world.output("calendar", "list")
+        #expect(text.out == "Classes  7 events  imported 2026-11-22 10:00  \(sampleCalendarPath)\n")
+    }
+
+    @Test func busyJSONForTheSampleCalendarIsExactlyTheContractsShape() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        await world.run("calendar", "import", sampleCalendarPath)
+        let expected = """
+            [{"start": "2026-11-23T08:00:00Z", "end": "2026-11-23T09:30:00Z", "summary": "Math 101", "calendar": "Classes"}, \
+            {"start": "2026-11-23T11:00:00Z", "end": "2026-11-23T12:00:00Z", "summary": "Lunch", "calendar": "Classes"}]
+
+            """
+        let r = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json")
+        #expect(r.code == 0)
+        #expect(r.out == expected)
+        // Another zone: the same instants, expanded from the stored file.
+        let ny = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json", "--tz", "America/New_York")
+        #expect(ny.out == expected)
+    }
+
+    @Test func busyTimeBeyondTheStoredHorizonIsExpandedFromTheStoredFile() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        await world.run("calendar", "import", sampleCalendarPath)
+        let r = await world.output("calendar", "busy", "--from", "2028-03-08", "--to", "2028-03-08")
+        #expect(r.out == """
+            Wed 8 Mar 2028
+              09:00–10:30  Math 101 · Classes
+              12:00–13:00  Lunch · Classes
+              14:00–15:00  Thesis supervisor meeting · Classes
+
+            """)
+    }
+
+    @Test func aMalformedFileIsRejectedWithItsLineAndNothingIsStored() async throws {
+        let world = try TestWorld()
+        let path = try temporaryFile("bad.ics", """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            BEGIN:VEVENT
+            UID:ok@test
+            DTSTART:20261123T080000Z
+            DTEND:20261123T090000Z
+            SUMMARY:Fine
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:bad@test
+            DTSTART:20261323T080000Z
+            SUMMARY:Month thirteen
+            END:VEVENT
+            END:VCALENDAR
+
+            """)
+        let r = await world.output("calendar", "import", path)
+        #expect(r.code == 65)
+        #expect(r.err.hasPrefix("focus: error: \(path):11: "))
+        #expect(r.out.isEmpty)
+        #expect(try world.database.calendars().isEmpty)
+    }
+
+    @Test func reimportingANameReplacesThatCalendar() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let first = try temporaryFile("work.ics", oneEventCalendar("Standup", "20261123T080000Z", "20261123T081500Z"))
+        let second = try temporaryFile("other.ics", oneEventCalendar("Review", "20261123T100000Z", "20261123T110000Z", name: "Ignored"))
+        #expect(await world.output("calendar", "import", first).out.hasPrefix("Imported calendar work: 1 event, 1 busy time stored"))
+        let again = await world.output("calendar", "import", second, "--name", "WORK")
+        #expect(again.out.hasPrefix("Replaced calendar WORK: 1 event, 1 busy time stored"))
+        let busy = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json")
+        #expect(busy.out == "[{\"start\": \"2026-11-23T10:00:00Z\", \"end\": \"2026-11-23T11:00:00Z\", \"summary\": \"Review\", \"calendar\": \"WORK\"}]\n")
+        #expect(try world.database.calendars().map(\.name) == ["WORK"])
+    }
+
+    @Test func removingACalendarFreesItsTime() async throws {
+        let world = try TestWorld()
+        await world.run("calendar", "import", sampleCalendarPath)
+        #expect(await world.output("calendar", "rm", "classes").out == "Removed calendar Classes.\n")
+        #expect(await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json").out == "[]\n")
+        let missing = await world.output("calendar", "rm", "classes")
+        #expect(missing.code == 64)
+        #expect(missing.err == "focus: error: no calendar is named 'classes'. Run `focus calendar list` to see them.\n")
+    }
+
+    @Test func exportWritesPlannedBlocksWhoseUIDsSurviveARePlan() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-23")
+        let path = try temporaryFile("plan.ics", "")
+        #expect(await world.output("calendar", "export", path).out == "Wrote 2 planned blocks to \(path).\n")
+        let first = try ICSReader.parse(data: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(first.events.map(\.uid) == ["2-20261122-1@focus", "2-20261122-2@focus"])
+        #expect(first.busyOccurrences(from: world.now, to: world.now + 86_400, localTimeZone: world.zone).map { Timestamp.utc($0.start) }
+                == ["2026-11-22T09:00:00Z", "2026-11-22T09:30:00Z"])
+        // More work: the same blocks keep their UIDs, the new one gets the next.
+        await world.run("task", "edit", "Thesis/Intro", "--estimate", "75m")
+        await world.run("calendar", "export", path)
+        let second = try ICSReader.parse(data: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(second.events.map(\.uid) == ["2-20261122-1@focus", "2-20261122-2@focus", "2-20261122-3@focus"])
+        #expect(second.events.map(\.summary) == ["Thesis/Intro", "Thesis/Intro", "Thesis/Intro"])
+    }
+}
