@@ -22,7 +22,11 @@ extension FocusTask {
 extension Subtask {
     /// The columns `init(row:)` reads, by position (GRDB's by-name lookup scans every column,
     /// which costs more than the rest of a 5,000-row listing).
-    static let selection = "id, taskId, title, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done, atRisk, createdAt, loggedSeconds, lastWorkedAt"
+    static let selection = """
+        subtask.id, subtask.taskId, subtask.title, subtask.notes, subtask.estimateSeconds, subtask.startDate, subtask.due, \
+        subtask.spanSeconds, subtask.earliestMinutes, subtask.done, subtask.atRisk, subtask.createdAt, subtask.loggedSeconds, \
+        subtask.lastWorkedAt
+        """
 
     init(row: Row) {
         let due: Int64? = row[6]

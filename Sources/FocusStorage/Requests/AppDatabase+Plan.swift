@@ -93,19 +93,19 @@ extension AppDatabase {
         var titles: [Int64: (task: String, subtask: String)] = [:]
         var subtasks: [PlanSubtask] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT subtask.*, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
+            SELECT \(Subtask.selection), task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL AND subtask.due IS NOT NULL
             """) {
             let s = Subtask(row: row)
-            let taskTitle: String = row["taskTitle"]
+            let taskTitle: String = row[14]
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row["loggedSeconds"]))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row[12]))
         }
 
         var sessions: [TimeLog] = []
         if let earliest = planned.map(\.startedAt).min() {
             var seen = Set<Int64>()
-            let linkedSQL = "SELECT * FROM timeLog WHERE blockId IN (SELECT id FROM scheduledBlock WHERE status = 'planned')"
+            let linkedSQL = "SELECT \(TimeLog.selection) FROM timeLog WHERE blockId IN (SELECT id FROM scheduledBlock WHERE status = 'planned')"
             for log in try Row.fetchAll(db, sql: linkedSQL).map(TimeLog.init(row:)) where seen.insert(log.id ?? 0).inserted {
                 sessions.append(log)
             }
