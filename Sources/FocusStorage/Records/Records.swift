@@ -1,6 +1,7 @@
 import FocusCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 // Rows are decoded by hand: faster than Codable and explicit about every column.
 // Instants are stored as whole Unix seconds.
@@ -71,6 +72,38 @@ extension ScheduledBlock {
         self.init(
             id: row["id"], subtaskID: row["subtaskId"], startedAt: Date(unixSeconds: row["startedAt"]),
             endedAt: Date(unixSeconds: row["endedAt"]), status: BlockStatus(rawValue: status) ?? .planned
+        )
+    }
+}
+
+/// Column readers over SQLite's C API: for listings of thousands of rows, where GRDB's generic
+/// decoding (metadata lookups per value) costs more than the reads themselves.
+struct RawColumns {
+    let stmt: OpaquePointer
+
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+    func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
+    func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(stmt, i)) }
+    func bool(_ i: Int32) -> Bool { sqlite3_column_int64(stmt, i) != 0 }
+    func optionalInt64(_ i: Int32) -> Int64? { isNull(i) ? nil : int64(i) }
+    func optionalInt(_ i: Int32) -> Int? { isNull(i) ? nil : int(i) }
+    func text(_ i: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, i) else { return "" }
+        return String(cString: p)
+    }
+    func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+}
+
+extension Subtask {
+    /// Decodes the columns of `Subtask.selection` from the current row of a raw statement.
+    init(_ c: RawColumns) {
+        let start = c.optionalText(5)
+        self.init(
+            id: c.int64(0), taskID: c.int64(1), title: c.text(2), notes: c.optionalText(3),
+            estimateSeconds: c.optionalInt(4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
+            due: c.optionalInt64(6).map(Date.init(unixSeconds:)), spanSeconds: c.optionalInt(7),
+            earliest: c.optionalInt(8).map(TimeOfDay.init(minutes:)), done: c.bool(9), atRisk: c.bool(10),
+            createdAt: Date(unixSeconds: c.int64(11))
         )
     }
 }

@@ -159,11 +159,14 @@ extension AppDatabase {
             if !all { subWhere.append("done = 0") }
             if let taskID { subWhere.append("taskId = ?"); subArgs += [taskID] }
             let subClause = subWhere.isEmpty ? "" : "WHERE " + subWhere.joined(separator: " AND ")
-            for row in try Row.fetchAll(db, sql: "SELECT \(Subtask.selection) FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey", arguments: subArgs) {
-                let last: Int64? = row[13]
-                let subtask = Subtask(row: row)
+            let statement = try db.makeStatement(sql: "SELECT \(Subtask.selection) FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey")
+            let cursor = try Row.fetchCursor(statement, arguments: subArgs)
+            let columns = RawColumns(stmt: statement.sqliteStatement)
+            while try cursor.next() != nil {
+                let subtask = Subtask(columns)
                 subRows[subtask.taskID, default: []].append(
-                    SubtaskOverview(subtask: subtask, loggedSeconds: row[12], lastWorkedAt: last.map(Date.init(unixSeconds:))))
+                    SubtaskOverview(subtask: subtask, loggedSeconds: columns.int(12),
+                                    lastWorkedAt: columns.optionalInt64(13).map(Date.init(unixSeconds:))))
             }
             return tasks.map { row in
                 let task = FocusTask(row: row)
