@@ -34,18 +34,37 @@ package struct TaskRenderer {
     }
 
     func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
+        // Built in one buffer: thousands of rows are listed at every `focus task list`.
+        var line = ""
+        line.reserveCapacity(120)
+        func append(_ text: String, paddedTo n: Int) {
+            line += text
+            let w = displayWidth(text)
+            if w < n { line += String(repeating: " ", count: n - w) }
+        }
         let id = "#\(s.subtask.id ?? 0)"
-        let mark = s.subtask.done ? "✓ " : ""
+        append(id, paddedTo: idWidth)
+        line += "  "
         let titleRoom = max(10, min(28, width - 52))
-        let title = pad(truncate(mark + Sanitized.terminal(s.subtask.title), titleRoom), titleRoom)
+        let title = (s.subtask.done ? "✓ " : "") + Sanitized.terminal(s.subtask.title)
+        append(truncate(title, titleRoom), paddedTo: titleRoom)
+        line += "  "
         var progress = DurationParser.format(s.loggedSeconds)
-        if let e = s.subtask.estimateSeconds { progress += " / " + DurationParser.format(e) }
-        var line = pad(id, idWidth) + "  " + title + "  " + pad(progress, 15)
-        line += " " + pad(s.progressPercent.map { "\($0)%" } ?? "", 5)
+        if let e = s.subtask.estimateSeconds {
+            progress += " / "
+            progress += DurationParser.format(e)
+        }
+        append(progress, paddedTo: 15)
+        line += " "
+        append(s.progressPercent.map { "\($0)%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
-            let rel = RelativeTime.due(due, now: now, calendar: calendar)
-            let text = "due " + RelativeTime.shortDateTime(due, calendar: calendar) + " (\(rel))"
-            line += " " + (due <= now && !s.subtask.done ? red(text) : text)
+            var text = "due "
+            text += RelativeTime.shortDateTime(due, calendar: calendar)
+            text += " ("
+            text += RelativeTime.due(due, now: now, calendar: calendar)
+            text += ")"
+            line += " "
+            line += due <= now && !s.subtask.done ? red(text) : text
         }
         if s.subtask.atRisk, !s.subtask.done { line += " " + red("at risk") }
         return line
