@@ -22,13 +22,21 @@ package struct TaskRenderer {
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
     package func list(_ tasks: [TaskOverview]) -> String {
         var out = ""
-        let idWidth = tasks.flatMap { $0.subtasks.map { "#\($0.subtask.id ?? 0)".count } }.max() ?? 2
+        out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
+        let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            var head = bold(Sanitized.terminal(t.task.title)) + " " + dim("#\(t.task.id ?? 0)")
-            if t.task.archived { head += " " + dim("(archived)") }
-            head += "  " + DurationParser.format(t.loggedSeconds) + " logged"
-            out += head + "\n"
-            for s in t.subtasks { out += "  " + subtaskLine(s, idWidth: idWidth) + "\n" }
+            out += bold(Sanitized.terminal(t.task.title))
+            out += " "
+            out += dim("#\(t.task.id ?? 0)")
+            if t.task.archived { out += " " + dim("(archived)") }
+            out += "  "
+            out += DurationParser.format(t.loggedSeconds)
+            out += " logged\n"
+            for s in t.subtasks {
+                out += "  "
+                out += subtaskLine(s, idWidth: idWidth)
+                out += "\n"
+            }
         }
         return out
     }
