@@ -27,9 +27,15 @@ package enum FocusMain {
             return report(parseError: error, console: console)
         }
         guard let command = parsed as? any FocusRunnable else {
-            // A group without its subcommand (`focus task`): show its help.
-            console.out(RootCommand.helpMessage(for: type(of: parsed)) + "\n")
-            return 0
+            // `--help`, `help CMD`, or a group without its subcommand (`focus task`): these
+            // commands end by throwing a clean exit that carries the help to show.
+            var other = parsed
+            do {
+                try other.run()
+                return 0
+            } catch {
+                return report(parseError: error, console: console)
+            }
         }
         do {
             let env = try makeEnvironment(command.global)

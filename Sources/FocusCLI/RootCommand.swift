@@ -6,7 +6,7 @@ package struct RootCommand: ParsableCommand {
         commandName: "focus",
         abstract: "A Pomodoro timer and time log that plans work into your calendar.",
         discussion: """
-            Paths name work: `Thesis` (a task), `Thesis/Chapter 2` (a subtask), a unique prefix,
+            Paths name work: `Thesis` (a task), `Thesis/Chapter 2` (a subtask), a unique prefix, \
             or `#ID`. Durations: 25m, 1h30m, 90s, 1.5h, or minutes. Dates: 2026-11-22.
             """,
         version: FocusVersion.text,

@@ -8,7 +8,16 @@ import Testing
         defer { s.remove() }
         let help = try await s.run("--help")
         #expect(help.code == 0)
-        #expect(help.out.contains("USAGE: focus"))
+        #expect(help.out.contains("USAGE: focus <subcommand>"), "\(help.out)")
+        #expect(help.out.contains("start") && help.out.contains("stats") && help.out.contains("plan"))
+        let sub = try await s.run("plan", "--help")
+        #expect(sub.code == 0)
+        #expect(sub.out.contains("USAGE: focus plan"), "\(sub.out)")
+        let group = try await s.run("task")
+        #expect(group.code == 0)
+        #expect(group.out.contains("USAGE: focus task <subcommand>"), "\(group.out)")
+        let helpCommand = try await s.run("help", "log")
+        #expect(helpCommand.out.contains("USAGE: focus log"), "\(helpCommand.out)")
         #expect(help.out.split(separator: "\n").allSatisfy { $0.count <= 80 }, "help fits 80 columns")
         #expect(try await s.run("--version").out.hasPrefix("focus "))
     }
