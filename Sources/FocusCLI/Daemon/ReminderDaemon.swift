@@ -1,0 +1,167 @@
+import FocusCore
+import FocusStorage
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loop of `focus daemon`: look at the plan, post the reminders due now (each once),
+/// settle blocks that ended, then sleep until the next due instant, waking at least every
+/// `checkInterval` to notice plan changes other `focus` commands made, and at once for a signal.
+package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
+    package var clock: C
+    package var now: @Sendable () -> Date
+    package var database: AppDatabase
+    package var inbox: DaemonInbox
+    package var config: FocusConfig
+    /// Reads the config again (SIGHUP).
+    package var reloadConfig: @Sendable () throws(FocusError) -> FocusConfig
+    /// The notifier for a config (notifications may have been turned off).
+    package var makeNotifier: @Sendable (FocusConfig) -> any Notifier
+    /// Re-plans with a config, settling ended blocks as done, partial or missed.
+    package var settle: @Sendable (FocusConfig, AppDatabase) -> Void
+    /// A cheap fingerprint of the database files; nil means "unknown, read again".
+    package var fingerprint: @Sendable () -> DatabaseFingerprint?
+    /// Diagnostics (standard error, the journal under systemd).
+    package var log: @Sendable (String) -> Void
+    package var checkInterval: Duration = .seconds(5)
+    /// How far ahead to read planned blocks.
+    package var horizonSeconds: TimeInterval = 86_400
+    /// A wall clock that moved this much more (or less) than the monotonic one was changed or suspended.
+    package var jumpThresholdSeconds: Double = 2
+
+    package init(clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig,
+                 reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
+                 makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
+                 settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
+                 fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void) {
+        self.clock = clock
+        self.now = now
+        self.database = database
+        self.inbox = inbox
+        self.config = config
+        self.reloadConfig = reloadConfig
+        self.makeNotifier = makeNotifier
+        self.settle = settle
+        self.fingerprint = fingerprint
+        self.log = log
+    }
+
+    /// Runs until a stop event.
+    package mutating func run() async {
+        var notifier = makeNotifier(config)
+        var lastFingerprint: DatabaseFingerprint?
+        var nextWake: Date?
+        var mustRead = true
+        var settled = Set<Int64>()
+        var lastWall = now()
+        var lastMono = clock.now
+        while true {
+            let wall = now()
+            let mono = clock.now
+            let drift = wall.timeIntervalSince(lastWall) - ReminderDaemon.seconds(lastMono.duration(to: mono))
+            if abs(drift) > jumpThresholdSeconds {
+                log("the wall clock moved \(Int(drift.rounded())) s against the monotonic clock (suspend or clock change); looking again")
+                mustRead = true
+            }
+            lastWall = wall
+            lastMono = mono
+            let current = fingerprint()
+            if current == nil || current != lastFingerprint { mustRead = true }
+            if let w = nextWake, w <= wall { mustRead = true }
+
+            if mustRead {
+                do {
+                    // From a day back: planned blocks that ended since are settled.
+                    let state = try database.reminderState(from: wall.addingTimeInterval(-horizonSeconds), to: wall.addingTimeInterval(horizonSeconds))
+                    let decision = ReminderSchedule.decide(blocks: state.blocks, sent: state.sent, runningBlockID: state.runningBlockID,
+                                                           leadSeconds: config.reminderSeconds, now: wall)
+                    if !decision.due.isEmpty {
+                        // Remembered first: a notice lost to a crash is better than one repeated every few seconds.
+                        try database.recordSent(decision.due.map(\.reminder), at: wall)
+                        for due in decision.due {
+                            await notifier.post(due.notice)
+                            log("reminded: \(due.notice.summary)")
+                        }
+                    }
+                    nextWake = decision.nextWake
+                    let ended = Set(decision.endedBlockIDs)
+                    mustRead = false
+                    if !ended.isSubset(of: settled) {
+                        settled.formUnion(ended)
+                        settle(config, database)
+                        mustRead = true
+                        lastFingerprint = nil
+                        continue
+                    }
+                    lastFingerprint = fingerprint()
+                } catch {
+                    // A locked or unreadable database is tried again at the next wake, never fatal.
+                    log("warning: \(error.description) Trying again in a few seconds.")
+                    mustRead = true
+                }
+            }
+
+            var delay = checkInterval
+            if let w = nextWake {
+                let untilDue = max(0, w.timeIntervalSince(now()))
+                delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
+            }
+            switch await wait(delay) {
+            case .stop?:
+                return
+            case .reload?:
+                do {
+                    config = try reloadConfig()
+                    notifier = makeNotifier(config)
+                    log("config reloaded")
+                } catch {
+                    log("warning: the config was not reloaded (\(error.description)); keeping the old one")
+                }
+                mustRead = true
+            case nil:
+                break
+            }
+        }
+    }
+
+    /// Sleeps for `delay` unless an event comes first.
+    private func wait(_ delay: Duration) async -> DaemonEvent? {
+        let clock = self.clock
+        let inbox = self.inbox
+        return await withTaskGroup(of: DaemonEvent?.self) { group in
+            group.addTask {
+                try? await clock.sleep(for: delay)
+                return nil
+            }
+            group.addTask { await inbox.next() }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// Size and modification time of the database and its write-ahead log: any commit by any
+/// process changes one of them, and reading them costs two `stat` calls, no SQLite.
+package struct DatabaseFingerprint: Sendable, Equatable {
+    var parts: [Int64]
+
+    package static func of(path: String) -> DatabaseFingerprint? {
+        var parts: [Int64] = []
+        for file in [path, path + "-wal"] {
+            var info = stat()
+            if stat(file, &info) == 0 {
+                parts += [Int64(info.st_ino), Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)]
+            } else {
+                parts += [-1]
+            }
+        }
+        return DatabaseFingerprint(parts: parts)
+    }
+}
