@@ -212,6 +212,11 @@ extension AppDatabase {
                   sentAt INTEGER NOT NULL,
                   PRIMARY KEY (blockId, kind)
                 ) WITHOUT ROWID;
+                -- End-of-day summary notices sent, by local day (days since 1970-01-01).
+                CREATE TABLE sentSummary (
+                  day INTEGER PRIMARY KEY,
+                  sentAt INTEGER NOT NULL
+                );
                 """)
         }
         return migrator

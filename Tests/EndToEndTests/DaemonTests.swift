@@ -74,6 +74,27 @@ struct DaemonProcessTests {
         #expect(r.err.contains("focus: error: a focus daemon is already running for this database (pid \(pid),"), "\(r.err)")
     }
 
+    @Test func aBlockThatPassedWithNoSessionIsMarkedMissed() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
+        // 13:10–13:50 UTC, ended ten minutes before FOCUS_NOW, no session.
+        let start = DaemonTests.nowSeconds - 3000
+        let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 2400) FROM subtask"
+        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(insert.status == 0, "\(insert.err)")
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        let shell = "\"$0\" daemon & p=$!; sleep 1.5; kill -TERM $p; wait $p"
+        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true) }
+        #expect(r.status == 0, "\(r.err)")
+        let agenda = try await s.run("agenda", "2026-11-23", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(agenda.out.utf8)) as? [String: Any]
+        let blocks = object?["blocks"] as? [[String: Any]] ?? []
+        #expect(blocks.map { $0["status"] as? String } == ["missed"], "\(agenda.out)")
+    }
+
     @Test func sigtermStopsTheDaemonWithinASecond() async throws {
         let s = try Sandbox()
         defer { s.remove() }

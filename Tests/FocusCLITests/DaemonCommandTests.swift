@@ -50,7 +50,7 @@ final class Shared<Value>: @unchecked Sendable {
         func start() -> Task<Void, Never> {
             var daemon = ReminderDaemon(
                 clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
-                reloadConfig: { () throws(FocusError) -> FocusConfig in
+                calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
                     var c = FocusConfig()
                     c.reminderSeconds = 0
                     return c
@@ -89,6 +89,7 @@ final class Shared<Value>: @unchecked Sendable {
         #expect(h.summaries.isEmpty)
         await h.clock.advance(by: .seconds(1))
         #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block in 5 min"])
+        #expect(h.notifier.notices.first?.body == "15:00–15:50")
         await h.clock.advance(by: .seconds(299))
         #expect(h.summaries.count == 1)
         await h.clock.advance(by: .seconds(1))
@@ -163,6 +164,30 @@ final class Shared<Value>: @unchecked Sendable {
         await h.stop(task)
         #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
         #expect(h.logs.value.contains("config reloaded"))
+    }
+
+    @Test func theDaySummaryComesAtItsTimeOnceEvenAcrossARestart() async throws {
+        var config = FocusConfig()
+        config.summaryTime = TimeOfDay(hour: 14, minute: 55)  // 13:55Z, five minutes after the base
+        let h = try Harness(config: config)
+        try h.database.write { db in
+            try db.execute(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (1, 'Thesis', 'thesis', 0)")
+            try db.execute(sql: """
+                INSERT INTO timeLog (taskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, createdAt)
+                VALUES (1, ?, ? + 1500, 1500, 1500, 'completed', 0), (1, ? + 1800, ? + 2400, 1500, 600, 'interrupted', 0)
+                """, arguments: StatementArguments(Array(repeating: Int64(h.base.timeIntervalSince1970) - 7200, count: 4)))
+        }
+        let first = h.start()
+        await h.clock.advance(by: .seconds(299))
+        #expect(h.summaries.isEmpty)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.summaries == ["Today: 35m focused · 2 sessions"])
+        #expect(h.notifier.notices.first?.body == "1 completed, 1 interrupted")
+        await h.stop(first)
+        let second = h.start()
+        await h.clock.advance(by: .seconds(30))
+        await h.stop(second)
+        #expect(h.summaries.count == 1)
     }
 
     @Test func aWallClockJumpIsNoticedAndTheDueReminderSent() async throws {

@@ -46,7 +46,7 @@ package struct DaemonCommand: FocusRunnable {
         let databasePath = env.databasePath
         log("watching \(databasePath) (pid \(getpid()))")
         await DaemonCommand.runLoop(
-            clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config,
+            clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config, calendar: env.calendar,
             reloadConfig: { () throws(FocusError) -> FocusConfig in try FocusEnvironment.loadConfig(path: configPath) },
             makeNotifier: { config in config.notifications ? desktop : SilentNotifier() },
             settle: { config, db in
@@ -61,13 +61,13 @@ package struct DaemonCommand: FocusRunnable {
 
     /// Opens the clock existential so the loop is specialised for it.
     private static func runLoop<C: Clock>(
-        clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig,
+        clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig, calendar: LocalCalendar,
         reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
         makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
         settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
         fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void
     ) async where C.Duration == Duration {
-        var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config,
+        var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
                                     reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
                                     fingerprint: fingerprint, log: log)
         await daemon.run()

@@ -15,6 +15,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var database: AppDatabase
     package var inbox: DaemonInbox
     package var config: FocusConfig
+    package var calendar: LocalCalendar
     /// Reads the config again (SIGHUP).
     package var reloadConfig: @Sendable () throws(FocusError) -> FocusConfig
     /// The notifier for a config (notifications may have been turned off).
@@ -32,7 +33,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var jumpThresholdSeconds: Double = 2
 
     package init(clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig,
-                 reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
+                 calendar: LocalCalendar, reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
                  makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
                  settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
                  fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void) {
@@ -41,6 +42,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         self.database = database
         self.inbox = inbox
         self.config = config
+        self.calendar = calendar
         self.reloadConfig = reloadConfig
         self.makeNotifier = makeNotifier
         self.settle = settle
@@ -57,6 +59,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         var settled = Set<Int64>()
         var lastWall = now()
         var lastMono = clock.now
+        var summarySentFor = try? database.lastSummaryDay()
         while true {
             let wall = now()
             let mono = clock.now
@@ -76,7 +79,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     // From a day back: planned blocks that ended since are settled.
                     let state = try database.reminderState(from: wall.addingTimeInterval(-horizonSeconds), to: wall.addingTimeInterval(horizonSeconds))
                     let decision = ReminderSchedule.decide(blocks: state.blocks, sent: state.sent, runningBlockID: state.runningBlockID,
-                                                           leadSeconds: config.reminderSeconds, now: wall)
+                                                           leadSeconds: config.reminderSeconds, now: wall, calendar: calendar)
                     if !decision.due.isEmpty {
                         // Remembered first: a notice lost to a crash is better than one repeated every few seconds.
                         try database.recordSent(decision.due.map(\.reminder), at: wall)
@@ -103,8 +106,14 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                 }
             }
 
+            let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: summarySentFor, now: wall, calendar: calendar)
+            if let day = summary.due {
+                summarySentFor = day
+                await sendSummary(day, notifier: notifier, at: wall)
+            }
+
             var delay = checkInterval
-            if let w = nextWake {
+            if let w = [nextWake, summary.next].compactMap({ $0 }).min() {
                 let untilDue = max(0, w.timeIntervalSince(now()))
                 delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
             }
@@ -123,6 +132,20 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             case nil:
                 break
             }
+        }
+    }
+
+    /// Posts the end-of-day summary of `day`, once (remembered in the database first).
+    private func sendSummary(_ day: LocalDate, notifier: any Notifier, at now: Date) async {
+        do {
+            guard try database.recordSummary(day: day, at: now) else { return }
+            let totals = try database.dayTotals(from: calendar.startOfDay(day), to: calendar.startOfDay(day.adding(days: 1)))
+            let notice = DaySummarySchedule.notice(focusedSeconds: totals.focusedSeconds, completed: totals.completed,
+                                                   interrupted: totals.interrupted)
+            await notifier.post(notice)
+            log("summary: \(notice.summary)")
+        } catch {
+            log("warning: the day's summary was not sent (\(error.description))")
         }
     }
 

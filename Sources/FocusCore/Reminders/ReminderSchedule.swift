@@ -64,8 +64,9 @@ package enum ReminderSchedule {
     ///   - sent: reminders already sent.
     ///   - runningBlockID: the block of the running session, which gets no reminders.
     ///   - leadSeconds: the lead time of the early reminder; 0 sends only the one at the start.
+    ///   - calendar: the person's zone, for the block's times in the notice.
     package static func decide(blocks: [ReminderBlock], sent: Set<SentReminder>, runningBlockID: Int64?,
-                               leadSeconds: Int, now: Date) -> ReminderDecision {
+                               leadSeconds: Int, now: Date, calendar: LocalCalendar) -> ReminderDecision {
         var due: [DueReminder] = []
         var ended: [Int64] = []
         var next: Date?
@@ -94,22 +95,24 @@ package enum ReminderSchedule {
                 if moment > now {
                     wake(at: moment)
                 } else if now.timeIntervalSince(moment) <= graceSeconds {
-                    due.append(DueReminder(reminder: key, dueAt: moment, notice: notice(kind, block: block, now: now)))
+                    due.append(DueReminder(reminder: key, dueAt: moment, notice: notice(kind, block: block, now: now, calendar: calendar)))
                 }
             }
         }
         return ReminderDecision(due: due, endedBlockIDs: ended, nextWake: next)
     }
 
-    /// "Thesis/Chapter 2 — 50 min block in 5 min" / "Thesis/Chapter 2 — 50 min block starts now · run `focus start`".
-    package static func notice(_ kind: ReminderKind, block: ReminderBlock, now: Date) -> Notice {
+    /// "Thesis/Chapter 2 — 50 min block in 5 min" / "Thesis/Chapter 2 — 50 min block starts now · run `focus start`",
+    /// with the block's local times as the body: "15:00–15:50".
+    package static func notice(_ kind: ReminderKind, block: ReminderBlock, now: Date, calendar: LocalCalendar) -> Notice {
         let length = minutes(block.end.timeIntervalSince(block.start))
+        let times = "\(calendar.timeOfDay(of: block.start))–\(calendar.timeOfDay(of: block.end))"
         switch kind {
         case .before:
             let left = minutes(block.start.timeIntervalSince(now))
-            return Notice(kind: .blockReminder, summary: "\(block.path) — \(length) block in \(left)", body: "")
+            return Notice(kind: .blockReminder, summary: "\(block.path) — \(length) block in \(left)", body: times)
         case .start:
-            return Notice(kind: .blockStarts, summary: "\(block.path) — \(length) block starts now · run `focus start`", body: "")
+            return Notice(kind: .blockStarts, summary: "\(block.path) — \(length) block starts now · run `focus start`", body: times)
         }
     }
 

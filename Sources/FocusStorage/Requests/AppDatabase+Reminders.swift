@@ -52,4 +52,29 @@ extension AppDatabase {
             }
         }
     }
+
+    /// The last local day an end-of-day summary was sent for.
+    package func lastSummaryDay() throws(FocusError) -> LocalDate? {
+        try read { db in try Int.fetchOne(db, sql: "SELECT max(day) FROM sentSummary").map(LocalDate.init(dayNumber:)) }
+    }
+
+    /// Remembers the summary of `day` as sent; false when it already was (send nothing then).
+    package func recordSummary(day: LocalDate, at now: Date) throws(FocusError) -> Bool {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO sentSummary (day, sentAt) VALUES (?, ?)", arguments: [day.dayNumber, now.unixSeconds])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Focused seconds and session counts of the sessions starting in [from, to).
+    package func dayTotals(from: Date, to: Date) throws(FocusError) -> (focusedSeconds: Int, completed: Int, interrupted: Int) {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT ifnull(sum(focusedSeconds), 0) AS focused,
+                       ifnull(sum(status = 'completed'), 0) AS completed, ifnull(sum(status = 'interrupted'), 0) AS interrupted
+                FROM timeLog WHERE startedAt >= ? AND startedAt < ?
+                """, arguments: [from.unixSeconds, to.unixSeconds])
+            return (row?["focused"] ?? 0, row?["completed"] ?? 0, row?["interrupted"] ?? 0)
+        }
+    }
 }

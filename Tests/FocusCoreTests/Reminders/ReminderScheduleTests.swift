@@ -11,7 +11,8 @@ import Testing
 
     func decide(_ now: Date, blocks: [ReminderBlock]? = nil, sent: Set<SentReminder> = [], running: Int64? = nil,
                 lead: Int = 300) -> ReminderDecision {
-        ReminderSchedule.decide(blocks: blocks ?? [block], sent: sent, runningBlockID: running, leadSeconds: lead, now: now)
+        ReminderSchedule.decide(blocks: blocks ?? [block], sent: sent, runningBlockID: running, leadSeconds: lead, now: now,
+                                calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!))
     }
 
     func summaries(_ d: ReminderDecision) -> [String] { d.due.map(\.notice.summary) }
@@ -21,6 +22,7 @@ import Testing
         #expect(summaries(d) == ["Thesis/Chapter 2 — 50 min block in 5 min"])
         #expect(d.due.map(\.reminder) == [SentReminder(blockID: 7, kind: .before)])
         #expect(d.due.first?.notice.kind == .blockReminder)
+        #expect(d.due.first?.notice.body == "15:00–15:50", "local times in Berlin")
         #expect(d.nextWake == start)
     }
 
