@@ -58,6 +58,42 @@ struct DaemonTests {
     }
 }
 
+extension DaemonTests {
+    @Test func aNotificationServerThatComesBackIsUsedAgain() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Thesis/Chapter 1").code == 0)
+        #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
+        // Chapter 1 starts 1 s after FOCUS_NOW, with no server on the bus; Chapter 2 at 6 s,
+        // after a server has come up at 2.5 s.
+        let n = DaemonTests.nowSeconds
+        let sql = """
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 1), \(n + 3001) FROM subtask WHERE title = 'Chapter 1';
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 6), \(n + 3006) FROM subtask WHERE title = 'Chapter 2';
+            """
+        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(insert.status == 0, "\(insert.err)")
+        let record = s.dir.appendingPathComponent("notices.jsonl").path
+        let recorder = NotifyBus.repoRoot.appendingPathComponent("scripts/notify-recorder").path
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        let shell = """
+            "$0" daemon & p=$!; sleep 2.5; /usr/bin/python3 "$1" "$2" & r=$!; sleep 5; kill -TERM $p; wait $p; c=$?
+            kill -TERM $r; wait $r; exit $c
+            """
+        let r = try await offPool {
+            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record], environment: env, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "the first went to the fallback: \(r.err)")
+        #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+    }
+}
+
 /// Process-level behaviour that needs no notification server.
 @Suite(.serialized)
 struct DaemonProcessTests {

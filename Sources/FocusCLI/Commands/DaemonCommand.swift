@@ -41,14 +41,15 @@ package struct DaemonCommand: FocusRunnable {
 
         let console = env.console
         let log: @Sendable (String) -> Void = { console.note("daemon: " + $0) }
-        let desktop = env.makeNotifier(TerminalNotifier(console: console, bell: false), { console.note($0) })
+        let terminal = TerminalNotifier(console: console, bell: false)
+        let makeDesktop = env.makeNotifier
         let configPath = env.configPath
         let databasePath = env.databasePath
         log("watching \(databasePath) (pid \(getpid()))")
         await DaemonCommand.runLoop(
             clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config, calendar: env.calendar,
             reloadConfig: { () throws(FocusError) -> FocusConfig in try FocusEnvironment.loadConfig(path: configPath) },
-            makeNotifier: { config in config.notifications ? desktop : SilentNotifier() },
+            makeNotifier: { config in config.notifications ? makeDesktop(terminal, { console.note($0) }) : SilentNotifier() },
             settle: { config, db in
                 var e = env
                 e.config = config

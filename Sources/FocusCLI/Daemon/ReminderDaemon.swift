@@ -18,7 +18,9 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var calendar: LocalCalendar
     /// Reads the config again (SIGHUP).
     package var reloadConfig: @Sendable () throws(FocusError) -> FocusConfig
-    /// The notifier for a config (notifications may have been turned off).
+    /// A notifier for a config (notifications may have been turned off). Called afresh for each
+    /// batch of notices: desktop notifiers fall back for good after a failure, and a daemon
+    /// outlives notification servers that restart or come up after it.
     package var makeNotifier: @Sendable (FocusConfig) -> any Notifier
     /// Re-plans with a config, settling ended blocks as done, partial or missed.
     package var settle: @Sendable (FocusConfig, AppDatabase) -> Void
@@ -52,7 +54,6 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Runs until a stop event.
     package mutating func run() async {
-        var notifier = makeNotifier(config)
         var lastFingerprint: DatabaseFingerprint?
         var nextWake: Date?
         var mustRead = true
@@ -83,6 +84,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     if !decision.due.isEmpty {
                         // Remembered first: a notice lost to a crash is better than one repeated every few seconds.
                         try database.recordSent(decision.due.map(\.reminder), at: wall)
+                        let notifier = makeNotifier(config)
                         for due in decision.due {
                             await notifier.post(due.notice)
                             log("reminded: \(due.notice.summary)")
@@ -109,7 +111,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: summarySentFor, now: wall, calendar: calendar)
             if let day = summary.due {
                 summarySentFor = day
-                await sendSummary(day, notifier: notifier, at: wall)
+                await sendSummary(day, notifier: makeNotifier(config), at: wall)
             }
 
             var delay = checkInterval
@@ -123,7 +125,6 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             case .reload?:
                 do {
                     config = try reloadConfig()
-                    notifier = makeNotifier(config)
                     log("config reloaded")
                 } catch {
                     log("warning: the config was not reloaded (\(error.description)); keeping the old one")
