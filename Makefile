@@ -42,7 +42,7 @@ test: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/focus
 	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/focus
-	install -m 0644 data/focus.svg data/focus.png $(DESTDIR)$(PREFIX)/share/focus/
+	install -m 0644 data/focus.svg data/focus.png data/focus.service $(DESTDIR)$(PREFIX)/share/focus/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/focus

@@ -27,6 +27,7 @@ package struct RootCommand: ParsableCommand {
             ReportCommand.self,
             ImportCommand.self,
             ExportCommand.self,
+            DaemonCommand.self,
         ]
     )
 

@@ -6,7 +6,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 3
+    package static let schemaVersion = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -200,6 +200,23 @@ extension AppDatabase {
                   competitors TEXT NOT NULL DEFAULT ''
                 );
                 CREATE INDEX scheduledBlock_status_startedAt ON scheduledBlock(status, startedAt);
+                """)
+        }
+        migrator.registerMigration("v4-reminders") { db in
+            // Block reminders `focus daemon` has sent: each at most once, across restarts.
+            // A block the re-plan moves gets a new id, and so its own reminders.
+            try db.execute(sql: """
+                CREATE TABLE sentReminder (
+                  blockId INTEGER NOT NULL REFERENCES scheduledBlock(id) ON DELETE CASCADE,
+                  kind TEXT NOT NULL CHECK (kind IN ('before', 'start')),
+                  sentAt INTEGER NOT NULL,
+                  PRIMARY KEY (blockId, kind)
+                ) WITHOUT ROWID;
+                -- End-of-day summary notices sent, by local day (days since 1970-01-01).
+                CREATE TABLE sentSummary (
+                  day INTEGER PRIMARY KEY,
+                  sentAt INTEGER NOT NULL
+                );
                 """)
         }
         return migrator

@@ -13,7 +13,7 @@ import Testing
         let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
         #expect(version == AppDatabase.schemaVersion)
         let tables = try db.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
-        for t in ["activeSession", "busyEvent", "calendar", "scheduledBlock", "subtask", "task", "timeLog"] {
+        for t in ["activeSession", "busyEvent", "calendar", "scheduledBlock", "sentReminder", "subtask", "task", "timeLog"] {
             #expect(tables.contains(t), "missing table \(t)")
         }
     }
@@ -145,5 +145,49 @@ import Testing
             #expect(error.exitCode == 74)
             #expect(error.description.contains(file.path + "/sub"))
         }
+    }
+}
+
+@Suite struct SentReminderStorageTests {
+    let now = TestWorld.instant("2026-11-23T13:00:00Z")
+
+    func plannedBlock(_ db: AppDatabase, startingIn seconds: Int64) throws -> Int64 {
+        let ids = try db.addSubtask(taskTitle: "Thesis", subtask: Subtask(taskID: 0, title: "Chapter 2", createdAt: now), now: now)
+        let start = Int64(now.timeIntervalSince1970) + seconds
+        return try db.write { db in
+            try db.execute(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) VALUES (?, ?, ?)",
+                           arguments: [ids.subtaskID, start, start + 3000])
+            return db.lastInsertedRowID
+        }
+    }
+
+    @Test func reminderStateReadsPlannedBlocksWithTheirPathsAndWhatWasSent() throws {
+        let db = try AppDatabase.inMemory()
+        let id = try plannedBlock(db, startingIn: 600)
+        try db.recordSent([SentReminder(blockID: id, kind: .before)], at: now)
+        let state = try db.reminderState(from: now, to: now.addingTimeInterval(86_400))
+        #expect(state.blocks == [ReminderBlock(id: id, path: "Thesis/Chapter 2", start: now.addingTimeInterval(600), end: now.addingTimeInterval(3600))])
+        #expect(state.sent == [SentReminder(blockID: id, kind: .before)])
+        #expect(state.runningBlockID == nil)
+    }
+
+    @Test func recordingAReminderTwiceKeepsOneRowWithTheFirstTime() throws {
+        let db = try AppDatabase.inMemory()
+        let id = try plannedBlock(db, startingIn: 600)
+        try db.recordSent([SentReminder(blockID: id, kind: .start)], at: now)
+        try db.recordSent([SentReminder(blockID: id, kind: .start)], at: now.addingTimeInterval(60))
+        let rows = try db.read { try Row.fetchAll($0, sql: "SELECT blockId, kind, sentAt FROM sentReminder") }
+        #expect(rows.count == 1)
+        #expect(rows.first?["sentAt"] == Int64(now.timeIntervalSince1970))
+    }
+
+    @Test func settledBlocksAreNotReadAndDeletedBlocksTakeTheirRemindersWithThem() throws {
+        let db = try AppDatabase.inMemory()
+        let id = try plannedBlock(db, startingIn: 600)
+        try db.recordSent([SentReminder(blockID: id, kind: .before)], at: now)
+        try db.write { try $0.execute(sql: "UPDATE scheduledBlock SET status = 'missed'") }
+        #expect(try db.reminderState(from: now, to: now.addingTimeInterval(86_400)).blocks.isEmpty)
+        try db.write { try $0.execute(sql: "DELETE FROM scheduledBlock") }
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") } == 0)
     }
 }

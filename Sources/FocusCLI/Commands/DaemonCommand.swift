@@ -1,0 +1,122 @@
+import ArgumentParser
+import FocusCore
+import FocusNotifications
+import FocusStorage
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `focus daemon [--install]`.
+package struct DaemonCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "daemon", abstract: "Remind before planned blocks begin and keep the plan honest (a service).",
+        discussion: """
+            Runs in the foreground, meant for a systemd user service: a notification `reminder`
+            before each planned block (0 turns it off) and one as it starts, each once; blocks
+            that pass with no session are marked missed and the plan is redone. SIGHUP reloads
+            the config; SIGTERM or Ctrl-C stops it. One daemon per database.
+            """)
+
+    @Flag(help: "Install the systemd user unit and print how to enable it.")
+    var install = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        if install {
+            try installUnit(env)
+            return
+        }
+        let db = try env.openDatabase()
+        let lock = try DaemonLock.acquire(path: env.databasePath + ".daemon.lock")
+        defer { lock.release() }
+
+        let inbox = DaemonInbox()
+        let signals = DaemonSignals()
+        signals.start(inbox)
+        defer { signals.stop() }
+
+        let console = env.console
+        let log: @Sendable (String) -> Void = { console.note("daemon: " + $0) }
+        let terminal = TerminalNotifier(console: console, bell: false)
+        let makeDesktop = env.makeNotifier
+        let configPath = env.configPath
+        let databasePath = env.databasePath
+        log("watching \(databasePath) (pid \(getpid()))")
+        await DaemonCommand.runLoop(
+            clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config, calendar: env.calendar,
+            reloadConfig: { () throws(FocusError) -> FocusConfig in try FocusEnvironment.loadConfig(path: configPath) },
+            makeNotifier: { config in config.notifications ? makeDesktop(terminal, { console.note($0) }) : SilentNotifier() },
+            settle: { config, db in
+                var e = env
+                e.config = config
+                Planning.replanQuietly(e, db)
+            },
+            fingerprint: { DatabaseFingerprint.of(path: databasePath) },
+            log: log)
+        log("stopped")
+    }
+
+    /// Opens the clock existential so the loop is specialised for it.
+    private static func runLoop<C: Clock>(
+        clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig, calendar: LocalCalendar,
+        reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
+        makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
+        settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
+        fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void
+    ) async where C.Duration == Duration {
+        var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
+                                    reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
+                                    fingerprint: fingerprint, log: log)
+        await daemon.run()
+    }
+
+    /// Writes the unit to `$XDG_CONFIG_HOME/systemd/user/focus.service` with this binary's path.
+    private func installUnit(_ env: FocusEnvironment) throws(FocusError) {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let base: String
+        if let xdg = env.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (env.environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        }
+        let path = base + "/systemd/user/focus.service"
+        var arguments: [String] = []
+        if let db = global.db { arguments += ["--db", db] }
+        try AtomicFile.write(DaemonCommand.unit(executable: exe, arguments: arguments), to: path, mode: 0o644)
+        env.console.line("Wrote \(path)")
+        env.console.line("Enable it with: systemctl --user enable --now focus")
+    }
+
+    /// The systemd user unit; `data/focus.service` is this with `%h/.local/bin/focus`.
+    package static func unit(executable: String, arguments: [String] = []) -> String {
+        let command = ([executable, "daemon"] + arguments).map(quoted).joined(separator: " ")
+        return """
+            [Unit]
+            Description=focus reminders before planned work blocks
+            After=graphical-session.target
+
+            [Service]
+            Type=simple
+            ExecStart=\(command)
+            ExecReload=/bin/kill -HUP $MAINPID
+            Restart=on-failure
+            RestartSec=5
+
+            [Install]
+            WantedBy=default.target
+
+            """
+    }
+
+    /// A word as systemd's ExecStart reads it: quoted when it has spaces, quotes, backslashes or `%`.
+    static func quoted(_ word: String) -> String {
+        var escaped = word.replacingOccurrences(of: "%", with: "%%")
+        if word.hasPrefix("%h/") { escaped = "%h/" + escaped.dropFirst(4) }
+        guard escaped.contains(where: { " \t\"'\\".contains($0) }) else { return escaped }
+        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

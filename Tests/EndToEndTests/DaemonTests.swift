@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `focus daemon` for real: the built binary on a private D-Bus session bus with the recording
+/// notification server, `FOCUS_NOW` pinned and a block planned to start 3 s later.
+@Suite(.serialized, .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
+struct DaemonTests {
+    /// 2026-11-23T14:00:00Z.
+    static let now = "2026-11-23T14:00:00Z"
+    static let nowSeconds = 1_795_442_400
+
+    /// A sandbox with Thesis/Chapter 2 and a 50-minute planned block starting 3 s after `now`.
+    static func sandboxWithBlock() async throws -> Sandbox {
+        let s = try Sandbox()
+        let add = try await s.run("task", "add", "Thesis/Chapter 2")
+        #expect(add.code == 0, "\(add.err)")
+        let start = nowSeconds + 3
+        let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 3000) FROM subtask"
+        let r = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(r.status == 0, "\(r.err)")
+        return s
+    }
+
+    /// Runs `focus daemon` on the bus for `seconds`, then SIGTERM; the result is the daemon's.
+    static func runDaemon(_ s: Sandbox, record: String, seconds: Int) async throws -> Sandbox.Result {
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = now
+        let env = environment
+        let shell = "\"$0\" daemon & p=$!; sleep \(seconds); kill -TERM $p; wait $p"
+        return try await offPool {
+            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true)
+            return Sandbox.Result(code: r.status, out: r.out, err: r.err)
+        }
+    }
+
+    static func summaries(_ record: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: record) else { return [] }
+        return try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["summary"] as? String ?? ""
+        }
+    }
+
+    @Test func theStartReminderArrivesOnceAndARestartSendsNothingTwice() async throws {
+        let s = try await DaemonTests.sandboxWithBlock()
+        defer { s.remove() }
+        let record = s.dir.appendingPathComponent("notices.jsonl").path
+        let first = try await DaemonTests.runDaemon(s, record: record, seconds: 6)
+        #expect(first.code == 0, "exits cleanly on SIGTERM: \(first.err)")
+        // The early reminder's moment (4 min 57 s before FOCUS_NOW) is long past: skipped, not sent late.
+        #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+
+        let second = try await DaemonTests.runDaemon(s, record: record, seconds: 5)
+        #expect(second.code == 0, "\(second.err)")
+        let after = try DaemonTests.summaries(record)
+        #expect(after.count == 1, "nothing twice: \(after)")
+    }
+}
+
+extension DaemonTests {
+    @Test func aNotificationServerThatComesBackIsUsedAgain() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Thesis/Chapter 1").code == 0)
+        #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
+        // Chapter 1 starts 1 s after FOCUS_NOW, with no server on the bus; Chapter 2 at 6 s,
+        // after a server has come up at 2.5 s.
+        let n = DaemonTests.nowSeconds
+        let sql = """
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 1), \(n + 3001) FROM subtask WHERE title = 'Chapter 1';
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 6), \(n + 3006) FROM subtask WHERE title = 'Chapter 2';
+            """
+        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(insert.status == 0, "\(insert.err)")
+        let record = s.dir.appendingPathComponent("notices.jsonl").path
+        let recorder = NotifyBus.repoRoot.appendingPathComponent("scripts/notify-recorder").path
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        let shell = """
+            "$0" daemon & p=$!; sleep 2.5; /usr/bin/python3 "$1" "$2" & r=$!; sleep 5; kill -TERM $p; wait $p; c=$?
+            kill -TERM $r; wait $r; exit $c
+            """
+        let r = try await offPool {
+            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record], environment: env, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "the first went to the fallback: \(r.err)")
+        #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+    }
+}
+
+/// Process-level behaviour that needs no notification server.
+@Suite(.serialized)
+struct DaemonProcessTests {
+    @Test func aSecondDaemonOnTheSameDatabaseExits69NamingThePid() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let shell = "\"$0\" daemon & p=$!; sleep 1.5; \"$0\" daemon; echo \"second=$?\"; echo \"first=$p\"; kill -TERM $p; wait $p"
+        let r = try await offPool {
+            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: s.environment, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("second=69"), "\(r.out)")
+        let pid = r.out.split(separator: "\n").first { $0.hasPrefix("first=") }.map { String($0.dropFirst(6)) } ?? "?"
+        #expect(r.err.contains("focus: error: a focus daemon is already running for this database (pid \(pid),"), "\(r.err)")
+    }
+
+    @Test func aBlockThatPassedWithNoSessionIsMarkedMissed() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
+        // 13:10–13:50 UTC, ended ten minutes before FOCUS_NOW, no session.
+        let start = DaemonTests.nowSeconds - 3000
+        let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 2400) FROM subtask"
+        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(insert.status == 0, "\(insert.err)")
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        let shell = "\"$0\" daemon & p=$!; sleep 1.5; kill -TERM $p; wait $p"
+        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true) }
+        #expect(r.status == 0, "\(r.err)")
+        let agenda = try await s.run("agenda", "2026-11-23", "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(agenda.out.utf8)) as? [String: Any]
+        let blocks = object?["blocks"] as? [[String: Any]] ?? []
+        #expect(blocks.map { $0["status"] as? String } == ["missed"], "\(agenda.out)")
+    }
+
+    @Test func sigtermStopsTheDaemonWithinASecond() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let shell = "\"$0\" daemon & p=$!; sleep 1; kill -TERM $p; t=0; while kill -0 $p 2>/dev/null; do sleep 0.1; t=$((t+1)); done; wait $p; echo \"code=$? tenths=$t\""
+        let r = try await offPool {
+            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: s.environment, stdin: nil, capture: true)
+        }
+        #expect(r.out.contains("code=0"), "\(r.out) \(r.err)")
+        let tenths = r.out.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 99
+        #expect(tenths < 10, "stopped in \(tenths) tenths of a second")
+    }
+}

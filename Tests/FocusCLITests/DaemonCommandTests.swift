@@ -1,0 +1,252 @@
+import FocusCLI
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// The daemon's loop driven by a `TestClock`: minutes pass in microseconds, "now" is the
+/// test's start plus the clock's time (plus any jump the test makes).
+/// A value shared between the test and the loop's closures.
+final class Shared<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+@Suite struct DaemonLoopTests {
+    final class Harness: Sendable {
+        let database: AppDatabase
+        let inbox = DaemonInbox()
+        let clock: TestClock
+        let notifier = RecordingNotifier()
+        let base = TestWorld.instant("2026-11-23T13:50:00Z")
+        let jump = Shared<TimeInterval>(0)
+        let logs = Shared<[String]>([])
+        let settles = Shared(0)
+        let config: FocusConfig
+
+        init(database: AppDatabase? = nil, config: FocusConfig = FocusConfig()) throws {
+            self.database = try database ?? AppDatabase.inMemory()
+            self.config = config
+            let inbox = self.inbox
+            let ref = Shared<TestClock?>(nil)
+            clock = TestClock(isIdle: { inbox.isWaiting && (ref.value?.sleeperCount ?? 0) > 0 })
+            ref.value = clock
+        }
+
+        var now: Date {
+            let offset = clock.now.offset.components
+            return base.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18 + jump.value)
+        }
+
+        /// Starts a daemon; returns its task.
+        func start() -> Task<Void, Never> {
+            var daemon = ReminderDaemon(
+                clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
+                calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
+                    var c = FocusConfig()
+                    c.reminderSeconds = 0
+                    return c
+                },
+                makeNotifier: { [notifier] config -> any Notifier in config.notifications ? notifier : SilentNotifier() },
+                settle: { [settles] _, _ in settles.update { $0 += 1 } },
+                fingerprint: { nil }, log: { [logs] line in logs.update { $0.append(line) } })
+            return Task { await daemon.run() }
+        }
+
+        func stop(_ task: Task<Void, Never>) async {
+            inbox.post(.stop)
+            await task.value
+        }
+
+        /// A planned block for Thesis/Chapter 2 from `start` minutes after the base, 50 minutes long.
+        @discardableResult
+        func block(startingIn minutes: Double, length: Double = 50) throws -> Int64 {
+            let ids = try database.addSubtask(taskTitle: "Thesis", subtask: Subtask(taskID: 0, title: "Chapter 2", createdAt: base), now: base)
+            let start = Int64(base.timeIntervalSince1970 + minutes * 60)
+            return try database.write { db in
+                try db.execute(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) VALUES (?, ?, ?)",
+                               arguments: [ids.subtaskID, start, start + Int64(length * 60)])
+                return db.lastInsertedRowID
+            }
+        }
+
+        var summaries: [String] { notifier.notices.map(\.summary) }
+    }
+
+    @Test func remindsAtTheLeadTimeAndAtTheStartEachOnce() async throws {
+        let h = try Harness()
+        try h.block(startingIn: 10)
+        let task = h.start()
+        await h.clock.advance(by: .seconds(299))
+        #expect(h.summaries.isEmpty)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block in 5 min"])
+        #expect(h.notifier.notices.first?.body == "15:00–15:50")
+        await h.clock.advance(by: .seconds(299))
+        #expect(h.summaries.count == 1)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block in 5 min",
+                                "Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+        await h.clock.advance(by: .seconds(600))
+        #expect(h.summaries.count == 2)
+        await h.stop(task)
+        let stored = try h.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") }
+        #expect(stored == 2)
+    }
+
+    @Test func aRestartedDaemonSendsNothingTwice() async throws {
+        let h = try Harness()
+        try h.block(startingIn: 5)
+        let first = h.start()
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block in 5 min"])
+        await h.stop(first)
+        let second = h.start()
+        await h.clock.advance(by: .seconds(30))
+        #expect(h.summaries.count == 1, "the early reminder is remembered")
+        await h.clock.advance(by: .seconds(300))
+        await h.stop(second)
+        #expect(h.summaries.count == 2)
+    }
+
+    @Test func theRunningSessionsBlockStaysQuiet() async throws {
+        let h = try Harness()
+        let id = try h.block(startingIn: 1)
+        try h.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO activeSession (id, pid, taskId, subtaskId, blockId, phase, state, cycle, cycles, phaseStartedAt,
+                  plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, checkpointAt)
+                VALUES (1, 1, 1, 2, ?, 'work', 'running', 1, 4, ?, 1500, 1500, 0, 1500, ?)
+                """, arguments: [id, Int64(h.base.timeIntervalSince1970), Int64(h.base.timeIntervalSince1970)])
+        }
+        let task = h.start()
+        await h.clock.advance(by: .seconds(600))
+        await h.stop(task)
+        #expect(h.summaries.isEmpty)
+    }
+
+    @Test func aBlockThatEndsIsSettledOnceAtItsEnd() async throws {
+        let h = try Harness()
+        try h.block(startingIn: 1, length: 2)
+        let task = h.start()
+        await h.clock.advance(by: .seconds(179))
+        #expect(h.settles.value == 0)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.settles.value == 1)
+        await h.clock.advance(by: .seconds(60))
+        #expect(h.settles.value == 1, "the re-plan does not repeat for the same block")
+        await h.stop(task)
+    }
+
+    @Test func stopEndsTheLoopWithoutWaitingForTheTimer() async throws {
+        let h = try Harness()
+        let task = h.start()
+        await h.clock.settle()
+        await h.stop(task)
+        #expect(h.clock.now.offset == .zero)
+    }
+
+    @Test func reloadTakesTheNewLeadTime() async throws {
+        let h = try Harness()
+        try h.block(startingIn: 10)
+        let task = h.start()
+        await h.clock.settle()
+        h.inbox.post(.reload)
+        await h.clock.advance(by: .seconds(600))
+        await h.stop(task)
+        #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+        #expect(h.logs.value.contains("config reloaded"))
+    }
+
+    @Test func theDaySummaryComesAtItsTimeOnceEvenAcrossARestart() async throws {
+        var config = FocusConfig()
+        config.summaryTime = TimeOfDay(hour: 14, minute: 55)  // 13:55Z, five minutes after the base
+        let h = try Harness(config: config)
+        try h.database.write { db in
+            try db.execute(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (1, 'Thesis', 'thesis', 0)")
+            try db.execute(sql: """
+                INSERT INTO timeLog (taskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, createdAt)
+                VALUES (1, ?, ? + 1500, 1500, 1500, 'completed', 0), (1, ? + 1800, ? + 2400, 1500, 600, 'interrupted', 0)
+                """, arguments: StatementArguments(Array(repeating: Int64(h.base.timeIntervalSince1970) - 7200, count: 4)))
+        }
+        let first = h.start()
+        await h.clock.advance(by: .seconds(299))
+        #expect(h.summaries.isEmpty)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.summaries == ["Today: 35m focused · 2 sessions"])
+        #expect(h.notifier.notices.first?.body == "1 completed, 1 interrupted")
+        await h.stop(first)
+        let second = h.start()
+        await h.clock.advance(by: .seconds(30))
+        await h.stop(second)
+        #expect(h.summaries.count == 1)
+    }
+
+    @Test func aWallClockJumpIsNoticedAndTheDueReminderSent() async throws {
+        let h = try Harness()
+        try h.block(startingIn: 30)
+        let task = h.start()
+        await h.clock.advance(by: .seconds(1))
+        // The wall clock jumps 25 minutes ahead (a resume from suspend): the early reminder is due.
+        h.jump.value = 1500
+        await h.clock.advance(by: .seconds(5))
+        await h.stop(task)
+        #expect(h.summaries == ["Thesis/Chapter 2 — 50 min block in 5 min"])
+        #expect(h.logs.value.contains { $0.hasPrefix("the wall clock moved 1500 s") })
+    }
+}
+
+@Suite struct DaemonServiceTests {
+    @Test func theShippedUnitIsTheInstalledOneWithTheUsualPath() throws {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data/focus.service")
+        let shipped = try String(contentsOf: data, encoding: .utf8)
+        #expect(shipped == DaemonCommand.unit(executable: "%h/.local/bin/focus"))
+        #expect(shipped.contains("ExecStart=%h/.local/bin/focus daemon\n"))
+        #expect(shipped.contains("Restart=on-failure\n"))
+    }
+
+    @Test func anInstallPathWithSpacesOrPercentIsQuotedForSystemd() {
+        #expect(DaemonCommand.unit(executable: "/opt/my tools/focus", arguments: ["--db", "/d/100%.sqlite"])
+            .contains(#"ExecStart="/opt/my tools/focus" daemon --db /d/100%%.sqlite"# + "\n"))
+    }
+
+    @Test func installWritesTheUnitUnderXDGConfigHomeAndSaysHowToEnableIt() async throws {
+        let dir = try TempDir()
+        let world = try TestWorld()
+        let r = await FocusMain.run(arguments: ["daemon", "--install"], console: world.console) { global throws(FocusError) in
+            var env = try world.environment(global: global)
+            env.environment = ["XDG_CONFIG_HOME": dir.path]
+            return env
+        }
+        #expect(r == 0)
+        let unit = try dir.read("systemd/user/focus.service")
+        #expect(unit.contains("ExecStart=/"), "an absolute path: \(unit)")
+        #expect(world.console.stdout.contains("systemctl --user enable --now focus"))
+    }
+
+    @Test func aSecondDaemonOnTheSameDatabaseIsRefusedNamingThePid() throws {
+        let dir = try TempDir()
+        let path = dir.path + "/focus.sqlite.daemon.lock"
+        let first = try DaemonLock.acquire(path: path, pid: 4242)
+        // flock locks belong to the open file: a second open in this process conflicts too.
+        #expect(throws: FocusError.self) { try DaemonLock.acquire(path: path) }
+        do {
+            _ = try DaemonLock.acquire(path: path)
+        } catch {
+            #expect(error.exitCode == 69)
+            #expect(error.description.contains("pid 4242"))
+        }
+        first.release()
+        let again = try DaemonLock.acquire(path: path)
+        again.release()
+    }
+}
