@@ -9,8 +9,8 @@ package struct CalendarExportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write the planned work blocks to an .ics file.",
         discussion: """
-            Each block's UID is <subtask id>-<local day YYYYMMDD>-<n>@focus, n counting that subtask's
-            blocks on that day from 1 in start order (earlier blocks of the day keep their places),
+            Each block's UID is <subtask id>-<local day YYYYMMDD>-<n>@focus, n counting that subtask's \
+            blocks on that day from 1 in start order (earlier blocks of the day keep their places), \
             so importing a newer export into a calendar app moves events instead of duplicating them.
             """)
 

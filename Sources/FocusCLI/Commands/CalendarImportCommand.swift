@@ -9,7 +9,7 @@ package struct CalendarImportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import an .ics file as busy time (re-importing a name replaces it).",
         discussion: """
-            The whole file is read first: a line that does not parse rejects it with its line number
+            The whole file is read first: a line that does not parse rejects it with its line number \
             and nothing is stored. The name defaults to the file's X-WR-CALNAME, else its base name.
             """)
 

@@ -13,9 +13,9 @@ package struct DaemonCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "daemon", abstract: "Remind before planned blocks begin and keep the plan honest (a service).",
         discussion: """
-            Runs in the foreground, meant for a systemd user service: a notification `reminder`
-            before each planned block (0 turns it off) and one as it starts, each once; blocks
-            that pass with no session are marked missed and the plan is redone. SIGHUP reloads
+            Runs in the foreground, meant for a systemd user service: a notification `reminder` \
+            before each planned block (0 turns it off) and one as it starts, each once; blocks \
+            that pass with no session are marked missed and the plan is redone. SIGHUP reloads \
             the config; SIGTERM or Ctrl-C stops it. One daemon per database.
             """)
 

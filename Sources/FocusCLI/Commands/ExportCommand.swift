@@ -9,8 +9,8 @@ package struct ExportCommand: FocusRunnable {
         commandName: "export",
         abstract: "Write the session history as JSON Lines or CSV, oldest first.",
         discussion: """
-            The format `focus import` reads: one session per line with task, subtask, start and
-            end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, planned_seconds and
+            The format `focus import` reads: one session per line with task, subtask, start and \
+            end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, planned_seconds and \
             note (when there is one). --from/--to keep the sessions that start on those local days.
             """
     )

@@ -8,10 +8,10 @@ package struct ImportCommand: FocusRunnable {
         commandName: "import",
         abstract: "Add sessions from a JSON Lines (.jsonl) or CSV (.csv) file, all or nothing.",
         discussion: """
-            One session per line: task, subtask (optional), start and end (ISO 8601 with an
-            offset or Z), status (completed or interrupted), and optionally focused_seconds,
-            planned_seconds and note. Missing tasks and subtasks are created. The whole file is
-            checked first: a bad line stops the import with its line number, and nothing is
+            One session per line: task, subtask (optional), start and end (ISO 8601 with an \
+            offset or Z), status (completed or interrupted), and optionally focused_seconds, \
+            planned_seconds and note. Missing tasks and subtasks are created. The whole file is \
+            checked first: a bad line stops the import with its line number, and nothing is \
             written. Sessions already in the database are skipped, so importing twice is safe.
             """
     )

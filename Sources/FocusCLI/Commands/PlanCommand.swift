@@ -6,8 +6,8 @@ package struct PlanCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "plan", abstract: "Plan work blocks into free time before due dates, and list what is at risk.",
         discussion: """
-            Past blocks are kept and settled: done (fully worked), partial, or missed. Future planned
-            blocks are replaced by a new plan for every open subtask with an estimate and a due date.
+            Past blocks are kept and settled: done (fully worked), partial, or missed. Future planned \
+            blocks are replaced by a new plan for every open subtask with an estimate and a due date. \
             This also runs by itself after sessions, task changes and calendar imports.
             """)
 

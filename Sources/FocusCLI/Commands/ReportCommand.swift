@@ -8,8 +8,8 @@ package struct ReportCommand: FocusRunnable {
         commandName: "report",
         abstract: "Write the stats as one self-contained HTML page with charts.",
         discussion: """
-            The page needs no network and no scripts: daily bars by task, a task-share donut, a
-            12-week heatmap and the tables, for screen, dark mode and print. It embeds the same
+            The page needs no network and no scripts: daily bars by task, a task-share donut, a \
+            12-week heatmap and the tables, for screen, dark mode and print. It embeds the same \
             figures as `focus stats --json` for the same window.
             """
     )

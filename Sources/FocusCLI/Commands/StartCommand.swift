@@ -14,8 +14,8 @@ package struct StartCommand: FocusRunnable {
         commandName: "start",
         abstract: "Run a focus session: a countdown of work and breaks, recorded in the log.",
         discussion: """
-            Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop.
-            A session that reaches 0:00 is recorded as completed; stopping early records it as
+            Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop. \
+            A session that reaches 0:00 is recorded as completed; stopping early records it as \
             interrupted with the time you really focused.
             """)
 

@@ -8,7 +8,7 @@ package struct StatsCommand: FocusRunnable {
         commandName: "stats",
         abstract: "Where the time went: focus per day and per task, trends, estimates, insights.",
         discussion: """
-            Days are whole local days in --tz (or $TZ); a session across midnight is split between
+            Days are whole local days in --tz (or $TZ); a session across midnight is split between \
             the two days. `--json` and `--csv` are for scripts (see the README for their fields).
             """
     )

@@ -6,7 +6,7 @@ package struct StatusCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the running session (for prompts and status bars).",
         discussion: """
-            --format placeholders: {state} {task} {subtask} {path} {phase} {remaining} {elapsed}
+            --format placeholders: {state} {task} {subtask} {path} {phase} {remaining} {elapsed} \
             {cycle} {cycles}. Idle prints `idle` (or an empty line with --format).
             """)
 
