@@ -156,26 +156,20 @@ package struct TaskRenderer {
     }
 }
 
-/// Display width helpers: one column per Unicode scalar is close enough for the glyphs used.
+/// Display columns of text that may hold colour escapes (`ESC [ … m`), which take none;
+/// the rest is measured by `TerminalText.width`.
 func displayWidth(_ s: String) -> Int {
     // Plain ASCII without escapes (most lines): one column per byte.
     if !s.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) { return s.utf8.count }
-    var n = 0
+    guard s.utf8.contains(0x1B) else { return TerminalText.width(s) }
+    var visible = ""
     var inEscape = false
     for scalar in s.unicodeScalars {
         if inEscape { if scalar == "m" { inEscape = false }; continue }
         if scalar == "\u{1B}" { inEscape = true; continue }
-        if scalar.value >= 0x300, scalar.properties.generalCategory == .nonspacingMark { continue }
-        n += isWide(scalar) ? 2 : 1
+        visible.unicodeScalars.append(scalar)
     }
-    return n
-}
-
-private func isWide(_ s: Unicode.Scalar) -> Bool {
-    let v = s.value
-    return (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-        || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-        || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+    return TerminalText.width(visible)
 }
 
 func pad(_ s: String, _ n: Int) -> String {
@@ -184,11 +178,5 @@ func pad(_ s: String, _ n: Int) -> String {
 }
 
 func truncate(_ s: String, _ n: Int) -> String {
-    guard displayWidth(s) > n else { return s }
-    var out = ""
-    for c in s {
-        if displayWidth(out + String(c)) > n - 1 { break }
-        out.append(c)
-    }
-    return out + "…"
+    displayWidth(s) > n ? TerminalText.truncated(s, to: n) : s
 }

@@ -24,13 +24,7 @@ package enum TerminalText {
         return String(out)
     }
 
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
-    }
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { Sanitized.isUnsafe(scalar) }
 
     /// Display columns: East Asian wide characters and emoji count 2, combining marks and
     /// format characters 0, everything else (box drawing, ✓ ✗ █ ▏ · ◂ included) 1.
@@ -92,13 +86,7 @@ package enum TerminalText {
     /// `1h 30m`, `2h`, `45m`, `0m`; seconds only under a minute (`42s`). Minutes are rounded
     /// to nearest.
     package static func duration(_ seconds: Int) -> String {
-        if seconds <= 0 { return "0m" }
-        if seconds < 60 { return "\(seconds)s" }
-        let minutes = (seconds + 30) / 60
-        if minutes < 60 { return "\(minutes)m" }
-        let h = minutes / 60
-        let m = minutes % 60
-        return m == 0 ? "\(h)h" : "\(h)h \(m)m"
+        seconds <= 0 ? "0m" : DurationParser.format(seconds)
     }
 }
 
