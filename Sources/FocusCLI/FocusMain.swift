@@ -56,7 +56,7 @@ package enum FocusMain {
         let code = RootCommand.exitCode(for: error)
         if code == .success {
             // --help, --version, `focus help ...`.
-            console.out(RootCommand.fullMessage(for: error) + "\n")
+            console.out(wrapped(RootCommand.fullMessage(for: error), width: 80) + "\n")
             return 0
         }
         var message = RootCommand.message(for: error)
@@ -92,6 +92,43 @@ package enum FocusMain {
             rest += leading
         }
         return rest
+    }
+
+    /// Help text within `width` columns: the parser wraps prose but not its generated usage
+    /// lines, which are broken before an option with a hanging indent under the command.
+    static func wrapped(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > width else { return String(line) }
+            let indent = String(repeating: " ", count: line.hasPrefix("USAGE: ") ? 9 : 2)
+            // Words are split at spaces outside brackets, so `[--due <datetime>]` stays whole.
+            var words: [String] = []
+            var word = ""
+            var depth = 0
+            for c in line {
+                if c == "[" || c == "<" { depth += 1 }
+                if c == "]" || c == ">" { depth = max(0, depth - 1) }
+                if c == " ", depth == 0 {
+                    words.append(word)
+                    word = ""
+                } else {
+                    word.append(c)
+                }
+            }
+            words.append(word)
+            var lines: [String] = []
+            var current = ""
+            for word in words {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if candidate.count > width, !current.isEmpty, current != indent {
+                    lines.append(current)
+                    current = indent + word
+                } else {
+                    current = candidate
+                }
+            }
+            lines.append(current)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// The first line, trimmed, with a leading "Error: " dropped.

@@ -18,7 +18,16 @@ import Testing
         #expect(group.out.contains("USAGE: focus task <subcommand>"), "\(group.out)")
         let helpCommand = try await s.run("help", "log")
         #expect(helpCommand.out.contains("USAGE: focus log"), "\(helpCommand.out)")
-        #expect(help.out.split(separator: "\n").allSatisfy { $0.count <= 80 }, "help fits 80 columns")
+        let commands = ["", "task", "task add", "task list", "task show", "task edit", "task done", "task rm", "start",
+                        "status", "stop", "pause", "resume", "log", "log add", "log edit", "log rm", "stats", "report",
+                        "import", "export", "calendar", "calendar import", "calendar list", "calendar rm", "calendar busy",
+                        "calendar export", "plan", "agenda", "config", "config set", "doctor", "daemon"]
+        for command in commands {
+            let r = try await s.run(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(r.code == 0, "\(command)")
+            let long = r.out.split(separator: "\n").filter { $0.count > 80 }
+            #expect(long.isEmpty, "focus \(command) --help has lines over 80 columns: \(long)")
+        }
         #expect(try await s.run("--version").out.hasPrefix("focus "))
     }
 
