@@ -41,8 +41,7 @@ package struct StopCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let (db, session) = try await SessionControl.send(.stop, reason: reason, env: env)
-        let names = try db.titles(taskID: session.taskID, subtaskID: session.subtaskID)
-        let path = Sanitized.terminal(names.subtask.map { "\(names.task)/\($0)" } ?? names.task)
+        let path = Sanitized.terminal(try db.path(taskID: session.taskID, subtaskID: session.subtaskID))
         let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) { try db.activeSession()?.pid != session.pid }
         guard stopped else { throw FocusError.unavailable("the session (pid \(session.pid)) did not stop within 5 seconds.") }
         if let last = try db.recentSessions(limit: 1).first, last.log.status == .interrupted, last.log.taskID == session.taskID,

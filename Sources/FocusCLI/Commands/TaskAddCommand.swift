@@ -49,8 +49,8 @@ package struct TaskAddCommand: FocusRunnable {
             problems = try AppDatabase.replanRefusing(db, Planning.context(env, now: now), target: id, previous: nil, force: force)
         }
         if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
-        let catalog = try db.catalog()
-        let shown = catalog.path(of: .subtask(taskID: result.taskID, id: result.subtaskID))
+        let names = try db.titles(taskID: result.taskID, subtaskID: result.subtaskID)
+        let shown = "\(names.task)/\(names.subtask ?? subTitle)"
         if json {
             env.console.line(JSON.object([
                 ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),
@@ -61,6 +61,6 @@ package struct TaskAddCommand: FocusRunnable {
         let details = TaskRenderer.constraintSummary(subtask, now: now, calendar: env.calendar)
         if !details.isEmpty { line += " · " + details }
         env.console.line(line + ".")
-        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(catalog.path(of: .task(id: result.taskID)))).") }
+        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
     }
 }

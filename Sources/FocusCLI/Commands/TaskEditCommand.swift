@@ -53,7 +53,7 @@ package struct TaskEditCommand: FocusRunnable {
                 }
             }
             if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
-            let shown = try db.catalog().path(of: target)
+            let shown = try db.path(taskID: subtask.taskID, subtaskID: id)
             var line = "Updated \(Sanitized.terminal(shown))"
             let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)
             if !details.isEmpty { line += " · " + details }

@@ -9,11 +9,12 @@ extension FocusEnvironment {
         let console = StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
         let zone = try timeZone(option: global.tz, environment: environment)
+        let calendar = LocalCalendar(timeZone: zone)
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
         let dbPath = databasePath(option: global.db, environment: environment)
         return FocusEnvironment(
-            console: console, now: now, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
+            console: console, now: now, clock: ContinuousClock(), calendar: calendar,
             config: config, configPath: configPath, databasePath: dbPath,
             makeNotifier: { fallback, warn in
                 guard config.notifications else { return SilentNotifier() }
@@ -25,7 +26,7 @@ extension FocusEnvironment {
             environment: environment,
             openDatabase: { () throws(FocusError) -> AppDatabase in
                 let db = try AppDatabase.open(path: dbPath)
-                try SessionRecovery.recoverStale(db, now: now(), calendar: LocalCalendar(timeZone: zone), console: console)
+                try SessionRecovery.recoverStale(db, now: now(), calendar: calendar, console: console)
                 return db
             }
         )

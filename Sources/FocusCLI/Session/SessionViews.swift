@@ -28,23 +28,26 @@ final class LiveSessionView: SessionView {
         self.bell = bell
     }
 
+    /// Back to the top of the drawn block and clear it (nothing when none is drawn).
+    private static func clearBlock(_ s: inout State) -> String {
+        guard s.drawnLines > 0 else { return "" }
+        var out = "\r"
+        if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
+        s.drawnLines = 0
+        return out + "\u{1B}[J"
+    }
+
     func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
         let renderer = CountdownRenderer(path: context.path, width: console.width, color: console.allowsColor)
         let messages = SessionMessages.lines(for: events, recorded: recorded, context: context)
         state.withLock { s in
             for (_, r) in recorded { s.recordedToday += r.focusedSeconds }
             var out = ""
-            if s.drawnLines > 0 {
-                // Back to the top of the block, then clear it.
-                out += "\r"
-                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
-                out += "\u{1B}[J"
-            }
+            out += LiveSessionView.clearBlock(&s)
             for m in messages { out += m + "\n" }
             if bell, events.contains(where: SessionMessages.endsAPhase) { out += "\u{07}" }
             if events.contains(where: { if case .finished = $0 { return true }; return false }) {
                 // The run is over: what happened stays on screen, the countdown block goes.
-                s.drawnLines = 0
             } else {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
                 let lines = renderer.lines(snapshot, todaySeconds: today)
@@ -59,12 +62,7 @@ final class LiveSessionView: SessionView {
     func emit(_ line: String) {
         state.withLock { s in
             var out = ""
-            if s.drawnLines > 0 {
-                out += "\r"
-                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
-                out += "\u{1B}[J"
-                s.drawnLines = 0
-            }
+            out += LiveSessionView.clearBlock(&s)
             console.out(out + Sanitized.terminal(line) + "\n")
         }
     }
@@ -72,12 +70,7 @@ final class LiveSessionView: SessionView {
     func warn(_ message: String) {
         state.withLock { s in
             var out = ""
-            if s.drawnLines > 0 {
-                out += "\r"
-                if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
-                out += "\u{1B}[J"
-                s.drawnLines = 0
-            }
+            out += LiveSessionView.clearBlock(&s)
             console.out(out)
             console.note("warning: " + message)
         }

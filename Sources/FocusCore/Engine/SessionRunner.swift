@@ -55,6 +55,15 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
 
         func offset() -> Duration { origin.duration(to: clock.now) }
 
+        func saveCheckpoint(_ snap: SessionSnapshot, at t: Duration) {
+            do {
+                try store.checkpoint(snap)
+                lastCheckpoint = t
+            } catch {
+                view.warn("could not save progress: \(error.description)")
+            }
+        }
+
         func handle(_ events: [EngineEvent], at t: Duration) {
             var fresh: [Int64: WorkRecord] = [:]
             for event in events {
@@ -78,14 +87,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 }
             }
             let snap = engine.snapshot(at: t)
-            if !engine.isFinished {
-                do {
-                    try store.checkpoint(snap)
-                    lastCheckpoint = t
-                } catch {
-                    view.warn("could not save progress: \(error.description)")
-                }
-            }
+            if !engine.isFinished { saveCheckpoint(snap, at: t) }
             view.update(snap, events: events, recorded: fresh)
         }
 
@@ -116,16 +118,10 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             case let .stop(c)?: events += engine.stop(at: at, cause: c)
             case .redraw?, nil: break
             }
-            if events.isEmpty, at - lastCheckpoint >= checkpointInterval, !engine.isFinished {
-                do {
-                    try store.checkpoint(engine.snapshot(at: at))
-                    lastCheckpoint = at
-                } catch {
-                    view.warn("could not save progress: \(error.description)")
-                }
-            }
             if events.isEmpty {
-                view.update(engine.snapshot(at: at), events: [], recorded: [:])
+                let snap = engine.snapshot(at: at)
+                if at - lastCheckpoint >= checkpointInterval, !engine.isFinished { saveCheckpoint(snap, at: at) }
+                view.update(snap, events: [], recorded: [:])
             } else {
                 handle(events, at: at)
             }

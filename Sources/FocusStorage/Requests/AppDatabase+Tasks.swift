@@ -186,4 +186,10 @@ extension AppDatabase {
             return (task, sub)
         }
     }
+
+    /// `Thesis/Chapter 2`, or `Thesis` without a subtask: the path a person reads.
+    package func path(taskID: Int64, subtaskID: Int64?) throws(FocusError) -> String {
+        let names = try titles(taskID: taskID, subtaskID: subtaskID)
+        return names.subtask.map { "\(names.task)/\($0)" } ?? names.task
+    }
 }
