@@ -47,8 +47,9 @@ let package = Package(
         .target(name: "FocusCalendar"),
         // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
         .target(name: "FocusCore"),
-        // libnotify, from Debian's libnotify-dev.
-        .systemLibrary(name: "CLibNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        // libnotify (Debian's libnotify4, from libnotify-dev), loaded with dlopen on the first
+        // desktop notification: linking it made every command load GLib, GIO and gdk-pixbuf.
+        .systemLibrary(name: "CLibNotify"),
         // Desktop notifications (libnotify) and the terminal fallback.
         .target(name: "FocusNotifications", dependencies: ["FocusCore", "CLibNotify"]),
         // Fakes and fixtures for tests.

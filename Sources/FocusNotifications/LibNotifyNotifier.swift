@@ -124,7 +124,7 @@ package final class LibNotifyNotifier: Notifier {
     /// The value of libnotify's `NOTIFY_URGENCY_*` for an urgency: 0, 1, 2, the byte the
     /// notification specification's `urgency` hint carries.
     package static func urgencyCode(for urgency: Notice.Urgency) -> Int {
-        Int(libnotifyUrgency(urgency).rawValue)
+        Int(libnotifyUrgency(urgency))
     }
 
     /// Name, vendor, version and specification version of the running notification server,
@@ -149,45 +149,49 @@ package final class LibNotifyNotifier: Notifier {
         case failed(String)
     }
 
-    private static func libnotifyUrgency(_ urgency: Notice.Urgency) -> NotifyUrgency {
+    private static func libnotifyUrgency(_ urgency: Notice.Urgency) -> Int32 {
         switch urgency {
-        case .low: NOTIFY_URGENCY_LOW
-        case .normal: NOTIFY_URGENCY_NORMAL
-        case .critical: NOTIFY_URGENCY_CRITICAL
+        case .low: Int32(FOCUS_NOTIFY_URGENCY_LOW)
+        case .normal: Int32(FOCUS_NOTIFY_URGENCY_NORMAL)
+        case .critical: Int32(FOCUS_NOTIFY_URGENCY_CRITICAL)
         }
     }
 
     private static func show(_ request: DesktopNotice, appName: String) -> Outcome {
-        if let failure = LibNotifyQueue.initializeOnce(appName: appName) { return .failed(failure) }
-        LibNotifyQueue.dispatchPendingSignals()
-        guard let notification = notify_notification_new(request.summary, request.body, request.iconPath) else {
+        let api: FocusLibNotify
+        switch LibNotifyQueue.initializeOnce(appName: appName) {
+        case .success(let loaded): api = loaded
+        case .failure(let failure): return .failed(failure.reason)
+        }
+        LibNotifyQueue.dispatchPendingSignals(api)
+        guard let notification = api.notify_notification_new(request.summary, request.body, request.iconPath) else {
             return .failed("libnotify could not create a notification")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(notification)) }
-        notify_notification_set_urgency(notification, libnotifyUrgency(request.urgency))
-        notify_notification_set_timeout(notification, request.timeoutMilliseconds)
-        var error: UnsafeMutablePointer<GError>? = nil
-        let shown = notify_notification_show(notification, &error)
+        defer { api.g_object_unref(notification) }
+        api.notify_notification_set_urgency(notification, libnotifyUrgency(request.urgency))
+        api.notify_notification_set_timeout(notification, request.timeoutMilliseconds)
+        var error: UnsafeMutablePointer<FocusGError>? = nil
+        let shown = api.notify_notification_show(notification, &error)
         if let error {
             let message = error.pointee.message.map { String(cString: $0) } ?? ""
-            g_error_free(error)
+            api.g_error_free(error)
             return .failed(DesktopFailure.reason(fromGLibMessage: message))
         }
         return shown != 0 ? .shown : .failed("the notification server refused the notice")
     }
 
     private static func queryServerInfo(appName: String) -> ServerInfo? {
-        guard LibNotifyQueue.initializeOnce(appName: appName) == nil else { return nil }
+        guard case .success(let api) = LibNotifyQueue.initializeOnce(appName: appName) else { return nil }
         var name: UnsafeMutablePointer<CChar>? = nil
         var vendor: UnsafeMutablePointer<CChar>? = nil
         var version: UnsafeMutablePointer<CChar>? = nil
         var specVersion: UnsafeMutablePointer<CChar>? = nil
-        let answered = notify_get_server_info(&name, &vendor, &version, &specVersion)
+        let answered = api.notify_get_server_info(&name, &vendor, &version, &specVersion)
         defer {
-            g_free(name)
-            g_free(vendor)
-            g_free(version)
-            g_free(specVersion)
+            api.g_free(name)
+            api.g_free(vendor)
+            api.g_free(version)
+            api.g_free(specVersion)
         }
         guard answered != 0 else { return nil }
         func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
@@ -202,27 +206,34 @@ package final class LibNotifyNotifier: Notifier {
 private enum LibNotifyQueue {
     static let queue = DispatchQueue(label: "focus.notifications.libnotify", qos: .utility)
 
-    /// nil before the first use; then the reason `notify_init` failed, or "" when it succeeded.
-    /// Read and written only on `queue`.
-    nonisolated(unsafe) private static var initialization: String?
+    struct Failure: Error { var reason: String }
 
-    /// Silences GLib logging and calls `notify_init`, both once per process; returns the
-    /// reason it failed, or nil. Call only on `queue`.
-    static func initializeOnce(appName: String) -> String? {
-        if initialization == nil {
-            g_log_set_writer_func({ _, _, _, _ in G_LOG_WRITER_HANDLED }, nil, nil)
-            initialization = notify_init(appName) != 0 ? "" : "libnotify could not be initialised"
+    /// nil before the first use; then libnotify's functions, or why they cannot be used.
+    /// Read and written only on `queue`.
+    nonisolated(unsafe) private static var initialization: Result<FocusLibNotify, Failure>?
+
+    /// Loads libnotify, silences GLib logging and calls `notify_init`, all once per process;
+    /// returns the loaded functions or the reason they cannot be used. Call only on `queue`.
+    static func initializeOnce(appName: String) -> Result<FocusLibNotify, Failure> {
+        if let initialization { return initialization }
+        var api = FocusLibNotify()
+        let result: Result<FocusLibNotify, Failure>
+        if let problem = focus_libnotify_load(&api) {
+            result = .failure(Failure(reason: String(cString: problem)))
+        } else {
+            api.g_log_set_writer_func({ _, _, _, _ in Int32(FOCUS_G_LOG_WRITER_HANDLED) }, nil, nil)
+            result = api.notify_init(appName) != 0 ? .success(api) : .failure(Failure(reason: "libnotify could not be initialised"))
         }
-        guard let initialization, !initialization.isEmpty else { return nil }
-        return initialization
+        initialization = result
+        return result
     }
 
     /// Runs the D-Bus signal deliveries GDBus has queued on GLib's default main context
     /// (nothing runs a GLib main loop in `focus`), so a long-running process does not
     /// accumulate them. Call only on `queue`.
-    static func dispatchPendingSignals() {
+    static func dispatchPendingSignals(_ api: FocusLibNotify) {
         var rounds = 0
-        while rounds < 64, g_main_context_iteration(nil, 0) != 0 { rounds += 1 }
+        while rounds < 64, api.g_main_context_iteration(nil, 0) != 0 { rounds += 1 }
     }
 
     /// Runs `work` on the queue and returns its result, or nil when it has not finished
