@@ -18,6 +18,7 @@ package final class TestWorld: @unchecked Sendable {
         database = try AppDatabase.inMemory()
         console = RecordingConsole(width: width)
         self.zone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!
+        calendar = LocalCalendar(timeZone: self.zone)
         _now = TestWorld.instant(now)
         configPath = NSTemporaryDirectory() + "focus-test-\(UUID().uuidString)/config.toml"
     }
@@ -27,7 +28,7 @@ package final class TestWorld: @unchecked Sendable {
         set { lock.withLock { _now = newValue } }
     }
 
-    package var calendar: LocalCalendar { LocalCalendar(timeZone: zone) }
+    package let calendar: LocalCalendar
 
     /// `2026-11-22T09:00:00Z` → Date (test input only).
     package static func instant(_ iso: String) -> Date {
@@ -38,10 +39,10 @@ package final class TestWorld: @unchecked Sendable {
     }
 
     package func environment(global: GlobalOptions) throws(FocusError) -> FocusEnvironment {
-        let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) } ?? self.zone
+        let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) }
         let db = database
         return FocusEnvironment(
-            console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: LocalCalendar(timeZone: zone),
+            console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
             openDatabase: { () throws(FocusError) -> AppDatabase in db }
         )

@@ -29,7 +29,7 @@ package struct DoctorCommand: FocusRunnable {
         }
         let configExists = FileManager.default.fileExists(atPath: env.configPath)
         row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))
-        row("time zone", env.calendar.timeZone.identifier + " (now \(env.calendar.wallClockText(env.now())))")
+        row("time zone", env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))")
         if !env.config.notifications {
             row("notifications", "off (`focus config set notifications true` turns them on)")
         } else if let info = LibNotifyNotifier.serverInfo(timeoutMilliseconds: 1500, environment: env.environment) {

@@ -124,7 +124,7 @@ package struct LogAddCommand: FocusRunnable {
                                               plannedSeconds: seconds, focusedSeconds: seconds,
                                               status: interrupted ? .interrupted : .completed, note: note), now: env.now())
         } catch FocusError.usage {
-            throw FocusError.usage("a session of \(catalog.path(of: target)) starting \(Timestamp.local(s, in: env.calendar.timeZone)) is already recorded.")
+            throw FocusError.usage("a session of \(catalog.path(of: target)) starting \(Timestamp.local(s, in: env.calendar)) is already recorded.")
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
         env.console.line("Recorded #\(id): \(Sanitized.terminal(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")

@@ -9,7 +9,7 @@ extension FocusEnvironment {
         let console = StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
         let zone = try timeZone(option: global.tz, environment: environment)
-        let calendar = LocalCalendar(timeZone: zone)
+        let calendar = LocalCalendar(zone: zone)
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
         let dbPath = databasePath(option: global.db, environment: environment)
@@ -47,19 +47,19 @@ extension FocusEnvironment {
         }
     }
 
-    /// `--tz`, else `TZ`, else the system zone.
-    package static func timeZone(option: String?, environment: [String: String]) throws(FocusError) -> TimeZone {
+    /// `--tz` (an IANA name from the zone database), else `TZ` (a name, a zone file's path or
+    /// a POSIX rule), else the system zone (`/etc/localtime`).
+    package static func timeZone(option: String?, environment: [String: String]) throws(FocusError) -> ZoneRules {
         if let option {
-            guard let zone = TimeZone(identifier: option) else {
+            guard let zone = ZoneRules.named(option, environment: environment) else {
                 throw .invalidValue(what: "time zone", value: option, expected: "an IANA zone name like Europe/Berlin or America/New_York")
             }
             return zone
         }
-        if var tz = environment["TZ"], !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let zone = TimeZone(identifier: tz) { return zone }
+        if let tz = environment["TZ"], !tz.isEmpty, let zone = ZoneRules.fromTZ(tz, environment: environment) {
+            return zone
         }
-        return TimeZone.current
+        return ZoneRules.system(environment: environment)
     }
 
     static func configFilePath(environment: [String: String]) -> String {

@@ -39,9 +39,9 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
                 if case let .local(day, time, _) = input {
                     switch calendar.ambiguity(day, time) {
                     case let .skipped(resolved):
-                        warn("\(day) \(time) does not exist in \(calendar.timeZone.identifier) (clocks jump forward); using \(Timestamp.local(resolved, in: calendar.timeZone)).")
+                        warn("\(day) \(time) does not exist in \(calendar.identifier) (clocks jump forward); using \(Timestamp.local(resolved, in: calendar)).")
                     case let .repeated(first):
-                        warn("\(day) \(time) happens twice in \(calendar.timeZone.identifier) (clocks go back); using the first, \(Timestamp.local(first, in: calendar.timeZone)).")
+                        warn("\(day) \(time) happens twice in \(calendar.identifier) (clocks go back); using the first, \(Timestamp.local(first, in: calendar)).")
                     case .none: break
                     }
                 }

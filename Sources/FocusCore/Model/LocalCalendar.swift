@@ -1,40 +1,55 @@
 import Foundation
-import Synchronization
 
 /// Conversions between instants and the person's local days and times of day, in one zone.
 /// Days are calendar days: 23 or 25 hours long across DST changes.
 package struct LocalCalendar: Sendable {
-    package let timeZone: TimeZone
-    private let calendar: Calendar
-    private let offsets = OffsetCache()
+    /// The zone's offsets (read from the zone database, see `ZoneRules`).
+    package let zone: ZoneRules
 
+    package init(zone: ZoneRules) {
+        self.zone = zone
+    }
+
+    /// A calendar for a Foundation time zone: its zone database entry when it has one (every
+    /// IANA name), else its offsets as Foundation gives them (fixed-offset zones).
     package init(timeZone: TimeZone) {
-        self.timeZone = timeZone
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = timeZone
-        c.firstWeekday = 2
-        self.calendar = c
+        if let zone = ZoneRules.named(timeZone.identifier) {
+            self.init(zone: zone)
+        } else {
+            self.init(zone: .fixed(secondsEast: timeZone.secondsFromGMT(), identifier: timeZone.identifier))
+        }
+    }
+
+    /// The IANA name of the zone (`Europe/Berlin`).
+    package var identifier: String { zone.identifier }
+
+    /// The zone as a Foundation `TimeZone`, for the .ics code that resolves other zones by
+    /// name too. Made on demand: it loads ICU.
+    package var timeZone: TimeZone {
+        TimeZone(identifier: zone.identifier) ?? TimeZone(secondsFromGMT: zone.offset(at: Date())) ?? TimeZone(secondsFromGMT: 0)!
+    }
+
+    /// Seconds east of UTC at an instant.
+    package func utcOffset(at date: Date) -> Int {
+        zone.offset(at: date)
     }
 
     /// The local day an instant falls on.
     package func day(of date: Date) -> LocalDate {
-        let offset = offsets.offset(at: date, in: timeZone)
-        let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
         return LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
     }
 
     /// Minutes after local midnight for an instant (wall-clock reading).
     package func timeOfDay(of date: Date) -> TimeOfDay {
-        let offset = offsets.offset(at: date, in: timeZone)
-        let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
         let secondsIntoDay = ((local % 86_400) + 86_400) % 86_400
         return TimeOfDay(minutes: secondsIntoDay / 60)
     }
 
     /// `2026-11-22 09:00:05`: a local wall-clock reading, formatted by hand.
     package func wallClockText(_ date: Date) -> String {
-        let offset = offsets.offset(at: date, in: timeZone)
-        let local = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
         let secs = ((local % 86_400) + 86_400) % 86_400
         let s = secs % 60
         return "\(day(of: date)) \(timeOfDay(of: date)):\(s < 10 ? "0" : "")\(s)"
@@ -48,18 +63,24 @@ package struct LocalCalendar: Sendable {
     /// The instant a local wall-clock reading names. In a spring-forward gap the reading is
     /// pushed forward by the gap (02:30 → 03:30); in a fall-back overlap the earlier one wins.
     package func instant(_ day: LocalDate, _ time: TimeOfDay, second: Int = 0) -> Date {
-        var comps = DateComponents()
-        comps.year = day.year
-        comps.month = day.month
-        comps.day = day.day
-        comps.hour = time.hour
-        comps.minute = time.minute
-        comps.second = second
-        if let date = calendar.date(from: comps) { return date }
-        // Fallback by arithmetic on the zone offset (never expected with a gregorian calendar).
-        let naive = Double(day.dayNumber * 86_400 + time.minutes * 60 + second)
-        let guess = Date(timeIntervalSince1970: naive)
-        return Date(timeIntervalSince1970: naive - Double(timeZone.secondsFromGMT(for: guess)))
+        let wall = Int64(day.dayNumber) * 86_400 + Int64(time.minutes * 60 + second)
+        return Date(timeIntervalSince1970: Double(utc(fromWall: wall)))
+    }
+
+    /// The instant of a wall-clock reading (seconds since 1970 as if local time were UTC):
+    /// read with the offset in force just before it, unless that offset does not give back the
+    /// reading (it is after a change), then with the one after. A reading in a gap gets the
+    /// offset before the gap (so it lands after the gap by its length); one in an overlap, the
+    /// earlier instant.
+    private func utc(fromWall w: Int64) -> Int64 {
+        let before = Int64(zone.offset(atUTC: w - Int64(zone.offset(atUTC: w)) - 86_400))
+        let after = Int64(zone.offset(atUTC: w - Int64(zone.offset(atUTC: w)) + 86_400))
+        if before == after { return w - before }
+        let early = w - before
+        if Int64(zone.offset(atUTC: early)) == before { return early }
+        let late = w - after
+        if Int64(zone.offset(atUTC: late)) == after { return late }
+        return early
     }
 
     /// Whether a local wall-clock reading does not exist (DST gap) or exists twice (overlap).
@@ -72,23 +93,6 @@ package struct LocalCalendar: Sendable {
         let earlier = resolved.addingTimeInterval(-3600)
         if self.day(of: earlier) == day, timeOfDay(of: earlier) == time { return .repeated(firstOf: earlier) }
         return .none
-    }
-}
-
-/// UTC offsets by quarter hour: zone transitions fall on quarter hours in modern tz data, and
-/// asking Foundation (ICU) costs microseconds per call, which adds up over thousands of rows.
-private final class OffsetCache: Sendable {
-    private let table = Mutex<[Int: Int]>([:])
-
-    func offset(at date: Date, in zone: TimeZone) -> Int {
-        let bucket = Int((date.timeIntervalSince1970 / 900).rounded(.down))
-        if let hit = table.withLock({ $0[bucket] }) { return hit }
-        let value = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(bucket) * 900))
-        table.withLock { t in
-            if t.count > 50_000 { t.removeAll(keepingCapacity: true) }
-            t[bucket] = value
-        }
-        return value
     }
 }
 

@@ -10,8 +10,16 @@ package enum Timestamp {
     }
 
     /// `2026-11-20T09:00:00+01:00` in the given zone (for files meant for people, like exports).
-    package static func local(_ date: Date, in zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: date)
+    package static func local(_ date: Date, in zone: ZoneRules) -> String {
+        local(date, offset: zone.offset(at: date))
+    }
+
+    /// `2026-11-20T09:00:00+01:00` in the calendar's zone.
+    package static func local(_ date: Date, in calendar: LocalCalendar) -> String {
+        local(date, offset: calendar.utcOffset(at: date))
+    }
+
+    private static func local(_ date: Date, offset: Int) -> String {
         let t = Int(date.timeIntervalSince1970.rounded(.down))
         return format(seconds: t + offset, offsetSeconds: offset)
     }

@@ -163,8 +163,7 @@ struct FreeTime {
             let next = Minutes.up(calendar.instant(date.adding(days: 1), startTime))
             end = min(end, next - pause)
         }
-        let zone = calendar.timeZone
-        let uniform = zone.secondsFromGMT(for: startDate) == zone.secondsFromGMT(for: endDate)
+        let uniform = calendar.utcOffset(at: startDate) == calendar.utcOffset(at: endDate)
             && calendar.timeOfDay(of: startDate) == startTime
         return WorkingDay(start: start, end: end, uniform: uniform, free: freeSpans(from: max(start, origin), to: end))
     }

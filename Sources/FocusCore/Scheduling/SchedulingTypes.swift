@@ -32,7 +32,7 @@ package struct SchedulingRules: Sendable, Equatable {
     }
 
     package static func == (a: SchedulingRules, b: SchedulingRules) -> Bool {
-        a.calendar.timeZone == b.calendar.timeZone
+        a.calendar.identifier == b.calendar.identifier
             && a.workdayStart == b.workdayStart && a.workdayEnd == b.workdayEnd
             && a.minimumBlockSeconds == b.minimumBlockSeconds && a.breakSeconds == b.breakSeconds
             && a.defaultSpanSeconds == b.defaultSpanSeconds

@@ -173,7 +173,7 @@ private struct SessionPass {
         let estimates = EstimateFigures.make(input.progress, window: window, calendar: input.calendar)
 
         return StatsReport(
-            window: window, timeZone: input.calendar.timeZone, taskFilter: input.taskFilter, days: days,
+            window: window, timeZone: input.calendar.zone, taskFilter: input.taskFilter, days: days,
             tasks: taskStats, totals: totals, summary: summary, estimates: estimates,
             insights: makeInsights(), heatmap: makeHeatmap())
     }

@@ -5,7 +5,7 @@ import Foundation
 package struct StatsReport: Sendable, Equatable {
     package var window: StatsWindow
     /// The zone days were cut in.
-    package var timeZone: TimeZone
+    package var timeZone: ZoneRules
     /// The `--task` path the report is restricted to, if any.
     package var taskFilter: String?
     /// Every day of the window, ascending.
@@ -20,7 +20,7 @@ package struct StatsReport: Sendable, Equatable {
     package var heatmap: [HeatmapDay]
 
     package init(
-        window: StatsWindow, timeZone: TimeZone, taskFilter: String?, days: [StatsDay], tasks: [TaskStats],
+        window: StatsWindow, timeZone: ZoneRules, taskFilter: String?, days: [StatsDay], tasks: [TaskStats],
         totals: StatsTotals, summary: StatsSummary, estimates: EstimateReport, insights: StatsInsights,
         heatmap: [HeatmapDay]
     ) {
