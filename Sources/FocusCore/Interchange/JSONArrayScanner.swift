@@ -31,14 +31,17 @@ package struct JSONArrayScanner {
 
     package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: Emit) throws {
         var k = 0
-        if seenBytes < 3 {
-            // A byte order mark only at the very start.
-            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-            while k < chunk.count, seenBytes < 3, phase == .before, chunk[k] == bom[seenBytes] {
+        // A byte order mark only at the very start (it may arrive split across chunks).
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        while seenBytes < 3, k < chunk.count {
+            if chunk[k] == bom[seenBytes] {
                 k += 1
                 seenBytes += 1
+            } else if seenBytes > 0 {
+                throw Problem.at(line: 1, reason: "\(what) is one JSON array starting with '[', but the file starts with something else")
+            } else {
+                seenBytes = 3
             }
-            seenBytes = 3
         }
         var start = k  // start of the current entry's bytes within this chunk
         while k < chunk.count {
@@ -88,7 +91,11 @@ package struct JSONArrayScanner {
                         index += 1
                         entryHasValue = false
                         let (n, first) = (index, entryLine)
-                        try entry.withUnsafeBufferPointer { try emit($0, n, first) }
+                        // From the value's first byte: the spaces and line breaks before it
+                        // belong to no line of the entry.
+                        var skip = 0
+                        while skip < entry.count, isSpace(entry[skip]) { skip += 1 }
+                        try entry.withUnsafeBufferPointer { try emit(UnsafeBufferPointer(rebasing: $0[skip...]), n, first) }
                     } else if !closing || index > 0 {
                         // `[,` `[1,,2]` or `[1,]`
                         throw Problem.at(line: line, reason: "entry \(index + 1) is empty (a stray ',' in the array)")
