@@ -12,14 +12,17 @@ package struct ImportCommand: FocusRunnable {
             task, subtask (optional), start and end (ISO 8601 with an offset or Z), status \
             (completed or interrupted), and optionally focused_seconds, planned_seconds and note.
 
-            Other trackers (every entry becomes a completed session):
-              timewarrior   the output of `timew export` (a .json file is recognised): tag 1 is \
-            the task, tag 2 the subtask, the annotation the note. Timewarrior lists tags \
-            alphabetically, so `Thesis Intro` comes out as Intro, Thesis: use --map. An interval \
+            Other trackers' files (every entry becomes a completed session):
+
+            Timewarrior, `timew export` saved to a file (a .json array is recognised): tag 1 \
+            is the task, tag 2 the subtask, the annotation the note. Timewarrior keeps tags \
+            sorted, so `Thesis Intro` comes out as Intro, Thesis: choose with --map. An interval \
             with no tags goes to the task Untagged; one still being tracked is skipped.
-              watson        its frames file: the project is the task, tag 1 the subtask.
-              openpomodoro  its history file: the description is the task (Untagged if none), \
-            no subtask; the end is the start plus duration minutes (25 if absent).
+
+            Watson, its frames file: the project is the task, tag 1 the subtask.
+
+            Open Pomodoro, its history file: the description is the task (Untagged if none), no \
+            subtask; the end is the start plus duration minutes (25 if absent).
 
             --map chooses other parts: task=SOURCE,subtask=SOURCE, SOURCE being a tag number \
             (1, 2, ...), PREFIX* (the tag starting with PREFIX, without it; numbers then count \
