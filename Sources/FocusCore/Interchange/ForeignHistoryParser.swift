@@ -345,19 +345,20 @@ struct Logfmt {
         guard i < scalars.count else { return nil }
         var key = String.UnicodeScalarView()
         while i < scalars.count, !isSpace(scalars[i]), scalars[i] != "=" {
-            if scalars[i] == "\"" { throw InterchangeIssue("unexpected '\"' in the attribute name '\(String(key))'") }
+            if scalars[i] == "\"" { throw InterchangeIssue("unexpected '\"' in the attribute name '\(Sanitized.terminal(String(key)))'") }
             key.append(scalars[i])
             i += 1
         }
         guard !key.isEmpty else { throw InterchangeIssue("an attribute has no name before '='") }
         guard i < scalars.count, scalars[i] == "=" else { return (String(key), nil) }
+        let name = Sanitized.terminal(String(key))
         i += 1
         guard i < scalars.count, !isSpace(scalars[i]) else { return (String(key), "") }
-        if scalars[i] == "\"" { return (String(key), try quoted(key: String(key))) }
+        if scalars[i] == "\"" { return (String(key), try quoted(key: name)) }
         var value = String.UnicodeScalarView()
         while i < scalars.count, !isSpace(scalars[i]) {
             if scalars[i] == "\"" || scalars[i] == "=" {
-                throw InterchangeIssue("unexpected '\(scalars[i])' in the value of \(String(key)); quote a value that holds spaces, '=' or '\"'")
+                throw InterchangeIssue("unexpected '\(scalars[i])' in the value of \(name); quote a value that holds spaces, '=' or '\"'")
             }
             value.append(scalars[i])
             i += 1
@@ -402,7 +403,7 @@ struct Logfmt {
                 out.append(scalar)
                 i += digits
             default:
-                throw InterchangeIssue("unknown escape \\\(e) in the value of \(key)")
+                throw InterchangeIssue("unknown escape \\\(Sanitized.terminal(String(e))) in the value of \(key)")
             }
         }
         throw InterchangeIssue("the quoted value of \(key) is not closed before the end of the line")
