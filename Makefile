@@ -8,8 +8,9 @@ SWIFT    ?= swift
 TASK     ?= Getting started/Try focus
 DURATION ?= 25m
 # Debian packages: C libraries we link, zone data Foundation needs, and the tools the
-# end-to-end tests drive (tmux for the countdown, dbus + python3-dbus/gi for notifications).
-APT_PACKAGES = libsqlite3-dev libnotify-dev tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config
+# end-to-end tests drive (tmux for the countdown, dbus + python3-dbus/gi for notifications,
+# timewarrior for a real `timew export` to import).
+APT_PACKAGES = libsqlite3-dev libnotify-dev tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config timewarrior
 
 RELEASE_BIN = .build/release/focus
 

@@ -37,30 +37,45 @@ package enum ICSWriter {
     package static func calendar(events: [ExportEvent], stamp: Date, name: String?) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256 + events.count * 256)
+        begin(name: name, to: &out)
+        let stampText = utcDateTime(stamp)
+        for event in events { append(event, stamp: stampText, to: &out) }
+        end(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: Streaming, for outputs too large to hold (a whole session history)
+
+    /// The calendar's opening lines; then `append` each event and `end`.
+    package static func begin(name: String?, to out: inout [UInt8]) {
         line("BEGIN:VCALENDAR", &out)
         line("PRODID:-//focus//focus//EN", &out)
         line("VERSION:2.0", &out)
         line("CALSCALE:GREGORIAN", &out)
         if let name { line("X-WR-CALNAME:" + escapeText(name), &out) }
-        let stampText = utcDateTime(stamp)
-        for event in events {
-            let start = seconds(event.start)
-            let end = max(start, seconds(event.end))
-            line("BEGIN:VEVENT", &out)
-            line("UID:" + escapeText(event.uid), &out)
-            line("DTSTAMP:" + stampText, &out)
-            line("DTSTART:" + utcDateTime(start), &out)
-            line("DTEND:" + utcDateTime(end), &out)
-            line("SUMMARY:" + escapeText(event.summary), &out)
-            if let description = event.description { line("DESCRIPTION:" + escapeText(description), &out) }
-            if let status = event.status {
-                let token = status.uppercased().filter { $0.isLetter || $0 == "-" }
-                if !token.isEmpty { line("STATUS:" + token, &out) }
-            }
-            line("END:VEVENT", &out)
+    }
+
+    /// One VEVENT; `stamp` is the DTSTAMP as `utcDateTime` writes it (one for the whole file).
+    package static func append(_ event: ExportEvent, stamp: String, to out: inout [UInt8]) {
+        let start = seconds(event.start)
+        let end = max(start, seconds(event.end))
+        line("BEGIN:VEVENT", &out)
+        line("UID:" + escapeText(event.uid), &out)
+        line("DTSTAMP:" + stamp, &out)
+        line("DTSTART:" + utcDateTime(start), &out)
+        line("DTEND:" + utcDateTime(end), &out)
+        line("SUMMARY:" + escapeText(event.summary), &out)
+        if let description = event.description { line("DESCRIPTION:" + escapeText(description), &out) }
+        if let status = event.status {
+            let token = status.uppercased().filter { $0.isLetter || $0 == "-" }
+            if !token.isEmpty { line("STATUS:" + token, &out) }
         }
+        line("END:VEVENT", &out)
+    }
+
+    /// The calendar's closing line.
+    package static func end(to out: inout [UInt8]) {
         line("END:VCALENDAR", &out)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// RFC 5545 TEXT escaping: `\` → `\\`, `;` → `\;`, `,` → `\,`, newline (LF, CR LF or CR) → `\n`.

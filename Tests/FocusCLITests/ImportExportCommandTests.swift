@@ -130,10 +130,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (["import", "history.txt"], "focus: error: cannot tell the format of history.txt from its name; name it .jsonl or .csv, or pass --format jsonl or --format csv.\n"),
-        (["import", "h.jsonl", "--format", "xml"], "focus: error: invalid format 'xml': expected jsonl or csv.\n"),
+        (["import", "history.txt"], "focus: error: cannot tell the format of history.txt from its name; name it .jsonl or .csv, or pass --format (jsonl, csv, timewarrior, watson or openpomodoro).\n"),
+        (["import", "h.jsonl", "--format", "xml"], "focus: error: invalid format 'xml': expected jsonl, csv, timewarrior, watson or openpomodoro.\n"),
+        (["import", "h.jsonl", "--map", "task=1"], "focus: error: --map applies to timewarrior, watson and openpomodoro files; a jsonl or csv file names its task and subtask itself.\n"),
+        (["import", "h.json", "--format", "timewarrior", "--map", "task=project"], "focus: error: --map task=project: only Watson frames have a project; use a tag number or PREFIX* for timewarrior.\n"),
         (["import", "/nonexistent/h.jsonl"], "focus: error: cannot read /nonexistent/h.jsonl: no such file. Check the path.\n"),
-        (["export", "--format", "xml"], "focus: error: invalid format 'xml': expected jsonl or csv.\n"),
+        (["export", "--format", "xml"], "focus: error: invalid format 'xml': expected jsonl, csv or ics.\n"),
         (["export", "--from", "2026-11-01"], "focus: error: --from needs --to: give both, e.g. --from 2026-11-01 --to 2026-11-30 (whole local days, --to included).\n"),
     ])
     func badImportAndExportFlagsExit64(args: [String], message: String) async throws {

@@ -1,21 +1,30 @@
 import ArgumentParser
+import FocusCalendar
 import FocusCore
 import FocusStorage
 import Foundation
 
-/// `focus export [--format jsonl|csv] [--from DATE --to DATE] [--output FILE]`.
+/// `focus export [--format jsonl|csv|ics] [--from DATE --to DATE] [--output FILE]`.
 package struct ExportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write the session history as JSON Lines or CSV, oldest first.",
+        abstract: "Write the session history as JSON Lines, CSV or iCalendar, oldest first.",
         discussion: """
-            The format `focus import` reads: one session per line with task, subtask, start and \
-            end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, planned_seconds and \
-            note (when there is one). --from/--to keep the sessions that start on those local days.
+            jsonl and csv are the format `focus import` reads: one session per line with task, \
+            subtask, start and end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, \
+            planned_seconds and note (when there is one).
+
+            ics writes each session as a calendar event (RFC 5545): "✓ Thesis/Chapter 2", or \
+            "✗ Thesis/Chapter 2 (interrupted)", from its start to its end in UTC, the focused \
+            minutes and the note in the description. Each event's UID comes from the session \
+            (task, subtask and start), so importing a newer export into a calendar app updates \
+            events instead of duplicating them.
+
+            --from/--to keep the sessions that start on those local days.
             """
     )
 
-    @Option(help: ArgumentHelp("jsonl (default) or csv; --output FILE.csv implies csv.", valueName: "format"))
+    @Option(help: ArgumentHelp("jsonl (default), csv or ics; --output FILE.csv or FILE.ics implies it.", valueName: "format"))
     var format: String?
     @Option(help: ArgumentHelp("First day (2026-11-01); needs --to.", valueName: "date"))
     var from: String?
@@ -30,16 +39,26 @@ package struct ExportCommand: FocusRunnable {
     /// Output is flushed in chunks of about this many bytes.
     static let chunkSize = 64 * 1024
 
-    package func run(in env: FocusEnvironment) async throws {
-        let format: InterchangeFormat
-        if let option = self.format {
+    /// What `--format` (or the output file's name) asks for.
+    enum Format: Equatable {
+        case interchange(InterchangeFormat)
+        case ics
+    }
+
+    static func format(option: String?, output: String?) throws(FocusError) -> Format {
+        if let option {
+            if option.lowercased() == "ics" { return .ics }
             guard let f = InterchangeFormat(rawValue: option.lowercased()) else {
-                throw FocusError.invalidValue(what: "format", value: option, expected: "jsonl or csv")
+                throw FocusError.invalidValue(what: "format", value: option, expected: "jsonl, csv or ics")
             }
-            format = f
-        } else {
-            format = output.flatMap(InterchangeFormat.detect(path:)) ?? .jsonl
+            return .interchange(f)
         }
+        if let output, output.lowercased().hasSuffix(".ics") { return .ics }
+        return .interchange(output.flatMap(InterchangeFormat.detect(path:)) ?? .jsonl)
+    }
+
+    package func run(in env: FocusEnvironment) async throws {
+        let format = try ExportCommand.format(option: self.format, output: output)
         let range = try WindowOptions.range(from: from, to: to, today: env.today)
         let start = range.map { env.calendar.startOfDay($0.from) }
         let end = range.map { env.calendar.startOfDay($0.to.adding(days: 1)) }
@@ -47,7 +66,6 @@ package struct ExportCommand: FocusRunnable {
 
         let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, mode: 0o600) }
         let console = env.console
-        let writer = InterchangeWriter(format: format)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(ExportCommand.chunkSize + 4096)
         func flush() throws {
@@ -59,15 +77,44 @@ package struct ExportCommand: FocusRunnable {
             }
             buffer.removeAll(keepingCapacity: true)
         }
-        buffer.append(contentsOf: writer.header.utf8)
-        let count = try db.exportSessions(from: start, to: end) { record in
-            writer.append(record, to: &buffer)
-            if buffer.count >= ExportCommand.chunkSize { try flush() }
+        let count: Int
+        switch format {
+        case let .interchange(f):
+            let writer = InterchangeWriter(format: f)
+            buffer.append(contentsOf: writer.header.utf8)
+            count = try db.exportSessions(from: start, to: end) { record in
+                writer.append(record, to: &buffer)
+                if buffer.count >= ExportCommand.chunkSize { try flush() }
+            }
+        case .ics:
+            ICSWriter.begin(name: "focus sessions", to: &buffer)
+            let stamp = ICSWriter.utcDateTime(env.now())
+            count = try db.exportSessions(from: start, to: end) { record, identity in
+                ICSWriter.append(ExportCommand.event(record, identity: identity), stamp: stamp, to: &buffer)
+                if buffer.count >= ExportCommand.chunkSize { try flush() }
+            }
+            ICSWriter.end(to: &buffer)
         }
         try flush()
         if let file {
             try file.commit()
             console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(file.path).")
         }
+    }
+
+    /// One worked session as a calendar event. The UID is its identity (task id, subtask id or
+    /// 0, start in UTC), the same in every export while the session exists unchanged.
+    static func event(_ r: SessionRecord, identity: SessionIdentity) -> ExportEvent {
+        let path = r.subtask.map { "\(r.task)/\($0)" } ?? r.task
+        let summary = r.status == .completed ? "✓ \(path)" : "✗ \(path) (interrupted)"
+        let startDate = Date(timeIntervalSince1970: Double(r.start))
+        let uid = "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
+        let minutes = (r.focusedSeconds + 30) / 60
+        var description = "Focused \(minutes) min"
+        if r.plannedSeconds != r.focusedSeconds { description += " of \((r.plannedSeconds + 30) / 60) planned" }
+        description += "."
+        if let note = r.note, !note.isEmpty { description += "\n" + note }
+        return ExportEvent(uid: uid, start: startDate, end: Date(timeIntervalSince1970: Double(r.end)),
+                           summary: summary, description: description)
     }
 }

@@ -2,32 +2,55 @@ import ArgumentParser
 import FocusCore
 import FocusStorage
 
-/// `focus import FILE [--format jsonl|csv]`.
+/// `focus import FILE [--format jsonl|csv|timewarrior|watson|openpomodoro] [--map RULES]`.
 package struct ImportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add sessions from a JSON Lines (.jsonl) or CSV (.csv) file, all or nothing.",
+        abstract: "Add sessions from a file (focus, Timewarrior, Watson, Open Pomodoro).",
         discussion: """
-            One session per line: task, subtask (optional), start and end (ISO 8601 with an \
-            offset or Z), status (completed or interrupted), and optionally focused_seconds, \
-            planned_seconds and note. Missing tasks and subtasks are created. The whole file is \
-            checked first: a bad line stops the import with its line number, and nothing is \
-            written. Sessions already in the database are skipped, so importing twice is safe.
+            focus's own files: one session per line (JSON Lines, .jsonl) or row (CSV, .csv) with \
+            task, subtask (optional), start and end (ISO 8601 with an offset or Z), status \
+            (completed or interrupted), and optionally focused_seconds, planned_seconds and note.
+
+            Other trackers' files (every entry becomes a completed session):
+
+            Timewarrior, `timew export` saved to a file (a .json array is recognised): tag 1 \
+            is the task, tag 2 the subtask, the annotation the note. Timewarrior keeps tags \
+            sorted, so `Thesis Intro` comes out as Intro, Thesis: choose with --map. An interval \
+            with no tags goes to the task Untagged; one still being tracked is skipped.
+
+            Watson, its frames file: the project is the task, tag 1 the subtask.
+
+            Open Pomodoro, its history file: the description is the task (Untagged if none), no \
+            subtask; the end is the start plus duration minutes (25 if absent).
+
+            --map chooses other parts: task=SOURCE,subtask=SOURCE, SOURCE being a tag number \
+            (1, 2, ...), PREFIX* (the tag starting with PREFIX, without it; numbers then count \
+            the other tags), project (Watson), description (Open Pomodoro) or none (subtask). \
+            E.g. `--map task=project:*,subtask=1` or `--map task=2,subtask=1`.
+
+            Missing tasks and subtasks are created. The whole file is checked first: a bad entry \
+            stops the import with its line number, and nothing is written. Sessions already in \
+            the database (same task, subtask and start) are skipped, so importing twice is safe.
             """
     )
 
     @Argument(help: ArgumentHelp("The file to read.", valueName: "file"))
     var file: String
-    @Option(help: ArgumentHelp("Read it as jsonl or csv whatever its name.", valueName: "format"))
+    @Option(help: ArgumentHelp(
+        "jsonl, csv, timewarrior, watson or openpomodoro (default: from the file's name).", valueName: "format"))
     var format: String?
+    @Option(help: ArgumentHelp("Which parts become task and subtask (other trackers).", valueName: "rules"))
+    var map: String?
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
         let format = try ImportCommand.format(option: format, path: file)
+        let mapping = try ImportCommand.mapping(map, format: format)
         // First the whole file is checked, with nothing opened for writing.
-        var checker = InterchangeParser(format: format, file: file)
+        var checker = SessionFileParser(format: format, mapping: mapping, file: file)
         try ChunkedFile.read(file) { chunk in try checker.feed(chunk) { _, _ in } }
         try checker.finish { _, _ in }
         // Then it is read again inside one transaction (memory stays flat whatever its size;
@@ -35,31 +58,44 @@ package struct ImportCommand: FocusRunnable {
         let db = try env.openDatabase()
         let path = file
         let summary = try db.importSessions(now: env.now()) { insert in
-            var parser = InterchangeParser(format: format, file: path)
+            var parser = SessionFileParser(format: format, mapping: mapping, file: path)
             try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record) } }
             try parser.finish { record, _ in try insert(record) }
         }
-        env.console.line(ImportCommand.sentence(summary))
+        env.console.line(ImportCommand.sentence(summary, skipped: checker.skipped, format: format))
     }
 
-    /// `--format`, else the file's extension.
-    static func format(option: String?, path: String) throws(FocusError) -> InterchangeFormat {
+    /// `--format`, else the file's name (and, for `.json`, its first bytes).
+    static func format(option: String?, path: String) throws(FocusError) -> ImportFormat {
         if let option {
-            guard let format = InterchangeFormat(rawValue: option.lowercased()) else {
-                throw .invalidValue(what: "format", value: option, expected: "jsonl or csv")
+            guard let format = ImportFormat(name: option) else {
+                throw .invalidValue(what: "format", value: option, expected: ImportFormat.names)
             }
             return format
         }
-        guard let format = InterchangeFormat.detect(path: path) else {
-            throw .usage("cannot tell the format of \(path) from its name; name it .jsonl or .csv, or pass --format jsonl or --format csv.")
+        guard let format = ImportFormat.detect(path: path, head: ChunkedFile.head(path)) else {
+            throw .usage("cannot tell the format of \(path) from its name; name it .jsonl or .csv, or pass --format (\(ImportFormat.names)).")
         }
         return format
     }
 
-    /// "Imported 12 sessions (3 already present), created 1 task and 2 subtasks."
-    static func sentence(_ s: ImportSummary) -> String {
+    static func mapping(_ option: String?, format: ImportFormat) throws(FocusError) -> ImportMapping? {
+        guard let option else { return nil }
+        guard case let .foreign(foreign) = format else {
+            throw .usage("--map applies to timewarrior, watson and openpomodoro files; a jsonl or csv file names its task and subtask itself.")
+        }
+        return try ImportMapping.parse(option, format: foreign)
+    }
+
+    /// "Imported 12 sessions (3 already present), created 1 task and 2 subtasks." and, when
+    /// some entries were left out, "Skipped 1 interval still being tracked."
+    static func sentence(_ s: ImportSummary, skipped: Int = 0, format: ImportFormat = .interchange(.jsonl)) -> String {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "Imported \(count(s.imported, "session")) (\(s.alreadyPresent) already present), "
+        var text = "Imported \(count(s.imported, "session")) (\(s.alreadyPresent) already present), "
             + "created \(count(s.createdTasks, "task")) and \(count(s.createdSubtasks, "subtask"))."
+        if skipped > 0, case let .foreign(f) = format {
+            text += " Skipped \(count(skipped, f.entryName)) still being tracked (no end yet)."
+        }
+        return text
     }
 }

@@ -35,6 +35,25 @@ package enum ChunkedFile {
     }
 }
 
+extension ChunkedFile {
+    /// The first `count` bytes of the file (fewer when it is shorter; none when it cannot be
+    /// read: `read` reports that properly).
+    package static func head(_ path: String, count: Int = 4096) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            filled += n
+        }
+        return Array(bytes[0..<filled])
+    }
+}
+
 /// A file written in pieces and put in place only when complete: a temporary file beside it,
 /// fsync, then rename over the old one (see `AtomicFile`). Dropped without `commit`, it
 /// removes the temporary file and leaves the old file as it was. A path that is not a regular

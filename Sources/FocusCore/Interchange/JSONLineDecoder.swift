@@ -20,17 +20,97 @@ package enum JSONLineDecoder {
         return try result.get()
     }
 
+    /// Reads one whole JSON value (an entry of a JSON array file, which may span lines).
+    /// Errors name the position as "line L, column C" counted from the value's first line
+    /// plus `firstLine - 1`, so they point into the file.
+    package static func decodeValue(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) throws(InterchangeIssue) -> JSONValue {
+        var reader = Reader(bytes: bytes)
+        reader.firstLine = firstLine
+        reader.skipSpace()
+        let value = try reader.anyValue(depth: 0)
+        reader.skipSpace()
+        guard reader.i == bytes.count else { throw reader.fail("unexpected text after the value") }
+        return value
+    }
+
+    package static func decodeValue(_ text: String) throws(InterchangeIssue) -> JSONValue {
+        var text = text
+        let result: Result<JSONValue, InterchangeIssue> = text.withUTF8 { bytes in
+            do throws(InterchangeIssue) { return .success(try decodeValue(bytes, firstLine: 1)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
         /// Reused for strings with escapes.
         var scratch: [UInt8] = []
+        /// Set when reading a value that may span lines: positions are then given as a line
+        /// of the file and a column.
+        var firstLine: Int?
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         func fail(_ what: String) -> InterchangeIssue {
+            if let firstLine {
+                var line = firstLine
+                var column = 1
+                for k in 0..<min(i, bytes.count) {
+                    if bytes[k] == 0x0A { line += 1; column = 1 } else { column += 1 }
+                }
+                if i >= bytes.count { return InterchangeIssue("bad JSON: \(what) at the end of the entry (line \(line))") }
+                return InterchangeIssue("bad JSON: \(what) at line \(line), column \(column)")
+            }
             if i >= bytes.count { return InterchangeIssue("bad JSON: \(what) at the end of the line") }
             return InterchangeIssue("bad JSON: \(what) at column \(i + 1)")
+        }
+
+        /// Any value, kept (objects keep their keys in order; a repeated key keeps the last).
+        mutating func anyValue(depth: Int) throws(InterchangeIssue) -> JSONValue {
+            guard depth < JSONLineDecoder.maximumDepth else { throw fail("nested too deeply") }
+            skipSpace()
+            guard i < bytes.count else { throw fail("expected a value") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"):
+                i += 1
+                var members: [(String, JSONValue)] = []
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key in double quotes") }
+                    let key = try string()
+                    try expect(UInt8(ascii: ":"), "':' after the key")
+                    let value = try anyValue(depth: depth + 1)
+                    if let k = members.firstIndex(where: { $0.0 == key }) { members[k].1 = value } else { members.append((key, value)) }
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("expected ',' or '}'") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                    throw fail("expected ',' or '}'")
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                var elements: [JSONValue] = []
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                while true {
+                    elements.append(try anyValue(depth: depth + 1))
+                    skipSpace()
+                    guard i < bytes.count else { throw fail("expected ',' or ']'") }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                    throw fail("expected ',' or ']'")
+                }
+            default:
+                switch try value() {
+                case let .string(s): return .string(s)
+                case let .number(d): return .number(d)
+                case let .bool(b): return .bool(b)
+                default: return .null
+                }
+            }
         }
 
         mutating func skipSpace() {
@@ -267,6 +347,46 @@ package enum JSONLineDecoder {
             default:
                 _ = try value()
             }
+        }
+    }
+}
+
+/// A JSON value read whole (the entries of Timewarrior and Watson files).
+package enum JSONValue: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    /// Members in the order written.
+    case object([(String, JSONValue)])
+
+    package subscript(key: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case let (.string(x), .string(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.bool(x), .bool(y)): return x == y
+        case (.null, .null): return true
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// What kind of value this is, for error messages ("a number").
+    package var kind: String {
+        switch self {
+        case .string: return "text"
+        case .number: return "a number"
+        case .bool: return "true or false"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 }

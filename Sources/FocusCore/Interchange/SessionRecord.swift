@@ -121,13 +121,8 @@ extension SessionRecord {
         guard let task else { throw InterchangeIssue("missing field \"task\"") }
         let start = try instant(f[.start], field: "start")
         let end = try instant(f[.end], field: "end")
-        guard end >= start else {
-            throw InterchangeIssue("end \(Timestamp.utc(Date(timeIntervalSince1970: Double(end)))) is before start \(Timestamp.utc(Date(timeIntervalSince1970: Double(start))))")
-        }
+        try checkSpan(start: start, end: end)
         let length = end - start
-        guard length <= maximumLengthSeconds else {
-            throw InterchangeIssue("the session lasts \(TerminalText.duration(Int(length))), more than 24 hours; split it into sessions of a day or less")
-        }
         let status = try status(f[.status])
         let focused = try seconds(f[.focusedSeconds], field: "focused_seconds", numbersAsText: numbersAsText) ?? Int(length)
         guard focused <= Int(length) else {
@@ -140,9 +135,38 @@ extension SessionRecord {
             focusedSeconds: focused, plannedSeconds: planned, note: note)
     }
 
+    /// Checks a session read from another tool's file (Timewarrior, Watson, Open Pomodoro):
+    /// the same rules for titles and lengths as `make`, focused and planned time the whole
+    /// span. `hint` ends the sentence when a title is refused (how to choose another).
+    package static func make(
+        task: String, subtask: String?, start: Int64, end: Int64, status: SessionStatus, note: String?, hint: String
+    ) throws(InterchangeIssue) -> SessionRecord {
+        guard let taskTitle = try name(.string(task), field: "task", required: true, hint: hint) else {
+            throw InterchangeIssue("empty task name; \(hint)")
+        }
+        let subtaskTitle = try subtask.flatMap { s throws(InterchangeIssue) in try name(.string(s), field: "subtask", required: false, hint: hint) }
+        try checkSpan(start: start, end: end)
+        let length = Int(end - start)
+        let note = note.flatMap { $0.isEmpty ? nil : $0 }
+        return SessionRecord(
+            task: taskTitle, subtask: subtaskTitle, start: start, end: end, status: status,
+            focusedSeconds: length, plannedSeconds: length, note: note)
+    }
+
+    /// The end is not before the start, and the session lasts a day or less.
+    private static func checkSpan(start: Int64, end: Int64) throws(InterchangeIssue) {
+        guard end >= start else {
+            throw InterchangeIssue("end \(Timestamp.utc(Date(timeIntervalSince1970: Double(end)))) is before start \(Timestamp.utc(Date(timeIntervalSince1970: Double(start))))")
+        }
+        let length = end - start
+        guard length <= maximumLengthSeconds else {
+            throw InterchangeIssue("the session lasts \(TerminalText.duration(Int(length))), more than 24 hours; split it into sessions of a day or less")
+        }
+    }
+
     /// A task or subtask title: trimmed, not empty, no control characters, at most
     /// `Titles.maximumLength` characters; a task title has no `/`. An empty subtask is none.
-    private static func name(_ value: RawValue, field: String, required: Bool) throws(InterchangeIssue) -> String? {
+    private static func name(_ value: RawValue, field: String, required: Bool, hint: String? = nil) throws(InterchangeIssue) -> String? {
         let raw: String
         switch value {
         case .absent, .null:
@@ -156,18 +180,19 @@ extension SessionRecord {
             if required { throw InterchangeIssue("empty \(field) name") }
             return nil
         }
+        let tail = hint.map { "; " + $0 } ?? ""
         if let bad = title.unicodeScalars.first(where: Sanitized.isUnsafe) {
             let hex = String(bad.value, radix: 16, uppercase: true)
-            throw InterchangeIssue("\(field) name contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))")
+            throw InterchangeIssue("\(field) name contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))\(tail)")
         }
         if title.count > Titles.maximumLength {
-            throw InterchangeIssue("\(field) name is longer than \(Titles.maximumLength) characters")
+            throw InterchangeIssue("\(field) name is longer than \(Titles.maximumLength) characters\(tail)")
         }
         if TaskCatalog.hashID(title) != nil {
-            throw InterchangeIssue("\(field) name '\(title)' looks like an id (#12); rename it")
+            throw InterchangeIssue("\(field) name '\(title)' looks like an id (#12)\(hint.map { "; " + $0 } ?? "; rename it")")
         }
         if field == "task", title.utf8.contains(UInt8(ascii: "/")) {
-            throw InterchangeIssue("task name '\(title)' contains '/', which separates a task from its subtask; put the subtask in \"subtask\"")
+            throw InterchangeIssue("task name '\(title)' contains '/', which separates a task from its subtask\(hint.map { "; " + $0 } ?? "; put the subtask in \"subtask\"")")
         }
         return title
     }

@@ -45,6 +45,15 @@ extension AppDatabase {
     /// whatever the size of the history.
     @discardableResult
     package func exportSessions(from: Date?, to: Date?, _ body: (SessionRecord) throws -> Void) throws(FocusError) -> Int {
+        try exportSessions(from: from, to: to) { record, _ in try body(record) }
+    }
+
+    /// As `exportSessions(from:to:_:)`, each session with its identity (the task and subtask
+    /// ids of the identity index; with the start they name the session while it exists).
+    @discardableResult
+    package func exportSessions(
+        from: Date?, to: Date?, identified body: (SessionRecord, SessionIdentity) throws -> Void
+    ) throws(FocusError) -> Int {
         // An export reads the whole table once: through the mapping every page of the file
         // would stay resident (146 MB for a million sessions); the small page cache keeps
         // memory flat instead. Stats, which read a window, keep the mapping.
@@ -72,11 +81,26 @@ extension AppDatabase {
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
                     start: row[2], end: row[3], status: SessionStatus(rawValue: status) ?? .interrupted,
                     focusedSeconds: row[5], plannedSeconds: row[4], note: row[7])
-                try body(record)
+                try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
                 count += 1
             }
             return count
         }
+    }
+}
+
+/// What makes a session itself in the store (the `timeLog_identity` index): re-importing
+/// the same history never adds a second session with the same identity.
+package struct SessionIdentity: Sendable, Hashable {
+    package var taskID: Int64
+    package var subtaskID: Int64?
+    /// Unix seconds.
+    package var start: Int64
+
+    package init(taskID: Int64, subtaskID: Int64?, start: Int64) {
+        self.taskID = taskID
+        self.subtaskID = subtaskID
+        self.start = start
     }
 }
 

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The time trackers whose files `focus import` reads besides its own formats.
+package enum ForeignFormat: String, Sendable, CaseIterable {
+    /// The JSON array `timew export` prints.
+    case timewarrior
+    /// Watson's `frames` file: a JSON array of `[start, stop, project, id, tags, updated_at]`.
+    case watson
+    /// Open Pomodoro's `history` file: one pomodoro per line, a timestamp then logfmt attributes.
+    case openpomodoro
+
+    /// What the tool calls one entry, for error messages and the summary.
+    package var entryName: String {
+        switch self {
+        case .timewarrior: return "interval"
+        case .watson: return "frame"
+        case .openpomodoro: return "pomodoro"
+        }
+    }
+}
+
+/// Which part of a foreign entry becomes the task and which the subtask (`--map`).
+///
+/// Written `task=SOURCE,subtask=SOURCE` (either may be left out: it keeps the format's
+/// default). A SOURCE is
+/// - `N`: the Nth tag (1-based), counting the tags that no `PREFIX*` rule took;
+/// - `PREFIX*`: the first tag starting with PREFIX, without it (`project:*` takes
+///   `project:Thesis` as `Thesis`);
+/// - `project` (Watson) or `description` (Open Pomodoro);
+/// - `none` (subtask only): no subtask.
+///
+/// Defaults: Timewarrior `task=1,subtask=2`; Watson `task=project,subtask=1`; Open Pomodoro
+/// `task=description,subtask=none`. An entry whose task source is missing (no tags, no
+/// description) goes to the task `Untagged`; a missing subtask source means no subtask.
+package struct ImportMapping: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
+        case tag(Int)
+        case tagPrefix(String)
+        case project
+        case description
+        case none
+    }
+
+    package var task: Source
+    package var subtask: Source
+
+    /// The task of an entry with nothing to name it.
+    package static let untagged = "Untagged"
+
+    package init(task: Source, subtask: Source) {
+        self.task = task
+        self.subtask = subtask
+    }
+
+    package static func defaults(for format: ForeignFormat) -> ImportMapping {
+        switch format {
+        case .timewarrior: return ImportMapping(task: .tag(1), subtask: .tag(2))
+        case .watson: return ImportMapping(task: .project, subtask: .tag(1))
+        case .openpomodoro: return ImportMapping(task: .description, subtask: .none)
+        }
+    }
+
+    /// Reads `--map`; what it does not name keeps the format's default.
+    package static func parse(_ text: String, format: ForeignFormat) throws(FocusError) -> ImportMapping {
+        var mapping = defaults(for: format)
+        let expected = "task=SOURCE,subtask=SOURCE with SOURCE a tag number (1), PREFIX* (project:*)"
+            + (format == .watson ? ", project" : format == .openpomodoro ? ", description" : "")
+            + " or none (subtask only)"
+        var named = Set<String>()
+        for rule in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = rule.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { throw .invalidValue(what: "--map rule", value: String(rule), expected: expected) }
+            let key = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard key == "task" || key == "subtask" else {
+                throw .invalidValue(what: "--map field", value: key, expected: "task or subtask")
+            }
+            guard named.insert(key).inserted else {
+                throw .usage("--map names \(key) twice; give each of task and subtask once, e.g. --map task=1,subtask=2.")
+            }
+            let source: Source
+            switch value.lowercased() {
+            case "none":
+                guard key == "subtask" else { throw .usage("--map task=none: every session needs a task; choose a tag number, PREFIX*, or leave task out.") }
+                source = .none
+            case "project":
+                guard format == .watson else { throw .usage("--map \(key)=project: only Watson frames have a project; use a tag number or PREFIX* for \(format.rawValue).") }
+                source = .project
+            case "description":
+                guard format == .openpomodoro else { throw .usage("--map \(key)=description: only Open Pomodoro entries have a description; use a tag number or PREFIX* for \(format.rawValue).") }
+                source = .description
+            default:
+                if value.hasSuffix("*") {
+                    let prefix = String(value.dropLast())
+                    guard !prefix.isEmpty, !prefix.contains("*") else {
+                        throw .invalidValue(what: "--map \(key)", value: value, expected: "a tag prefix followed by *, like project:*")
+                    }
+                    source = .tagPrefix(prefix)
+                } else if let n = Int(value), n >= 1, n <= 1000, value.allSatisfy(\.isASCII) {
+                    source = .tag(n)
+                } else {
+                    throw .invalidValue(what: "--map \(key)", value: value, expected: expected)
+                }
+            }
+            if key == "task" { mapping.task = source } else { mapping.subtask = source }
+        }
+        return mapping
+    }
+
+    /// The task and subtask titles of one entry (before the title rules are checked).
+    package func titles(tags: [String], project: String? = nil, description: String? = nil) -> (task: String, subtask: String?) {
+        // Prefix rules take their tags first; positions count what is left.
+        var rest = tags
+        func pick(_ source: Source) -> String? {
+            if case let .tagPrefix(prefix) = source, let k = rest.firstIndex(where: { $0.hasPrefix(prefix) }) {
+                let tag = rest.remove(at: k)
+                return String(tag.dropFirst(prefix.count))
+            }
+            return nil
+        }
+        let taskByPrefix = pick(task)
+        let subtaskByPrefix = pick(subtask)
+        func value(_ source: Source, prefixed: String?) -> String? {
+            switch source {
+            case let .tag(n): return n <= rest.count ? rest[n - 1] : nil
+            case .tagPrefix: return prefixed
+            case .project: return project
+            case .description: return description
+            case .none: return nil
+            }
+        }
+        func present(_ s: String?) -> String? {
+            guard let s, !SessionRecord.trimmed(s).isEmpty else { return nil }
+            return s
+        }
+        let taskTitle = present(value(task, prefixed: taskByPrefix)) ?? ImportMapping.untagged
+        var subtaskTitle = present(value(subtask, prefixed: subtaskByPrefix))
+        // The same tag cannot be both (`task=1,subtask=1`).
+        if task == subtask { subtaskTitle = nil }
+        return (taskTitle, subtaskTitle)
+    }
+}
