@@ -6,7 +6,7 @@ extension AppDatabase {
     /// The next planned block: the first by start that has not ended at `now` (one running now
     /// counts). Blocks last less than two days, so this reads the (status, start) index from two
     /// days back and stops at the first hit; `focus status` runs it every second.
-    static let nextBlockSQL = AppDatabase.blockSelectSQL + """
+    package static let nextBlockSQL = AppDatabase.blockSelectSQL + """
          WHERE scheduledBlock.status = 'planned' AND scheduledBlock.startedAt >= ? AND scheduledBlock.endedAt > ?
            AND scheduledBlock.id IS NOT ?
          ORDER BY scheduledBlock.startedAt LIMIT 1
