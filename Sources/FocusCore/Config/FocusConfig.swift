@@ -105,8 +105,9 @@ package struct FocusConfig: Sendable, Equatable {
         case "summary_time":
             summaryTime = ["off", "", "none", "false"].contains(text.lowercased()) ? nil : try DateParser.timeOfDay(text, what: key)
         case "hook_timeout":
-            hookTimeoutSeconds = try duration(min: 1)
-            guard hookTimeoutSeconds <= 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration of at most 1h") }
+            let s = try duration(min: 1)
+            guard s <= 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1s to 1h") }
+            hookTimeoutSeconds = s
         default: throw FocusConfig.unknownKey(key)
         }
         if dayEnd <= dayStart {
