@@ -24,7 +24,9 @@ package enum FocusMain {
         do {
             parsed = try RootCommand.parseAsRoot(hoistingGlobalOptions(arguments))
         } catch {
-            return report(parseError: error, console: console)
+            // Completion scripts and the help dump are for programs: never re-wrapped.
+            let machine = arguments.contains { $0.hasPrefix("--generate-completion-script") || $0 == "--experimental-dump-help" || $0 == "---completion" }
+            return report(parseError: error, console: console, wrap: !machine)
         }
         guard let command = parsed as? any FocusRunnable else {
             // `--help`, `help CMD`, or a group without its subcommand (`focus task`): these
@@ -52,11 +54,12 @@ package enum FocusMain {
         }
     }
 
-    private static func report(parseError error: any Error, console: any Console) -> Int32 {
+    private static func report(parseError error: any Error, console: any Console, wrap: Bool = true) -> Int32 {
         let code = RootCommand.exitCode(for: error)
         if code == .success {
             // --help, --version, `focus help ...`.
-            console.out(wrapped(RootCommand.fullMessage(for: error), width: 80) + "\n")
+            let message = RootCommand.fullMessage(for: error)
+            console.out((wrap ? wrapped(message, width: 80) : message) + "\n")
             return 0
         }
         var message = RootCommand.message(for: error)

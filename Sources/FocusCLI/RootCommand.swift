@@ -28,6 +28,7 @@ package struct RootCommand: ParsableCommand {
             ImportCommand.self,
             ExportCommand.self,
             DaemonCommand.self,
+            GenerateManCommand.self,
         ]
     )
 

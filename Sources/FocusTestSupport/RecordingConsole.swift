@@ -28,3 +28,12 @@ package final class RecordingNotifier: Notifier {
     package func post(_ notice: Notice) async { posted.withLock { $0.append(notice) } }
     package var notices: [Notice] { posted.withLock { $0 } }
 }
+
+/// A hook runner that keeps every call it was given, payloads rendered as one-line JSON.
+package final class RecordingHookRunner: HookRunner {
+    private let calls = Mutex<[(HookEvent, JSON)]>([])
+    package init() {}
+    package func run(_ event: HookEvent, payload: JSON) async { calls.withLock { $0.append((event, payload)) } }
+    package var events: [HookEvent] { calls.withLock { $0.map(\.0) } }
+    package var payloads: [JSON] { calls.withLock { $0.map(\.1) } }
+}

@@ -8,6 +8,7 @@ package final class TestWorld: @unchecked Sendable {
     package let database: AppDatabase
     package let console: RecordingConsole
     package let notifier = RecordingNotifier()
+    package let hooks = RecordingHookRunner()
     package let zone: TimeZone
     private let lock = NSLock()
     private var _now: Date
@@ -44,7 +45,8 @@ package final class TestWorld: @unchecked Sendable {
         return FocusEnvironment(
             console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
-            openDatabase: { () throws(FocusError) -> AppDatabase in db }
+            openDatabase: { () throws(FocusError) -> AppDatabase in db },
+            makeHooks: { [hooks] _ in hooks }
         )
     }
 

@@ -26,6 +26,7 @@ final class Shared<Value>: @unchecked Sendable {
         let inbox = DaemonInbox()
         let clock: TestClock
         let notifier = RecordingNotifier()
+        let hooks = RecordingHookRunner()
         let base = TestWorld.instant("2026-11-23T13:50:00Z")
         let jump = Shared<TimeInterval>(0)
         let logs = Shared<[String]>([])
@@ -58,6 +59,7 @@ final class Shared<Value>: @unchecked Sendable {
                 makeNotifier: { [notifier] config -> any Notifier in config.notifications ? notifier : SilentNotifier() },
                 settle: { [settles] _, _ in settles.update { $0 += 1 } },
                 fingerprint: { nil }, log: { [logs] line in logs.update { $0.append(line) } })
+            daemon.hooks = hooks
             return Task { await daemon.run() }
         }
 
@@ -100,6 +102,24 @@ final class Shared<Value>: @unchecked Sendable {
         await h.stop(task)
         let stored = try h.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") }
         #expect(stored == 2)
+    }
+
+    @Test func theBlockStartsHookRunsWithTheStartNoticeOnly() async throws {
+        let h = try Harness()
+        let id = try h.block(startingIn: 10)
+        let task = h.start()
+        await h.clock.advance(by: .seconds(300))
+        #expect(h.summaries.count == 1)
+        #expect(h.hooks.events.isEmpty, "the early reminder runs no hook")
+        await h.clock.advance(by: .seconds(300))
+        await h.stop(task)
+        // Started off the loop's path: give it a moment.
+        for _ in 0..<200 where h.hooks.events.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(h.hooks.events == [.blockStarts])
+        #expect(h.hooks.payloads.first?.rendered() == """
+            {"event": "block-starts", "block_id": \(id), "task": "Thesis", "subtask": "Chapter 2", \
+            "start": "2026-11-23T14:00:00Z", "end": "2026-11-23T14:50:00Z", "planned_seconds": 3000}
+            """)
     }
 
     @Test func aRestartedDaemonSendsNothingTwice() async throws {

@@ -32,6 +32,16 @@ import Testing
         #expect(throws: FocusError.self) { try ConfigFile.parse("colour = \"red\"", path: "c.toml") }
     }
 
+    @Test func hookTimeoutIsTenSecondsByDefaultAndBetweenASecondAndAnHour() throws {
+        var c = FocusConfig()
+        #expect(try c.value(of: "hook_timeout") == "10s")
+        try c.set("hook_timeout", to: "2m")
+        #expect(c.hookTimeoutSeconds == 120)
+        #expect(throws: FocusError.self) { try c.set("hook_timeout", to: "0") }
+        #expect(throws: FocusError.self) { try c.set("hook_timeout", to: "2h") }
+        #expect(c.hookTimeoutSeconds == 120)
+    }
+
     @Test func settingAKeyKeepsCommentsAndOtherKeys() {
         let before = "# mine\nwork = \"50m\"\ncycles = 3\n"
         #expect(ConfigFile.updating(before, key: "work", value: "45m") == "# mine\nwork = \"45m\"\ncycles = 3\n")

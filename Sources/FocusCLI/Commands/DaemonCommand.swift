@@ -56,7 +56,7 @@ package struct DaemonCommand: FocusRunnable {
                 Planning.replanQuietly(e, db)
             },
             fingerprint: { DatabaseFingerprint.of(path: databasePath) },
-            log: log)
+            log: log, hooks: env.makeHooks(log))
         log("stopped")
     }
 
@@ -66,11 +66,13 @@ package struct DaemonCommand: FocusRunnable {
         reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
         makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
         settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
-        fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void
+        fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void,
+        hooks: any HookRunner
     ) async where C.Duration == Duration {
         var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
                                     reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
                                     fingerprint: fingerprint, log: log)
+        daemon.hooks = hooks
         await daemon.run()
     }
 

@@ -138,6 +138,8 @@ package struct StartCommand: FocusRunnable {
                 store: DatabaseSessionStore(database: db, pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, now: env.now),
                 view: view, notifier: env.makeNotifier(fallback, warn), notices: notices, mailbox: mailbox,
                 tick: live ? .milliseconds(250) : nil)
+            let names = catalog.titles(of: target)
+            runner.hooks = SessionHooks(runner: env.makeHooks(warn), task: names.task, subtask: names.subtask, blockID: blockID)
             runner.sleptSoFar = {
                 continuousOrigin.duration(to: continuous.now) - awakeOrigin.duration(to: awake.now)
             }

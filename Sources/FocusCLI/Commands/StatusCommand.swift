@@ -1,75 +1,101 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
+import Foundation
 
-/// `focus status [--json | --format FMT]`: for prompts and status bars.
+/// `focus status [--json | --format FMT | --waybar | --i3blocks]`: for prompts and status bars,
+/// which run it every second. Each output reads only what it shows: the running session, and
+/// the next block and today's focus (one indexed query each) only when asked for.
 package struct StatusCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the running session (for prompts and status bars).",
         discussion: """
             --format placeholders: {state} {task} {subtask} {path} {phase} {remaining} {elapsed} \
-            {cycle} {cycles}. Idle prints `idle` (or an empty line with --format).
+            {cycle} {cycles} {next} (the next planned block, `14:00 Thesis/Chapter 2`) {today} \
+            (focus today, `1h35m`). Idle prints `idle`; with --format an empty line, or, when the \
+            template has {next} or {today}, the template with the session's placeholders empty. --waybar prints JSON for waybar's custom module \
+            (return-type json); --i3blocks prints full_text, short_text and colour lines.
             """)
 
     @Flag(help: "Print JSON.") var json = false
     @Option(help: ArgumentHelp("A template, e.g. '{path} {remaining}'.", valueName: "format")) var format: String?
+    @Flag(help: "Print JSON for a waybar custom module.") var waybar = false
+    @Flag(help: "Print the three lines an i3blocks block reads.") var i3blocks = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        if json, format != nil { throw FocusError.usage("--json and --format cannot be used together.") }
+        let chosen = [json ? "--json" : nil, format != nil ? "--format" : nil, waybar ? "--waybar" : nil, i3blocks ? "--i3blocks" : nil].compactMap { $0 }
+        if chosen.count > 1 { throw FocusError.usage("\(chosen.joined(separator: " and ")) cannot be used together; choose one.") }
         let db = try env.openDatabase()
-        guard let session = try db.activeSession() else {
-            if json { env.console.line(JSON.object([("state", .string("idle"))]).rendered()) } else if format != nil { env.console.line("") } else { env.console.line("idle") }
-            return
-        }
+        let active = try db.activeSession()
         let now = env.now()
-        let names = try db.titles(taskID: session.taskID, subtaskID: session.subtaskID)
-        let path = names.subtask.map { "\(names.task)/\($0)" } ?? names.task
-        let snap = session.snapshot
-        let remaining = session.remainingSeconds(at: now)
-        let elapsed = max(0, snap.plannedSeconds - remaining)
-        let state = snap.isPaused ? "paused" : "running"
+
         if json {
+            guard let active else {
+                env.console.line(JSON.object([("state", .string("idle"))]).rendered())
+                return
+            }
+            let s = try session(active, db: db, now: now)
+            let snap = active.snapshot
             env.console.line(JSON.object([
-                ("state", .string(state)),
-                ("task", .string(names.task)),
-                ("subtask", .optional(names.subtask)),
-                ("phase", .string(snap.phase.rawValue)),
+                ("state", .string(s.state)),
+                ("task", .string(s.task)),
+                ("subtask", .optional(s.subtask)),
+                ("phase", .string(s.phase.rawValue)),
                 ("started_at", .string(Timestamp.utc(snap.phaseStartedAt))),
-                ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(remaining))))),
-                ("remaining_seconds", .int(remaining)),
-                ("cycle", .int(snap.cycle)),
-                ("cycles", .int(snap.cycles)),
-                ("paused", .bool(snap.isPaused)),
-                ("elapsed_seconds", .int(elapsed)),
-                ("pid", .int(Int(session.pid))),
+                ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
+                ("remaining_seconds", .int(s.remainingSeconds)),
+                ("cycle", .int(s.cycle)),
+                ("cycles", .int(s.cycles)),
+                ("paused", .bool(s.isPaused)),
+                ("elapsed_seconds", .int(s.elapsedSeconds)),
+                ("pid", .int(Int(active.pid))),
             ]).rendered())
             return
         }
-        if let format {
-            let values: [String: String] = [
-                "state": state, "task": names.task, "subtask": names.subtask ?? "", "path": path,
-                "phase": snap.phase.rawValue, "remaining": DurationParser.clock(remaining), "elapsed": DurationParser.clock(elapsed),
-                "cycle": String(snap.cycle), "cycles": String(snap.cycles),
-            ]
-            env.console.line(Sanitized.terminal(StatusCommand.fill(format, values)))
-            return
+
+        let preset = waybar || i3blocks
+        let wantsNext = preset || format?.contains("{next}") == true
+        let wantsToday = preset || format?.contains("{today}") == true
+        var facts = StatusFacts()
+        if let active { facts.session = try session(active, db: db, now: now) }
+        if wantsNext, let block = try db.nextBlock(at: now, excluding: active?.blockID) {
+            facts.next = StatusRenderer.next(start: block.start, path: block.path, now: now, calendar: env.calendar)
         }
-        let pausedText = snap.isPaused ? " · paused" : ""
-        env.console.line("\(Sanitized.terminal(path)) · \(snap.phase.label)\(pausedText) · \(DurationParser.clock(remaining)) left")
+        if wantsToday {
+            let today = env.calendar.day(of: now)
+            let logged = try db.focusedSeconds(from: env.calendar.startOfDay(today), to: env.calendar.startOfDay(today.adding(days: 1)))
+            let running = facts.session.map { $0.phase == .work ? $0.elapsedSeconds : 0 } ?? 0
+            facts.todaySeconds = logged + running
+        }
+
+        if waybar {
+            env.console.line(StatusRenderer.waybar(facts))
+        } else if i3blocks {
+            env.console.line(StatusRenderer.i3blocks(facts))
+        } else if let format {
+            if facts.session == nil {
+                // Idle: an empty line, unless the template shows the next block or today's focus.
+                let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
+                env.console.line(Sanitized.terminal(line.trimmingCharacters(in: .whitespaces)))
+            } else {
+                env.console.line(Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts))))
+            }
+        } else if let s = facts.session {
+            let pausedText = s.isPaused ? " · paused" : ""
+            env.console.line("\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(DurationParser.clock(s.remainingSeconds)) left")
+        } else {
+            env.console.line("idle")
+        }
     }
 
-    /// Replaces `{name}` placeholders; unknown ones are left as written.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let key = String(rest[rest.index(after: open)..<close])
-            out += values[key] ?? "{\(key)}"
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
+    private func session(_ active: ActiveSession, db: AppDatabase, now: Date) throws(FocusError) -> StatusFacts.Session {
+        let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
+        let snap = active.snapshot
+        return StatusFacts.Session(
+            task: names.task, subtask: names.subtask, phase: snap.phase, isPaused: snap.isPaused,
+            remainingSeconds: active.remainingSeconds(at: now), plannedSeconds: snap.plannedSeconds,
+            cycle: snap.cycle, cycles: snap.cycles)
     }
 }

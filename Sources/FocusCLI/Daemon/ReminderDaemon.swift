@@ -28,6 +28,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var fingerprint: @Sendable () -> DatabaseFingerprint?
     /// Diagnostics (standard error, the journal under systemd).
     package var log: @Sendable (String) -> Void
+    /// The person's hook scripts: `block-starts` runs as a block's start reminder is posted.
+    package var hooks: any HookRunner = NoHooks()
     package var checkInterval: Duration = .seconds(5)
     /// How far ahead to read planned blocks.
     package var horizonSeconds: TimeInterval = 86_400
@@ -88,6 +90,11 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                         for due in decision.due {
                             await notifier.post(due.notice)
                             log("reminded: \(due.notice.summary)")
+                            if due.reminder.kind == .start, let block = state.blocks.first(where: { $0.id == due.reminder.blockID }) {
+                                // Not waited for: a slow hook must not delay the next reminder.
+                                let hooks = self.hooks
+                                Task { await hooks.run(.blockStarts, payload: SessionHooks.blockStarts(block)) }
+                            }
                         }
                     }
                     nextWake = decision.nextWake

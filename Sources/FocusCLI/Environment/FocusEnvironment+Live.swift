@@ -28,6 +28,12 @@ extension FocusEnvironment {
                 let db = try AppDatabase.open(path: dbPath)
                 try SessionRecovery.recoverStale(db, now: now(), calendar: calendar, console: console)
                 return db
+            },
+            makeHooks: { warn in
+                ProcessHookRunner(directory: ProcessHookRunner.directory(configPath: configPath),
+                                  timeout: .seconds(config.hookTimeoutSeconds),
+                                  logPath: ProcessHookRunner.logPath(environment: environment),
+                                  environment: environment, now: now, warn: warn)
             }
         )
     }

@@ -17,6 +17,8 @@ package struct FocusEnvironment: Sendable {
     /// Desktop notifications, given the fallback to use when they cannot be shown and where to
     /// say once that they cannot.
     package var makeNotifier: @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier
+    /// The person's hook scripts, given where to say that one failed.
+    package var makeHooks: @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner
     package var environment: [String: String]
     /// Opens the store; called once per command that needs it.
     package var openDatabase: @Sendable () throws(FocusError) -> AppDatabase
@@ -25,7 +27,8 @@ package struct FocusEnvironment: Sendable {
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
         calendar: LocalCalendar, config: FocusConfig, configPath: String, databasePath: String,
         makeNotifier: @escaping @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier, environment: [String: String],
-        openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase
+        openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase,
+        makeHooks: @escaping @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner = { _ in NoHooks() }
     ) {
         self.console = console
         self.now = now
@@ -35,6 +38,7 @@ package struct FocusEnvironment: Sendable {
         self.configPath = configPath
         self.databasePath = databasePath
         self.makeNotifier = makeNotifier
+        self.makeHooks = makeHooks
         self.environment = environment
         self.openDatabase = openDatabase
     }

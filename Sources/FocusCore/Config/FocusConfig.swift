@@ -20,6 +20,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var expirySeconds = 10
     /// End-of-day summary notification time (off when nil).
     package var summaryTime: TimeOfDay?
+    /// How long a hook script may run before it is stopped.
+    package var hookTimeoutSeconds = 10
 
     package init() {}
 
@@ -38,6 +40,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("urgency", "urgency of the end-of-work notice: low, normal, critical (critical)"),
         ("expiry", "how long other notices stay on screen (10s)"),
         ("summary_time", "time of the end-of-day summary notice, or off (off)"),
+        ("hook_timeout", "how long a hook script may run before it is stopped (10s)"),
     ]
 
     /// The value of a key as `config get` prints it.
@@ -56,6 +59,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "urgency": return urgency.rawValue
         case "expiry": return DurationParser.format(expirySeconds).replacingOccurrences(of: " ", with: "")
         case "summary_time": return summaryTime?.description ?? "off"
+        case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacingOccurrences(of: " ", with: "")
         default: throw FocusConfig.unknownKey(key)
         }
     }
@@ -100,6 +104,10 @@ package struct FocusConfig: Sendable, Equatable {
         case "expiry": expirySeconds = try duration(min: 1)
         case "summary_time":
             summaryTime = ["off", "", "none", "false"].contains(text.lowercased()) ? nil : try DateParser.timeOfDay(text, what: key)
+        case "hook_timeout":
+            let s = try duration(min: 1)
+            guard s <= 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1s to 1h") }
+            hookTimeoutSeconds = s
         default: throw FocusConfig.unknownKey(key)
         }
         if dayEnd <= dayStart {

@@ -11,6 +11,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     package var view: any SessionView
     package var notifier: any Notifier
     package var notices: SessionNotices
+    /// The person's hook scripts (none unless set): run like notices, never waited on while ticking.
+    package var hooks: SessionHooks?
     package var mailbox: Mailbox
     /// Redraw interval for a live view (nil: update only on changes).
     package var tick: Duration?
@@ -67,10 +69,12 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         func handle(_ events: [EngineEvent], at t: Duration) {
             var fresh: [Int64: WorkRecord] = [:]
             for event in events {
+                var recordedAs: Int64?
                 switch event {
                 case let .workEnded(record):
                     do {
                         let id = try store.record(record)
+                        recordedAs = id
                         recorded[id] = record
                         fresh[id] = record
                         order.append(id)
@@ -84,6 +88,10 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 if let notice = notices.notice(for: event, engine: engine) {
                     let n = notifier
                     posts.append(Task { await n.post(notice) })
+                }
+                if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
+                    let runner = hooks.runner
+                    posts.append(Task { await runner.run(hook, payload: payload) })
                 }
             }
             let snap = engine.snapshot(at: t)
@@ -127,7 +135,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             }
         }
         do { try store.finish() } catch { view.warn("could not clear the running session: \(error.description)") }
-        // Notices already posted get their (bounded) time to leave before the process exits.
+        // Notices and hooks already started get their (bounded) time to finish before the process exits.
         for p in posts { await p.value }
         return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary)
     }

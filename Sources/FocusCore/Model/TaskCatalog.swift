@@ -77,10 +77,15 @@ package struct TaskCatalog: Sendable {
 
     /// The display path of a target.
     package func path(of target: PathTarget) -> String {
+        let names = titles(of: target)
+        return names.subtask.map { "\(names.task)/\($0)" } ?? names.task
+    }
+
+    /// The task's and the subtask's titles (`#ID` for one that is gone).
+    package func titles(of target: PathTarget) -> (task: String, subtask: String?) {
         let task = tasks.first { $0.id == target.taskID }?.title ?? "#\(target.taskID)"
-        guard let sid = target.subtaskID else { return task }
-        let sub = subtasks[target.taskID]?.first { $0.id == sid }?.title ?? "#\(sid)"
-        return "\(task)/\(sub)"
+        guard let sid = target.subtaskID else { return (task, nil) }
+        return (task, subtasks[target.taskID]?.first { $0.id == sid }?.title ?? "#\(sid)")
     }
 
     package static func hashID(_ s: String) -> Int64? {

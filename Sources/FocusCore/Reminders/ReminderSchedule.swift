@@ -14,6 +14,11 @@ package struct ReminderBlock: Sendable, Equatable {
         self.start = start
         self.end = end
     }
+
+    /// The task's title: a task title never holds a `/`, so the path's first one ends it.
+    package var task: String { path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path }
+    /// The subtask's title (everything after the first `/`).
+    package var subtask: String? { path.firstIndex(of: "/").map { String(path[path.index(after: $0)...]) } }
 }
 
 /// The two reminders a block can have; the raw values are stored in `sentReminder.kind`.

@@ -1,0 +1,207 @@
+import FocusCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the person's hook scripts: `<directory>/<event>` is started directly (posix_spawn, no
+/// shell, no arguments) with the event's JSON on standard input, in a process group of its own,
+/// its output appended to the hook log. It gets `timeout` to finish, then SIGTERM, then SIGKILL
+/// a second later. Waiting happens on a thread of its own, never on the caller's path. A missing
+/// hook is nothing; one that is not executable, fails or overruns is one warning and a log line,
+/// never an error of the command that triggered it.
+package struct ProcessHookRunner: HookRunner {
+    package var directory: String
+    package var timeout: Duration
+    /// `$XDG_STATE_HOME/focus/hooks.log`: one line per run, and whatever hooks print.
+    package var logPath: String
+    /// The environment hooks are started with.
+    package var environment: [String: String]
+    package var now: @Sendable () -> Date
+    /// Where a failure is said once, briefly (the countdown's view, or the daemon's log).
+    package var warn: @Sendable (String) -> Void
+    /// How long a hook that ignores SIGTERM keeps before SIGKILL.
+    package var killGrace: Duration = .seconds(1)
+
+    package init(directory: String, timeout: Duration, logPath: String, environment: [String: String],
+                 now: @escaping @Sendable () -> Date, warn: @escaping @Sendable (String) -> Void) {
+        self.directory = directory
+        self.timeout = timeout
+        self.logPath = logPath
+        self.environment = environment
+        self.now = now
+        self.warn = warn
+    }
+
+    /// `$XDG_CONFIG_HOME/focus/hooks` (beside the config file).
+    package static func directory(configPath: String) -> String {
+        (configPath as NSString).deletingLastPathComponent + "/hooks"
+    }
+
+    /// `$XDG_STATE_HOME/focus/hooks.log` (default `~/.local/state/focus/hooks.log`).
+    package static func logPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/focus/hooks.log" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/focus/hooks.log"
+    }
+
+    /// How a hook run ended.
+    package enum Outcome: Sendable, Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+        case timedOut
+        case notExecutable
+        case couldNotStart(String)
+    }
+
+    package func run(_ event: HookEvent, payload: JSON) async {
+        let path = directory + "/" + event.rawValue
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // no hook for this event
+        let started = ContinuousClock.now
+        let outcome: Outcome
+        if (info.st_mode & S_IFMT) != S_IFREG || access(path, X_OK) != 0 {
+            outcome = .notExecutable
+        } else {
+            let input = payload.rendered() + "\n"
+            let me = self
+            outcome = await withCheckedContinuation { (c: CheckedContinuation<Outcome, Never>) in
+                Thread.detachNewThread { c.resume(returning: me.spawnAndWait(path, input: input)) }
+            }
+        }
+        report(event, path: path, outcome: outcome, took: started.duration(to: ContinuousClock.now))
+    }
+
+    /// One log line per run; a warning for anything but a clean exit.
+    private func report(_ event: HookEvent, path: String, outcome: Outcome, took: Duration) {
+        let seconds = (took.seconds * 10).rounded() / 10
+        let what: String
+        switch outcome {
+        case .exited(0): what = "exit 0 after \(seconds) s"
+        case let .exited(code): what = "failed: exit \(code) after \(seconds) s"
+        case let .signalled(sig): what = "failed: killed by signal \(sig) after \(seconds) s"
+        case .timedOut: what = "failed: still running after \(DurationParser.format(Int(timeout.seconds))); stopped"
+        case .notExecutable: what = "ignored: not an executable file (chmod +x \(path))"
+        case let .couldNotStart(reason): what = "failed: could not start (\(reason))"
+        }
+        appendLog("\(Timestamp.utc(now())) \(event.rawValue) \(what)\n")
+        if outcome != .exited(0) {
+            warn("warning: hook \(event.rawValue) \(what); see \(logPath)")
+        }
+    }
+
+    private func appendLog(_ line: String) {
+        guard let fd = openLog() else { return }
+        defer { close(fd) }
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// The log, opened for appending (its directory made 0700 when missing); nil when it cannot be.
+    private func openLog() -> Int32? {
+        let dir = (logPath as NSString).deletingLastPathComponent
+        if access(dir, F_OK) != 0 {
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
+        let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Starts the hook and waits for it, within the timeout (blocking: runs on its own thread).
+    private func spawnAndWait(_ path: String, input: String) -> Outcome {
+        // Standard input: the payload in an unlinked temporary file, so writing it can neither
+        // block on a hook that does not read nor raise SIGPIPE on one that exits first.
+        var template = Array((NSTemporaryDirectory() + "/focus-hook-XXXXXX").utf8CString)
+        let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard inFD >= 0 else { return .couldNotStart("no temporary file: \(String(cString: strerror(errno)))") }
+        defer { close(inFD) }
+        _ = fcntl(inFD, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var bytes = Array(input.utf8)
+        let written = bytes.withUnsafeMutableBytes { write(inFD, $0.baseAddress, $0.count) }
+        guard written == bytes.count, lseek(inFD, 0, SEEK_SET) == 0 else { return .couldNotStart("could not write its input") }
+        let logFD = openLog()
+        defer { if let logFD { close(logFD) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inFD, 0)
+        if let logFD {
+            posix_spawn_file_actions_adddup2(&actions, logFD, 1)
+            posix_spawn_file_actions_adddup2(&actions, logFD, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        // Nothing else of focus's leaks into the hook (the database, the terminal, D-Bus).
+        if let closeFrom = ProcessHookRunner.addCloseFrom { _ = closeFrom(&actions, 3) }
+
+        // Its own process group (a Ctrl-C in the countdown is not for it, and a timeout stops
+        // its children too), default signal handling and nothing blocked: focus ignores some
+        // signals, and ignored signals would otherwise be inherited.
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setpgroup(&attr, 0)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        guard rc == 0 else { return .couldNotStart(String(cString: strerror(rc))) }
+
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        if let status = waitUntil(pid, deadline: deadline) { return ProcessHookRunner.outcome(status) }
+        kill(-pid, SIGTERM)
+        if waitUntil(pid, deadline: clock.now.advanced(by: killGrace)) == nil {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        }
+        // Whatever the hook left behind in its group goes too.
+        kill(-pid, SIGKILL)
+        return .timedOut
+    }
+
+    /// Waits for `pid` until `deadline`; its wait status, or nil if it is still running.
+    private func waitUntil(_ pid: pid_t, deadline: ContinuousClock.Instant) -> Int32? {
+        var status: Int32 = 0
+        var pause: UInt32 = 1_000  // µs, doubling to 50 ms: quick hooks are seen quickly
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return status }
+            if r < 0, errno != EINTR { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Swift does not see
+    /// GNU extensions), looked up once. Without it, focus's own descriptors are close-on-exec.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+    }()
+
+    private static func outcome(_ status: Int32) -> Outcome {
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+}

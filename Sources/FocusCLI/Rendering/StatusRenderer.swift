@@ -1,0 +1,176 @@
+import FocusCore
+import Foundation
+
+/// What `focus status` knows at one moment, gathered with as few reads as the output needs.
+struct StatusFacts: Sendable, Equatable {
+    struct Session: Sendable, Equatable {
+        var task: String
+        var subtask: String?
+        var phase: Phase
+        var isPaused: Bool
+        var remainingSeconds: Int
+        var plannedSeconds: Int
+        var cycle: Int
+        var cycles: Int
+
+        var path: String { subtask.map { "\(task)/\($0)" } ?? task }
+        var elapsedSeconds: Int { max(0, plannedSeconds - remainingSeconds) }
+        var state: String { isPaused ? "paused" : "running" }
+    }
+
+    /// The next planned block: when (`14:00`, `Tue 14:00`) and what.
+    struct Next: Sendable, Equatable {
+        var when: String
+        var path: String
+        /// `14:00 Thesis/Chapter 2`.
+        var text: String { "\(when) \(path)" }
+    }
+
+    /// The running session; nil when idle.
+    var session: Session?
+    /// The next planned block; nil when none (or not asked for).
+    var next: Next?
+    /// Focus today, the running work session included; nil when not asked for.
+    var todaySeconds: Int?
+}
+
+/// The texts of `focus status`: a template, and what waybar and i3blocks read. Pure.
+enum StatusRenderer {
+    /// `14:00 Thesis/Chapter 2` today, `Tue 14:00 …` within the week ahead, `1 Dec 14:00 …` later.
+    static func next(start: Date, path: String, now: Date, calendar: LocalCalendar) -> StatusFacts.Next {
+        let day = calendar.day(of: start)
+        let today = calendar.day(of: now)
+        let time = calendar.timeOfDay(of: start).description
+        let when: String
+        if day.dayNumber <= today.dayNumber {
+            when = time
+        } else if day.dayNumber - today.dayNumber < 7 {
+            when = "\(StatsDateText.weekdayShort(day)) \(time)"
+        } else {
+            when = "\(day.day) \(StatsDateText.monthShort(day)) \(time)"
+        }
+        return StatusFacts.Next(when: when, path: path)
+    }
+
+    /// `1h35m`, `25m`, `0m`.
+    static func compact(_ seconds: Int) -> String {
+        DurationParser.format(seconds).replacingOccurrences(of: " ", with: "")
+    }
+
+    /// The `--format` placeholders and their values.
+    static func values(_ facts: StatusFacts) -> [String: String] {
+        var v: [String: String] = ["next": facts.next?.text ?? "", "today": facts.todaySeconds.map(compact) ?? ""]
+        if let s = facts.session {
+            v["state"] = s.state
+            v["task"] = s.task
+            v["subtask"] = s.subtask ?? ""
+            v["path"] = s.path
+            v["phase"] = s.phase.rawValue
+            v["remaining"] = DurationParser.clock(s.remainingSeconds)
+            v["elapsed"] = DurationParser.clock(s.elapsedSeconds)
+            v["cycle"] = String(s.cycle)
+            v["cycles"] = String(s.cycles)
+        } else {
+            v["state"] = "idle"
+            for key in ["task", "subtask", "path", "phase", "remaining", "elapsed", "cycle", "cycles"] { v[key] = "" }
+        }
+        return v
+    }
+
+    /// Replaces `{name}` placeholders; unknown ones are left as written.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let key = String(rest[rest.index(after: open)..<close])
+            out += values[key] ?? "{\(key)}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// The one line a bar shows: the session and its time left, or when idle the next block
+    /// (else today's focus, else `idle`).
+    static func barText(_ facts: StatusFacts) -> String {
+        if let s = facts.session {
+            let what = s.phase == .work ? s.path : s.phase.label
+            return "\(what) \(DurationParser.clock(s.remainingSeconds))" + (s.isPaused ? " paused" : "")
+        }
+        if let next = facts.next { return "next \(next.text)" }
+        if let today = facts.todaySeconds, today > 0 { return "\(compact(today)) today" }
+        return "idle"
+    }
+
+    /// The short form (i3blocks' short_text): the time left, or the next block's start.
+    static func shortText(_ facts: StatusFacts) -> String {
+        if let s = facts.session { return DurationParser.clock(s.remainingSeconds) + (s.isPaused ? " paused" : "") }
+        if let next = facts.next { return "next \(next.when)" }
+        if let today = facts.todaySeconds, today > 0 { return compact(today) }
+        return "idle"
+    }
+
+    /// Every line of detail, for a tooltip.
+    static func detail(_ facts: StatusFacts) -> [String] {
+        var lines: [String] = []
+        if let s = facts.session {
+            lines.append(s.path)
+            var state = "\(s.phase.label) · \(DurationParser.clock(s.remainingSeconds)) left"
+            if s.isPaused { state += " · paused" }
+            state += " · cycle \(s.cycle) of \(s.cycles)"
+            lines.append(state)
+        } else {
+            lines.append("idle")
+        }
+        if let today = facts.todaySeconds { lines.append("\(DurationParser.format(today)) focused today") }
+        if let next = facts.next { lines.append("next: \(next.text)") }
+        return lines
+    }
+
+    /// Whole percent of the phase gone by (0 when idle).
+    static func percentage(_ facts: StatusFacts) -> Int {
+        guard let s = facts.session, s.plannedSeconds > 0 else { return 0 }
+        return min(100, s.elapsedSeconds * 100 / s.plannedSeconds)
+    }
+
+    /// Waybar's custom module with `"return-type": "json"`: one object per run. Waybar reads
+    /// text and tooltip as Pango markup, so `&`, `<` and `>` are escaped.
+    static func waybar(_ facts: StatusFacts) -> String {
+        var classes: [JSON] = [.string(facts.session?.state ?? "idle")]
+        if let s = facts.session { classes.append(.string(s.phase.rawValue)) }
+        return JSON.object([
+            ("text", .string(markup(barText(facts)))),
+            ("tooltip", .string(markup(detail(facts).joined(separator: "\n")))),
+            ("class", .array(classes)),
+            ("percentage", .int(percentage(facts))),
+        ]).rendered()
+    }
+
+    /// i3blocks' protocol: full_text, short_text and color, one line each.
+    static func i3blocks(_ facts: StatusFacts) -> String {
+        [oneLine(barText(facts)), oneLine(shortText(facts)), color(facts)].joined(separator: "\n")
+    }
+
+    /// Red at work, green on a break, amber when paused, grey when idle.
+    static func color(_ facts: StatusFacts) -> String {
+        guard let s = facts.session else { return "#768390" }
+        if s.isPaused { return "#C69026" }
+        return s.phase == .work ? "#E5534B" : "#57AB5A"
+    }
+
+    private static func oneLine(_ s: String) -> String { Sanitized.terminal(s) }
+
+    private static func markup(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How focus fits into a system: the version, the manual, shell completion, installation.
+@Suite struct SystemIntegrationTests {
+    static var hasMan: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/man") }
+    static var hasMake: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/make") }
+
+    /// Runs make in the repository with the sandbox's environment.
+    func make(_ args: [String], in s: Sandbox) async throws -> Spawn.Output {
+        let root = NotifyBus.repoRoot.path
+        return try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: s.environment, stdin: nil, capture: true) }
+    }
+
+    /// Files (not directories) under `dir`, relative and sorted.
+    func files(under dir: String) -> [String] {
+        (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? [])
+            .filter { (try? FileManager.default.attributesOfItem(atPath: dir + "/" + $0)[.type] as? FileAttributeType) != .typeDirectory }
+            .sorted()
+    }
+
+    @Test func versionPrintsTheReleaseAndTheCommit() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let r = try await s.run("--version")
+        #expect(r.code == 0)
+        #expect(r.out.wholeMatch(of: /focus \d+\.\d+\.\d+ \((unknown|[0-9a-f]{7,40})\)\n/) != nil, "\(r.out)")
+    }
+
+    @Test(.enabled(if: hasMan, "man-db is not installed"))
+    func theManualPageRendersWithoutWarnings() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let page = try await s.run("generate-man")
+        #expect(page.code == 0)
+        let file = s.dir.appendingPathComponent("focus.1").path
+        try page.out.write(toFile: file, atomically: true, encoding: .utf8)
+        let env = ["MANWIDTH": "80", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let r = try await offPool { try Spawn.run("/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", file], environment: env, stdin: nil, capture: true) }
+        #expect(r.status == 0)
+        #expect(r.err.isEmpty, "man warned: \(r.err)")
+        #expect(r.out.contains("FOCUS(1)"))
+        for command in ["focus start", "focus status", "focus task add", "focus calendar import", "EXIT STATUS", "--waybar"] {
+            #expect(r.out.contains(command), "the manual lacks \(command)")
+        }
+        #expect(!r.out.contains("generate-man"), "hidden commands stay out of the manual")
+    }
+
+    @Test func theBashCompletionLoadsAndCompletesASubcommand() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let script = try await s.run("--generate-completion-script", "bash")
+        #expect(script.code == 0)
+        let file = s.dir.appendingPathComponent("focus.bash").path
+        try script.out.write(toFile: file, atomically: true, encoding: .utf8)
+        // What bash does on `focus st<Tab>` and `focus task ad<Tab>`.
+        let drive = """
+            source "$1" || exit 9
+            COMP_WORDS=(focus st); COMP_CWORD=1; COMP_LINE="focus st"; COMP_POINT=8
+            _focus focus st focus; echo "${COMPREPLY[*]}"
+            COMPREPLY=(); COMP_WORDS=(focus task ad); COMP_CWORD=2; COMP_LINE="focus task ad"; COMP_POINT=13
+            _focus focus ad task; echo "${COMPREPLY[*]}"
+            """
+        let r = try await offPool { try Spawn.run("/bin/bash", ["--norc", "--noprofile", "-c", drive, "bash", file], environment: ["PATH": "/usr/bin:/bin"], stdin: nil, capture: true) }
+        #expect(r.status == 0)
+        #expect(r.err.isEmpty, "bash said: \(r.err)")
+        #expect(r.out == "start status stop stats\nadd\n")
+    }
+
+    @Test(.enabled(if: hasMake, "make is not installed"))
+    func installLaysOutTheBinaryCompletionsManualIconAndUnitAndUninstallRemovesThem() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let dest = s.dir.appendingPathComponent("stage").path
+        let install = try await make(["install-files", "BIN=\(Sandbox.binary)", "DESTDIR=\(dest)", "PREFIX=/usr"], in: s)
+        #expect(install.status == 0, "\(install.err)")
+        let expected = [
+            "usr/bin/focus",
+            "usr/lib/systemd/user/focus.service",
+            "usr/share/bash-completion/completions/focus",
+            "usr/share/fish/vendor_completions.d/focus.fish",
+            "usr/share/focus/focus.png",
+            "usr/share/focus/focus.service",
+            "usr/share/focus/focus.svg",
+            "usr/share/man/man1/focus.1",
+            "usr/share/zsh/site-functions/_focus",
+        ]
+        #expect(files(under: dest) == expected)
+        #expect(FileManager.default.isExecutableFile(atPath: dest + "/usr/bin/focus"))
+        let unit = try String(contentsOfFile: dest + "/usr/lib/systemd/user/focus.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/focus daemon\n"))
+        let zsh = try String(contentsOfFile: dest + "/usr/share/zsh/site-functions/_focus", encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef focus"))
+
+        let uninstall = try await make(["uninstall", "DESTDIR=\(dest)", "PREFIX=/usr"], in: s)
+        #expect(uninstall.status == 0, "\(uninstall.err)")
+        #expect(files(under: dest).isEmpty, "left behind: \(files(under: dest))")
+    }
+}
+
+/// Hook scripts run by the real binary around real (two-second) sessions.
+@Suite struct HookTests {
+    /// A sandbox with a hooks directory and its own state directory for the hook log.
+    struct HookSandbox {
+        let s: Sandbox
+        var hooks: String { s.dir.appendingPathComponent("config/focus/hooks").path }
+        var state: String { s.dir.appendingPathComponent("state").path }
+        var log: String { (try? String(contentsOfFile: state + "/focus/hooks.log", encoding: .utf8)) ?? "" }
+
+        init() throws {
+            s = try Sandbox()
+            try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true)
+        }
+
+        func hook(_ name: String, _ body: String) throws {
+            let path = hooks + "/" + name
+            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+        }
+
+        func config(_ text: String) throws {
+            try text.write(toFile: s.dir.appendingPathComponent("config/focus/config.toml").path, atomically: true, encoding: .utf8)
+        }
+
+        func start(_ args: String...) async throws -> Sandbox.Result {
+            try await s.run(["start"] + args, env: ["XDG_STATE_HOME": state], stdin: "")
+        }
+    }
+
+    @Test func aCompletedSessionHandsItsJSONToTheHook() async throws {
+        let h = try HookSandbox()
+        defer { h.s.remove() }
+        let got = h.s.dir.appendingPathComponent("got.json").path
+        try h.hook("session-completed", "cat > '\(got)'")
+        try await h.s.run("task", "add", "Thesis/Chapter 2")
+        let r = try await h.start("Thesis/Chapter 2", "--duration", "2s", "--no-break")
+        #expect(r.code == 0, "\(r.err)")
+        let json = try #require(try? String(contentsOfFile: got, encoding: .utf8))
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(obj["event"] as? String == "session-completed")
+        #expect(obj["task"] as? String == "Thesis")
+        #expect(obj["subtask"] as? String == "Chapter 2")
+        #expect(obj["status"] as? String == "completed")
+        #expect(obj["focused_seconds"] as? Int == 2)
+        #expect(obj["id"] as? Int == (try await h.s.logs().first?["id"] as? Int))
+        #expect(h.log.contains("session-completed exit 0"))
+    }
+
+    @Test func aHookThatNeverEndsIsStoppedAndFocusStillExits() async throws {
+        let h = try HookSandbox()
+        defer { h.s.remove() }
+        try h.config("hook_timeout = \"1s\"\n")
+        let pidFile = h.s.dir.appendingPathComponent("hook.pid").path
+        try h.hook("session-completed", "echo $$ > '\(pidFile)'; exec sleep 100000")
+        try await h.s.run("task", "add", "Thesis")
+        let began = Date()
+        let r = try await h.start("Thesis", "--duration", "2s", "--no-break")
+        let took = Date().timeIntervalSince(began)
+        #expect(r.code == 0, "\(r.err)")
+        // Two seconds of session, one of grace for the hook, and start-up: far from forever.
+        #expect(took < 10, "focus took \(took) s")
+        #expect(r.err.contains("hook session-completed failed: still running after 1s; stopped"), "\(r.err)")
+        let pid = try #require(Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        #expect(kill(pid, 0) != 0, "the hook (pid \(pid)) is still running")
+        #expect(try await h.s.logs().first?["status"] as? String == "completed")
+    }
+
+    @Test func aFailingHookDoesNotChangeTheExitCode() async throws {
+        let h = try HookSandbox()
+        defer { h.s.remove() }
+        try h.hook("session-completed", "echo 'cannot reach the server' >&2; exit 7")
+        try await h.s.run("task", "add", "Thesis")
+        let r = try await h.start("Thesis", "--duration", "2s", "--no-break")
+        #expect(r.code == 0)
+        #expect(r.err.contains("warning: hook session-completed failed: exit 7"), "\(r.err)")
+        #expect(h.log.contains("cannot reach the server\n"))
+        #expect(h.log.contains("session-completed failed: exit 7"))
+    }
+}
