@@ -43,7 +43,7 @@ import Testing
         }
         let events = try db.read { db in
             try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-12-01T00:00:00Z"),
-                                       zone: berlin, expand: expand)
+                                       zone: LocalCalendar(timeZone: berlin), expand: expand)
         }
         #expect(events.map(\.summary) == ["Trip", "Call", "Later"])
         #expect(asked.map { Timestamp.utc($0.0) + " " + Timestamp.utc($0.1) } == ["2026-11-30T00:00:00Z 2026-12-01T00:00:00Z"])
@@ -51,7 +51,7 @@ import Testing
         asked = []
         _ = try db.read { db in
             try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-11-24T00:00:00Z"),
-                                       zone: TimeZone(identifier: "Asia/Tokyo")!, expand: expand)
+                                       zone: LocalCalendar(timeZone: TimeZone(identifier: "Asia/Tokyo")!), expand: expand)
         }
         #expect(asked.count == 1)
     }

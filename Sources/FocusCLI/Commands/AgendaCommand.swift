@@ -44,7 +44,7 @@ package struct AgendaCommand: FocusRunnable {
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
         let db = try env.openDatabase()
-        let events = try db.busyEvents(from: start, to: end, zone: cal.timeZone, expand: Planning.expand)
+        let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expand)
         let sessions = try db.sessions(overlapping: start, end).filter { $0.log.startedAt >= start }
         var blocks = try db.blocks(overlapping: start, end)
         // Blocks whose time has passed show the status the next re-plan will give them.

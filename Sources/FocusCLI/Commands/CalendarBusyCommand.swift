@@ -24,7 +24,7 @@ package struct CalendarBusyCommand: FocusRunnable {
         }
         let start = env.calendar.startOfDay(first)
         let end = env.calendar.startOfDay(last.adding(days: 1))
-        let events = try env.openDatabase().busyEvents(from: start, to: end, zone: env.calendar.timeZone, expand: Planning.expand)
+        let events = try env.openDatabase().busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expand)
         if json {
             env.console.line(JSON.array(events.map(Self.json)).rendered())
         } else {

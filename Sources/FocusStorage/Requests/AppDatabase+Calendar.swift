@@ -115,13 +115,14 @@ extension AppDatabase {
     }
 
     /// Every busy occurrence overlapping [from, to), sorted by start then end (`calendar busy`).
-    package func busyEvents(from: Date, to: Date, zone: TimeZone, expand: CalendarExpansion) throws(FocusError) -> [BusyEvent] {
+    package func busyEvents(from: Date, to: Date, zone: LocalCalendar, expand: CalendarExpansion) throws(FocusError) -> [BusyEvent] {
         try read { db in try AppDatabase.busyEvents(db, from: from, to: to, zone: zone, expand: expand) }
     }
 
     /// The stored occurrences answer inside each calendar's horizon when the zone is the one it
-    /// was imported in; elsewhere the raw text is expanded again.
-    package static func busyEvents(_ db: Database, from: Date, to: Date, zone: TimeZone, expand: CalendarExpansion) throws -> [BusyEvent] {
+    /// was imported in; elsewhere the raw text is expanded again (only then is a Foundation
+    /// `TimeZone` made for the .ics code: it loads ICU).
+    package static func busyEvents(_ db: Database, from: Date, to: Date, zone: LocalCalendar, expand: CalendarExpansion) throws -> [BusyEvent] {
         guard to > from else { return [] }
         var result: [BusyEvent] = []
         let calendars = try Row.fetchAll(db, sql: "SELECT id, name, timeZone, horizonStart, horizonEnd, longestSeconds FROM calendar")
@@ -132,7 +133,7 @@ extension AppDatabase {
             let storedZone: String = row["timeZone"]
             func raw(_ lo: Date, _ hi: Date) throws -> [BusyEvent] {
                 let content = try String.fetchOne(db, sql: "SELECT content FROM calendarFile WHERE calendarId = ?", arguments: [id]) ?? ""
-                return try expand(content, name, lo, hi, zone)
+                return try expand(content, name, lo, hi, zone.timeZone)
             }
             guard storedZone == zone.identifier, horizon.end > horizon.start else {
                 result += try raw(from, to)

@@ -132,7 +132,7 @@ extension AppDatabase {
         var events: [DateInterval] = []
         if let lastDue = subtasks.compactMap(\.subtask.due).max(), lastDue > now {
             let until = min(lastDue, now.addingTimeInterval(3660 * 86_400))
-            events = try busyEvents(db, from: now, to: until, zone: context.rules.calendar.timeZone, expand: context.expand)
+            events = try busyEvents(db, from: now, to: until, zone: context.rules.calendar, expand: context.expand)
                 .compactMap { $0.end > $0.start ? DateInterval(start: $0.start, end: $0.end) : nil }
         }
 
