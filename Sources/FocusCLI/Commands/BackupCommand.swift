@@ -34,7 +34,7 @@ package struct BackupCommand: FocusRunnable {
     }
 
     /// `512 B`, `48 kB`, `1.2 MB` (decimal units, like `ls -h --si`).
-    static func size(_ bytes: Int64) -> String {
+    package static func size(_ bytes: Int64) -> String {
         if bytes < 1000 { return "\(bytes) B" }
         if bytes < 1_000_000 { return "\((bytes + 500) / 1000) kB" }
         let tenths = (bytes + 50_000) / 100_000
