@@ -18,6 +18,8 @@ package struct RootCommand: ParsableCommand {
             ResumeCommand.self,
             LogCommand.self,
             DoctorCommand.self,
+            BackupCommand.self,
+            RestoreCommand.self,
             TaskCommand.self,
             PlanCommand.self,
             AgendaCommand.self,

@@ -72,4 +72,27 @@ extension AppDatabase {
         if ns.domain == NSCocoaErrorDomain, ns.code == NSFileWriteVolumeReadOnlyError { return "read-only file system" }
         return ns.localizedDescription
     }
+
+    /// Why SQLite could not write beside `path`, when the file system says: read-only, full, or a
+    /// directory this user may not write (SQLite creates `-wal` and `-shm` files beside the
+    /// database, even to read it). Nil when none of these is the cause.
+    static func diagnosis(path: String) -> String? {
+        guard path.hasPrefix("/") || !path.hasPrefix(":") else { return nil }
+        var directory = (path as NSString).deletingLastPathComponent
+        if directory.isEmpty { directory = "." }
+        var fs = statvfs()
+        if statvfs(directory, &fs) == 0 {
+            if fs.f_flag & UInt(ST_RDONLY) != 0 {
+                return "\(directory) is on a read-only file system; remount it read-write, or pass --db to use a file elsewhere"
+            }
+            // A few pages: the journal, the WAL index and one transaction need more than that.
+            if UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < 64 * 1024 {
+                return "the disk holding \(directory) is full; free some space and try again (nothing was written)"
+            }
+        }
+        if access(directory, W_OK) != 0 {
+            return "the directory \(directory) is not writable, and SQLite needs to create its -wal and -shm files there even to read; fix its permissions, or pass --db to use a file elsewhere"
+        }
+        return nil
+    }
 }

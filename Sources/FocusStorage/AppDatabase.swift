@@ -7,6 +7,8 @@ package struct AppDatabase: Sendable {
     package let writer: any DatabaseWriter
     /// The file path, for messages (":memory:" in tests).
     package let path: String
+    /// Makes the day's backup after the first committed write of each local day (live only).
+    package var dailyBackup: DailyBackup?
 
     /// Wraps a connection, running the migrator unless the schema is already current.
     package init(_ writer: any DatabaseWriter, path: String) throws(FocusError) {
@@ -83,7 +85,9 @@ package struct AppDatabase: Sendable {
     /// Runs one IMMEDIATE transaction: all of it is written, or none of it.
     package func write<T>(_ body: (Database) throws -> T) throws(FocusError) -> T {
         do {
-            return try writer.write { db in try body(db) }
+            let result = try writer.write { db in try body(db) }
+            dailyBackup?.afterWrite(self)
+            return result
         } catch let e as FocusError {
             throw e
         } catch {
@@ -105,13 +109,13 @@ package struct AppDatabase: Sendable {
         case .SQLITE_CORRUPT:
             return .corruptDatabase(path: path, reason: "the database file is damaged")
         case .SQLITE_FULL:
-            return .io(path: path, reason: "the disk is full")
+            return .io(path: path, reason: diagnosis(path: path) ?? "the disk is full; free some space and try again (nothing was written)")
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return .io(path: path, reason: "permission denied or read-only file system")
+            return .io(path: path, reason: diagnosis(path: path) ?? "permission denied or read-only file system")
         case .SQLITE_CANTOPEN:
-            return .io(path: path, reason: "the file cannot be opened (check the directory exists and is writable)")
+            return .io(path: path, reason: diagnosis(path: path) ?? "the file cannot be opened (check the directory exists and is writable)")
         case .SQLITE_IOERR:
-            return .io(path: path, reason: "input/output error (\(db.message ?? "disk error"))")
+            return .io(path: path, reason: diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))")
         case .SQLITE_CONSTRAINT:
             return .usage("that change breaks a rule of the store: \(db.message ?? "constraint failed").")
         default:

@@ -21,7 +21,7 @@ import Testing
         let commands = ["", "task", "task add", "task list", "task show", "task edit", "task done", "task rm", "start",
                         "status", "stop", "pause", "resume", "log", "log add", "log edit", "log rm", "stats", "report",
                         "import", "export", "calendar", "calendar import", "calendar list", "calendar rm", "calendar busy",
-                        "calendar export", "plan", "agenda", "config", "config set", "doctor", "daemon"]
+                        "calendar export", "plan", "agenda", "config", "config set", "doctor", "daemon", "backup", "restore"]
         for command in commands {
             let r = try await s.run(command.split(separator: " ").map(String.init) + ["--help"])
             #expect(r.code == 0, "\(command)")

@@ -27,6 +27,7 @@ package struct DoctorCommand: FocusRunnable {
             problems += 1
             row("database", "\(env.databasePath): \(error.description)")
         }
+        row("backups", DoctorCommand.backups(databasePath: env.databasePath))
         let configExists = FileManager.default.fileExists(atPath: env.configPath)
         row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))
         row("time zone", env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))")
@@ -45,5 +46,15 @@ package struct DoctorCommand: FocusRunnable {
             row("test notice", "sent")
         }
         if problems > 0 { env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.") }
+    }
+
+    /// `3 daily, newest 2026-11-22 (1.2 MB), in /home/me/.local/share/focus`.
+    static func backups(databasePath: String) -> String {
+        let schedule = BackupSchedule(databasePath: databasePath)
+        let files = AppDatabase.dailyBackups(schedule)
+        guard let newest = files.first else {
+            return "none yet (focus makes one each day it writes; `focus backup` makes one now)"
+        }
+        return "\(files.count) daily, newest \(newest.day) (\(BackupCommand.size(newest.bytes))), in \(schedule.directory)"
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 
 extension FocusEnvironment {
     /// The real world: terminal, wall and monotonic clocks, files under XDG directories.
-    package static func live(global: GlobalOptions, environment: [String: String]) throws(FocusError) -> FocusEnvironment {
-        let console = StandardConsole(environment: environment)
+    package static func live(global: GlobalOptions, environment: [String: String], console: (any Console)? = nil) throws(FocusError) -> FocusEnvironment {
+        let console = console ?? StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
         let zone = try timeZone(option: global.tz, environment: environment)
         let calendar = LocalCalendar(zone: zone)
@@ -25,7 +25,10 @@ extension FocusEnvironment {
             },
             environment: environment,
             openDatabase: { () throws(FocusError) -> AppDatabase in
-                let db = try AppDatabase.open(path: dbPath)
+                var db = try AppDatabase.open(path: dbPath)
+                db.dailyBackup = DailyBackup(
+                    schedule: BackupSchedule(databasePath: dbPath), today: { calendar.day(of: now()) },
+                    warn: { console.note("warning: " + $0) })
                 try SessionRecovery.recoverStale(db, now: now(), calendar: calendar, console: console)
                 return db
             },

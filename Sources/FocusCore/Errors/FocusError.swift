@@ -42,6 +42,11 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `focus.sqlite.backup-DATE`, for the database at `path`.
+    static func backupPattern(_ path: String) -> String {
+        (URL(fileURLWithPath: path).lastPathComponent) + ".backup-DATE"
+    }
+
     package var description: String {
         switch self {
         case let .invalidValue(what, value, expected):
@@ -66,9 +71,9 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             if let line { return "\(file):\(line): \(reason)" }
             return "\(file): \(reason)"
         case let .corruptDatabase(path, reason):
-            return "\(path) is not a usable focus database (\(reason)). It was left untouched; move it aside or pass --db to use another file."
+            return "\(path) is not a usable focus database (\(reason)). It was left untouched; restore a backup with `focus restore FILE` (daily ones are kept beside it as \(FocusError.backupPattern(path))), or pass --db to use another file."
         case let .newerSchema(path):
-            return "\(path) was written by a newer version of focus. It was left untouched; upgrade focus to open it."
+            return "\(path) was written by a newer version of focus. It was left untouched; upgrade focus to open it, or restore an older backup with `focus restore FILE`."
         case let .databaseLocked(path):
             return "\(path) is locked by another process and stayed locked. Try again in a moment."
         case let .io(path, reason):

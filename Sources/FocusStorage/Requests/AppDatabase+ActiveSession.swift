@@ -43,7 +43,7 @@ extension AppDatabase {
                                   plannedSeconds: session.snapshot.workPlannedSeconds,
                                   focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
                                   status: .interrupted, blockID: session.blockID, note: "recovered: focus ended unexpectedly")
-                let id = try AppDatabase.insert(log, now: now, db)
+                let id = try AppDatabase.insertTimed(log, now: now, db)
                 entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
             }
             try db.execute(sql: "DELETE FROM activeSession WHERE id = 1")
@@ -67,6 +67,26 @@ extension AppDatabase {
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: AppDatabase.sessionArguments(session))
         }
+    }
+
+    /// Inserts a session focus timed itself. Its identity (task, subtask, start second) can already
+    /// be taken by a session of the same work that began in the same second — one stopped or killed
+    /// at once and started again — and the unique index would then refuse it: the session would be
+    /// lost, and a stale one could never be recovered, failing every command after. The later
+    /// session is moved on by whole seconds instead.
+    static func insertTimed(_ log: TimeLog, now: Date, _ db: Database) throws -> Int64 {
+        var log = log
+        var start = log.startedAt.unixSeconds
+        while try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM timeLog WHERE taskId = ? AND ifnull(subtaskId, 0) = ifnull(?, 0) AND startedAt = ?)
+            """, arguments: [log.taskID, log.subtaskID, start]) == true {
+            start += 1
+        }
+        if start != log.startedAt.unixSeconds {
+            log.startedAt = Date(unixSeconds: start)
+            log.endedAt = max(log.endedAt, log.startedAt)
+        }
+        return try insert(log, now: now, db)
     }
 
     private static func sessionArguments(_ s: ActiveSession) -> StatementArguments {
@@ -94,7 +114,7 @@ extension AppDatabase {
     /// having no work in progress, so a crash right after can never record it twice.
     package func recordWork(_ log: TimeLog, pid: Int32, now: Date) throws(FocusError) -> Int64 {
         try write { db in
-            let id = try AppDatabase.insert(log, now: now, db)
+            let id = try AppDatabase.insertTimed(log, now: now, db)
             try db.execute(sql: "UPDATE activeSession SET workStartedAt = NULL, focusedSeconds = 0 WHERE id = 1 AND pid = ?", arguments: [pid])
             return id
         }

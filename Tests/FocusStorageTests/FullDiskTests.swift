@@ -1,0 +1,88 @@
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A database on a file system that is full, or read-only: the error says which (it used to say
+/// "input/output error (disk I/O error)"), and nothing already there is lost. Needs root to mount
+/// a small tmpfs; scripts/torture runs the same with the binary.
+@Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+struct FullDiskTests {
+    /// A fresh 512 KiB tmpfs, or nil where mounting is not allowed (a container without the capability).
+    static func mount() throws -> String? {
+        let dir = NSTemporaryDirectory() + "focus-tiny-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", dir]) == 0 else {
+            try? FileManager.default.removeItem(atPath: dir)
+            return nil
+        }
+        return dir
+    }
+
+    static func unmount(_ dir: String) {
+        _ = run("/bin/umount", ["-l", dir])
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return -1 }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    static func fill(_ dir: String) {
+        let fd = open(dir + "/filler", O_WRONLY | O_CREAT, 0o600)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(fd, block, block.count) > 0 {}
+        close(fd)
+    }
+
+    @Test func aFullDiskIsNamedAndWhatWasThereStays() throws {
+        guard let dir = try FullDiskTests.mount() else { return }
+        defer { FullDiskTests.unmount(dir) }
+        let path = dir + "/focus.sqlite"
+        let now = TestWorld.instant("2026-11-22T09:00:00Z")
+        do {
+            let db = try AppDatabase.open(path: path)
+            _ = try db.addTask(title: "Thesis", notes: nil, now: now)
+        }
+        FullDiskTests.fill(dir)
+        do {
+            let db = try AppDatabase.open(path: path)
+            _ = try db.addTask(title: "Reading", notes: nil, now: now)
+            Issue.record("a write to a full disk succeeded")
+        } catch {
+            #expect(error.exitCode == 74)
+            #expect(error.description.contains("the disk holding \(dir) is full; free some space and try again (nothing was written)"), "\(error)")
+        }
+        unlink(dir + "/filler")
+        let titles = try AppDatabase.open(path: path).catalog().tasks.map(\.title)
+        #expect(titles == ["Thesis"])
+    }
+
+    @Test func aReadOnlyFileSystemIsNamed() throws {
+        guard let dir = try FullDiskTests.mount() else { return }
+        defer { FullDiskTests.unmount(dir) }
+        let path = dir + "/focus.sqlite"
+        do {
+            _ = try AppDatabase.open(path: path).addTask(title: "Thesis", notes: nil, now: TestWorld.instant("2026-11-22T09:00:00Z"))
+        }
+        try #require(FullDiskTests.run("/bin/mount", ["-o", "remount,ro", dir]) == 0)
+        do {
+            _ = try AppDatabase.open(path: path).addTask(title: "Reading", notes: nil, now: TestWorld.instant("2026-11-22T09:00:00Z"))
+            Issue.record("a write to a read-only file system succeeded")
+        } catch {
+            #expect(error.exitCode == 74)
+            #expect(error.description.contains("\(dir) is on a read-only file system; remount it read-write"), "\(error)")
+        }
+    }
+}
