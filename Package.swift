@@ -5,6 +5,9 @@ let releaseLinkFlags = [
     "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/focus/link-order.txt",
     "-Xlinker", "--no-warn-symbol-ordering",
+    // swiftc exports every symbol of an executable; nothing looks ours up, and the loader
+    // would search 11,000 of them for each library symbol it binds.
+    "-Xlinker", "--no-export-dynamic",
 ]
 
 let package = Package(
