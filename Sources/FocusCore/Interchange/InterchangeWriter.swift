@@ -99,6 +99,7 @@ package struct InterchangeWriter: Sendable {
 
     static func integer(_ value: Int, to out: inout [UInt8]) {
         if value < 0 {
+            guard value != .min else { out.append(contentsOf: String(value).utf8); return }
             out.append(0x2D)
             integer(-value, to: &out)
             return
@@ -154,7 +155,8 @@ package struct InterchangeWriter: Sendable {
     }
 }
 
-/// JSON string escaping into bytes, with the rules of `JSON.writeString`.
+/// JSON string escaping into bytes (RFC 8259): quotes, backslashes and control characters
+/// (terminal escapes included) escaped, and U+2028/U+2029, which some JavaScript parsers choke on.
 package enum JSONBytes {
     package static func string(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)

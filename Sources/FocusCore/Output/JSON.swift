@@ -33,76 +33,65 @@ package indirect enum JSON: Sendable, Equatable {
 
     /// Compact (one line) or pretty (two-space indent) text.
     package func rendered(pretty: Bool = false) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
         write(into: &out, pretty: pretty, indent: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String, pretty: Bool, indent: Int) {
+    /// Written as bytes: appending small strings to a String cost a stats report's JSON
+    /// several times the work of the figures themselves.
+    private func write(into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .int(i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .bool(b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case let .int(i): InterchangeWriter.integer(i, to: &out)
         case let .double(d):
             if d.isFinite {
-                if d == d.rounded(), abs(d) < 1e15 { out += String(Int(d)) } else { out += String(d) }
+                if d == d.rounded(), abs(d) < 1e15 { InterchangeWriter.integer(Int(d), to: &out) } else { out.append(contentsOf: String(d).utf8) }
             } else {
-                out += "null"
+                out.append(contentsOf: "null".utf8)
             }
-        case let .string(s): JSON.writeString(s, into: &out)
+        case let .string(s): JSONBytes.string(s, to: &out)
         case let .array(items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (n, item) in items.enumerated() {
-                if n > 0 { out += pretty ? "," : ", " }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(0x5B)
+            var first = true
+            for item in items {
+                JSON.separate(&out, first: &first, pretty: pretty, indent: indent + 1)
                 item.write(into: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "]"
+            JSON.close(&out, pretty: pretty, indent: indent)
+            out.append(0x5D)
         case let .object(pairs):
-            if pairs.isEmpty { out += "{}"; return }
-            out += "{"
-            for (n, (key, value)) in pairs.enumerated() {
-                if n > 0 { out += pretty ? "," : ", " }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSON.writeString(key, into: &out)
-                out += ": "
+            if pairs.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(0x7B)
+            var first = true
+            for (key, value) in pairs {
+                JSON.separate(&out, first: &first, pretty: pretty, indent: indent + 1)
+                JSONBytes.string(key, to: &out)
+                out.append(0x3A)
+                out.append(0x20)
                 value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "}"
+            JSON.close(&out, pretty: pretty, indent: indent)
+            out.append(0x7D)
         }
     }
 
-    /// Escapes per RFC 8259; control characters (terminal escapes included) become \u00XX.
-    package static func writeString(_ s: String, into out: inout String) {
-        // Fast path: nothing to escape (the common case), copied whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+    /// `, ` between items (`,` and a new indented line when pretty).
+    private static func separate(_ out: inout [UInt8], first: inout Bool, pretty: Bool, indent: Int) {
+        if !first { out.append(0x2C); if !pretty { out.append(0x20) } }
+        first = false
+        if pretty { newline(&out, indent: indent) }
+    }
+
+    private static func close(_ out: inout [UInt8], pretty: Bool, indent: Int) {
+        if pretty { newline(&out, indent: indent) }
+    }
+
+    private static func newline(_ out: inout [UInt8], indent: Int) {
+        out.append(0x0A)
+        for _ in 0..<(indent * 2) { out.append(0x20) }
     }
 }
