@@ -189,9 +189,17 @@ extension AppDatabase {
         var entries: [SessionEntry] = []
         entries.reserveCapacity(capacity)
         let statement = try db.cachedStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: args)
+        try statement.setArguments(args)
         let stmt = statement.sqliteStatement
-        while try rows.next() != nil {
+        // Stepped through the C API: a GRDB cursor's bookkeeping per row cost as much as
+        // SQLite's own reading of it.
+        defer { sqlite3_reset(stmt) }
+        while true {
+            let code = sqlite3_step(stmt)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
             let task = sqlite3_column_int64(stmt, 1)
             let subtask: Int64? = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, 2)
             let log = TimeLog(
