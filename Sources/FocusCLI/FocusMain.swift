@@ -102,7 +102,7 @@ package enum FocusMain {
     static func wrapped(_ text: String, width: Int) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             guard line.count > width else { return String(line) }
-            let indent = String(repeating: " ", count: line.hasPrefix("USAGE: ") ? 9 : 2)
+            let indent = TerminalText.spaces(line.hasPrefix("USAGE: ") ? 9 : 2)
             // Words are split at spaces outside brackets, so `[--due <datetime>]` stays whole.
             var words: [String] = []
             var word = ""

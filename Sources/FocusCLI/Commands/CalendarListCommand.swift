@@ -31,7 +31,7 @@ package struct CalendarListCommand: FocusRunnable {
         var out = ""
         for c in calendars {
             let name = Sanitized.terminal(c.name)
-            out += name + String(repeating: " ", count: width - name.count)
+            out += name + TerminalText.spaces(width - name.count)
             out += "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))"
             out += "  \(Sanitized.terminal(c.source))\n"
         }

@@ -20,62 +20,69 @@ package struct TaskRenderer {
     private func red(_ s: String) -> String { color ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
 
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
+    /// Built as bytes: appending to a String cost thousands of instructions a row, and
+    /// `task list` shows every row of a database that may hold thousands of subtasks.
     package func list(_ tasks: [TaskOverview]) -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out += bold(Sanitized.terminal(t.task.title))
-            out += " "
-            out += dim("#\(t.task.id ?? 0)")
-            if t.task.archived { out += " " + dim("(archived)") }
-            out += "  "
-            out += DurationParser.format(t.loggedSeconds)
-            out += " logged\n"
+            out.append(contentsOf: bold(Sanitized.terminal(t.task.title)).utf8)
+            out.append(0x20)
+            out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
+            if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
+            out.append(contentsOf: "  ".utf8)
+            out.append(contentsOf: DurationParser.format(t.loggedSeconds).utf8)
+            out.append(contentsOf: " logged\n".utf8)
             for s in t.subtasks {
-                out += "  "
-                out += subtaskLine(s, idWidth: idWidth)
-                out += "\n"
+                out.append(contentsOf: "  ".utf8)
+                subtaskLine(s, idWidth: idWidth, into: &out)
+                out.append(0x0A)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
-        // Built in one buffer: thousands of rows are listed at every `focus task list`.
-        var line = ""
+        var line: [UInt8] = []
         line.reserveCapacity(120)
+        subtaskLine(s, idWidth: idWidth, into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
         func append(_ text: String, paddedTo n: Int) {
-            line += text
+            line.append(contentsOf: text.utf8)
             let w = displayWidth(text)
-            if w < n { line += String(repeating: " ", count: n - w) }
+            if w < n { line.append(contentsOf: repeatElement(0x20, count: n - w)) }
         }
-        let id = "#\(s.subtask.id ?? 0)"
-        append(id, paddedTo: idWidth)
-        line += "  "
+        append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
+        line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
         let title = (s.subtask.done ? "✓ " : "") + Sanitized.terminal(s.subtask.title)
         append(truncate(title, titleRoom), paddedTo: titleRoom)
-        line += "  "
+        line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
         if let e = s.subtask.estimateSeconds {
             progress += " / "
             progress += DurationParser.format(e)
         }
         append(progress, paddedTo: 15)
-        line += " "
-        append(s.progressPercent.map { "\($0)%" } ?? "", paddedTo: 5)
+        line.append(0x20)
+        append(s.progressPercent.map { Digits.text($0) + "%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
             var text = "due "
             text += RelativeTime.shortDateTime(due, calendar: calendar)
             text += " ("
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
-            line += " "
-            line += due <= now && !s.subtask.done ? red(text) : text
+            line.append(0x20)
+            line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
         }
-        if s.subtask.atRisk, !s.subtask.done { line += " " + red("at risk") }
-        return line
+        if s.subtask.atRisk, !s.subtask.done {
+            line.append(0x20)
+            line.append(contentsOf: red("at risk").utf8)
+        }
     }
 
     package func show(task t: TaskOverview) -> String {
@@ -174,7 +181,7 @@ func displayWidth(_ s: String) -> Int {
 
 func pad(_ s: String, _ n: Int) -> String {
     let w = displayWidth(s)
-    return w >= n ? s : s + String(repeating: " ", count: n - w)
+    return w >= n ? s : s + TerminalText.spaces(n - w)
 }
 
 func truncate(_ s: String, _ n: Int) -> String {

@@ -18,10 +18,12 @@ package struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertibl
 
     /// `2026-11-22`, formatted by hand (cheap on hot paths).
     package var description: String {
-        let y = String(year)
-        let m = month < 10 ? "0\(month)" : "\(month)"
-        let d = day < 10 ? "0\(day)" : "\(day)"
-        return "\(y)-\(m)-\(d)"
+        var s = year >= 1000 && year < 10_000 ? Digits.two(year / 100) + Digits.two(year % 100) : String(year)
+        s += "-"
+        s += Digits.two(month)
+        s += "-"
+        s += Digits.two(day)
+        return s
     }
 
     /// Days since 1970-01-01 in the proleptic Gregorian calendar (no time zone involved).
@@ -67,8 +69,6 @@ package struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertibl
     package static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
 
     package var description: String {
-        let h = hour < 10 ? "0\(hour)" : "\(hour)"
-        let m = minute < 10 ? "0\(minute)" : "\(minute)"
-        return "\(h):\(m)"
+        Digits.two(hour) + ":" + Digits.two(minute)
     }
 }

@@ -30,7 +30,7 @@ package enum RelativeTime {
 
     /// `Fri 27 Nov`.
     package static func shortDay(_ day: LocalDate) -> String {
-        "\(weekdays[day.weekday]) \(day.day) \(months[day.month - 1])"
+        weekdays[day.weekday] + " " + Digits.text(day.day) + " " + months[day.month - 1]
     }
 
     /// `Fri 27 Nov 17:00`, or `Fri 27 Nov` at midnight (a due date given as a day).

@@ -69,20 +69,18 @@ package enum DurationParser {
     /// `1h 30m`, `25m`, `42s`, `0m`: how durations are shown to people.
     package static func format(_ seconds: Int) -> String {
         if seconds < 0 { return "-" + format(-seconds) }
-        if seconds < 60 { return seconds == 0 ? "0m" : "\(seconds)s" }
+        if seconds < 60 { return seconds == 0 ? "0m" : Digits.text(seconds) + "s" }
         let minutes = (seconds + 30) / 60
         let h = minutes / 60
         let m = minutes % 60
-        if h == 0 { return "\(m)m" }
-        return m == 0 ? "\(h)h" : "\(h)h \(m)m"
+        if h == 0 { return Digits.text(m) + "m" }
+        return m == 0 ? Digits.text(h) + "h" : Digits.text(h) + "h " + Digits.text(m) + "m"
     }
 
     /// `12:34` or `1:02:03`: the countdown's clock face, by hand (cheap on the tick path).
     package static func clock(_ seconds: Int) -> String {
         let s = max(0, seconds)
         let h = s / 3600, m = (s / 60) % 60, sec = s % 60
-        let mm = m < 10 ? "0\(m)" : "\(m)"
-        let ss = sec < 10 ? "0\(sec)" : "\(sec)"
-        return h > 0 ? "\(h):\(mm):\(ss)" : "\(m):\(ss)"
+        return h > 0 ? Digits.text(h) + ":" + Digits.two(m) + ":" + Digits.two(sec) : Digits.text(m) + ":" + Digits.two(sec)
     }
 }

@@ -83,10 +83,10 @@ package struct StatsRenderer: Sendable {
                 var cells = String(repeating: "█", count: eighths / 8)
                 if eighths % 8 > 0 { cells += StatsRenderer.partialBlocks[eighths % 8 - 1] }
                 line.add(cells, .cyan)
-                line.add(String(repeating: " ", count: bar - TerminalText.width(cells)))
+                line.add(TerminalText.spaces(bar - TerminalText.width(cells)))
             } else {
                 line.add("·", .dim)
-                line.add(String(repeating: " ", count: bar - 1))
+                line.add(TerminalText.spaces(bar - 1))
             }
             line.add("  ")
             line.add(TerminalText.padLeft(durations[i], durationWidth), day.focusedSeconds > 0 ? .plain : .dim)

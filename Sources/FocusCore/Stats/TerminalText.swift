@@ -3,6 +3,24 @@ import Foundation
 /// Text that is safe and measured for a terminal: control characters removed, widths in
 /// display columns, durations as people write them.
 package enum TerminalText {
+    /// `n` spaces (none for n ≤ 0). Padding is on every line of every table, and
+    /// `String(repeating:count:)` cost thousands of instructions a call: short runs come from
+    /// a table made once.
+    package static func spaces(_ n: Int) -> String {
+        guard n > 0 else { return "" }
+        return n < padding.count ? padding[n] : String(repeating: " ", count: n)
+    }
+
+    private static let padding: [String] = {
+        var table = [""]
+        var s = ""
+        for _ in 1..<96 {
+            s.append(" ")
+            table.append(s)
+        }
+        return table
+    }()
+
     /// The text with everything that could drive a terminal or reorder text removed: C0 and
     /// C1 controls (ESC included), DEL, and the bidirectional controls (U+200E, U+200F,
     /// U+061C, U+202A–U+202E, U+2066–U+2069). Tabs and line breaks become spaces.
@@ -75,12 +93,12 @@ package enum TerminalText {
     /// `s` padded with spaces on the right to `columns` display columns (cut when longer).
     package static func padRight(_ s: String, _ columns: Int) -> String {
         let t = truncated(s, to: columns)
-        return t + String(repeating: " ", count: max(0, columns - width(t)))
+        return t + spaces(columns - width(t))
     }
 
     /// `s` padded with spaces on the left to `columns` display columns.
     package static func padLeft(_ s: String, _ columns: Int) -> String {
-        String(repeating: " ", count: max(0, columns - width(s))) + s
+        spaces(columns - width(s)) + s
     }
 
     /// `1h 30m`, `2h`, `45m`, `0m`; seconds only under a minute (`42s`). Minutes are rounded

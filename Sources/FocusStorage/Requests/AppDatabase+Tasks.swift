@@ -159,14 +159,26 @@ extension AppDatabase {
             if !all { subWhere.append("done = 0") }
             if let taskID { subWhere.append("taskId = ?"); subArgs += [taskID] }
             let subClause = subWhere.isEmpty ? "" : "WHERE " + subWhere.joined(separator: " AND ")
-            let statement = try db.makeStatement(sql: "SELECT \(Subtask.selection) FROM subtask \(subClause) ORDER BY due IS NULL, due, titleKey")
+            // Each task's subtasks in listing order (due ones first, soonest first, then by
+            // title), sorted here per task: SQLite sorting every subtask of every task through
+            // a temporary b-tree cost a seventh of `focus task list` on a large database.
+            let statement = try db.makeStatement(sql: "SELECT \(Subtask.selection), titleKey FROM subtask \(subClause)")
             let cursor = try Row.fetchCursor(statement, arguments: subArgs)
             let columns = RawColumns(stmt: statement.sqliteStatement)
+            var unsorted: [Int64: [(overview: SubtaskOverview, key: String)]] = [:]
             while try cursor.next() != nil {
                 let subtask = Subtask(columns)
-                subRows[subtask.taskID, default: []].append(
-                    SubtaskOverview(subtask: subtask, loggedSeconds: columns.int(12),
-                                    lastWorkedAt: columns.optionalInt64(13).map(Date.init(unixSeconds:))))
+                let overview = SubtaskOverview(subtask: subtask, loggedSeconds: columns.int(12),
+                                               lastWorkedAt: columns.optionalInt64(13).map(Date.init(unixSeconds:)))
+                unsorted[subtask.taskID, default: []].append((overview, columns.text(14)))
+            }
+            for (taskID, list) in unsorted {
+                subRows[taskID] = list.sorted { a, b in
+                    let da = a.overview.subtask.due, db = b.overview.subtask.due
+                    if (da == nil) != (db == nil) { return da != nil }
+                    if let da, let db, da != db { return da < db }
+                    return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+                }.map(\.overview)
             }
             return tasks.map { row in
                 let task = FocusTask(row: row)
