@@ -143,3 +143,40 @@ struct DaemonProcessTests {
         #expect(tenths < 10, "stopped in \(tenths) tenths of a second")
     }
 }
+
+extension DaemonTests {
+    /// Another process holds the database's write lock past the busy timeout just as the block
+    /// starts: the daemon says so on standard error, keeps running, and posts the reminder once
+    /// the lock is gone — once, and well within the two-minute grace.
+    @Test func aLockedDatabaseIsRetriedAndTheReminderStillArrivesOnce() async throws {
+        let s = try await DaemonTests.sandboxWithBlock()
+        defer { s.remove() }
+        let record = s.dir.appendingPathComponent("notices.jsonl").path
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        // The lock: a write transaction held for 12 s from the daemon's start (the busy
+        // timeout is 6 s, the block starts at 3 s, so the first attempt to record the reminder
+        // gives up at about 9 s and the retry comes after the lock is released).
+        let locker = """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+            c.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            time.sleep(12)
+            c.execute("ROLLBACK")
+            """
+        let shell = """
+            python3 -c "$1" "$2" > "$2.lock" & l=$!
+            while ! grep -q locked "$2.lock" 2>/dev/null; do sleep 0.05; done
+            "$0" daemon & p=$!; sleep 21; kill -TERM $p; wait $p; s=$?; wait $l; exit $s
+            """
+        let result = try await offPool {
+            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, locker, s.db], environment: env, stdin: nil, capture: true)
+        }
+        #expect(result.status == 0, "exits cleanly on SIGTERM: \(result.err)")
+        #expect(result.err.contains("Trying again"), "the lock is reported: \(result.err)")
+        #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
+    }
+}
