@@ -81,10 +81,14 @@ extension AppDatabase {
         var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
         args += filterArgs
         // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
-        // cost a temporary b-tree (the calculator takes sessions in any order). No count first
-        // either: counting the range cost SQLite a twentieth of the command, while the array's
-        // doublings move (never copy) what it holds.
-        return try entries(db, sql: windowSessionsSQL + filter, args, capacity: 1024, &names)
+        // cost a temporary b-tree (the calculator takes sessions in any order).
+        // Room for them all at once: each doubling of a month's array at a million sessions
+        // faulted in megabytes of fresh pages. Counting the whole range cost SQLite a twentieth
+        // of the command; the first day's count, scaled to the window, costs a thirtieth of that.
+        let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
+        let firstDay = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
+                                        arguments: [lo, lo + 86_400]) ?? 0
+        return try entries(db, sql: windowSessionsSQL + filter, args, capacity: (days + 1) * firstDay * 5 / 4 + 256, &names)
     }
 
     /// Appends the sessions of the days from `first` to the window: a day-spanning total per
