@@ -20,6 +20,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// A jump of more than `suspendThreshold` between two wake-ups means the machine was suspended.
     package var sleptSoFar: @Sendable () -> Duration = { .zero }
     package var suspendThreshold: Duration = .seconds(3)
+    /// Where notices go out, in order and off the session's path (one task held at a time).
+    package var poster = NoticePoster()
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
@@ -48,7 +50,6 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         var engine = CountdownEngine(plan: plan, startWall: now())
         var recorded: [Int64: WorkRecord] = [:]
         var order: [Int64] = []
-        var posts: [Task<Void, Never>] = []
         var cause: StopCause?
         var lastCheckpoint: Duration = .zero
         var slept = sleptSoFar()
@@ -82,8 +83,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 default: break
                 }
                 if let notice = notices.notice(for: event, engine: engine) {
-                    let n = notifier
-                    posts.append(Task { await n.post(notice) })
+                    poster.post(notice, via: notifier)
                 }
             }
             let snap = engine.snapshot(at: t)
@@ -128,7 +128,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         }
         do { try store.finish() } catch { view.warn("could not clear the running session: \(error.description)") }
         // Notices already posted get their (bounded) time to leave before the process exits.
-        for p in posts { await p.value }
+        await poster.drain()
         return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary)
     }
 
