@@ -75,10 +75,13 @@ package indirect enum JSON: Sendable, Equatable {
         }
     }
 
-    /// Escapes per RFC 8259; control characters (terminal escapes included) become \u00XX.
+    /// Escapes per RFC 8259, and further: every character `Sanitized` neutralises (C0, DEL, C1,
+    /// bidirectional controls) and U+2028/U+2029 become \uXXXX, so JSON read in a terminal
+    /// cannot drive it, while a JSON reader gets the text back exactly.
     package static func writeString(_ s: String, into out: inout String) {
         // Fast path: nothing to escape (the common case), copied whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+        // (0xC2 leads C1 controls, 0xD8 U+061C, 0xE2 the bidi controls and U+2028/U+2029.)
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) {
             out += "\""
             out += s
             out += "\""
@@ -95,7 +98,7 @@ package indirect enum JSON: Sendable, Equatable {
             case "\u{2028}": out += "\\u2028"
             case "\u{2029}": out += "\\u2029"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if Sanitized.isUnsafe(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
