@@ -126,6 +126,12 @@ enum Hostile {
         #expect(Hostile.unsafe(in: lines.joined(separator: "\n")).isEmpty)
     }
 
+    @Test func notesOnStandardErrorAreOneSafeLine() {
+        let console = RecordingConsole(width: 80)
+        console.note("warning: saved although 'T\u{1B}]52;c;eA==\u{7}' does not fit;\nsee `focus plan`")
+        #expect(console.stderr == "focus: warning: saved although 'T\u{FFFD}]52;c;eA==\u{FFFD}' does not fit; see `focus plan`\n")
+    }
+
     @Test func aMegabyteNoteIsShownOnOneSafeLine() async throws {
         let world = try TestWorld()
         let note = String(repeating: "\u{1B}[31mx", count: 200_000)
