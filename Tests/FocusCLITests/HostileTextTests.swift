@@ -68,6 +68,23 @@ enum Hostile {
             ["calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23"], ["calendar", "list"],
             ["report", "--html", dir.path + "/r.html", "--last", "7"],
         ]
+        // A running session on the hostile subtask, for `status` (this process plays the countdown).
+        let now = Int64(world.now.timeIntervalSince1970)
+        try await world.database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO activeSession (id, pid, taskId, subtaskId, phase, state, cycle, cycles, phaseStartedAt, plannedSeconds,
+                  workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt, workStartedAt)
+                VALUES (1, ?, 1, 2, 'work', 'running', 1, 4, ?, 1500, 1500, 0, 1500, ?, ?, ?)
+                """, arguments: [ProcessInfo.processInfo.processIdentifier, now, now + 1500, now, now])
+        }
+        let statusLines = [await world.output("status"), await world.output("status", "--format", "{path} {task} {subtask}")]
+        for r in statusLines {
+            #expect(r.code == 0, "status: \(r.err)")
+            // (Stored text ends at a NUL: SQLite text is read as a C string.)
+            let stored = evil.prefix { $0 != "\u{0}" }
+            #expect(r.out.contains("\u{FFFD}") || !stored.unicodeScalars.contains(where: Sanitized.isUnsafe), "status: \(r.out)")
+            #expect(Hostile.unsafe(in: r.out).isEmpty, "status printed \(Hostile.unsafe(in: r.out))")
+        }
         var sawNeutralised = false
         for command in commands {
             let r = await world.output(command)
