@@ -143,6 +143,20 @@ enum Hostile {
         #expect(Hostile.unsafe(in: lines.joined(separator: "\n")).isEmpty)
     }
 
+    @Test func invalidUTF8InACalendarIsShownAsReplacementCharacters() async throws {
+        let world = try TestWorld(now: "2026-11-23T06:00:00Z")
+        let dir = try TempDir()
+        let path = dir.path + "/bad.ics"
+        var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20261123T090000Z\r\nDTEND:20261123T100000Z\r\nSUMMARY:bad ".utf8)
+        bytes += [0xC3, 0x28, 0x20, 0xFF, 0x1B, 0x5B, 0x32, 0x4A]
+        bytes += Array("\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(await world.run("calendar", "import", path) == 0)
+        let r = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23")
+        #expect(r.out.contains("bad \u{FFFD}( \u{FFFD}\u{FFFD}[2J"))
+        #expect(Hostile.unsafe(in: r.out).isEmpty)
+    }
+
     @Test func notesOnStandardErrorAreOneSafeLine() {
         let console = RecordingConsole(width: 80)
         console.note("warning: saved although 'T\u{1B}]52;c;eA==\u{7}' does not fit;\nsee `focus plan`")
