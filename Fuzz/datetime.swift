@@ -23,6 +23,15 @@ func fuzzDateTime(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let instant = DateParser.resolve(input, in: calendar)
         let due = DateParser.resolve(input, in: calendar, endOfDay: true)
         precondition(due >= instant)
+        // A reading that names exactly one instant reads back as itself.
+        if case let .local(day, time, _) = input, calendar.ambiguity(day, time) == .none {
+            precondition(calendar.day(of: instant) == day && calendar.timeOfDay(of: instant) == time,
+                         "\(day) \(time) in \(calendar.timeZone.identifier) resolved to \(instant)")
+        }
+        // A gap or an overlap is always explained.
+        if case let .local(day, time, _) = input, calendar.ambiguity(day, time) != .none {
+            precondition(DateParser.ambiguityWarning(input, in: calendar) != nil)
+        }
         _ = calendar.wallClockText(instant)
     }
     _ = InstantParser.parse(bytes: bytes)
