@@ -44,12 +44,13 @@ package enum FocusMain {
             try await command.run(in: env)
             return 0
         } catch let error as FocusError {
-            console.err("focus: error: \(oneLine(error.description))\n")
+            // Sanitised before cutting: a line break typed into a value must not cut the sentence.
+            console.err("focus: error: \(oneLine(Sanitized.terminal(error.description)))\n")
             return error.exitCode
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch {
-            console.err("focus: error: \(oneLine(String(describing: error)))\n")
+            console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
             return 70
         }
     }
@@ -64,7 +65,8 @@ package enum FocusMain {
         }
         var message = RootCommand.message(for: error)
         if message.isEmpty { message = "invalid command line" }
-        var line = oneLine(message)
+        // The parser's message may echo what was typed (an unknown option or value).
+        var line = Sanitized.terminal(oneLine(message))
         if let last = line.last, !".?!".contains(last) { line += "." }
         console.err("focus: error: \(line) See `focus --help`.\n")
         return 64

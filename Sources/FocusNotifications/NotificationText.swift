@@ -1,18 +1,23 @@
+import FocusCore
+
 /// Text clean-up shared by every way a notice is shown: what a notification server
-/// or a terminal may safely be handed.
+/// or a terminal may safely be handed. Controls follow `Sanitized`'s one rule (a control or
+/// bidirectional override becomes U+FFFD); only the handling of line breaks differs.
 package enum NotificationText {
-    /// The text on one line: tabs and line breaks become one space, every other control
-    /// character (C0, DEL, C1 — an ESC that could start a terminal escape sequence, a NUL,
-    /// a bell) is removed, and surrounding spaces are trimmed.
+    /// The text on one line: a run of tabs and line breaks becomes one space, every other
+    /// control character (C0, DEL, C1 — an ESC that could start a terminal escape sequence,
+    /// a NUL, a bell) and bidirectional control becomes U+FFFD, and surrounding spaces are
+    /// trimmed.
     package static func singleLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasBreak = false
         for scalar in text.unicodeScalars {
-            if isBreak(scalar) {
+            if Sanitized.isBreak(scalar) {
                 if !lastWasBreak { scalars.append(" ") }
                 lastWasBreak = true
-            } else if isControl(scalar) {
-                continue
+            } else if Sanitized.isUnsafe(scalar) {
+                scalars.append("\u{FFFD}")
+                lastWasBreak = false
             } else {
                 scalars.append(scalar)
                 lastWasBreak = false
@@ -23,7 +28,7 @@ package enum NotificationText {
 
     /// The text with its line breaks kept as `\n` (`\r\n` and a lone `\r` become `\n`, the
     /// Unicode line and paragraph separators are kept), tabs as one space, and every other
-    /// control character removed.
+    /// control character and bidirectional control replaced by U+FFFD.
     package static func multiLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var previousWasCarriageReturn = false
@@ -37,7 +42,7 @@ package enum NotificationText {
             case "\t":
                 scalars.append(" ")
             default:
-                if !isControl(scalar) { scalars.append(scalar) }
+                scalars.append(Sanitized.isUnsafe(scalar) ? "\u{FFFD}" : scalar)
             }
         }
         return String(scalars)
@@ -57,20 +62,6 @@ package enum NotificationText {
             }
         }
         return escaped
-    }
-
-    /// Unicode general category Cc: U+0000–U+001F, U+007F and U+0080–U+009F.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
-    /// Characters that separate words or lines: tab, LF, VT, FF, CR, NEL and the Unicode
-    /// line and paragraph separators.
-    private static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09...0x0D, 0x85, 0x2028, 0x2029: true
-        default: false
-        }
     }
 
     private static func trimmingSpaces(_ text: String) -> String {

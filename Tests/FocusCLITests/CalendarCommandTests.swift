@@ -134,3 +134,20 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(second.events.map(\.summary) == ["Thesis/Intro", "Thesis/Intro", "Thesis/Intro"])
     }
 }
+
+@Suite struct CalendarImportLimitTests {
+    @Test func aCalendarFileOverTheCapIsRefusedWithoutReadingItAll() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let dir = try TempDir()
+        let path = dir.path + "/huge.ics"
+        // A sparse 100 MB file: costs no disk, reads as zeros.
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("BEGIN:VCALENDAR\r\n".utf8)))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 100 << 20)
+        try handle.close()
+        let r = await world.output("calendar", "import", path)
+        #expect(r.code == 65)
+        #expect(r.err == "focus: error: \(path): the file is larger than 32 MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files\n")
+        #expect(try CLIFixtures.count(world, "calendar") == 0)
+    }
+}

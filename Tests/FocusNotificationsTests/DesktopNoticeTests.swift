@@ -21,7 +21,7 @@ import Testing
         let desktop = DesktopNotice(notice, iconPath: "/usr/share/focus/focus.svg", criticalWorkEnd: false, defaultExpiryMilliseconds: nil)
         #expect(desktop == DesktopNotice.expected(
             summary: "Done: R&D <draft>",
-            body: "R&amp;D &lt;draft&gt;\nnext: break[0m",
+            body: "R&amp;D &lt;draft&gt;\nnext: break\u{FFFD}[0m",
             iconPath: "/usr/share/focus/focus.svg",
             urgency: .normal,
             timeoutMilliseconds: -1

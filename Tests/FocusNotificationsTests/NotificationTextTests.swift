@@ -16,17 +16,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Thesis\u{1B}[31m red", "Thesis[31m red"),
-        ("bell\u{07} and nul\u{0} gone", "bell and nul gone"),
+        ("Thesis\u{1B}[31m red", "Thesis\u{FFFD}[31m red"),
+        ("bell\u{07} and nul\u{0} shown", "bell\u{FFFD} and nul\u{FFFD} shown"),
         ("two\nlines", "two lines"),
         ("windows\r\nline", "windows line"),
         ("tab\there", "tab here"),
         ("  padded \n", "padded"),
-        ("del\u{7F} and c1\u{85}next\u{9B}x", "del and c1 nextx"),
+        ("del\u{7F} and c1\u{85}next\u{9B}x", "del\u{FFFD} and c1 next\u{FFFD}x"),
         ("separator\u{2028}kept apart", "separator kept apart"),
         ("Thesis/Chapter 2", "Thesis/Chapter 2"),
+        ("bidi\u{202E}txt.exe\u{2066}", "bidi\u{FFFD}txt.exe\u{FFFD}"),
     ])
-    func singleLineTextLosesControlCharacters(input: String, cleaned: String) {
+    func singleLineTextNeutralisesControlCharacters(input: String, cleaned: String) {
         #expect(NotificationText.singleLine(input) == cleaned)
     }
 
@@ -35,10 +36,10 @@ import Testing
         ("crlf\r\nline", "crlf\nline"),
         ("lone\rreturn", "lone\nreturn"),
         ("tab\tstop", "tab stop"),
-        ("esc\u{1B}[2Jclear\u{07}", "esc[2Jclear"),
-        ("a\u{0}b\u{1F}c\u{9F}d", "abcd"),
+        ("esc\u{1B}[2Jclear\u{07}", "esc\u{FFFD}[2Jclear\u{FFFD}"),
+        ("a\u{0}b\u{1F}c\u{9F}d\u{202E}e", "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e"),
     ])
-    func bodyKeepsLineBreaksButLosesOtherControlCharacters(input: String, cleaned: String) {
+    func bodyKeepsLineBreaksButNeutralisesOtherControlCharacters(input: String, cleaned: String) {
         #expect(NotificationText.multiLine(input) == cleaned)
     }
 }

@@ -24,7 +24,7 @@ import Testing
         let console = RecordingConsole()
         let notifier = TerminalNotifier(console: console, bell: false)
         await notifier.post(Notice(kind: .test, summary: "Evil\u{1B}]0;title\u{07}", body: "line one\nline two\u{1B}[2J"))
-        #expect(console.stderr == "🔔 Evil]0;title — line one line two[2J\n")
+        #expect(console.stderr == "🔔 Evil\u{FFFD}]0;title\u{FFFD} — line one line two\u{FFFD}[2J\n")
     }
 
     @Test(arguments: [

@@ -9,8 +9,8 @@ package struct CalendarImportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import an .ics file as busy time (re-importing a name replaces it).",
         discussion: """
-            The whole file is read first: a line that does not parse rejects it with its line number \
-            and nothing is stored. The name defaults to the file's X-WR-CALNAME, else its base name.
+            The whole file is read first (at most 32 MB): a line that does not parse rejects it with \
+            its line number and nothing is stored. The name defaults to the file's X-WR-CALNAME, else its base name.
             """)
 
     @Argument(help: ArgumentHelp("An iCalendar file.", valueName: "file.ics"))
@@ -28,12 +28,7 @@ package struct CalendarImportCommand: FocusRunnable {
     static let daysAhead = 180
 
     package func run(in env: FocusEnvironment) async throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw FocusError.unavailable("cannot read '\(file)': \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"). Check the path.")
-        }
+        let data = try Self.read(file)
         let document: ICSDocument
         do {
             document = try ICSReader.parse(data: data)
@@ -63,6 +58,28 @@ package struct CalendarImportCommand: FocusRunnable {
             line += " " + PlanRenderer.summary(outcome)
         }
         env.console.line(line)
+    }
+
+    /// The most of one .ics file that is read: a calendar is parsed whole, so a bigger file
+    /// (a 100 MB export, or /dev/zero) is refused before it can fill memory.
+    static let maximumBytes = 32 << 20
+
+    /// The file's bytes, read in chunks and refused (65) once past `maximumBytes`.
+    static func read(_ file: String) throws -> Data {
+        var data = Data()
+        do {
+            try ChunkedFile.read(file) { chunk in
+                guard data.count + chunk.count <= maximumBytes else {
+                    throw FocusError.badInput(file: file, line: nil, reason: "the file is larger than \(maximumBytes >> 20) MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files")
+                }
+                data.append(contentsOf: chunk)
+            }
+        } catch let error as FocusError where error.exitCode == 65 {
+            throw error
+        } catch {
+            throw FocusError.unavailable("cannot read '\(file)': \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"). Check the path.")
+        }
+        return data
     }
 
     /// `--name`, else X-WR-CALNAME, else the file's base name without its extension.

@@ -29,7 +29,7 @@ package struct ConfigListCommand: FocusRunnable {
             env.console.line(pad(entry.key, 14) + pad(value, 10) + "  " + entry.help)
         }
         env.console.line("")
-        env.console.line("File: \(env.configPath)")
+        env.console.line("File: \(Sanitized.terminal(env.configPath))")
     }
 }
 

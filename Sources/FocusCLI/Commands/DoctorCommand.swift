@@ -16,7 +16,7 @@ package struct DoctorCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         var problems = 0
-        func row(_ label: String, _ value: String) { env.console.line(pad(label, 15) + value) }
+        func row(_ label: String, _ value: String) { env.console.line(pad(label, 15) + Sanitized.terminal(value)) }
         row("version", FocusVersion.text)
         do {
             let db = try env.openDatabase()

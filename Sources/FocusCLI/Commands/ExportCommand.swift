@@ -98,7 +98,7 @@ package struct ExportCommand: FocusRunnable {
         try flush()
         if let file {
             try file.commit()
-            console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(file.path).")
+            console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(Sanitized.terminal(file.path)).")
         }
     }
 

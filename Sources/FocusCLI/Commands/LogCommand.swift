@@ -78,11 +78,11 @@ package struct LogListCommand: FocusRunnable {
 /// Start and end of a manual entry from the flags.
 struct LogTimes {
     static func resolve(start: String, end: String?, duration: String?, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
-        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar)
+        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note)
         let e: Date
         switch (end, duration) {
         case let (end?, nil):
-            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar)
+            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note)
         case let (nil, d?):
             e = s.addingTimeInterval(Double(try DurationParser.seconds(d)))
         default:
@@ -154,8 +154,8 @@ package struct LogEditCommand: FocusRunnable {
             log.subtaskID = target.subtaskID
         }
         let oldLength = log.endedAt.timeIntervalSince(log.startedAt)
-        if let start { log.startedAt = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar) }
-        if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar) }
+        if let start { log.startedAt = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note) }
+        if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
         if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
         try LogTimes.check(log.startedAt, log.endedAt)

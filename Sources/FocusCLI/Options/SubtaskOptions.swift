@@ -36,16 +36,7 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
         if let v = due {
             if cleared(v) { s.due = nil } else {
                 let input = try DateParser.dateTime(v, today: today, what: "due date")
-                if case let .local(day, time, _) = input {
-                    switch calendar.ambiguity(day, time) {
-                    case let .skipped(resolved):
-                        warn("\(day) \(time) does not exist in \(calendar.identifier) (clocks jump forward); using \(Timestamp.local(resolved, in: calendar)).")
-                    case let .repeated(first):
-                        warn("\(day) \(time) happens twice in \(calendar.identifier) (clocks go back); using the first, \(Timestamp.local(first, in: calendar)).")
-                    case .none: break
-                    }
-                }
-                s.due = DateParser.resolve(input, in: calendar, endOfDay: true)
+                s.due = DateParser.resolve(input, in: calendar, endOfDay: true, warn: warn)
             }
         }
         if let v = start {

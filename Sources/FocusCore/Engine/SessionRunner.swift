@@ -22,6 +22,10 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// A jump of more than `suspendThreshold` between two wake-ups means the machine was suspended.
     package var sleptSoFar: @Sendable () -> Duration = { .zero }
     package var suspendThreshold: Duration = .seconds(3)
+    /// Where notices go out, in order and off the session's path (one task held at a time).
+    package var poster = NoticePoster()
+    /// Hooks, one after another, apart from the notices.
+    package var hookPoster = NoticePoster()
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
@@ -50,7 +54,6 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         var engine = CountdownEngine(plan: plan, startWall: now())
         var recorded: [Int64: WorkRecord] = [:]
         var order: [Int64] = []
-        var posts: [Task<Void, Never>] = []
         var cause: StopCause?
         var lastCheckpoint: Duration = .zero
         var slept = sleptSoFar()
@@ -86,12 +89,11 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 default: break
                 }
                 if let notice = notices.notice(for: event, engine: engine) {
-                    let n = notifier
-                    posts.append(Task { await n.post(notice) })
+                    poster.post(notice, via: notifier)
                 }
                 if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
                     let runner = hooks.runner
-                    posts.append(Task { await runner.run(hook, payload: payload) })
+                    hookPoster.enqueue { await runner.run(hook, payload: payload) }
                 }
             }
             let snap = engine.snapshot(at: t)
@@ -136,7 +138,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         }
         do { try store.finish() } catch { view.warn("could not clear the running session: \(error.description)") }
         // Notices and hooks already started get their (bounded) time to finish before the process exits.
-        for p in posts { await p.value }
+        await poster.drain()
+        await hookPoster.drain()
         return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary)
     }
 

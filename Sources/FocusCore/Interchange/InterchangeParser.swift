@@ -7,8 +7,13 @@ import Foundation
 /// JSON Lines: one object per line; blank lines are skipped. CSV (RFC 4180): a header row
 /// naming the fields (any order, unknown columns ignored), quoted fields may hold commas,
 /// quotes (`""`) and line breaks, an empty field is null. Lines may end in CRLF; a UTF-8
-/// byte order mark at the start is skipped.
+/// byte order mark at the start is skipped. A line (a CSV record) longer than
+/// `maximumLineBytes` rejects the file: no input makes the parser hold more than that.
 package struct InterchangeParser {
+    /// The longest line (JSON Lines) or record (CSV) read: a session is a short line, and
+    /// a file with no line breaks (a binary, a dump) must not be gathered into memory.
+    package static let maximumLineBytes = 1 << 20
+
     package let format: InterchangeFormat
     /// The file name errors are reported against.
     package let file: String
@@ -110,6 +115,7 @@ package struct InterchangeParser {
             if pending.isEmpty {
                 try jsonLine(UnsafeBufferPointer(rebasing: bytes[start..<i]), emit)
             } else {
+                try checkLength(pending.count + (i - start))
                 pending.append(contentsOf: bytes[start..<i])
                 let whole = pending
                 pending.removeAll(keepingCapacity: true)
@@ -118,10 +124,22 @@ package struct InterchangeParser {
             i += 1
             start = i
         }
-        if start < n { pending.append(contentsOf: bytes[start..<n]) }
+        if start < n {
+            try checkLength(pending.count + (n - start))
+            pending.append(contentsOf: bytes[start..<n])
+        }
+    }
+
+    /// Refuses a line (record) of `length` bytes when it is longer than `maximumLineBytes`.
+    private func checkLength(_ length: Int) throws(FocusError) {
+        guard length > InterchangeParser.maximumLineBytes else { return }
+        let what = format == .csv ? "record" : "line"
+        throw .badInput(file: file, line: format == .csv ? csv.recordLine : line + 1,
+                        reason: "the \(what) is longer than \(InterchangeParser.maximumLineBytes >> 20) MB; a session is one short \(what). Is this the right file?")
     }
 
     private mutating func jsonLine(_ raw: UnsafeBufferPointer<UInt8>, _ emit: Emit) throws {
+        try checkLength(raw.count)
         line += 1
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0D || raw[end - 1] == 0x20 || raw[end - 1] == 0x09 { end -= 1 }
@@ -152,12 +170,16 @@ package struct InterchangeParser {
         var closed = false
         var fieldStarted = false
         var recordLine = 1
+        /// Bytes of the record being read.
+        var recordBytes = 0
         var columns: [InterchangeField?]?
         var hasRecord: Bool { !fields.isEmpty || fieldStarted || !field.isEmpty }
     }
 
     private mutating func feedCSV(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: Emit) throws {
         for b in bytes {
+            csv.recordBytes += 1
+            if csv.recordBytes > InterchangeParser.maximumLineBytes { try checkLength(csv.recordBytes) }
             if csv.inQuotes {
                 if csv.quotePending {
                     csv.quotePending = false
@@ -219,7 +241,10 @@ package struct InterchangeParser {
             csv.quotePending = false
             csv.inQuotes = false
         }
-        defer { csv.fields.removeAll(keepingCapacity: true) }
+        defer {
+            csv.fields.removeAll(keepingCapacity: true)
+            csv.recordBytes = 0
+        }
         // A blank line is no record.
         if csv.fields.isEmpty, !csv.fieldStarted, csv.field.isEmpty { return }
         try endField()

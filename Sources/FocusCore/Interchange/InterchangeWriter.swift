@@ -162,7 +162,7 @@ package enum JSONBytes {
         out.append(0x22)
         let utf8 = s.utf8
         var clean = true
-        for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || b == 0xE2 {
+        for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 {
             clean = false
             break
         }
@@ -180,11 +180,10 @@ package enum JSONBytes {
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0x2028: out.append(contentsOf: #"\u2028"#.utf8)
             case 0x2029: out.append(contentsOf: #"\u2029"#.utf8)
-            case 0..<0x20, 0x7F:
+            case _ where Sanitized.isUnsafe(scalar):
                 let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(scalar.value >> 4)])
-                out.append(hex[Int(scalar.value & 0xF)])
+                out.append(contentsOf: #"\u"#.utf8)
+                for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 0xF)]) }
             default:
                 out.append(contentsOf: String(Character(scalar)).utf8)
             }

@@ -88,6 +88,31 @@ package enum DateParser {
         }
     }
 
+    /// `resolve`, saying how when a local reading names no instant or two: a time in a
+    /// spring-forward gap is moved forward by the gap, a time in a fall-back overlap takes the
+    /// first of the two, and `warn` receives one sentence naming the instant used.
+    package static func resolve(_ input: DateTimeInput, in calendar: LocalCalendar, endOfDay: Bool = false, warn: (String) -> Void) -> Date {
+        if let message = ambiguityWarning(input, in: calendar) { warn(message) }
+        return resolve(input, in: calendar, endOfDay: endOfDay)
+    }
+
+    /// The sentence `resolve(_:in:endOfDay:warn:)` gives for a reading in a gap or an overlap.
+    package static func ambiguityWarning(_ input: DateTimeInput, in calendar: LocalCalendar) -> String? {
+        guard case let .local(day, time, second) = input else { return nil }
+        let zone = calendar.zone
+        let reading = "\(day) \(time)" + (second == 0 ? "" : ":\(second < 10 ? "0" : "")\(second)")
+        switch calendar.ambiguity(day, time) {
+        case .skipped:
+            let used = calendar.instant(day, time, second: second)
+            return "\(reading) does not exist in \(zone.identifier) (clocks jump forward); using \(Timestamp.local(used, in: zone))."
+        case let .repeated(first):
+            let used = first.addingTimeInterval(Double(second))
+            return "\(reading) happens twice in \(zone.identifier) (clocks go back); using the first, \(Timestamp.local(used, in: zone))."
+        case .none:
+            return nil
+        }
+    }
+
     // MARK: - Pieces
 
     /// `YYYY-MM-DD`, validated against the month's length.

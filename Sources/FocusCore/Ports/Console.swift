@@ -15,6 +15,7 @@ package protocol Console: Sendable {
 extension Console {
     /// A result line on standard output.
     package func line(_ text: String = "") { out(text + "\n") }
-    /// A warning or notice on standard error: `focus: <text>`.
-    package func note(_ text: String) { err("focus: \(text)\n") }
+    /// A warning or notice on standard error: `focus: <text>`, on one line and made safe by
+    /// `Sanitized.terminal` (notes quote task names, file names and server replies).
+    package func note(_ text: String) { err("focus: \(Sanitized.terminal(text))\n") }
 }

@@ -38,10 +38,10 @@ package struct HTMLReportRenderer: Sendable {
     // MARK: Escaping
 
     /// Text for HTML content or a quoted attribute: `&`, `<`, `>`, `"` and `'` escaped,
-    /// terminal and bidirectional control characters removed.
+    /// controls neutralised by `Sanitized.terminal`.
     package static func escape(_ s: String) -> String {
         var out = ""
-        for c in TerminalText.sanitized(s) {
+        for c in Sanitized.terminal(s) {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -20,7 +20,7 @@ package struct StatsRenderer: Sendable {
     package func render(_ r: StatsReport) -> String {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
-            let scope = r.taskFilter.map { " for \(TerminalText.sanitized($0))" } ?? ""
+            let scope = r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? ""
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start <task>`.", .dim))
         } else {
@@ -44,8 +44,8 @@ package struct StatsRenderer: Sendable {
     // MARK: Sections
 
     private func header(_ r: StatsReport) -> StyledLine {
-        var text = "Focus · \(r.window.from) → \(r.window.to) · \(TerminalText.sanitized(r.timeZone.identifier))"
-        if let filter = r.taskFilter { text += " · \(TerminalText.sanitized(filter))" }
+        var text = "Focus · \(r.window.from) → \(r.window.to) · \(Sanitized.terminal(r.timeZone.identifier))"
+        if let filter = r.taskFilter { text += " · \(Sanitized.terminal(filter))" }
         return StyledLine(text, .bold)
     }
 
@@ -116,9 +116,9 @@ package struct StatsRenderer: Sendable {
         }
         var rows: [Row] = []
         for t in r.tasks {
-            rows.append(Row(name: TerminalText.sanitized(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
+            rows.append(Row(name: Sanitized.terminal(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
             for s in t.subtasks {
-                rows.append(Row(name: TerminalText.sanitized(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
+                rows.append(Row(name: Sanitized.terminal(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
             }
         }
         let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.seconds)) }.max() ?? 0)
@@ -191,7 +191,7 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + 2 + amountWidth + 2 + percentWidth + 2))
         for (i, item) in e.subtasks.enumerated() {
             var line = StyledLine()
-            let name = TerminalText.sanitized("\(item.task)/\(item.subtask)")
+            let name = Sanitized.terminal("\(item.task)/\(item.subtask)")
             line.add("  " + TerminalText.padRight(name, nameWidth))
             line.add("  " + TerminalText.padLeft(amounts[i], amountWidth))
             line.add("  " + TerminalText.padLeft(percents[i], percentWidth))

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Text that is safe and measured for a terminal: control characters removed, widths in
-/// display columns, durations as people write them.
+/// Text measured for a terminal: widths in display columns, cutting and padding, durations
+/// as people write them. (Making text safe is `Sanitized.terminal`'s one rule.)
 package enum TerminalText {
     /// `n` spaces (none for n ≤ 0). Padding is on every line of every table, and
     /// `String(repeating:count:)` cost thousands of instructions a call: short runs come from
@@ -20,29 +20,6 @@ package enum TerminalText {
         }
         return table
     }()
-
-    /// The text with everything that could drive a terminal or reorder text removed: C0 and
-    /// C1 controls (ESC included), DEL, and the bidirectional controls (U+200E, U+200F,
-    /// U+061C, U+202A–U+202E, U+2066–U+2069). Tabs and line breaks become spaces.
-    package static func sanitized(_ s: String) -> String {
-        var needsWork = false
-        for scalar in s.unicodeScalars where isUnsafe(scalar) || scalar == "\t" || scalar == "\n" || scalar == "\r" {
-            needsWork = true
-            break
-        }
-        guard needsWork else { return s }
-        var out = String.UnicodeScalarView()
-        for scalar in s.unicodeScalars {
-            if scalar == "\t" || scalar == "\n" || scalar == "\r" {
-                out.append(" ")
-            } else if !isUnsafe(scalar) {
-                out.append(scalar)
-            }
-        }
-        return String(out)
-    }
-
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { Sanitized.isUnsafe(scalar) }
 
     /// Display columns: East Asian wide characters and emoji count 2, combining marks and
     /// format characters 0, everything else (box drawing, ✓ ✗ █ ▏ · ◂ included) 1.

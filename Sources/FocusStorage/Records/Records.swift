@@ -14,8 +14,8 @@ extension Date {
 extension FocusTask {
     init(row: Row) {
         self.init(
-            id: row["id"], title: row["title"], notes: row["notes"], archived: row["archived"],
-            createdAt: Date(unixSeconds: row["createdAt"])
+            id: row.int64("id"), title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
+            createdAt: Date(unixSeconds: row.int64("createdAt"))
         )
     }
 }
@@ -30,15 +30,15 @@ extension Subtask {
         """
 
     init(row: Row) {
-        let due: Int64? = row[6]
-        let earliest: Int? = row[8]
-        let start: String? = row[5]
+        let due = row.optionalInt64(6)
+        let earliest = row.optionalInt(8).map { min(max($0, 0), 1439) }
+        let start = row.optionalText(5)
         self.init(
-            id: row[0], taskID: row[1], title: row[2], notes: row[3],
-            estimateSeconds: row[4], startDate: start.flatMap { DateParser.parseDate($0[...]) },
-            due: due.map(Date.init(unixSeconds:)), spanSeconds: row[7],
-            earliest: earliest.map(TimeOfDay.init(minutes:)), done: row[9], atRisk: row[10],
-            createdAt: Date(unixSeconds: row[11])
+            id: row.int64(0), taskID: row.int64(1), title: row.text(2), notes: row.optionalText(3),
+            estimateSeconds: row.optionalInt(4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
+            due: due.map(Date.init(unixSeconds:)), spanSeconds: row.optionalInt(7),
+            earliest: earliest.map(TimeOfDay.init(minutes:)), done: row.bool(9), atRisk: row.bool(10),
+            createdAt: Date(unixSeconds: row.int64(11))
         )
     }
 
@@ -56,22 +56,20 @@ extension TimeLog {
     static let selection = "timeLog.id, timeLog.taskId, timeLog.subtaskId, timeLog.startedAt, timeLog.endedAt, timeLog.plannedSeconds, timeLog.focusedSeconds, timeLog.status, timeLog.blockId, timeLog.note"
 
     init(row: Row) {
-        let status: String = row[7]
         self.init(
-            id: row[0], taskID: row[1], subtaskID: row[2],
-            startedAt: Date(unixSeconds: row[3]), endedAt: Date(unixSeconds: row[4]),
-            plannedSeconds: row[5], focusedSeconds: row[6],
-            status: SessionStatus(rawValue: status) ?? .interrupted, blockID: row[8], note: row[9]
+            id: row.int64(0), taskID: row.int64(1), subtaskID: row.optionalInt64(2),
+            startedAt: Date(unixSeconds: row.int64(3)), endedAt: Date(unixSeconds: row.int64(4)),
+            plannedSeconds: row.int(5), focusedSeconds: row.int(6),
+            status: SessionStatus(rawValue: row.text(7)) ?? .interrupted, blockID: row.optionalInt64(8), note: row.optionalText(9)
         )
     }
 }
 
 extension ScheduledBlock {
     init(row: Row) {
-        let status: String = row["status"]
         self.init(
-            id: row["id"], subtaskID: row["subtaskId"], startedAt: Date(unixSeconds: row["startedAt"]),
-            endedAt: Date(unixSeconds: row["endedAt"]), status: BlockStatus(rawValue: status) ?? .planned
+            id: row.int64("id"), subtaskID: row.int64("subtaskId"), startedAt: Date(unixSeconds: row.int64("startedAt")),
+            endedAt: Date(unixSeconds: row.int64("endedAt")), status: BlockStatus(rawValue: row.text("status")) ?? .planned
         )
     }
 }
@@ -102,7 +100,7 @@ extension Subtask {
             id: c.int64(0), taskID: c.int64(1), title: c.text(2), notes: c.optionalText(3),
             estimateSeconds: c.optionalInt(4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
             due: c.optionalInt64(6).map(Date.init(unixSeconds:)), spanSeconds: c.optionalInt(7),
-            earliest: c.optionalInt(8).map(TimeOfDay.init(minutes:)), done: c.bool(9), atRisk: c.bool(10),
+            earliest: c.optionalInt(8).map { TimeOfDay(minutes: min(max($0, 0), 1439)) }, done: c.bool(9), atRisk: c.bool(10),
             createdAt: Date(unixSeconds: c.int64(11))
         )
     }

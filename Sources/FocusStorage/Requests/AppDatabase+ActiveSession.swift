@@ -4,20 +4,16 @@ import GRDB
 
 extension ActiveSession {
     init(row: Row) {
-        let phase = Phase(rawValue: row["phase"]) ?? .work
-        let state: String = row["state"]
-        let workStarted: Int64? = row["workStartedAt"]
-        let endsAt: Int64? = row["endsAt"]
-        let request: String? = row["request"]
+        let phase = Phase(rawValue: row.text("phase")) ?? .work
         let snapshot = SessionSnapshot(
-            phase: phase, cycle: row["cycle"], cycles: row["cycles"], plannedSeconds: row["plannedSeconds"],
-            remaining: .seconds(row["remainingSeconds"] as Int), isPaused: state == "paused",
-            phaseStartedAt: Date(unixSeconds: row["phaseStartedAt"]), endsAt: endsAt.map(Date.init(unixSeconds:)),
-            focusedSeconds: row["focusedSeconds"], workStartedAt: workStarted.map(Date.init(unixSeconds:)),
-            workPlannedSeconds: row["workPlannedSeconds"])
-        self.init(pid: row["pid"], taskID: row["taskId"], subtaskID: row["subtaskId"], blockID: row["blockId"],
-                  snapshot: snapshot, checkpointAt: Date(unixSeconds: row["checkpointAt"]),
-                  request: request.flatMap(ActiveSession.Request.init(rawValue:)), reason: row["reason"])
+            phase: phase, cycle: row.int("cycle"), cycles: row.int("cycles"), plannedSeconds: row.int("plannedSeconds"),
+            remaining: .seconds(row.int("remainingSeconds")), isPaused: row.text("state") == "paused",
+            phaseStartedAt: Date(unixSeconds: row.int64("phaseStartedAt")), endsAt: row.optionalInt64("endsAt").map(Date.init(unixSeconds:)),
+            focusedSeconds: row.int("focusedSeconds"), workStartedAt: row.optionalInt64("workStartedAt").map(Date.init(unixSeconds:)),
+            workPlannedSeconds: row.int("workPlannedSeconds"))
+        self.init(pid: Int32(truncatingIfNeeded: row.int64("pid")), taskID: row.int64("taskId"), subtaskID: row.optionalInt64("subtaskId"),
+                  blockID: row.optionalInt64("blockId"), snapshot: snapshot, checkpointAt: Date(unixSeconds: row.int64("checkpointAt")),
+                  request: row.optionalText("request").flatMap(ActiveSession.Request.init(rawValue:)), reason: row.optionalText("reason"))
     }
 }
 
@@ -138,8 +134,8 @@ extension AppDatabase {
     package func takeRequest(pid: Int32) throws(FocusError) -> (ActiveSession.Request, String?)? {
         try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT request, reason FROM activeSession WHERE id = 1 AND pid = ?", arguments: [pid]),
-                  let raw: String = row["request"], let request = ActiveSession.Request(rawValue: raw) else { return nil }
-            let reason: String? = row["reason"]
+                  let raw = row.optionalText("request"), let request = ActiveSession.Request(rawValue: raw) else { return nil }
+            let reason = row.optionalText("reason")
             try db.execute(sql: "UPDATE activeSession SET request = NULL, reason = NULL WHERE id = 1")
             return (request, reason)
         }

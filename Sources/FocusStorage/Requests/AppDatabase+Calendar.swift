@@ -93,12 +93,18 @@ extension AppDatabase {
                 FROM calendar ORDER BY nameKey
                 """).map { row in
                 CalendarSummary(
-                    id: row["id"], name: row["name"], source: row["source"], timeZone: row["timeZone"],
-                    eventCount: row["eventCount"], occurrenceCount: row["occurrences"],
-                    horizon: DateInterval(start: Date(unixSeconds: row["horizonStart"]), end: Date(unixSeconds: row["horizonEnd"])),
-                    importedAt: Date(unixSeconds: row["importedAt"]))
+                    id: row.int64("id"), name: row.text("name"), source: row.text("source"), timeZone: row.text("timeZone"),
+                    eventCount: row.int("eventCount"), occurrenceCount: row.int("occurrences"),
+                    horizon: Self.horizon(row),
+                    importedAt: Date(unixSeconds: row.int64("importedAt")))
             }
         }
+    }
+
+    /// A stored horizon (an end before its start, as a hand edit could leave it, is empty).
+    static func horizon(_ row: Row) -> DateInterval {
+        let start = row.int64("horizonStart")
+        return DateInterval(start: Date(unixSeconds: start), end: Date(unixSeconds: max(start, row.int64("horizonEnd"))))
     }
 
     /// Deletes a calendar (case-insensitive name) with its events; `then` runs in the same
@@ -127,10 +133,10 @@ extension AppDatabase {
         var result: [BusyEvent] = []
         let calendars = try Row.fetchAll(db, sql: "SELECT id, name, timeZone, horizonStart, horizonEnd, longestSeconds FROM calendar")
         for row in calendars {
-            let id: Int64 = row["id"]
-            let name: String = row["name"]
-            let horizon = DateInterval(start: Date(unixSeconds: row["horizonStart"]), end: Date(unixSeconds: row["horizonEnd"]))
-            let storedZone: String = row["timeZone"]
+            let id = row.int64("id")
+            let name = row.text("name")
+            let horizon = Self.horizon(row)
+            let storedZone = row.text("timeZone")
             func raw(_ lo: Date, _ hi: Date) throws -> [BusyEvent] {
                 let content = try String.fetchOne(db, sql: "SELECT content FROM calendarFile WHERE calendarId = ?", arguments: [id]) ?? ""
                 return try expand(content, name, lo, hi, zone.timeZone)
@@ -147,14 +153,14 @@ extension AppDatabase {
                 result += try raw(max(from, horizon.end), to).filter { $0.start >= horizon.end }
             }
             if from < horizon.end, to > horizon.start {
-                let longest: Int64 = row["longestSeconds"]
+                let longest = row.int64("longestSeconds")
                 let lo = from.unixSeconds
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT startedAt, endedAt, summary, allDay FROM busyEvent
                     WHERE calendarId = ? AND startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
                     """, arguments: [id, lo - longest, Int64(to.timeIntervalSince1970.rounded(.up)), lo, lo])
                 while let r = try rows.next() {
-                    result.append(BusyEvent(start: Date(unixSeconds: r[0]), end: Date(unixSeconds: r[1]), summary: r[2], allDay: r[3], calendar: name))
+                    result.append(BusyEvent(start: Date(unixSeconds: r.int64(0)), end: Date(unixSeconds: r.int64(1)), summary: r.text(2), allDay: r.bool(3), calendar: name))
                 }
             }
         }

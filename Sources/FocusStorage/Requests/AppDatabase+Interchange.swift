@@ -74,13 +74,12 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
             var count = 0
             while let row = try rows.next() {
-                let taskID: Int64 = row[0]
-                let subtaskID: Int64? = row[1]
-                let status: String = row[6]
+                let taskID = row.int64(0)
+                let subtaskID = row.optionalInt64(1)
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
-                    start: row[2], end: row[3], status: SessionStatus(rawValue: status) ?? .interrupted,
-                    focusedSeconds: row[5], plannedSeconds: row[4], note: row[7])
+                    start: row.int64(2), end: row.int64(3), status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
+                    focusedSeconds: row.int(5), plannedSeconds: row.int(4), note: row.optionalText(7))
                 try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
                 count += 1
             }
@@ -151,10 +150,10 @@ private final class SessionImporter {
         self.db = db
         self.now = now.unixSeconds
         for row in try Row.fetchAll(db, sql: "SELECT id, titleKey FROM task") {
-            taskIDs[row[1]] = row[0]
+            taskIDs[row.text(1)] = row.int64(0)
         }
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, titleKey FROM subtask") {
-            subtaskIDs[row[1], default: [:]][row[2]] = row[0]
+            subtaskIDs[row.int64(1), default: [:]][row.text(2)] = row.int64(0)
         }
         // Only the identity index may turn an insert into a no-op: every other rule of the
         // table still fails loudly (unlike INSERT OR IGNORE, which would hide a broken CHECK).

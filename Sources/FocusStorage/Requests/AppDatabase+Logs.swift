@@ -10,7 +10,7 @@ extension AppDatabase {
         """
 
     static func entry(_ row: Row) -> SessionEntry {
-        SessionEntry(log: TimeLog(row: row), task: row[10], subtask: row[11])
+        SessionEntry(log: TimeLog(row: row), task: row.text(10), subtask: row.optionalText(11))
     }
 
     /// Records one session and returns its id.

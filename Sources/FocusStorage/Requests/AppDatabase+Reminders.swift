@@ -33,8 +33,7 @@ extension AppDatabase {
                 let low = ids.min() ?? first, high = ids.max() ?? first
                 for row in try Row.fetchAll(db, sql: "SELECT blockId, kind FROM sentReminder WHERE blockId BETWEEN ? AND ?",
                                             arguments: [low, high]) {
-                    let raw: String = row["kind"]
-                    if let kind = ReminderKind(rawValue: raw) { sent.insert(SentReminder(blockID: row["blockId"], kind: kind)) }
+                    if let kind = ReminderKind(rawValue: row.text("kind")) { sent.insert(SentReminder(blockID: row.int64("blockId"), kind: kind)) }
                 }
             }
             let running = try Int64.fetchOne(db, sql: "SELECT blockId FROM activeSession WHERE id = 1")

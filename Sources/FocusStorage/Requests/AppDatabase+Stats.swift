@@ -122,8 +122,8 @@ extension AppDatabase {
             var dayArgs: StatementArguments = [lo, hi, hi, windowStart]
             dayArgs += filterArgs
             guard let row = try Row.fetchOne(dayTotal, arguments: dayArgs) else { continue }
-            let total: Double = row[0]
-            let crossingCount: Int = row[1]
+            let total = row.double(0)
+            let crossingCount = row.int(1)
             if total > 0 {
                 // One session spanning the whole day holding the day's focus.
                 let log = TimeLog(
@@ -167,7 +167,7 @@ extension AppDatabase {
                 crossArgs += filterArgs
                 var exact = 0.0
                 for row in try Row.fetchAll(overlapping, arguments: crossArgs) {
-                    let s: Int64 = row[0], e: Int64 = row[1], focused: Int = row[2]
+                    let s = row.int64(0), e = row.int64(1), focused = row.int(2)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
                     guard wall > 0, overlap > 0 else { continue }

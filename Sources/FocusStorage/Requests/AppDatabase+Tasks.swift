@@ -10,11 +10,11 @@ extension AppDatabase {
 
     static func catalog(_ db: Database) throws -> TaskCatalog {
         let tasks = try Row.fetchAll(db, sql: "SELECT id, title, archived FROM task ORDER BY id").map {
-            TaskCatalog.Entry(id: $0["id"], title: $0["title"], closed: $0["archived"])
+            TaskCatalog.Entry(id: $0.int64("id"), title: $0.text("title"), closed: $0.bool("archived"))
         }
         var subs: [Int64: [TaskCatalog.Entry]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, title, done FROM subtask ORDER BY id") {
-            subs[row["taskId"], default: []].append(TaskCatalog.Entry(id: row["id"], title: row["title"], closed: row["done"]))
+            subs[row.int64("taskId"), default: []].append(TaskCatalog.Entry(id: row.int64("id"), title: row.text("title"), closed: row.bool("done")))
         }
         return TaskCatalog(tasks: tasks, subtasks: subs)
     }
@@ -182,7 +182,7 @@ extension AppDatabase {
             }
             return tasks.map { row in
                 let task = FocusTask(row: row)
-                return TaskOverview(task: task, loggedSeconds: row["loggedSeconds"], sessionCount: row["sessionCount"],
+                return TaskOverview(task: task, loggedSeconds: row.int("loggedSeconds"), sessionCount: row.int("sessionCount"),
                                     subtasks: subRows[task.id ?? 0] ?? [])
             }
         }

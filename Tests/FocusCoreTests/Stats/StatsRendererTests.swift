@@ -97,8 +97,9 @@ import FocusCore
         for scalar in ["\u{1B}", "\u{7}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{200F}", "\t"] {
             #expect(!text.contains(scalar))
         }
-        #expect(text.contains("Evil[2J31mname tab"))
-        #expect(text.contains("  sub]0;title"))
+        // Neutralised visibly (U+FFFD), a tab kept as a space: `Sanitized.terminal`'s rule.
+        #expect(text.contains("Evil\u{FFFD}[2J\u{FFFD}\u{FFFD}31m\u{FFFD}name\u{FFFD}\u{FFFD}\u{FFFD} tab"))
+        #expect(text.contains("  sub\u{FFFD}]0;title\u{FFFD}"))
     }
 
     @Test func emptyWindowSaysSoAndHowToStart() {

@@ -1,0 +1,8 @@
+// libFuzzer target: the CSV session importer, fed in two chunks split where the first byte
+// says. Built by scripts/fuzz.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzzInterchange(.csv, UnsafeBufferPointer(start: data, count: size))
+}

@@ -1,0 +1,39 @@
+// libFuzzer target: times of day, dates, date-times (DateParser) and the interchange instant
+// parser, resolved in zones with DST changes. Built by scripts/fuzz.
+import Foundation
+
+private let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia"]
+    .compactMap(TimeZone.init(identifier:)).map(LocalCalendar.init(timeZone:))
+private let today = LocalDate(year: 2026, month: 11, day: 22)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzDateTime(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let calendar = zones[size % zones.count]
+    if let t = try? DateParser.timeOfDay(text) {
+        precondition((0..<1440).contains(t.minutes))
+        _ = calendar.instant(today, t)
+    }
+    if let d = try? DateParser.date(text, today: today) {
+        _ = calendar.startOfDay(d)
+        _ = calendar.day(of: calendar.startOfDay(d))
+    }
+    if let input = try? DateParser.dateTime(text, today: today) {
+        let instant = DateParser.resolve(input, in: calendar)
+        let due = DateParser.resolve(input, in: calendar, endOfDay: true)
+        precondition(due >= instant)
+        // A reading that names exactly one instant reads back as itself.
+        if case let .local(day, time, _) = input, calendar.ambiguity(day, time) == .none {
+            precondition(calendar.day(of: instant) == day && calendar.timeOfDay(of: instant) == time,
+                         "\(day) \(time) in \(calendar.timeZone.identifier) resolved to \(instant)")
+        }
+        // A gap or an overlap is always explained.
+        if case let .local(day, time, _) = input, calendar.ambiguity(day, time) != .none {
+            precondition(DateParser.ambiguityWarning(input, in: calendar) != nil)
+        }
+        _ = calendar.wallClockText(instant)
+    }
+    _ = InstantParser.parse(bytes: bytes)
+    return 0
+}
