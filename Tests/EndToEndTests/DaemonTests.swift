@@ -122,8 +122,15 @@ struct DaemonProcessTests {
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
-        let shell = "\"$0\" daemon & p=$!; sleep 1.5; kill -TERM $p; wait $p"
-        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true) }
+        // Stopped 1.5 s after it says it is watching (not after a fixed time from launch, which
+        // raced a slow start on a loaded machine).
+        let shell = """
+            log="$1"; "$0" daemon 2>"$log" & p=$!
+            n=0; while ! grep -q watching "$log" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            sleep 1.5; kill -TERM $p; wait $p
+            """
+        let log = s.dir.appendingPathComponent("daemon.log").path
+        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, log], environment: env, stdin: nil, capture: true) }
         #expect(r.status == 0, "\(r.err)")
         let agenda = try await s.run("agenda", "2026-11-23", "--json")
         let object = try JSONSerialization.jsonObject(with: Data(agenda.out.utf8)) as? [String: Any]
@@ -134,9 +141,16 @@ struct DaemonProcessTests {
     @Test func sigtermStopsTheDaemonWithinASecond() async throws {
         let s = try Sandbox()
         defer { s.remove() }
-        let shell = "\"$0\" daemon & p=$!; sleep 1; kill -TERM $p; t=0; while kill -0 $p 2>/dev/null; do sleep 0.1; t=$((t+1)); done; wait $p; echo \"code=$? tenths=$t\""
+        // SIGTERM once the daemon says it is watching (its handlers are in place by then; a
+        // fixed sleep raced a slow start on a loaded machine), then count the tenths until it is gone.
+        let shell = """
+            log="$1"; "$0" daemon 2>"$log" & p=$!
+            n=0; while ! grep -q watching "$log" 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done
+            kill -TERM $p; t=0; while kill -0 $p 2>/dev/null; do sleep 0.1; t=$((t+1)); done; wait $p; echo "code=$? tenths=$t"
+            """
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: s.environment, stdin: nil, capture: true)
+            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, s.dir.appendingPathComponent("daemon.log").path],
+                          environment: s.environment, stdin: nil, capture: true)
         }
         #expect(r.out.contains("code=0"), "\(r.out) \(r.err)")
         let tenths = r.out.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 99
