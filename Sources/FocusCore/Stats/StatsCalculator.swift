@@ -35,7 +35,9 @@ private struct SessionPass {
     var dayExact: [Double]
     var dayCompleted: [Int]
     var dayInterrupted: [Int]
-    var taskIndex: [String: Int] = [:]
+    /// Slots by task id: a session's task and subtask ids name the same work as its titles,
+    /// and hashing an id costs a fraction of hashing a title, once per session of the window.
+    var taskIndex: [Int64: Int] = [:]
     var tasks: [TaskAccumulator] = []
     var hourCompleted = [Int](repeating: 0, count: 24)
     var hourInterrupted = [Int](repeating: 0, count: 24)
@@ -78,15 +80,15 @@ private struct SessionPass {
 
     mutating func taskSlot(_ entry: SessionEntry) -> (task: Int, subtask: Int?) {
         let t: Int
-        if let found = taskIndex[entry.task] {
+        if let found = taskIndex[entry.log.taskID] {
             t = found
         } else {
             t = tasks.count
-            taskIndex[entry.task] = t
+            taskIndex[entry.log.taskID] = t
             tasks.append(TaskAccumulator(title: entry.task, windowDays: window.dayCount))
         }
         guard let name = entry.subtask else { return (t, nil) }
-        return (t, tasks[t].subtaskSlot(name))
+        return (t, tasks[t].subtaskSlot(entry.log.subtaskID ?? 0, name))
     }
 
     mutating func add(_ entry: SessionEntry) {
@@ -273,7 +275,7 @@ private struct TaskAccumulator {
     var touched = false
     /// Exact focused seconds per window day.
     var dayExact: [Double]
-    var subtaskIndex: [String: Int] = [:]
+    var subtaskIndex: [Int64: Int] = [:]
     var subtasks: [SubtaskAccumulator] = []
 
     init(title: String, windowDays: Int) {
@@ -281,9 +283,9 @@ private struct TaskAccumulator {
         self.dayExact = [Double](repeating: 0, count: windowDays)
     }
 
-    mutating func subtaskSlot(_ name: String) -> Int {
-        if let found = subtaskIndex[name] { return found }
-        subtaskIndex[name] = subtasks.count
+    mutating func subtaskSlot(_ id: Int64, _ name: String) -> Int {
+        if let found = subtaskIndex[id] { return found }
+        subtaskIndex[id] = subtasks.count
         subtasks.append(SubtaskAccumulator(title: name))
         return subtasks.count - 1
     }

@@ -22,14 +22,22 @@ enum StatsFixtures {
         return Date(timeIntervalSince1970: Double(seconds))
     }
 
+    /// A stable id for a name (FNV-1a), the same in every test.
+    static func id(_ name: String) -> Int64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return Int64(bitPattern: h & 0x7FFF_FFFF_FFFF_FFFF)
+    }
+
     /// A session; focused defaults to the wall time, planned to 25 minutes.
     static func session(
         _ task: String, _ subtask: String? = nil, from start: Date, to end: Date,
         focused: Int? = nil, planned: Int = 1500, status: SessionStatus = .completed
     ) -> SessionEntry {
         let wall = Int(end.timeIntervalSince(start).rounded())
+        // Ids as a database gives them: one per task title, one per subtask within its task.
         let log = TimeLog(
-            taskID: 1, subtaskID: subtask == nil ? nil : 2, startedAt: start, endedAt: end,
+            taskID: id(task), subtaskID: subtask.map { id(task + "/" + $0) }, startedAt: start, endedAt: end,
             plannedSeconds: planned, focusedSeconds: focused ?? wall, status: status)
         return SessionEntry(log: log, task: task, subtask: subtask)
     }
