@@ -105,7 +105,7 @@ package struct StartCommand: FocusRunnable {
         let notices = SessionNotices(path: shown, todayBefore: todayBefore, enabled: env.config.notifications,
                                      workEndUrgency: env.config.urgency, expiryMilliseconds: env.config.expirySeconds * 1000)
 
-        let mailbox = Mailbox()
+        let mailbox = Mailbox<SessionCommand>()
         let terminal = TerminalMode()
         let keys = KeyReader()
         let signals = SignalRouter()

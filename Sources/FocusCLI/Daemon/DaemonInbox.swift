@@ -1,6 +1,6 @@
 import Dispatch
+import FocusCore
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,58 +15,7 @@ package enum DaemonEvent: Sendable, Equatable {
 }
 
 /// Events for the daemon's loop, posted from any thread, awaited by one consumer, cancellably.
-package final class DaemonInbox: Sendable {
-    private struct State {
-        var queue: [DaemonEvent] = []
-        var waiter: (id: UInt64, continuation: CheckedContinuation<DaemonEvent?, Never>)?
-        var nextID: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    package init() {}
-
-    package func post(_ event: DaemonEvent) {
-        let waiter = state.withLock { s -> CheckedContinuation<DaemonEvent?, Never>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w.continuation
-            }
-            s.queue.append(event)
-            return nil
-        }
-        waiter?.resume(returning: event)
-    }
-
-    /// The next event, or nil when the waiting task is cancelled first.
-    package func next() async -> DaemonEvent? {
-        let id = state.withLock { s -> UInt64 in
-            s.nextID += 1
-            return s.nextID
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<DaemonEvent?, Never>) in
-                let immediate = state.withLock { s -> DaemonEvent?? in
-                    if !s.queue.isEmpty { return .some(s.queue.removeFirst()) }
-                    if Task.isCancelled { return .some(nil) }
-                    s.waiter = (id, c)
-                    return nil
-                }
-                if let immediate { c.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { s -> CheckedContinuation<DaemonEvent?, Never>? in
-                guard let w = s.waiter, w.id == id else { return nil }
-                s.waiter = nil
-                return w.continuation
-            }
-            waiter?.resume(returning: nil)
-        }
-    }
-
-    /// Whether the consumer is waiting with nothing queued (tests use it to know the loop is idle).
-    package var isWaiting: Bool { state.withLock { $0.waiter != nil && $0.queue.isEmpty } }
-}
+package typealias DaemonInbox = Mailbox<DaemonEvent>
 
 /// SIGTERM/SIGINT → stop, SIGHUP → reload, through Dispatch sources (the signals are ignored,
 /// so nothing runs in a signal handler).

@@ -15,7 +15,7 @@ package final class SignalRouter: @unchecked Sendable {
 
     package init() {}
 
-    package func start(mailbox: Mailbox, onRequest: @escaping @Sendable () -> SessionCommand?) {
+    package func start(mailbox: Mailbox<SessionCommand>, onRequest: @escaping @Sendable () -> SessionCommand?) {
         let routes: [(Int32, @Sendable () -> SessionCommand?)] = [
             (SIGINT, { .stop(.person(reason: nil)) }),
             (SIGTERM, { .stop(.signal) }),
@@ -47,7 +47,7 @@ package final class KeyReader: @unchecked Sendable {
 
     package init() {}
 
-    package func start(mailbox: Mailbox) {
+    package func start(mailbox: Mailbox<SessionCommand>) {
         guard isatty(STDIN_FILENO) == 1 else { return }
         let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
         source.setEventHandler { [weak self] in

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 
-/// A queue of session commands that one consumer can await, cancellably: signals, keys and other
-/// terminals post; the runner takes them one at a time.
-package final class Mailbox: Sendable {
+/// A queue of messages that one consumer can await, cancellably: for a session, signals, keys
+/// and other terminals post commands that the runner takes one at a time; for the daemon,
+/// signals post stop and reload (`DaemonInbox`).
+package final class Mailbox<Message: Sendable>: Sendable {
     private struct State {
-        var queue: [SessionCommand] = []
-        var waiter: (id: UInt64, continuation: CheckedContinuation<SessionCommand?, Never>)?
+        var queue: [Message] = []
+        var waiter: (id: UInt64, continuation: CheckedContinuation<Message?, Never>)?
         var nextID: UInt64 = 0
     }
 
@@ -14,28 +15,28 @@ package final class Mailbox: Sendable {
 
     package init() {}
 
-    /// Posts a command (thread-safe, from any context).
-    package func post(_ command: SessionCommand) {
-        let waiter: CheckedContinuation<SessionCommand?, Never>? = state.withLock { s in
+    /// Posts a message (thread-safe, from any context).
+    package func post(_ message: Message) {
+        let waiter: CheckedContinuation<Message?, Never>? = state.withLock { s in
             if let w = s.waiter {
                 s.waiter = nil
                 return w.continuation
             }
-            s.queue.append(command)
+            s.queue.append(message)
             return nil
         }
-        waiter?.resume(returning: command)
+        waiter?.resume(returning: message)
     }
 
-    /// The next command, or nil if the waiting task is cancelled first.
-    package func next() async -> SessionCommand? {
+    /// The next message, or nil if the waiting task is cancelled first.
+    package func next() async -> Message? {
         let id: UInt64 = state.withLock { s in
             s.nextID += 1
             return s.nextID
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<SessionCommand?, Never>) in
-                let immediate: SessionCommand?? = state.withLock { s in
+            await withCheckedContinuation { (c: CheckedContinuation<Message?, Never>) in
+                let immediate: Message?? = state.withLock { s in
                     if !s.queue.isEmpty { return .some(s.queue.removeFirst()) }
                     if Task.isCancelled { return .some(nil) }
                     s.waiter = (id, c)
@@ -44,7 +45,7 @@ package final class Mailbox: Sendable {
                 if let immediate { c.resume(returning: immediate) }
             }
         } onCancel: {
-            let waiter: CheckedContinuation<SessionCommand?, Never>? = state.withLock { s in
+            let waiter: CheckedContinuation<Message?, Never>? = state.withLock { s in
                 guard let w = s.waiter, w.id == id else { return nil }
                 s.waiter = nil
                 return w.continuation
@@ -56,8 +57,8 @@ package final class Mailbox: Sendable {
     /// Whether a consumer is waiting and nothing is queued (tests use it to know the runner is idle).
     package var isWaiting: Bool { state.withLock { $0.waiter != nil && $0.queue.isEmpty } }
 
-    /// Takes a queued command without waiting.
-    package func poll() -> SessionCommand? {
+    /// Takes a queued message without waiting.
+    package func poll() -> Message? {
         state.withLock { s in s.queue.isEmpty ? nil : s.queue.removeFirst() }
     }
 }

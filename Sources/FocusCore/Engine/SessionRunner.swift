@@ -13,7 +13,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     package var notices: SessionNotices
     /// The person's hook scripts (none unless set): run like notices, never waited on while ticking.
     package var hooks: SessionHooks?
-    package var mailbox: Mailbox
+    package var mailbox: Mailbox<SessionCommand>
     /// Redraw interval for a live view (nil: update only on changes).
     package var tick: Duration?
     /// How often progress is saved while nothing else happens (the crash-recovery granularity).
@@ -29,7 +29,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
-        notifier: any Notifier, notices: SessionNotices, mailbox: Mailbox, tick: Duration?
+        notifier: any Notifier, notices: SessionNotices, mailbox: Mailbox<SessionCommand>, tick: Duration?
     ) {
         self.clock = clock
         self.now = now

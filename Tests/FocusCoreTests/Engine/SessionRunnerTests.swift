@@ -33,7 +33,7 @@ final class SleepMeter: Sendable {
 
 /// A runner under test: its clock knows when the runner is idle (asleep and listening, or done).
 final class RunnerHarness: Sendable {
-    let mailbox = Mailbox()
+    let mailbox = Mailbox<SessionCommand>()
     private let finished = Mutex(false)
     private let clockSlot = Mutex<TestClock?>(nil)
 
@@ -60,7 +60,7 @@ final class RunnerHarness: Sendable {
 @Suite struct SessionRunnerTests {
     let start = Date(timeIntervalSince1970: 1_795_000_000)
 
-    func makeRunner(_ clock: TestClock, _ store: MemoryStore, _ mailbox: Mailbox, notifier: RecordingNotifier = RecordingNotifier(),
+    func makeRunner(_ clock: TestClock, _ store: MemoryStore, _ mailbox: Mailbox<SessionCommand>, notifier: RecordingNotifier = RecordingNotifier(),
                     meter: SleepMeter = SleepMeter()) -> SessionRunner<TestClock> {
         let origin = start
         var r = SessionRunner(clock: clock, now: { origin }, store: store, view: MemoryView(), notifier: notifier,
