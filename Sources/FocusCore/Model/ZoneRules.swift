@@ -26,7 +26,7 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
         a === b || (a.identifier == b.identifier && a.initialOffset == b.initialOffset && a.transitions == b.transitions)
     }
 
-    private init(identifier: String, transitions: [Int64], offsets: [Int32], initialOffset: Int, rule: PosixZoneRule?) {
+    fileprivate init(identifier: String, transitions: [Int64], offsets: [Int32], initialOffset: Int, rule: PosixZoneRule?) {
         self.identifier = identifier
         self.initialOffset = initialOffset
         self.rule = rule
@@ -85,25 +85,15 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
         guard isPlausibleName(name) else { return nil }
         let key = databaseDirectory(environment: environment) + "/" + name
         if let known = loaded.withLock({ $0[key] }) { return known }
-        let zone = read(name, environment: environment)
+        // UTC is known even on a machine without the zone database.
+        let zone = FileManager.default.contents(atPath: key).flatMap { parse($0, identifier: name) }
+            ?? (["UTC", "Etc/UTC", "GMT", "Etc/GMT"].contains(name) ? fixed(secondsEast: 0, identifier: name) : nil)
         if let zone { loaded.withLock { $0[key] = zone } }
         return zone
     }
 
     /// Zones read so far in this process, by file path.
     private static let loaded = Mutex<[String: ZoneRules]>([:])
-
-    private static func read(_ name: String, environment: [String: String]) -> ZoneRules? {
-        if name == "UTC" || name == "Etc/UTC" || name == "GMT" || name == "Etc/GMT" || name == "Z" {
-            if let data = FileManager.default.contents(atPath: databaseDirectory(environment: environment) + "/" + name),
-               let zone = parse(data, identifier: name) { return zone }
-            return name == "Z" ? nil : fixed(secondsEast: 0, identifier: name)
-        }
-        guard let data = FileManager.default.contents(atPath: databaseDirectory(environment: environment) + "/" + name) else {
-            return nil
-        }
-        return parse(data, identifier: name)
-    }
 
     /// The zone a `TZ` value names: `Europe/Berlin`, `:Europe/Berlin`, a TZif file's path, or a
     /// POSIX rule such as `CET-1CEST,M3.5.0,M10.5.0/3` (POSIX.1, 8.3). nil when it names none.
@@ -165,16 +155,9 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
         if first.version >= 2 {
             // Skip the version 1 block, read the 64-bit one that follows.
             guard reader.skip(first.v1BlockSize), let second = reader.header() else { return nil }
-            guard let zone = reader.block(second, timeSize: 8, identifier: identifier) else { return nil }
-            return zone
+            return reader.block(second, timeSize: 8, identifier: identifier)
         }
         return reader.block(first, timeSize: 4, identifier: identifier)
-    }
-
-    fileprivate static func make(
-        identifier: String, transitions: [Int64], offsets: [Int32], initialOffset: Int, rule: PosixZoneRule?
-    ) -> ZoneRules {
-        ZoneRules(identifier: identifier, transitions: transitions, offsets: offsets, initialOffset: initialOffset, rule: rule)
     }
 }
 
@@ -258,7 +241,7 @@ private struct TZifReader {
         // RFC 8536's choice; type 0 is what every zic-built file puts there.
         let initial = Int(typeOffsets[0])
         let offsets = indices.map { typeOffsets[Int($0)] }
-        return ZoneRules.make(identifier: identifier, transitions: times, offsets: offsets, initialOffset: initial, rule: rule)
+        return ZoneRules(identifier: identifier, transitions: times, offsets: offsets, initialOffset: initial, rule: rule)
     }
 }
 
@@ -346,26 +329,16 @@ package struct PosixZoneRule: Sendable, Equatable {
         return result
     }
 
-    /// Seconds east of UTC at `t`.
+    /// Seconds east of UTC at `t`: the offset of the last change at or before it, among the
+    /// changes of its year and the years either side (near New Year they cross over).
     package func offset(atUTC t: Int64) -> Int {
-        guard let daylightOffset, let start, let end else { return standardOffset }
+        guard let daylightOffset else { return standardOffset }
         let year = LocalDate(dayNumber: Int((Double(t + Int64(standardOffset)) / 86_400).rounded(.down))).year
-        // This year's transitions as UTC instants; check the neighbouring years too, since a
-        // rule's instants can fall in the next or previous UTC year near New Year.
-        for y in [year - 1, year, year + 1].reversed() {
-            let on = Int64(PosixZoneRule.day(start, year: y) * 86_400 + startTime - standardOffset)
-            let off = Int64(PosixZoneRule.day(end, year: y) * 86_400 + endTime - daylightOffset)
-            if on < off {
-                // Northern: daylight between on and off.
-                if t >= off { return standardOffset }
-                if t >= on { return daylightOffset }
-            } else {
-                // Southern: standard between off and on, daylight after on (to next year's off).
-                if t >= on { return daylightOffset }
-                if t >= off { return standardOffset }
-            }
+        var offset = standardOffset
+        for (at, daylight) in transitions(years: (year - 1)...(year + 1)) where at <= t {
+            offset = daylight ? daylightOffset : standardOffset
         }
-        return standardOffset
+        return offset
     }
 
     /// The day number (days since 1970-01-01) a date rule picks in `year`.
