@@ -112,7 +112,8 @@ package struct ProcessHookRunner: HookRunner {
     private func spawnAndWait(_ path: String, input: String) -> Outcome {
         // Standard input: the payload in an unlinked temporary file, so writing it can neither
         // block on a hook that does not read nor raise SIGPIPE on one that exits first.
-        var template = Array((NSTemporaryDirectory() + "/focus-hook-XXXXXX").utf8CString)
+        // mkstemp fills in the six trailing placeholder characters.
+        var template = Array((NSTemporaryDirectory() + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
         let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard inFD >= 0 else { return .couldNotStart("no temporary file: \(String(cString: strerror(errno)))") }
         defer { close(inFD) }

@@ -314,7 +314,7 @@ struct LineSplitter {
 }
 
 /// logfmt attributes (`key=value key="quoted value" flag`), as Open Pomodoro writes them: a
-/// quoted value takes Go's escapes (`\"`, `\\`, `\n`, `\t`, `\uXXXX`, …).
+/// quoted value takes Go's escapes (`\"`, `\\`, `\n`, `\t`, `\u` and four hex digits, …).
 struct Logfmt {
     private let scalars: [Unicode.Scalar]
     private var i = 0
