@@ -36,24 +36,28 @@ package struct LocalCalendar: Sendable {
 
     /// The local day an instant falls on.
     package func day(of date: Date) -> LocalDate {
-        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
-        return LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
+        LocalDate(dayNumber: Int((Double(wallSeconds(date)) / 86_400).rounded(.down)))
     }
 
     /// Minutes after local midnight for an instant (wall-clock reading).
     package func timeOfDay(of date: Date) -> TimeOfDay {
-        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
-        let secondsIntoDay = ((local % 86_400) + 86_400) % 86_400
-        return TimeOfDay(minutes: secondsIntoDay / 60)
+        TimeOfDay(minutes: secondsIntoDay(wallSeconds(date)) / 60)
     }
 
     /// `2026-11-22 09:00:05`: a local wall-clock reading, formatted by hand.
     package func wallClockText(_ date: Date) -> String {
-        let local = Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
-        let secs = ((local % 86_400) + 86_400) % 86_400
-        let s = secs % 60
-        return "\(day(of: date)) \(timeOfDay(of: date)):\(s < 10 ? "0" : "")\(s)"
+        let wall = wallSeconds(date)
+        let secs = secondsIntoDay(wall)
+        let day = LocalDate(dayNumber: Int((Double(wall) / 86_400).rounded(.down)))
+        return "\(day) \(TimeOfDay(minutes: secs / 60)):\(Digits.two(secs % 60))"
     }
+
+    /// The wall-clock reading of an instant as seconds since 1970 (as if local time were UTC).
+    private func wallSeconds(_ date: Date) -> Int {
+        Int((date.timeIntervalSince1970 + Double(zone.offset(at: date))).rounded(.down))
+    }
+
+    private func secondsIntoDay(_ wall: Int) -> Int { ((wall % 86_400) + 86_400) % 86_400 }
 
     /// The first instant of a local day (midnight, or the first existing time after a gap).
     package func startOfDay(_ day: LocalDate) -> Date {
