@@ -22,7 +22,7 @@ package enum FocusMain {
     ) async -> Int32 {
         let parsed: any ParsableCommand
         do {
-            parsed = try RootCommand.parseAsRoot(hoistingGlobalOptions(arguments))
+            parsed = try RootCommand.parsingWithoutCompletionProbe(hoistingGlobalOptions(arguments))
         } catch {
             // Completion scripts and the help dump are for programs: never re-wrapped.
             let machine = arguments.contains { $0.hasPrefix("--generate-completion-script") || $0 == "--experimental-dump-help" || $0 == "---completion" }

@@ -2,7 +2,13 @@ import ArgumentParser
 
 /// `focus`: the root of the command tree. Adding a subcommand is one line here.
 package struct RootCommand: ParsableCommand {
-    package static let configuration = CommandConfiguration(
+    package static var configuration: CommandConfiguration {
+        // See `parsingWithoutCompletionProbe`: the same tree, told it is a plugin of a host
+        // command, which is what makes the parser skip its completion-script probe.
+        probeless ? probelessConfiguration : standardConfiguration
+    }
+
+    private static let standardConfiguration = CommandConfiguration(
         commandName: "focus",
         abstract: "A Pomodoro timer and time log that plans work into your calendar.",
         discussion: """
@@ -33,6 +39,33 @@ package struct RootCommand: ParsableCommand {
             GenerateManCommand.self,
         ]
     )
+
+    private static let probelessConfiguration: CommandConfiguration = {
+        var configuration = standardConfiguration
+        configuration._superCommandName = ""
+        return configuration
+    }()
+
+    @TaskLocal private static var probeless = false
+
+    /// Parses `arguments` as `parseAsRoot` does, without the parser's probe for
+    /// `--generate-completion-script` when no argument asks for it or for help.
+    ///
+    /// Before every parse the parser tries the whole command line twice more as the
+    /// completion-script command; building those two parsers by reflection cost 8% of the
+    /// instructions of `focus stats` and of every other command. It skips that probe for a
+    /// command that has a host ("super") command name; the name is only ever read to write
+    /// help and usage text, which is why the probe is skipped only when no argument could ask
+    /// for help, and only inside the parse itself (error messages are written afterwards,
+    /// from the standard configuration).
+    package static func parsingWithoutCompletionProbe(_ arguments: [String]) throws -> any ParsableCommand {
+        let mayNeedHelpOrScripts = arguments.contains { a in
+            a.hasPrefix("--generate-completion-script") || a.hasPrefix("---") || a == "-h" || a == "--help"
+                || a == "help" || a.hasPrefix("--experimental") || a == "--version"
+        }
+        if mayNeedHelpOrScripts { return try parseAsRoot(arguments) }
+        return try $probeless.withValue(true) { try parseAsRoot(arguments) }
+    }
 
     package init() {}
 }
