@@ -13,6 +13,11 @@ import Testing
                       focusedSeconds: minutes * 60, plannedSeconds: 1500)
     }
 
+    /// `Task/Subtask` as the titles name a session; "" for a day's total before the window.
+    static func path(_ s: StatsSession, _ titles: StatsTitles) -> String {
+        s.taskID == 0 ? "" : titles.title(s.taskID) + (s.subtaskID == 0 ? "" : "/" + titles.title(s.subtaskID))
+    }
+
     @Test func importKeepsTheLoggedTotalsExactAndSkipsWhatItHas() throws {
         let db = try AppDatabase.inMemory()
         let records = [Self.record("Thesis", "Ch 1", 1000), Self.record("thesis", "ch 1", 1000), Self.record("Thesis", nil, 1000),
@@ -82,17 +87,17 @@ import Testing
         _ = try db.addSubtask(taskTitle: "Old", subtask: Subtask(taskID: 0, title: "Est", estimateSeconds: 60, createdAt: now), now: now)
         let input = try db.statsInput(window: window, calendar: berlin, now: now, taskPath: nil)
         // The window's session as it is; the history day's focus as one session spanning that day.
-        let spans = input.sessions.map { [Int64($0.log.startedAt.timeIntervalSince1970), Int64($0.log.endedAt.timeIntervalSince1970), Int64($0.log.focusedSeconds)] }
+        let spans = input.sessions.map { [$0.start, $0.end, Int64($0.focusedSeconds)] }
         #expect(spans.sorted { $0[0] < $1[0] } == [
             [day(window.historyFrom), day(window.historyFrom.adding(days: 1)), 1500],
             [records[2].start, records[2].end, 1500],
         ])
-        #expect(input.sessions.map(\.path).sorted() == ["", "Thesis/Ch 1"])
+        #expect(input.sessions.map { Self.path($0, input.titles) }.sorted() == ["", "Thesis/Ch 1"])
         #expect(input.historyFrom == window.historyFrom)
         #expect(input.progress.map(\.subtask).sorted() == ["Ch 1", "Ch 2"])
         let filtered = try db.statsInput(window: window, calendar: berlin, now: now, taskPath: "thesis/ch 1")
         #expect(filtered.taskFilter == "Thesis/Ch 1")
-        #expect(filtered.sessions.map(\.path) == ["Thesis/Ch 1"])
+        #expect(filtered.sessions.map { Self.path($0, filtered.titles) } == ["Thesis/Ch 1"])
         #expect(filtered.progress.map(\.subtask) == ["Ch 1"])
     }
 }
@@ -147,10 +152,33 @@ import Testing
         #expect(a.heatmap.compactMap(\.focusedSeconds).reduce(0, +) > 0)
         // Without the heatmap: fewer days read, the same JSON (the streak runs through all of them).
         let lean = try db.statsInput(window: window, calendar: calendar, now: now, taskPath: path, heatmap: false)
-        #expect(lean.historyFrom == window.previous.from)
+        if path == nil {
+            // The whole history: the previous period summed from the quarter-hour totals, and
+            // only the window's sessions read.
+            #expect(lean.previousFocusedExact != nil)
+            #expect(lean.historyFrom == window.from)
+            let from = Int64(calendar.startOfDay(window.from).timeIntervalSince1970)
+            #expect(lean.sessions.allSatisfy { $0.end > from || $0.start >= from })
+        } else {
+            #expect(lean.historyFrom == window.previous.from)
+        }
         let c = StatsCalculator.report(lean)
         #expect(c.json().rendered() == b.json().rendered())
         if path == nil { #expect(c.summary.streakDays > (window.to.dayNumber - window.previous.from.dayNumber + 1) || window.dayCount > 40) }
+    }
+
+    @Test func aZoneWhoseMidnightIsOffTheQuarterHourReadsThePreviousPeriodDayByDay() throws {
+        let db = try Self.database()
+        // +00:20: local midnights fall at hh:40 UTC, between the quarter-hour totals.
+        let calendar = LocalCalendar(zone: .fixed(secondsEast: 1200, identifier: "Odd"))
+        let window = StatsWindow.last(14, today: LocalDate(year: 2026, month: 11, day: 22))
+        let now = calendar.startOfDay(window.to).addingTimeInterval(20 * 3600)
+        let lean = try db.statsInput(window: window, calendar: calendar, now: now, taskPath: nil, heatmap: false)
+        #expect(lean.previousFocusedExact == nil)
+        #expect(lean.historyFrom == window.previous.from)
+        let all = try db.sessions(overlapping: calendar.startOfDay(window.historyFrom), calendar.startOfDay(window.to.adding(days: 1)))
+        let oneByOne = StatsInput(window: window, calendar: calendar, now: now, sessions: all, progress: lean.progress, historyFrom: window.historyFrom)
+        #expect(StatsCalculator.report(lean).json().rendered() == StatsCalculator.report(oneByOne).json().rendered())
     }
 
     @Test func theStreakBeforeTheReadDaysCountsCrossingSessionsLikeTheCalculator() throws {

@@ -28,16 +28,19 @@ private struct SessionPass {
     /// Index of `window.from` in the day arrays.
     let windowStart: Int
     /// Start of each day, `dayCount + 1` entries (the last is the end of `window.to`), as
-    /// seconds since the reference date.
+    /// seconds since 1970.
     let bounds: [Double]
+    /// Whether every day is 24 hours long (no DST change in range): a day's index is then
+    /// arithmetic, and an instant's hour too.
+    let evenDays: Bool
 
     /// Exact focused seconds per day, history included.
     var dayExact: [Double]
     var dayCompleted: [Int]
     var dayInterrupted: [Int]
-    /// Slots by task id: a session's task and subtask ids name the same work as its titles,
-    /// and hashing an id costs a fraction of hashing a title, once per session of the window.
-    var taskIndex: [Int64: Int] = [:]
+    /// Slots by task id, and (task and subtask ids never clash) subtask slots by subtask id.
+    var taskIndex = IDTable()
+    var subtaskIndex = IDTable()
     var tasks: [TaskAccumulator] = []
     var hourCompleted = [Int](repeating: 0, count: 24)
     var hourInterrupted = [Int](repeating: 0, count: 24)
@@ -49,7 +52,7 @@ private struct SessionPass {
         self.input = input
         let window = input.window
         self.window = window
-        let first = min(input.historyFrom, window.previous.from).dayNumber
+        let first = input.previousFocusedExact == nil ? min(input.historyFrom, window.previous.from).dayNumber : window.from.dayNumber
         self.firstDay = first
         let count = window.to.dayNumber - first + 1
         self.dayCount = count
@@ -57,9 +60,10 @@ private struct SessionPass {
         var bounds = [Double]()
         bounds.reserveCapacity(count + 1)
         for i in 0...count {
-            bounds.append(input.calendar.startOfDay(LocalDate(dayNumber: first + i)).timeIntervalSinceReferenceDate)
+            bounds.append(input.calendar.startOfDay(LocalDate(dayNumber: first + i)).timeIntervalSince1970)
         }
         self.bounds = bounds
+        self.evenDays = (0..<count).allSatisfy { bounds[$0 + 1] - bounds[$0] == 86_400 }
         self.dayExact = [Double](repeating: 0, count: count)
         self.dayCompleted = [Int](repeating: 0, count: window.dayCount)
         self.dayInterrupted = [Int](repeating: 0, count: window.dayCount)
@@ -69,6 +73,7 @@ private struct SessionPass {
     func dayIndex(_ t: Double) -> Int {
         if t < bounds[0] { return -1 }
         if t >= bounds[dayCount] { return dayCount }
+        if evenDays { return Int((t - bounds[0]) / 86_400) }
         var lo = 0
         var hi = dayCount  // invariant: bounds[lo] <= t < bounds[hi]
         while hi - lo > 1 {
@@ -78,43 +83,42 @@ private struct SessionPass {
         return lo
     }
 
-    mutating func taskSlot(_ entry: SessionEntry) -> (task: Int, subtask: Int?) {
-        let t: Int
-        if let found = taskIndex[entry.log.taskID] {
-            t = found
-        } else {
-            t = tasks.count
-            taskIndex[entry.log.taskID] = t
-            tasks.append(TaskAccumulator(title: entry.task, windowDays: window.dayCount))
+    mutating func taskSlot(_ session: StatsSession) -> (task: Int, subtask: Int?) {
+        let t = taskIndex.value(for: session.taskID) {
+            tasks.append(TaskAccumulator(title: input.titles.title(session.taskID), windowDays: window.dayCount))
+            return tasks.count - 1
         }
-        guard let name = entry.subtask else { return (t, nil) }
-        return (t, tasks[t].subtaskSlot(entry.log.subtaskID ?? 0, name))
+        guard session.subtaskID != 0 else { return (t, nil) }
+        let sub = subtaskIndex.value(for: session.subtaskID) {
+            tasks[t].subtasks.append(SubtaskAccumulator(title: input.titles.title(session.subtaskID)))
+            return tasks[t].subtasks.count - 1
+        }
+        return (t, sub)
     }
 
-    mutating func add(_ entry: SessionEntry) {
-        let log = entry.log
-        let s = log.startedAt.timeIntervalSinceReferenceDate
-        let e = max(log.endedAt.timeIntervalSinceReferenceDate, s)
+    mutating func add(_ session: StatsSession) {
+        let s = Double(session.start)
+        let e = max(Double(session.end), s)
         let wall = e - s
-        let focused = Double(max(0, log.focusedSeconds))
+        let focused = Double(max(0, session.focusedSeconds))
         let startIndex = dayIndex(s)
         let startsInWindow = startIndex >= windowStart && startIndex < dayCount
         var slot: (task: Int, subtask: Int?)?
 
         if startsInWindow {
             let d = startIndex - windowStart
-            let completed = log.status == .completed
-            let found = taskSlot(entry)
+            let completed = session.completed
+            let found = taskSlot(session)
             slot = found
             tasks[found.task].count(completed: completed, subtask: found.subtask)
             if completed { dayCompleted[d] += 1 } else { dayInterrupted[d] += 1 }
-            let hour = localHour(s, dayIndex: startIndex, date: log.startedAt)
+            let hour = localHour(s, dayIndex: startIndex)
             if completed { hourCompleted[hour] += 1 } else { hourInterrupted[hour] += 1 }
-            if let bucket = PlannedLengthBucket(plannedSeconds: log.plannedSeconds) {
+            if let bucket = PlannedLengthBucket(plannedSeconds: session.plannedSeconds) {
                 let b = bucket.rawValue
                 if completed {
                     lengthCompleted[b] += 1
-                    lengthLongestCompleted[b] = max(lengthLongestCompleted[b], log.plannedSeconds)
+                    lengthLongestCompleted[b] = max(lengthLongestCompleted[b], session.plannedSeconds)
                 } else {
                     lengthInterrupted[b] += 1
                 }
@@ -129,7 +133,7 @@ private struct SessionPass {
                 let portion = overlap >= wall ? focused : focused * overlap / wall
                 dayExact[i] += portion
                 if i >= windowStart {
-                    let found = slot ?? taskSlot(entry)
+                    let found = slot ?? taskSlot(session)
                     slot = found
                     tasks[found.task].addFocus(portion, day: i - windowStart, subtask: found.subtask)
                 }
@@ -140,11 +144,11 @@ private struct SessionPass {
 
     /// The local wall-clock hour of an instant inside history day `dayIndex`. On a 24-hour day
     /// the offset cannot change, so the hour is read from the day's start; otherwise the zone decides.
-    func localHour(_ t: Double, dayIndex i: Int, date: Date) -> Int {
+    func localHour(_ t: Double, dayIndex i: Int) -> Int {
         if bounds[i + 1] - bounds[i] == 86_400 {
             return min(23, max(0, Int((t - bounds[i]) / 3600)))
         }
-        return input.calendar.timeOfDay(of: date).hour
+        return input.calendar.timeOfDay(of: Date(timeIntervalSince1970: t)).hour
     }
 
     func finish() -> StatsReport {
@@ -185,7 +189,8 @@ private struct SessionPass {
         for day in days where day.focusedSeconds > 0 {
             if best.map({ day.focusedSeconds > $0.focusedSeconds }) ?? true { best = day }
         }
-        let previousExact = dayExact[max(0, window.previous.from.dayNumber - firstDay)..<windowStart].reduce(0, +)
+        let previousExact = input.previousFocusedExact
+            ?? dayExact[max(0, window.previous.from.dayNumber - firstDay)..<windowStart].reduce(0, +)
         let previousSeconds = StatsMath.seconds(previousExact)
         let change: Double? = previousSeconds > 0
             ? StatsMath.rounded(Double(totals.focusedSeconds - previousSeconds) * 100 / Double(previousSeconds), decimals: 1)
@@ -275,19 +280,11 @@ private struct TaskAccumulator {
     var touched = false
     /// Exact focused seconds per window day.
     var dayExact: [Double]
-    var subtaskIndex: [Int64: Int] = [:]
     var subtasks: [SubtaskAccumulator] = []
 
     init(title: String, windowDays: Int) {
         self.title = title
         self.dayExact = [Double](repeating: 0, count: windowDays)
-    }
-
-    mutating func subtaskSlot(_ id: Int64, _ name: String) -> Int {
-        if let found = subtaskIndex[id] { return found }
-        subtaskIndex[id] = subtasks.count
-        subtasks.append(SubtaskAccumulator(title: name))
-        return subtasks.count - 1
     }
 
     mutating func count(completed isCompleted: Bool, subtask: Int?) {

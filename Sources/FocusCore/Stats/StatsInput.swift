@@ -22,6 +22,54 @@ package struct SubtaskProgress: Sendable, Equatable {
     }
 }
 
+/// One session as the stats read it: ids and whole seconds since 1970, no names (a month over
+/// a decade of history is ~8,000 of these; names are looked up once per task in `StatsTitles`).
+package struct StatsSession: Sendable, Equatable {
+    package var taskID: Int64
+    /// 0 when the session has no subtask.
+    package var subtaskID: Int64
+    package var start: Int64
+    package var end: Int64
+    package var plannedSeconds: Int
+    package var focusedSeconds: Int
+    package var completed: Bool
+
+    package init(taskID: Int64, subtaskID: Int64, start: Int64, end: Int64, plannedSeconds: Int, focusedSeconds: Int, completed: Bool) {
+        self.taskID = taskID
+        self.subtaskID = subtaskID
+        self.start = start
+        self.end = end
+        self.plannedSeconds = plannedSeconds
+        self.focusedSeconds = focusedSeconds
+        self.completed = completed
+    }
+
+    /// The session of a time log (instants to whole seconds, rounded down).
+    package init(_ log: TimeLog) {
+        self.init(
+            taskID: log.taskID, subtaskID: log.subtaskID ?? 0,
+            start: Int64(log.startedAt.timeIntervalSince1970.rounded(.down)),
+            end: Int64(log.endedAt.timeIntervalSince1970.rounded(.down)),
+            plannedSeconds: log.plannedSeconds, focusedSeconds: log.focusedSeconds, completed: log.status == .completed)
+    }
+}
+
+/// The titles of the tasks and subtasks sessions name, by id (task and subtask ids never clash).
+package struct StatsTitles: Sendable {
+    private var index = IDTable()
+    private var titles: [String] = []
+
+    package init() {}
+
+    package mutating func set(_ id: Int64, _ title: String) {
+        let i = index.value(for: id) { titles.count }
+        if i == titles.count { titles.append(title) } else { titles[i] = title }
+    }
+
+    /// The title of `id`, or `#id` when it is unknown.
+    package func title(_ id: Int64) -> String { index[id].map { titles[$0] } ?? "#\(id)" }
+}
+
 /// Everything a stats report is computed from. The calculator reads nothing else: no clock,
 /// no database, no environment.
 ///
@@ -39,7 +87,9 @@ package struct StatsInput: Sendable {
     /// The moment the command runs: decides "today" for the streak.
     package var now: Date
     /// Sessions overlapping the loaded range (see the type's documentation), in any order.
-    package var sessions: [SessionEntry]
+    package var sessions: [StatsSession]
+    /// The titles of the tasks and subtasks of the sessions in the window.
+    package var titles: StatsTitles
     /// Subtasks of the tasks shown, for the estimate figures.
     package var progress: [SubtaskProgress]
     /// The `--task` path (`Thesis` or `Thesis/Chapter 2`) when one was given. The caller has
@@ -54,19 +104,45 @@ package struct StatsInput: Sendable {
     /// index probe each instead of reading their sessions; the summary is the same as loading
     /// them all. 0 by default.
     package var focusDaysBeforeHistory: Int
+    /// The exact focused seconds of `window.previous` (each session's share inside it, summed
+    /// and not yet rounded) when the caller has summed them itself; `sessions` then need to
+    /// cover the window only, and `historyFrom` is `window.from`. Nil: the calculator sums
+    /// the previous period from `sessions`.
+    package var previousFocusedExact: Double?
 
     package init(
-        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [SessionEntry],
+        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], titles: StatsTitles,
         progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
-        focusDaysBeforeHistory: Int = 0
+        focusDaysBeforeHistory: Int = 0, previousFocusedExact: Double? = nil
     ) {
         self.window = window
         self.calendar = calendar
         self.now = now
         self.sessions = sessions
+        self.titles = titles
         self.progress = progress
         self.taskFilter = taskFilter
-        self.historyFrom = historyFrom ?? window.previous.from
+        self.previousFocusedExact = previousFocusedExact
+        self.historyFrom = previousFocusedExact == nil ? historyFrom ?? window.previous.from : window.from
         self.focusDaysBeforeHistory = focusDaysBeforeHistory
+    }
+}
+
+extension StatsInput {
+    /// An input from sessions with their names (tests, and callers holding `SessionEntry` values).
+    package init(
+        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions entries: [SessionEntry],
+        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
+        focusDaysBeforeHistory: Int = 0, previousFocusedExact: Double? = nil
+    ) {
+        var titles = StatsTitles()
+        for entry in entries {
+            titles.set(entry.log.taskID, entry.task)
+            if let sub = entry.log.subtaskID, let name = entry.subtask { titles.set(sub, name) }
+        }
+        self.init(
+            window: window, calendar: calendar, now: now, sessions: entries.map { StatsSession($0.log) }, titles: titles,
+            progress: progress, taskFilter: taskFilter, historyFrom: historyFrom,
+            focusDaysBeforeHistory: focusDaysBeforeHistory, previousFocusedExact: previousFocusedExact)
     }
 }

@@ -48,24 +48,35 @@ extension AppDatabase {
             }
             let windowStart = calendar.startOfDay(window.from)
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
-            var names = TitleCache()
-            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &names)
+            var ids = SessionIDs()
+            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &ids)
+            let titles = try AppDatabase.titles(db, ids)
             // The tasks shown: every session read so far overlaps (or starts in) the window.
-            let shown = Set(sessions.map(\.log.taskID))
+            let shown = ids.tasks.ids
+            // The whole history's focus by quarter hour gives the previous period's total without
+            // its sessions, and the streak's days before the window take one probe each.
+            if !heatmap, target == nil, calendar.day(of: now) >= window.from,
+               let previous = try AppDatabase.focusExact(db, from: calendar.startOfDay(window.previous.from), to: windowStart) {
+                let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, filter: "", [])
+                return StatsInput(
+                    window: window, calendar: calendar, now: now, sessions: sessions, titles: titles,
+                    progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
+                    focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
+            }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
-            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, &names, into: &sessions)
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, into: &sessions)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterArgs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
-                window: window, calendar: calendar, now: now, sessions: sessions, progress: progress,
+                window: window, calendar: calendar, now: now, sessions: sessions, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
         }
     }
 
-    /// The columns a stats `SessionEntry` is read from, by position (see `entries`): all of them
-    /// in the `timeLog_window` index (the id is the rowid), so no row of the table is read.
-    /// Stats have no use for a session's block or note.
-    private static let entryColumns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
+    /// The columns a `StatsSession` is read from, by position (see `statsSessions`): all of
+    /// them in the `timeLog_window` index, so no row of the table is read. Stats have no use for
+    /// a session's id, block or note.
+    private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
 
     /// Sessions overlapping `[from, to)` (or starting in it, for zero-length ones): sessions last
     /// at most a day, so this is the index range `[from - 1 day, to)` on the start time.
@@ -75,8 +86,8 @@ extension AppDatabase {
         """
 
     static func windowSessions(
-        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ names: inout TitleCache
-    ) throws -> [SessionEntry] {
+        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ ids: inout SessionIDs
+    ) throws -> [StatsSession] {
         let lo = from.unixSeconds
         var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
         args += filterArgs
@@ -88,14 +99,14 @@ extension AppDatabase {
         let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
         let firstDay = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
                                         arguments: [lo, lo + 86_400]) ?? 0
-        return try entries(db, sql: windowSessionsSQL + filter, args, capacity: (days + 1) * firstDay * 5 / 4 + 256, &names)
+        return try statsSessions(db, sql: windowSessionsSQL + filter, args, capacity: (days + 1) * firstDay * 5 / 4 + 256, ids: &ids)
     }
 
     /// Appends the sessions of the days from `first` to the window: a day-spanning total per
     /// day for those within one day, the others as they are.
     static func historySessions(
         _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, filter: String,
-        _ filterArgs: StatementArguments, _ names: inout TitleCache, into sessions: inout [SessionEntry]
+        _ filterArgs: StatementArguments, into sessions: inout [StatsSession]
     ) throws {
         let days = window.from.dayNumber - first.dayNumber
         guard days > 0 else { return }
@@ -108,10 +119,12 @@ extension AppDatabase {
         // Sessions from the day before that run into the first history day.
         var args: StatementArguments = [bounds[0] - 86_400, bounds[0], bounds[0], windowStart]
         args += filterArgs
-        sessions += try entries(db, sql: """
+        // Sessions before the window: their names are never shown.
+        var unnamed = SessionIDs()
+        sessions += try statsSessions(db, sql: """
             SELECT \(entryColumns) FROM timeLog
             WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)
-            """, args, &names)
+            """, args, ids: &unnamed)
         let dayTotal = try db.cachedStatement(sql: """
             SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
             FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
@@ -126,17 +139,47 @@ extension AppDatabase {
             let crossingCount = row.int(1)
             if total > 0 {
                 // One session spanning the whole day holding the day's focus.
-                let log = TimeLog(
-                    taskID: 0, startedAt: Date(unixSeconds: lo), endedAt: Date(unixSeconds: hi),
-                    plannedSeconds: 0, focusedSeconds: Int(total), status: .completed)
-                sessions.append(SessionEntry(log: log, task: "", subtask: nil))
+                sessions.append(StatsSession(
+                    taskID: 0, subtaskID: 0, start: lo, end: hi, plannedSeconds: 0, focusedSeconds: Int(total), completed: true))
             }
             if crossingCount > 0 {
                 var crossArgs: StatementArguments = [lo, hi, hi, windowStart]
                 crossArgs += filterArgs
-                sessions += try entries(db, sql: crossing, crossArgs, &names)
+                sessions += try statsSessions(db, sql: crossing, crossArgs, ids: &unnamed)
             }
         }
+    }
+
+    /// The exact focused seconds of all sessions inside `[from, to)`, each session's share by
+    /// wall time as the calculator splits it, from the `focusQuarter` totals: the sum of the
+    /// quarters in the range, less the share after `to` of the sessions that start inside and
+    /// end after it, plus the share inside of those that start before `from` and end after it.
+    /// Nil when either end is not on a quarter hour (a zone with an offset of odd minutes).
+    static func focusExact(_ db: Database, from: Date, to: Date) throws -> Double? {
+        let lo = from.unixSeconds, hi = to.unixSeconds
+        guard lo % 900 == 0, hi % 900 == 0, lo < hi else { return nil }
+        let whole = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT ifnull(sum(focusedSeconds), 0) FROM focusQuarter WHERE quarter >= ? AND quarter < ?
+            """), arguments: [lo / 900, hi / 900]) ?? 0
+        let crossing = try db.cachedStatement(sql: """
+            SELECT startedAt, endedAt, focusedSeconds FROM timeLog
+            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0
+            """)
+        var outside: Int64 = 0
+        var shares = 0.0
+        // Sessions last at most a day: those crossing an instant started within the day before it.
+        // First those counted whole that run on past `to`, then those begun before `from`.
+        for (startsFrom, edge) in [(max(lo, hi - 86_400), hi), (lo - 86_400, lo)] {
+            let rows = try Row.fetchCursor(crossing, arguments: [startsFrom, edge, edge])
+            while let row = try rows.next() {
+                let s = row.int64(0), e = row.int64(1), focused = row.int64(2)
+                if edge == hi { outside += focused }
+                let wall = Double(e - s)
+                let overlap = Double(min(e, hi) - max(s, lo))
+                if overlap > 0 { shares += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall }
+            }
+        }
+        return Double(whole - outside) + shares
     }
 
     /// How many consecutive days before `first` (back to `limit`, included) have focus, as
@@ -183,42 +226,70 @@ extension AppDatabase {
         return count
     }
 
-    /// Reads `SessionEntry` values from a query selecting `entryColumns`: GRDB steps the cursor,
-    /// the columns are read with SQLite's C functions (a month over a decade of history is
-    /// ~8,000 rows; the generic row accessors cost more than the reads), and titles come from a
-    /// cache filled once per id.
-    private static func entries(
-        _ db: Database, sql: String, _ args: StatementArguments, capacity: Int = 64, _ names: inout TitleCache
-    ) throws -> [SessionEntry] {
-        var entries: [SessionEntry] = []
-        entries.reserveCapacity(capacity)
+    /// The tasks and subtasks the sessions of a window name, gathered as they are read.
+    struct SessionIDs {
+        var tasks = IDTable()
+        var subtasks = IDTable()
+    }
+
+    /// Reads `StatsSession` values from a query selecting `entryColumns`, stepped and read through
+    /// SQLite's C API (a month over a decade of history is ~8,000 rows, and a GRDB cursor's
+    /// bookkeeping per row cost as much as SQLite's own reading of it). Notes the task and
+    /// subtask of each in `ids`.
+    private static func statsSessions(
+        _ db: Database, sql: String, _ args: StatementArguments, capacity: Int = 64, ids: inout SessionIDs
+    ) throws -> [StatsSession] {
+        var sessions: [StatsSession] = []
+        sessions.reserveCapacity(capacity)
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(args)
         let stmt = statement.sqliteStatement
-        // Stepped through the C API: a GRDB cursor's bookkeeping per row cost as much as
-        // SQLite's own reading of it.
         defer { sqlite3_reset(stmt) }
+        var lastTask: Int64 = 0, lastSubtask: Int64 = 0
         while true {
             let code = sqlite3_step(stmt)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
             }
-            let task = sqlite3_column_int64(stmt, 1)
-            let subtask: Int64? = sqlite3_column_type(stmt, 2) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, 2)
-            let log = TimeLog(
-                id: sqlite3_column_int64(stmt, 0), taskID: task, subtaskID: subtask,
-                startedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 3))),
-                endedAt: Date(timeIntervalSince1970: Double(sqlite3_column_int64(stmt, 4))),
-                plannedSeconds: Int(sqlite3_column_int64(stmt, 5)), focusedSeconds: Int(sqlite3_column_int64(stmt, 6)),
-                status: sqlite3_column_int64(stmt, 7) != 0 ? .completed : .interrupted)
-            entries.append(SessionEntry(log: log, task: try names.task(task, db), subtask: try subtask.map { try names.subtask($0, db) }))
+            // A NULL subtask reads as 0, which no subtask has.
+            let session = StatsSession(
+                taskID: sqlite3_column_int64(stmt, 0), subtaskID: sqlite3_column_int64(stmt, 1),
+                start: sqlite3_column_int64(stmt, 2), end: sqlite3_column_int64(stmt, 3),
+                plannedSeconds: Int(sqlite3_column_int64(stmt, 4)), focusedSeconds: Int(sqlite3_column_int64(stmt, 5)),
+                completed: sqlite3_column_int(stmt, 6) != 0)
+            if session.taskID != lastTask {
+                lastTask = session.taskID
+                _ = ids.tasks.value(for: lastTask) { 0 }
+            }
+            if session.subtaskID != lastSubtask, session.subtaskID != 0 {
+                lastSubtask = session.subtaskID
+                _ = ids.subtasks.value(for: lastSubtask) { 0 }
+            }
+            sessions.append(session)
         }
-        return entries
+        return sessions
+    }
+
+    /// The titles of the tasks and subtasks in `ids`: one indexed lookup each, through the C API.
+    static func titles(_ db: Database, _ ids: SessionIDs) throws -> StatsTitles {
+        var titles = StatsTitles()
+        for (table, set) in [("task", ids.tasks), ("subtask", ids.subtasks)] where set.count > 0 {
+            let statement = try db.cachedStatement(sql: "SELECT title FROM \(table) WHERE id = ?")
+            let stmt = statement.sqliteStatement
+            for id in set.ids {
+                sqlite3_bind_int64(stmt, 1, id)
+                if sqlite3_step(stmt) == SQLITE_ROW, let text = sqlite3_column_text(stmt, 0) {
+                    titles.set(id, String(cString: text))
+                }
+                sqlite3_reset(stmt)
+            }
+        }
+        return titles
     }
 
     /// Subtasks with an estimate among `taskIDs` (or just `subtaskID`), with their logged totals.
-    static func progress(_ db: Database, taskIDs: Set<Int64>, subtaskID: Int64?) throws -> [SubtaskProgress] {
+    static func progress(_ db: Database, taskIDs: [Int64], subtaskID: Int64?) throws -> [SubtaskProgress] {
         guard !taskIDs.isEmpty else { return [] }
         var sql = """
             SELECT task.title, subtask.title, subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
