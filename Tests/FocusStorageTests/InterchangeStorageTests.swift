@@ -32,6 +32,23 @@ import Testing
         #expect(overview.first?.subtasks.first { $0.subtask.title == "Ch 2" }?.lastWorkedAt == Date(timeIntervalSince1970: 8000))
     }
 
+    @Test func largeImportsCountEverySessionOnceAcrossInsertBatches() throws {
+        let db = try AppDatabase.inMemory()
+        // 150 sessions (two full batches and a part), each written twice in a row, then the
+        // first 100 again: repeats inside a batch, across batches and across imports.
+        let sessions = (0..<150).map { Self.record("T\($0 % 3)", $0 % 2 == 0 ? nil : "S", Int64($0) * 3600, minutes: 1 + $0 % 50) }
+        let first = try db.importSessions(now: now) { insert in for r in sessions { try insert(r); try insert(r) } }
+        #expect(first.imported == 150)
+        #expect(first.alreadyPresent == 150)
+        let again = try db.importSessions(now: now) { insert in for r in sessions.prefix(100) { try insert(r) } }
+        #expect(again == ImportSummary(imported: 0, alreadyPresent: 100, createdTasks: 0, createdSubtasks: 0))
+        var exported: [SessionRecord] = []
+        try db.exportSessions(from: nil, to: nil) { exported.append($0) }
+        #expect(exported == sessions)
+        let logged = try db.overview(all: true).map(\.loggedSeconds).reduce(0, +)
+        #expect(logged == sessions.map(\.focusedSeconds).reduce(0, +))
+    }
+
     @Test func anErrorDuringTheImportRollsEverythingBack() throws {
         let db = try AppDatabase.inMemory()
         _ = try db.addTask(title: "Existing", notes: nil, now: now)

@@ -1,6 +1,7 @@
 import FocusCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What an import did.
 package struct ImportSummary: Sendable, Equatable {
@@ -36,6 +37,7 @@ extension AppDatabase {
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let importer = try SessionImporter(db, now: now)
             try produce { record in try importer.insert(record) }
+            try importer.flush()
             return importer.summary
         }
     }
@@ -141,7 +143,13 @@ private final class SessionImporter {
     var lastTask: (title: String, id: Int64)?
     var lastSubtask: (taskID: Int64, title: String, id: Int64)?
 
-    let insertLog: Statement
+    /// Sessions are inserted `batchSize` at a time, by one statement: an insert that fires
+    /// triggers keeps a statement journal to undo just itself, and copying each page it touches
+    /// there first was a third of the work of a one-row insert.
+    static let batchSize = 64
+    /// Sessions resolved to ids, waiting for the next batch.
+    var pending: [(task: Int64, subtask: Int64?, record: SessionRecord)] = []
+    let insertBatch: Statement
     let insertPathID: Statement
     let insertTask: Statement
     let insertSubtask: Statement
@@ -155,25 +163,64 @@ private final class SessionImporter {
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, titleKey FROM subtask") {
             subtaskIDs[row.int64(1), default: [:]][row.text(2)] = row.int64(0)
         }
-        // Only the identity index may turn an insert into a no-op: every other rule of the
-        // table still fails loudly (unlike INSERT OR IGNORE, which would hide a broken CHECK).
-        insertLog = try db.cachedStatement(sql: """
-            INSERT INTO timeLog (taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """)
+        pending.reserveCapacity(Self.batchSize)
+        insertBatch = try db.makeStatement(sql: Self.insertSQL(rows: Self.batchSize))
         insertPathID = try db.cachedStatement(sql: "INSERT INTO pathId DEFAULT VALUES")
         insertTask = try db.cachedStatement(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, ?, ?)")
         insertSubtask = try db.cachedStatement(sql: "INSERT INTO subtask (id, taskId, title, titleKey, createdAt) VALUES (?, ?, ?, ?, ?)")
     }
 
+    /// Only the identity index may turn an insert into a no-op: every other rule of the table
+    /// still fails loudly (unlike INSERT OR IGNORE, which would hide a broken CHECK).
+    static func insertSQL(rows: Int) -> String {
+        "INSERT INTO timeLog (taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, createdAt) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+            + " ON CONFLICT DO NOTHING"
+    }
+
     func insert(_ r: SessionRecord) throws {
         let taskID = try task(r.task)
         let subtaskID = try r.subtask.map { try subtask($0, of: taskID) }
-        insertLog.setUncheckedArguments([
-            taskID, subtaskID, r.start, r.end, r.plannedSeconds, r.focusedSeconds, r.status.rawValue, r.note, now,
-        ])
-        try insertLog.execute()
-        if db.changesCount > 0 { summary.imported += 1 } else { summary.alreadyPresent += 1 }
+        pending.append((taskID, subtaskID, r))
+        if pending.count == Self.batchSize { try flush() }
+    }
+
+    /// Inserts the pending sessions: the values are bound through SQLite's C API (GRDB's
+    /// arguments box each value).
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        let statement = pending.count == Self.batchSize ? insertBatch : try db.makeStatement(sql: Self.insertSQL(rows: pending.count))
+        let stmt = statement.sqliteStatement
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        func text(_ i: Int32, _ value: String) {
+            _ = value.utf8CString.withUnsafeBufferPointer { sqlite3_bind_text(stmt, i, $0.baseAddress, -1, transient) }
+        }
+        for (k, p) in pending.enumerated() {
+            let i = Int32(k * 9)
+            sqlite3_bind_int64(stmt, i + 1, p.task)
+            if let sub = p.subtask { sqlite3_bind_int64(stmt, i + 2, sub) }
+            sqlite3_bind_int64(stmt, i + 3, p.record.start)
+            sqlite3_bind_int64(stmt, i + 4, p.record.end)
+            sqlite3_bind_int64(stmt, i + 5, Int64(p.record.plannedSeconds))
+            sqlite3_bind_int64(stmt, i + 6, Int64(p.record.focusedSeconds))
+            text(i + 7, p.record.status.rawValue)
+            if let note = p.record.note { text(i + 8, note) }
+            sqlite3_bind_int64(stmt, i + 9, now)
+        }
+        let code = sqlite3_step(stmt)
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            sqlite3_reset(stmt)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+        let changes = Int(sqlite3_changes(db.sqliteConnection))
+        sqlite3_reset(stmt)
+        summary.imported += changes
+        summary.alreadyPresent += pending.count - changes
+        pending.removeAll(keepingCapacity: true)
     }
 
     private func nextPathID() throws -> Int64 {
