@@ -140,6 +140,6 @@ package enum FocusMain {
     static func oneLine(_ s: String) -> String {
         var first = s.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? s
         if first.hasPrefix("Error: ") { first.removeFirst(7) }
-        return first.trimmingCharacters(in: .whitespaces)
+        return first.trimmingSpaces()
     }
 }

@@ -85,13 +85,13 @@ package struct CalendarImportCommand: FocusRunnable {
     /// `--name`, else X-WR-CALNAME, else the file's base name without its extension.
     static func calendarName(option: String?, document: ICSDocument, file: String) throws(FocusError) -> String {
         if let option {
-            let trimmed = option.trimmingCharacters(in: .whitespaces)
+            let trimmed = option.trimmingSpaces()
             guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: Sanitized.isUnsafe) else {
                 throw .invalidValue(what: "calendar name", value: option, expected: "a name with visible characters")
             }
             return trimmed
         }
-        if let inside = document.name?.trimmingCharacters(in: .whitespaces), !inside.isEmpty {
+        if let inside = document.name?.trimmingSpaces(), !inside.isEmpty {
             return Sanitized.terminal(inside)
         }
         let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension

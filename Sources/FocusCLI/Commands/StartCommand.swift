@@ -158,7 +158,7 @@ package struct StartCommand: FocusRunnable {
                 try db.setNote(reason, forSession: id)
             } else if live {
                 env.console.out("Why did you stop? (Enter to skip) ")
-                if let line = TerminalMode.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty {
+                if let line = TerminalMode.readLine()?.trimmingSpaces(), !line.isEmpty {
                     try db.setNote(String(line.prefix(500)), forSession: id)
                     env.console.line("Noted.")
                 }

@@ -78,7 +78,7 @@ package struct StatusCommand: FocusRunnable {
             if facts.session == nil {
                 // Idle: an empty line, unless the template shows the next block or today's focus.
                 let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
-                env.console.line(Sanitized.terminal(line.trimmingCharacters(in: .whitespaces)))
+                env.console.line(Sanitized.terminal(line.trimmingSpaces()))
             } else {
                 env.console.line(Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts))))
             }

@@ -43,7 +43,7 @@ package final class DaemonLock: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let n = pread(fd, &buffer, buffer.count, 0)
         guard n > 0 else { return nil }
-        let text = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: buffer[0..<n], as: UTF8.self).trimmingSpacesAndNewlines()
         return Int32(text)
     }
 

@@ -131,7 +131,7 @@ enum ManPageRenderer {
         var out: [String] = []
         for (n, para) in text.components(separatedBy: "\n\n").enumerated() {
             if n > 0 { out.append(".PP") }
-            for line in para.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            for line in para.split(separator: "\n") where !line.trimmingSpaces().isEmpty {
                 out.append(escapeLine(String(line)))
             }
         }
@@ -153,7 +153,7 @@ enum ManPageRenderer {
 
     /// A text line that cannot be read as a request (a leading `.` or `'`).
     static func escapeLine(_ s: String) -> String {
-        let e = escape(s.trimmingCharacters(in: .whitespaces))
+        let e = escape(s.trimmingSpaces())
         return e.hasPrefix(".") || e.hasPrefix("'") ? "\\&" + e : e
     }
 

@@ -47,7 +47,7 @@ package enum ConfigFile {
     }
 
     private static func entry(_ raw: Substring, line: Int, path: String) throws(FocusError) -> (String, String)? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmingSpaces()
         if s.isEmpty || s.hasPrefix("#") { return nil }
         if s.hasPrefix("[") {
             throw .badInput(file: path, line: line, reason: "tables are not used in focus's config; write plain `key = value` lines")
@@ -55,8 +55,8 @@ package enum ConfigFile {
         guard let eq = s.firstIndex(of: "=") else {
             throw .badInput(file: path, line: line, reason: "expected `key = value`")
         }
-        let key = s[..<eq].trimmingCharacters(in: .whitespaces)
-        var value = s[s.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let key = s[..<eq].trimmingSpaces()
+        var value = s[s.index(after: eq)...].trimmingSpaces()
         if value.hasPrefix("\"") {
             // A basic string: up to the closing quote, honouring \" and \\; a comment may follow.
             var out = ""
@@ -71,7 +71,7 @@ package enum ConfigFile {
             guard closed else { throw .badInput(file: path, line: line, reason: "unterminated string") }
             value = out
         } else if let hash = value.firstIndex(of: "#") {
-            value = value[..<hash].trimmingCharacters(in: .whitespaces)
+            value = value[..<hash].trimmingSpaces()
         }
         guard !key.isEmpty else { throw .badInput(file: path, line: line, reason: "missing key before `=`") }
         return (key, value)

@@ -66,7 +66,7 @@ package struct FocusConfig: Sendable, Equatable {
 
     /// Sets a key from text (as typed on the command line or read from the file), validating it.
     package mutating func set(_ key: String, to raw: String) throws(FocusError) {
-        let text = raw.trimmingCharacters(in: .whitespaces)
+        let text = raw.trimmingSpaces()
         func duration(min: Int) throws(FocusError) -> Int {
             let s = try DurationParser.seconds(text, what: key)
             guard s >= min else {

@@ -70,8 +70,8 @@ package struct ImportMapping: Sendable, Equatable {
         for rule in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = rule.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw .invalidValue(what: "--map rule", value: String(rule), expected: expected) }
-            let key = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            let key = parts[0].trimmingSpaces().lowercased()
+            let value = parts[1].trimmingSpaces()
             guard key == "task" || key == "subtask" else {
                 throw .invalidValue(what: "--map field", value: key, expected: "task or subtask")
             }

@@ -276,7 +276,7 @@ package struct InterchangeParser {
         var seen = Set<InterchangeField>()
         var columns: [InterchangeField?] = []
         for name in names {
-            let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+            let key = name.trimmingSpaces().lowercased()
             let field = InterchangeField(key: key)
             if let field {
                 guard seen.insert(field).inserted else {

@@ -248,17 +248,8 @@ extension SessionRecord {
         return Int(number.rounded())
     }
 
-    /// `s` without leading and trailing spaces and tabs (`CharacterSet.whitespaces`, as titles
-    /// are trimmed everywhere), returned as it is in the usual case of nothing to trim: going
-    /// through Foundation's trimming for every field of every line was a tenth of an import.
-    static func trimmed(_ s: String) -> String {
-        func isSpace(_ u: Unicode.Scalar) -> Bool {
-            u == " " || u == "\t" || (!u.isASCII && u.properties.generalCategory == .spaceSeparator)
-        }
-        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return s }
-        if !isSpace(first), !isSpace(last) { return s }
-        return s.trimmingCharacters(in: .whitespaces)
-    }
+    /// `s` without leading and trailing white space, as titles are trimmed everywhere.
+    static func trimmed(_ s: String) -> String { s.trimmingSpaces() }
 
     private static func text(_ value: RawValue, field: String) throws(InterchangeIssue) -> String? {
         switch value {

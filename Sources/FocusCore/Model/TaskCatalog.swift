@@ -45,16 +45,16 @@ package struct TaskCatalog: Sendable {
 
     /// Splits `Thesis/Chapter 2` at the first slash (task titles cannot contain one).
     package static func split(_ path: String) -> (task: String, subtask: String?) {
-        guard let slash = path.firstIndex(of: "/") else { return (path.trimmingCharacters(in: .whitespaces), nil) }
-        let task = path[..<slash].trimmingCharacters(in: .whitespaces)
-        let sub = path[path.index(after: slash)...].trimmingCharacters(in: .whitespaces)
+        guard let slash = path.firstIndex(of: "/") else { return (path.trimmingSpaces(), nil) }
+        let task = path[..<slash].trimmingSpaces()
+        let sub = path[path.index(after: slash)...].trimmingSpaces()
         return (task, sub)
     }
 
     /// Resolves `Thesis`, `Thesis/Chapter 2`, a unique case-insensitive prefix of either part, or
     /// `#ID` (task and subtask ids never collide).
     package func resolve(_ path: String) throws(FocusError) -> PathTarget {
-        let trimmed = path.trimmingCharacters(in: .whitespaces)
+        let trimmed = path.trimmingSpaces()
         if let id = TaskCatalog.hashID(trimmed) {
             if tasks.contains(where: { $0.id == id }) { return .task(id: id) }
             for (taskID, subs) in subtasks where subs.contains(where: { $0.id == id }) {

@@ -5,7 +5,7 @@ package enum Titles {
     package static let maximumLength = 200
 
     package static func validate(_ title: String, what: String) throws(FocusError) -> String {
-        let t = title.trimmingCharacters(in: .whitespaces)
+        let t = title.trimmingSpaces()
         guard !t.isEmpty else { throw .invalidValue(what: what, value: title, expected: "a non-empty name") }
         guard t.count <= maximumLength else {
             throw .invalidValue(what: what, value: String(t.prefix(20)) + "…", expected: "at most \(maximumLength) characters")

@@ -119,7 +119,7 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
             name = identifier(forPath: target)
         }
         if name == nil, let text = FileManager.default.contents(atPath: "/etc/timezone").flatMap({ String(data: $0, encoding: .utf8) }) {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingSpacesAndNewlines()
             if isPlausibleName(trimmed) { name = trimmed }
         }
         return parse(data, identifier: name ?? "localtime") ?? .utc

@@ -14,7 +14,7 @@ package enum DateTimeInput: Equatable, Sendable {
 /// Digits are read by hand: no formatter objects, no locale surprises.
 package enum DateParser {
     package static func timeOfDay(_ text: String, what: String = "time of day") throws(FocusError) -> TimeOfDay {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmingSpaces()
         guard let (t, sec) = parseClock(Substring(s)), sec == 0 else {
             throw .invalidValue(what: what, value: text, expected: "a time of day like 09:00")
         }
@@ -22,7 +22,7 @@ package enum DateParser {
     }
 
     package static func date(_ text: String, today: LocalDate, what: String = "date") throws(FocusError) -> LocalDate {
-        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let s = text.trimmingSpaces().lowercased()
         switch s {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
@@ -37,11 +37,11 @@ package enum DateParser {
 
     package static func dateTime(_ text: String, today: LocalDate, what: String = "date-time") throws(FocusError) -> DateTimeInput {
         let fail = FocusError.invalidValue(what: what, value: text, expected: "a date-time like '2026-11-22 17:00' or 2026-11-22T17:00:00+01:00")
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmingSpaces()
         let lower = s.lowercased()
         // Relative day words, optionally followed by a time: `today 17:00`.
         for (word, offset) in [("today", 0), ("tomorrow", 1), ("yesterday", -1)] where lower.hasPrefix(word) {
-            let rest = lower.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+            let rest = lower.dropFirst(word.count).trimmingSpaces()
             let day = today.adding(days: offset)
             if rest.isEmpty { return .day(day) }
             guard let (t, sec) = parseClock(Substring(rest)) else { throw fail }
@@ -70,7 +70,7 @@ package enum DateParser {
             guard clockPart[clockPart.index(after: dot)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { throw fail }
             clockPart = clockPart[..<dot]
         }
-        guard let (t, sec) = parseClock(clockPart.trimmingCharacters(in: .whitespaces)[...]) else { throw fail }
+        guard let (t, sec) = parseClock(clockPart.trimmingSpaces()[...]) else { throw fail }
         if let offsetSeconds {
             let local = day.dayNumber * 86_400 + t.minutes * 60 + sec
             return .instant(Date(timeIntervalSince1970: Double(local - offsetSeconds)))

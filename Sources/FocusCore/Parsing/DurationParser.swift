@@ -8,7 +8,7 @@ package enum DurationParser {
 
     package static func seconds(_ text: String, what: String = "duration") throws(FocusError) -> Int {
         let fail = FocusError.invalidValue(what: what, value: text, expected: "a duration like 25m, 1h30m, 90s, 1.5h or a number of minutes")
-        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let s = text.trimmingSpaces().lowercased()
         guard !s.isEmpty else { throw fail }
         // A bare number is minutes.
         if let minutes = decimal(Substring(s)) {
