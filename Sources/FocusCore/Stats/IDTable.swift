@@ -56,6 +56,16 @@ package struct IDTable: Sendable {
         return value
     }
 
+    /// Stores `value` for `id`, which the table must not hold yet.
+    package mutating func insert(_ id: Int64, _ value: Int) {
+        var i = home(id)
+        while keys[i] != IDTable.vacant { i = (i + 1) & mask }
+        keys[i] = id
+        values[i] = Int32(truncatingIfNeeded: value)
+        count += 1
+        if count * 2 > keys.count { grow() }
+    }
+
     /// Every id held, in no particular order.
     package var ids: [Int64] { keys.filter { $0 != IDTable.vacant } }
 

@@ -18,6 +18,11 @@ package enum StatsCalculator {
 }
 
 /// One walk over the sessions, accumulating exact figures per day, task and subtask.
+///
+/// The figures live in flat arrays owned by the pass (per task, per task and window day, per
+/// subtask), indexed by slots found through `IDTable`: a month over a decade of history is
+/// ~8,000 sessions, and nested arrays of structs cost a copy-on-write check and an indirection
+/// at every level of every update.
 private struct SessionPass {
     let input: StatsInput
     let window: StatsWindow
@@ -27,12 +32,11 @@ private struct SessionPass {
     let dayCount: Int
     /// Index of `window.from` in the day arrays.
     let windowStart: Int
+    /// Days in the window.
+    let windowDays: Int
     /// Start of each day, `dayCount + 1` entries (the last is the end of `window.to`), as
     /// seconds since 1970.
     let bounds: [Double]
-    /// Whether every day is 24 hours long (no DST change in range): a day's index is then
-    /// arithmetic, and an instant's hour too.
-    let evenDays: Bool
 
     /// Exact focused seconds per day, history included.
     var dayExact: [Double]
@@ -42,6 +46,9 @@ private struct SessionPass {
     var taskIndex = IDTable()
     var subtaskIndex = IDTable()
     var tasks: [TaskAccumulator] = []
+    /// Exact focused seconds per task slot and window day: `slot * windowDays + day`.
+    var taskDayExact: [Double] = []
+    var subtasks: [SubtaskAccumulator] = []
     var hourCompleted = [Int](repeating: 0, count: 24)
     var hourInterrupted = [Int](repeating: 0, count: 24)
     var lengthCompleted = [Int](repeating: 0, count: PlannedLengthBucket.allCases.count)
@@ -57,43 +64,49 @@ private struct SessionPass {
         let count = window.to.dayNumber - first + 1
         self.dayCount = count
         self.windowStart = window.from.dayNumber - first
+        self.windowDays = window.dayCount
         var bounds = [Double]()
         bounds.reserveCapacity(count + 1)
         for i in 0...count {
             bounds.append(input.calendar.startOfDay(LocalDate(dayNumber: first + i)).timeIntervalSince1970)
         }
         self.bounds = bounds
-        self.evenDays = (0..<count).allSatisfy { bounds[$0 + 1] - bounds[$0] == 86_400 }
         self.dayExact = [Double](repeating: 0, count: count)
         self.dayCompleted = [Int](repeating: 0, count: window.dayCount)
         self.dayInterrupted = [Int](repeating: 0, count: window.dayCount)
     }
 
-    /// The index of the day holding instant `t`: -1 before the first day, `dayCount` after the last.
-    func dayIndex(_ t: Double) -> Int {
+    /// The index of the day holding instant `t` among `bounds` (day starts, the last one the
+    /// end of the last day): -1 before the first day, `dayCount` after the last. Static, as
+    /// `localHour`: a method of the pass took a copy of the whole pass at every call.
+    static func dayIndex(_ t: Double, _ bounds: [Double], _ dayCount: Int) -> Int {
         if t < bounds[0] { return -1 }
         if t >= bounds[dayCount] { return dayCount }
-        if evenDays { return Int((t - bounds[0]) / 86_400) }
-        var lo = 0
-        var hi = dayCount  // invariant: bounds[lo] <= t < bounds[hi]
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if bounds[mid] <= t { lo = mid } else { hi = mid }
-        }
-        return lo
+        // Days are 23 to 25 hours long: the 24-hour guess is off by at most a day or two.
+        var i = min(dayCount - 1, Int((t - bounds[0]) / 86_400))
+        while bounds[i] > t { i -= 1 }
+        while bounds[i + 1] <= t { i += 1 }
+        return i
     }
 
-    mutating func taskSlot(_ session: StatsSession) -> (task: Int, subtask: Int?) {
-        let t = taskIndex.value(for: session.taskID) {
-            tasks.append(TaskAccumulator(title: input.titles.title(session.taskID), windowDays: window.dayCount))
-            return tasks.count - 1
-        }
-        guard session.subtaskID != 0 else { return (t, nil) }
-        let sub = subtaskIndex.value(for: session.subtaskID) {
-            tasks[t].subtasks.append(SubtaskAccumulator(title: input.titles.title(session.subtaskID)))
-            return tasks[t].subtasks.count - 1
-        }
-        return (t, sub)
+    /// The task slot and (-1 for none) the subtask slot of a session.
+    mutating func taskSlot(_ session: StatsSession) -> (task: Int, subtask: Int) {
+        let t = taskIndex[session.taskID] ?? newTaskSlot(session.taskID)
+        guard session.subtaskID != 0 else { return (t, -1) }
+        return (t, subtaskIndex[session.subtaskID] ?? newSubtaskSlot(session.subtaskID, task: t))
+    }
+
+    mutating func newTaskSlot(_ id: Int64) -> Int {
+        tasks.append(TaskAccumulator(title: input.titles.title(id)))
+        taskDayExact.append(contentsOf: repeatElement(0, count: windowDays))
+        taskIndex.insert(id, tasks.count - 1)
+        return tasks.count - 1
+    }
+
+    mutating func newSubtaskSlot(_ id: Int64, task: Int) -> Int {
+        subtasks.append(SubtaskAccumulator(title: input.titles.title(id), task: task))
+        subtaskIndex.insert(id, subtasks.count - 1)
+        return subtasks.count - 1
     }
 
     mutating func add(_ session: StatsSession) {
@@ -101,18 +114,23 @@ private struct SessionPass {
         let e = max(Double(session.end), s)
         let wall = e - s
         let focused = Double(max(0, session.focusedSeconds))
-        let startIndex = dayIndex(s)
+        let startIndex = Self.dayIndex(s, bounds, dayCount)
         let startsInWindow = startIndex >= windowStart && startIndex < dayCount
-        var slot: (task: Int, subtask: Int?)?
+        var slot: (task: Int, subtask: Int)?
 
         if startsInWindow {
             let d = startIndex - windowStart
             let completed = session.completed
             let found = taskSlot(session)
             slot = found
-            tasks[found.task].count(completed: completed, subtask: found.subtask)
+            tasks[found.task].touched = true
+            if completed { tasks[found.task].completed += 1 } else { tasks[found.task].interrupted += 1 }
+            if found.subtask >= 0 {
+                subtasks[found.subtask].touched = true
+                if completed { subtasks[found.subtask].completed += 1 } else { subtasks[found.subtask].interrupted += 1 }
+            }
             if completed { dayCompleted[d] += 1 } else { dayInterrupted[d] += 1 }
-            let hour = localHour(s, dayIndex: startIndex)
+            let hour = Self.localHour(s, bounds, dayIndex: startIndex, input.calendar)
             if completed { hourCompleted[hour] += 1 } else { hourInterrupted[hour] += 1 }
             if let bucket = PlannedLengthBucket(plannedSeconds: session.plannedSeconds) {
                 let b = bucket.rawValue
@@ -135,7 +153,13 @@ private struct SessionPass {
                 if i >= windowStart {
                     let found = slot ?? taskSlot(session)
                     slot = found
-                    tasks[found.task].addFocus(portion, day: i - windowStart, subtask: found.subtask)
+                    tasks[found.task].touched = true
+                    tasks[found.task].exact += portion
+                    taskDayExact[found.task * windowDays + i - windowStart] += portion
+                    if found.subtask >= 0 {
+                        subtasks[found.subtask].touched = true
+                        subtasks[found.subtask].exact += portion
+                    }
                 }
             }
             i += 1
@@ -144,11 +168,11 @@ private struct SessionPass {
 
     /// The local wall-clock hour of an instant inside history day `dayIndex`. On a 24-hour day
     /// the offset cannot change, so the hour is read from the day's start; otherwise the zone decides.
-    func localHour(_ t: Double, dayIndex i: Int) -> Int {
+    static func localHour(_ t: Double, _ bounds: [Double], dayIndex i: Int, _ calendar: LocalCalendar) -> Int {
         if bounds[i + 1] - bounds[i] == 86_400 {
             return min(23, max(0, Int((t - bounds[i]) / 3600)))
         }
-        return input.calendar.timeOfDay(of: Date(timeIntervalSince1970: t)).hour
+        return calendar.timeOfDay(of: Date(timeIntervalSince1970: t)).hour
     }
 
     func finish() -> StatsReport {
@@ -161,7 +185,7 @@ private struct SessionPass {
 
         let days = window.days.enumerated().map { d, date in
             let slices = order.compactMap { t -> TaskSlice? in
-                let secs = StatsMath.seconds(tasks[t].dayExact[d])
+                let secs = StatsMath.seconds(taskDayExact[t * windowDays + d])
                 return secs > 0 ? TaskSlice(task: tasks[t].title, focusedSeconds: secs) : nil
             }
             return StatsDay(
@@ -174,7 +198,9 @@ private struct SessionPass {
             focusedSeconds: StatsMath.seconds(exactTotal),
             completed: dayCompleted.reduce(0, +), interrupted: dayInterrupted.reduce(0, +))
 
-        let taskStats = order.map { tasks[$0].stats() }
+        var subtasksOf = [[Int]](repeating: [], count: tasks.count)
+        for (k, sub) in subtasks.enumerated() where sub.touched { subtasksOf[sub.task].append(k) }
+        let taskStats = order.map { t in tasks[t].stats(subtasks: subtasksOf[t].map { subtasks[$0] }) }
         let summary = makeSummary(days: days, totals: totals, exactTotal: exactTotal)
         let estimates = EstimateFigures.make(input.progress, window: window, calendar: input.calendar)
 
@@ -278,36 +304,14 @@ private struct TaskAccumulator {
     var interrupted = 0
     /// Whether the task has time or a session start inside the window.
     var touched = false
-    /// Exact focused seconds per window day.
-    var dayExact: [Double]
-    var subtasks: [SubtaskAccumulator] = []
 
-    init(title: String, windowDays: Int) {
+    init(title: String) {
         self.title = title
-        self.dayExact = [Double](repeating: 0, count: windowDays)
     }
 
-    mutating func count(completed isCompleted: Bool, subtask: Int?) {
-        touched = true
-        if isCompleted { completed += 1 } else { interrupted += 1 }
-        if let s = subtask {
-            subtasks[s].touched = true
-            if isCompleted { subtasks[s].completed += 1 } else { subtasks[s].interrupted += 1 }
-        }
-    }
-
-    mutating func addFocus(_ seconds: Double, day: Int, subtask: Int?) {
-        touched = true
-        exact += seconds
-        dayExact[day] += seconds
-        if let s = subtask {
-            subtasks[s].touched = true
-            subtasks[s].exact += seconds
-        }
-    }
-
-    func stats() -> TaskStats {
-        let subs = subtasks.filter(\.touched).map {
+    /// The task's figures with those of its touched `subtasks`.
+    func stats(subtasks: [SubtaskAccumulator]) -> TaskStats {
+        let subs = subtasks.map {
             SubtaskStats(subtask: $0.title, focusedSeconds: StatsMath.seconds($0.exact), completed: $0.completed, interrupted: $0.interrupted)
         }.sorted { a, b in
             a.focusedSeconds != b.focusedSeconds ? a.focusedSeconds > b.focusedSeconds : StatsMath.titleOrder(a.subtask, b.subtask)
@@ -318,6 +322,8 @@ private struct TaskAccumulator {
 
 private struct SubtaskAccumulator {
     let title: String
+    /// The slot of its task.
+    let task: Int
     var exact: Double = 0
     var completed = 0
     var interrupted = 0
