@@ -1,0 +1,48 @@
+@testable import FocusCore
+import Testing
+
+@Suite struct TerminalWidthTests {
+    /// Scalars the scalar-by-scalar measure takes as their own grapheme clusters.
+    static let ownClusterRanges: [ClosedRange<UInt32>] = [0x80...0x2FF, 0x2010...0x2027, 0x2030...0x205F, 0x2070...0x20CF, 0x2100...0x2BFF]
+
+    @Test func everyScalarMeasuredAloneIsItsOwnClusterBesideAnyOther() {
+        let scalars = Self.ownClusterRanges.flatMap { $0 }.compactMap(Unicode.Scalar.init) + (0x20...0x7E).compactMap(Unicode.Scalar.init)
+        let neighbours: [Unicode.Scalar] = ["a", " ", "\n", "\u{00E9}", "\u{2588}", "\u{2615}", "\u{2714}", "\u{00AD}", "\u{2100}"]
+        var joined: [String] = []
+        for u in scalars {
+            for n in neighbours {
+                var view = String.UnicodeScalarView()
+                view.append(n)
+                view.append(u)
+                view.append(n)
+                view.append(u)
+                if String(view).count != 4 { joined.append(String(u.value, radix: 16)) }
+            }
+        }
+        #expect(joined.isEmpty, "U+\(Set(joined).sorted().prefix(20).joined(separator: ", U+"))")
+    }
+
+    @Test func measuresEveryStringAsItsClustersDo() {
+        // Own-cluster scalars mixed with those that join: marks, joiners, variation selectors,
+        // regional indicators, Hangul, CR LF, wide and emoji scalars.
+        let pool: [Unicode.Scalar] = [
+            "a", "Z", " ", "\t", "\r", "\n", "\u{00E9}", "\u{00AD}", "\u{0301}", "\u{0308}", "\u{20E3}", "\u{200D}", "\u{FE0F}",
+            "\u{2588}", "\u{258F}", "\u{2713}", "\u{2717}", "\u{00B7}", "\u{25C2}", "\u{2615}", "\u{231A}", "\u{2764}",
+            "\u{1F469}", "\u{1F4BB}", "\u{1F1E9}", "\u{1F1EA}", "\u{1100}", "\u{1161}", "\u{AC00}", "\u{4E2D}", "\u{FF21}",
+            "\u{0E33}", "\u{0903}", "\u{0600}", "\u{2028}", "\u{2060}", "\u{3000}", "\u{1F3FB}",
+        ]
+        var rng = SplitMix(seed: 2026)
+        var mismatches: [String] = []
+        for _ in 0..<4000 {
+            var view = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...8, using: &rng) { view.append(pool.randomElement(using: &rng)!) }
+            let s = String(view)
+            if TerminalText.width(s) != TerminalText.clusterWidth(s) {
+                mismatches.append(s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(TerminalText.width("Thesis ███▏ 2h 05m ✓ 3 ✗ 1") == 26)
+        #expect(TerminalText.width("中文 👩‍💻 e\u{0301}") == 9)
+    }
+}
