@@ -40,6 +40,11 @@ package struct HTMLReportRenderer: Sendable {
     /// Text for HTML content or a quoted attribute: `&`, `<`, `>`, `"` and `'` escaped,
     /// controls neutralised by `Sanitized.terminal`.
     package static func escape(_ s: String) -> String {
+        // Most text (dates, durations, plain titles) is printable ASCII with nothing to escape:
+        // returned as it is, without a walk through its characters.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            return s
+        }
         var out = ""
         for c in Sanitized.terminal(s) {
             switch c {

@@ -3,6 +3,17 @@ import Testing
 import FocusCore
 
 @Suite struct HTMLReportRendererTests {
+    @Test(arguments: [
+        ("Mon 16 Nov · 2h 05m", "Mon 16 Nov · 2h 05m"),
+        ("Plain title 42", "Plain title 42"),
+        ("R&D <draft> \"one\" it's", "R&amp;D &lt;draft&gt; &quot;one&quot; it&#39;s"),
+        ("tab\there\u{7}bell", "tab here\u{FFFD}bell"),
+        ("", ""),
+    ])
+    func escapesMarkupAndControlCharacters(_ text: String, _ expected: String) {
+        #expect(HTMLReportRenderer.escape(text) == expected)
+    }
+
     typealias F = StatsFixtures
 
     static let generatedAt = F.local(F.berlin, 2026, 11, 22, 18, 0)
