@@ -223,42 +223,52 @@ extension AppDatabase {
             // Focus by quarter hour of session start, kept by triggers like the per-task totals:
             // every zone's local midnight falls on a quarter hour today, so the focus of any run
             // of whole local days is a sum over a few thousand rows here plus the shares of the
-            // sessions that cross its two ends, instead of a read of every session in it (the
+            // sessions that cross its ends, instead of a read of every session in it (the
             // previous period of `stats --last 30` over a decade of history: ~8,000 sessions).
-            // quarter = floor(startedAt / 900).
+            // lastEnd, the latest end of the quarter's sessions, finds those crossing a given
+            // instant without reading the day of sessions before it: only quarters whose lastEnd
+            // is past the instant can hold one. It is never below the truth (a removal recomputes
+            // it from the quarter's sessions). quarter = floor(startedAt / 900).
             try db.execute(sql: """
                 CREATE TABLE focusQuarter (
                   quarter INTEGER PRIMARY KEY,
                   focusedSeconds INTEGER NOT NULL,
-                  sessionCount INTEGER NOT NULL
+                  sessionCount INTEGER NOT NULL,
+                  lastEnd INTEGER NOT NULL
                 );
-                INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount)
-                  SELECT startedAt / 900 - (startedAt % 900 < 0), sum(focusedSeconds), count(*)
+                INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
+                  SELECT startedAt / 900 - (startedAt % 900 < 0), sum(focusedSeconds), count(*), max(endedAt)
                   FROM timeLog GROUP BY 1;
 
                 CREATE TRIGGER timeLog_quarter_insert AFTER INSERT ON timeLog BEGIN
-                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount)
-                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1)
+                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
+                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1, NEW.endedAt)
                     ON CONFLICT (quarter) DO UPDATE SET focusedSeconds = focusedSeconds + excluded.focusedSeconds,
-                                                        sessionCount = sessionCount + 1;
+                                                        sessionCount = sessionCount + 1,
+                                                        lastEnd = max(lastEnd, excluded.lastEnd);
                 END;
                 CREATE TRIGGER timeLog_quarter_delete AFTER DELETE ON timeLog BEGIN
                   UPDATE focusQuarter SET focusedSeconds = focusedSeconds - OLD.focusedSeconds,
-                                          sessionCount = sessionCount - 1
+                                          sessionCount = sessionCount - 1,
+                                          lastEnd = ifnull((SELECT max(endedAt) FROM timeLog
+                                                            WHERE startedAt >= quarter * 900 AND startedAt < quarter * 900 + 900), 0)
                     WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0);
                   DELETE FROM focusQuarter
                     WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0) AND sessionCount <= 0;
                 END;
-                CREATE TRIGGER timeLog_quarter_update AFTER UPDATE OF startedAt, focusedSeconds ON timeLog BEGIN
+                CREATE TRIGGER timeLog_quarter_update AFTER UPDATE OF startedAt, endedAt, focusedSeconds ON timeLog BEGIN
                   UPDATE focusQuarter SET focusedSeconds = focusedSeconds - OLD.focusedSeconds,
-                                          sessionCount = sessionCount - 1
+                                          sessionCount = sessionCount - 1,
+                                          lastEnd = ifnull((SELECT max(endedAt) FROM timeLog
+                                                            WHERE startedAt >= quarter * 900 AND startedAt < quarter * 900 + 900), 0)
                     WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0);
                   DELETE FROM focusQuarter
                     WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0) AND sessionCount <= 0;
-                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount)
-                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1)
+                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
+                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1, NEW.endedAt)
                     ON CONFLICT (quarter) DO UPDATE SET focusedSeconds = focusedSeconds + excluded.focusedSeconds,
-                                                        sessionCount = sessionCount + 1;
+                                                        sessionCount = sessionCount + 1,
+                                                        lastEnd = max(lastEnd, excluded.lastEnd);
                 END;
                 """)
         }

@@ -10,14 +10,14 @@ import Testing
 @Suite struct FocusQuarterTests {
     let now = TestWorld.instant("2026-11-22T09:00:00Z")
 
-    /// (quarter, focused seconds, sessions) as stored, and as the log itself sums them.
+    /// (quarter, focused seconds, sessions, latest end) as stored, and as the log itself sums them.
     static func storedAndRecomputed(_ db: AppDatabase) throws -> (stored: [[Int64]], recomputed: [[Int64]]) {
         try db.read { db in
-            let stored = try Row.fetchAll(db, sql: "SELECT quarter, focusedSeconds, sessionCount FROM focusQuarter ORDER BY quarter")
-                .map { [$0[0], $0[1], $0[2]] as [Int64] }
+            let stored = try Row.fetchAll(db, sql: "SELECT quarter, focusedSeconds, sessionCount, lastEnd FROM focusQuarter ORDER BY quarter")
+                .map { [$0[0], $0[1], $0[2], $0[3]] as [Int64] }
             let recomputed = try Row.fetchAll(db, sql: """
-                SELECT startedAt / 900 - (startedAt % 900 < 0), sum(focusedSeconds), count(*) FROM timeLog GROUP BY 1 ORDER BY 1
-                """).map { [$0[0], $0[1], $0[2]] as [Int64] }
+                SELECT startedAt / 900 - (startedAt % 900 < 0), sum(focusedSeconds), count(*), max(endedAt) FROM timeLog GROUP BY 1 ORDER BY 1
+                """).map { [$0[0], $0[1], $0[2], $0[3]] as [Int64] }
             return (stored, recomputed)
         }
     }
@@ -33,7 +33,7 @@ import Testing
         ]
         _ = try db.importSessions(now: now) { insert in for r in records { try insert(r) } }
         var state = try Self.storedAndRecomputed(db)
-        #expect(state.stored == [[base / 900 - 1, 2900, 1], [base / 900, 2100, 2], [base / 900 + 1, 0, 1]])
+        #expect(state.stored == [[base / 900 - 1, 2900, 1, base + 3000], [base / 900, 2100, 2, base + 1500], [base / 900 + 1, 0, 1, base + 900]])
         #expect(state.stored == state.recomputed)
 
         // Recorded, edited (moved to another quarter, less focus), removed, cascaded.
@@ -46,15 +46,19 @@ import Testing
         log.focusedSeconds = 700
         try db.updateSession(log)
         state = try Self.storedAndRecomputed(db)
-        #expect(state.stored.last == [base / 900 + 10, 700, 1])
+        #expect(state.stored.last == [base / 900 + 10, 700, 1, base + 9900])
         #expect(state.stored == state.recomputed)
+        // Ending later keeps the quarter's latest end up to date; removing it brings it back.
+        log.endedAt = Date(timeIntervalSince1970: Double(base + 9950))
+        try db.updateSession(log)
+        #expect(try Self.storedAndRecomputed(db).stored.last == [base / 900 + 10, 700, 1, base + 9950])
         try db.removeSession(id: id)
         state = try Self.storedAndRecomputed(db)
         #expect(state.stored == state.recomputed)
         #expect(state.stored.count == 3, "an emptied quarter is dropped")
         try db.remove(db.catalog().resolve("Thesis"))
         state = try Self.storedAndRecomputed(db)
-        #expect(state.stored == [[base / 900 - 1, 2900, 1]])
+        #expect(state.stored == [[base / 900 - 1, 2900, 1, base + 3000]])
         #expect(state.stored == state.recomputed)
     }
 
@@ -74,7 +78,7 @@ import Testing
         }
         let db = try AppDatabase(queue, path: ":memory:")
         let state = try Self.storedAndRecomputed(db)
-        #expect(state.stored == [[-1, 300, 1], [1, 1600, 2], [2, 1500, 1]])
+        #expect(state.stored == [[-1, 300, 1, 200], [1, 1600, 2, 2500], [2, 1500, 1, 3300]])
         #expect(state.stored == state.recomputed)
         #expect(try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == AppDatabase.schemaVersion)
     }

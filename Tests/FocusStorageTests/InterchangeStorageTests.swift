@@ -81,11 +81,18 @@ import Testing
     @Test func theStatsWindowReadsAnIndexRangeNotTheWholeHistory() throws {
         let db = try AppDatabase.inMemory()
         let plan = try db.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + AppDatabase.windowSessionsSQL, arguments: [0, 100, 0, 0])
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + AppDatabase.windowSessionsSQL, arguments: [0, 100])
                 .map { $0["detail"] as String }
         }
         #expect(plan.contains { $0.contains("SEARCH timeLog USING") && $0.contains("INDEX") && $0.contains("startedAt>? AND startedAt<?") }, "plan: \(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN") }, "plan: \(plan)")
+        // The quarter-hour totals behind the previous period, the history days and the
+        // sessions crossing a midnight are read by key range too.
+        let quarters = try db.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT quarter, focusedSeconds, lastEnd FROM focusQuarter WHERE quarter >= ? AND quarter < ? AND lastEnd > ?",
+                             arguments: [0, 100, 0]).map { $0["detail"] as String }
+        }
+        #expect(quarters.contains { $0.contains("SEARCH focusQuarter USING INTEGER PRIMARY KEY") }, "plan: \(quarters)")
     }
 
     @Test func statsInputLoadsTheHistoryTheReportNeedsAndTheProgressOfTheTasksShown() throws {

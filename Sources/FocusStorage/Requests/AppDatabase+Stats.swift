@@ -78,18 +78,16 @@ extension AppDatabase {
     /// a session's id, block or note.
     private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
 
-    /// Sessions overlapping `[from, to)` (or starting in it, for zero-length ones): sessions last
-    /// at most a day, so this is the index range `[from - 1 day, to)` on the start time.
+    /// Sessions starting in `[from, to)`: an index range on the start time.
     package static let windowSessionsSQL = """
-        SELECT \(entryColumns) FROM timeLog
-        WHERE startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
+        SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ?
         """
 
     static func windowSessions(
         _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ ids: inout SessionIDs
     ) throws -> [StatsSession] {
         let lo = from.unixSeconds
-        var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
+        var args: StatementArguments = [lo, to.unixSeconds]
         args += filterArgs
         // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
         // cost a temporary b-tree (the calculator takes sessions in any order).
@@ -99,7 +97,36 @@ extension AppDatabase {
         let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
         let firstDay = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
                                         arguments: [lo, lo + 86_400]) ?? 0
-        return try statsSessions(db, sql: windowSessionsSQL + filter, args, capacity: (days + 1) * firstDay * 5 / 4 + 256, ids: &ids)
+        var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, args, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
+        // And those begun the day before that run into the window (sessions last at most a day).
+        sessions += try sessionsCrossing(db, lo, from: lo - 86_400, filter: filter, filterArgs, ids: &ids)
+        return sessions
+    }
+
+    /// Sessions that start in `[from, edge)` and end after `edge` (and by `limit`, when given),
+    /// `filter` applied. Only the quarters whose latest end is past `edge` are read (see
+    /// `focusQuarter`), not every session of the range: for a window's first midnight that was
+    /// a day of sessions to find the few still running.
+    static func sessionsCrossing(
+        _ db: Database, _ edge: Int64, from: Int64, endingBy limit: Int64? = nil, filter: String,
+        _ filterArgs: StatementArguments, ids: inout SessionIDs
+    ) throws -> [StatsSession] {
+        guard from < edge else { return [] }
+        let quarters = try db.cachedStatement(sql: "SELECT quarter FROM focusQuarter WHERE quarter >= ? AND quarter < ? AND lastEnd > ?")
+        let firstQuarter = from / 900 - (from % 900 < 0 ? 1 : 0)
+        let endQuarter = edge / 900 + (edge % 900 > 0 ? 1 : 0)
+        let found = try Int64.fetchAll(quarters, arguments: [firstQuarter, endQuarter, edge])
+        guard !found.isEmpty else { return [] }
+        let sql = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ?"
+            + (limit == nil ? "" : " AND endedAt <= ?") + filter
+        var sessions: [StatsSession] = []
+        for q in found {
+            var args: StatementArguments = [max(from, q * 900), min(edge, q * 900 + 900), edge]
+            if let limit { args += [limit] }
+            args += filterArgs
+            sessions += try statsSessions(db, sql: sql, args, ids: &ids)
+        }
+        return sessions
     }
 
     /// Appends the sessions of the days from `first` to the window: a day-spanning total per
@@ -116,15 +143,14 @@ extension AppDatabase {
             bounds.append(calendar.startOfDay(first.adding(days: k)).unixSeconds)
         }
         let windowStart = bounds[days]
-        // Sessions from the day before that run into the first history day.
-        var args: StatementArguments = [bounds[0] - 86_400, bounds[0], bounds[0], windowStart]
-        args += filterArgs
         // Sessions before the window: their names are never shown.
         var unnamed = SessionIDs()
-        sessions += try statsSessions(db, sql: """
-            SELECT \(entryColumns) FROM timeLog
-            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)
-            """, args, ids: &unnamed)
+        // Sessions from the day before that run into the first history day.
+        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - 86_400, endingBy: windowStart, filter: filter, filterArgs, ids: &unnamed)
+        if filter.isEmpty, bounds.allSatisfy({ $0 % 900 == 0 }) {
+            try quarterDays(db, bounds, into: &sessions)
+            return
+        }
         let dayTotal = try db.cachedStatement(sql: """
             SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
             FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
@@ -150,6 +176,52 @@ extension AppDatabase {
         }
     }
 
+    /// The history days of `historySessions` from the quarter-hour totals (every bound on a
+    /// quarter hour, no filter): each quarter's focus goes to the day it starts in, unless its
+    /// latest end is past that day; then its sessions are read, and those running past the day
+    /// are passed as they are (those running into the window are already in the window's).
+    static func quarterDays(_ db: Database, _ bounds: [Int64], into sessions: inout [StatsSession]) throws {
+        let days = bounds.count - 1
+        let windowStart = bounds[days]
+        var totals = [Int64](repeating: 0, count: days)
+        var unnamed = SessionIDs()
+        let statement = try db.cachedStatement(sql: "SELECT quarter, focusedSeconds, lastEnd FROM focusQuarter WHERE quarter >= ? AND quarter < ?")
+        try statement.setArguments([bounds[0] / 900, windowStart / 900])
+        let stmt = statement.sqliteStatement
+        defer { sqlite3_reset(stmt) }
+        var split: [(quarter: Int64, day: Int)] = []
+        var k = 0
+        while true {
+            let code = sqlite3_step(stmt)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            let q = sqlite3_column_int64(stmt, 0)
+            while q * 900 >= bounds[k + 1] { k += 1 }
+            if sqlite3_column_int64(stmt, 2) <= bounds[k + 1] {
+                totals[k] += sqlite3_column_int64(stmt, 1)
+            } else {
+                split.append((q, k))
+            }
+        }
+        let quarterSQL = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"
+        for (q, day) in split {
+            for session in try statsSessions(db, sql: quarterSQL, [q * 900, q * 900 + 900], ids: &unnamed) {
+                if session.end <= bounds[day + 1] {
+                    totals[day] += Int64(session.focusedSeconds)
+                } else if session.end <= windowStart {
+                    sessions.append(session)
+                }
+            }
+        }
+        for (k, total) in totals.enumerated() where total > 0 {
+            // One session spanning the whole day holding the day's focus.
+            sessions.append(StatsSession(
+                taskID: 0, subtaskID: 0, start: bounds[k], end: bounds[k + 1], plannedSeconds: 0, focusedSeconds: Int(total), completed: true))
+        }
+    }
+
     /// The exact focused seconds of all sessions inside `[from, to)`, each session's share by
     /// wall time as the calculator splits it, from the `focusQuarter` totals: the sum of the
     /// quarters in the range, less the share after `to` of the sessions that start inside and
@@ -161,21 +233,16 @@ extension AppDatabase {
         let whole = try Int64.fetchOne(db.cachedStatement(sql: """
             SELECT ifnull(sum(focusedSeconds), 0) FROM focusQuarter WHERE quarter >= ? AND quarter < ?
             """), arguments: [lo / 900, hi / 900]) ?? 0
-        let crossing = try db.cachedStatement(sql: """
-            SELECT startedAt, endedAt, focusedSeconds FROM timeLog
-            WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0
-            """)
         var outside: Int64 = 0
         var shares = 0.0
-        // Sessions last at most a day: those crossing an instant started within the day before it.
-        // First those counted whole that run on past `to`, then those begun before `from`.
+        var unnamed = SessionIDs()
+        // First the sessions counted whole that run on past `to`, then those begun before `from`.
         for (startsFrom, edge) in [(max(lo, hi - 86_400), hi), (lo - 86_400, lo)] {
-            let rows = try Row.fetchCursor(crossing, arguments: [startsFrom, edge, edge])
-            while let row = try rows.next() {
-                let s = row.int64(0), e = row.int64(1), focused = row.int64(2)
+            for session in try sessionsCrossing(db, edge, from: startsFrom, filter: "", [], ids: &unnamed) where session.focusedSeconds > 0 {
+                let focused = Int64(session.focusedSeconds)
                 if edge == hi { outside += focused }
-                let wall = Double(e - s)
-                let overlap = Double(min(e, hi) - max(s, lo))
+                let wall = Double(session.end - session.start)
+                let overlap = Double(min(session.end, hi) - max(session.start, lo))
                 if overlap > 0 { shares += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall }
             }
         }
