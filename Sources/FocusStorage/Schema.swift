@@ -229,6 +229,23 @@ extension AppDatabase {
             // instant without reading the day of sessions before it: only quarters whose lastEnd
             // is past the instant can hold one. It is never below the truth (a removal recomputes
             // it from the quarter's sessions). quarter = floor(startedAt / 900).
+            // The two halves of each trigger: a session leaving its quarter, and one arriving.
+            let quarterOf = { (row: String) in "\(row).startedAt / 900 - (\(row).startedAt % 900 < 0)" }
+            let leave = """
+                  UPDATE focusQuarter SET focusedSeconds = focusedSeconds - OLD.focusedSeconds,
+                                          sessionCount = sessionCount - 1,
+                                          lastEnd = ifnull((SELECT max(endedAt) FROM timeLog
+                                                            WHERE startedAt >= quarter * 900 AND startedAt < quarter * 900 + 900), 0)
+                    WHERE quarter = \(quarterOf("OLD"));
+                  DELETE FROM focusQuarter WHERE quarter = \(quarterOf("OLD")) AND sessionCount <= 0;
+                """
+            let arrive = """
+                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
+                    VALUES (\(quarterOf("NEW")), NEW.focusedSeconds, 1, NEW.endedAt)
+                    ON CONFLICT (quarter) DO UPDATE SET focusedSeconds = focusedSeconds + excluded.focusedSeconds,
+                                                        sessionCount = sessionCount + 1,
+                                                        lastEnd = max(lastEnd, excluded.lastEnd);
+                """
             try db.execute(sql: """
                 CREATE TABLE focusQuarter (
                   quarter INTEGER PRIMARY KEY,
@@ -237,38 +254,18 @@ extension AppDatabase {
                   lastEnd INTEGER NOT NULL
                 );
                 INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
-                  SELECT startedAt / 900 - (startedAt % 900 < 0), sum(focusedSeconds), count(*), max(endedAt)
+                  SELECT \(quarterOf("timeLog")), sum(focusedSeconds), count(*), max(endedAt)
                   FROM timeLog GROUP BY 1;
 
                 CREATE TRIGGER timeLog_quarter_insert AFTER INSERT ON timeLog BEGIN
-                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
-                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1, NEW.endedAt)
-                    ON CONFLICT (quarter) DO UPDATE SET focusedSeconds = focusedSeconds + excluded.focusedSeconds,
-                                                        sessionCount = sessionCount + 1,
-                                                        lastEnd = max(lastEnd, excluded.lastEnd);
+                \(arrive)
                 END;
                 CREATE TRIGGER timeLog_quarter_delete AFTER DELETE ON timeLog BEGIN
-                  UPDATE focusQuarter SET focusedSeconds = focusedSeconds - OLD.focusedSeconds,
-                                          sessionCount = sessionCount - 1,
-                                          lastEnd = ifnull((SELECT max(endedAt) FROM timeLog
-                                                            WHERE startedAt >= quarter * 900 AND startedAt < quarter * 900 + 900), 0)
-                    WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0);
-                  DELETE FROM focusQuarter
-                    WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0) AND sessionCount <= 0;
+                \(leave)
                 END;
                 CREATE TRIGGER timeLog_quarter_update AFTER UPDATE OF startedAt, endedAt, focusedSeconds ON timeLog BEGIN
-                  UPDATE focusQuarter SET focusedSeconds = focusedSeconds - OLD.focusedSeconds,
-                                          sessionCount = sessionCount - 1,
-                                          lastEnd = ifnull((SELECT max(endedAt) FROM timeLog
-                                                            WHERE startedAt >= quarter * 900 AND startedAt < quarter * 900 + 900), 0)
-                    WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0);
-                  DELETE FROM focusQuarter
-                    WHERE quarter = OLD.startedAt / 900 - (OLD.startedAt % 900 < 0) AND sessionCount <= 0;
-                  INSERT INTO focusQuarter (quarter, focusedSeconds, sessionCount, lastEnd)
-                    VALUES (NEW.startedAt / 900 - (NEW.startedAt % 900 < 0), NEW.focusedSeconds, 1, NEW.endedAt)
-                    ON CONFLICT (quarter) DO UPDATE SET focusedSeconds = focusedSeconds + excluded.focusedSeconds,
-                                                        sessionCount = sessionCount + 1,
-                                                        lastEnd = max(lastEnd, excluded.lastEnd);
+                \(leave)
+                \(arrive)
                 END;
                 """)
         }
