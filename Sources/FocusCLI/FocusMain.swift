@@ -15,6 +15,15 @@ package enum FocusMain {
         }
     }
 
+    /// `main()`, then the process exits with its code from the thread that ran the command.
+    /// Returning the code to the entry point for it to exit meant a hop back to the main actor,
+    /// whose queue (the main thread being parked by the runtime) is served by a new thread:
+    /// a thread created and scheduled at the end of every command, for nothing.
+    package static func mainThenExit() async -> Never {
+        let code = await main()
+        exit(code)
+    }
+
     /// Runs one command line with an environment made by `makeEnvironment` (tests pass their own).
     package static func run(
         arguments: [String], console: any Console,
