@@ -38,13 +38,16 @@ extension AppDatabase {
             }
             var filter = ""
             var filterArgs: StatementArguments = []
+            var filterIDs: [Int64] = []
             // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
             if let sub = target?.subtaskID {
                 filter = " AND +subtaskId = ?"
                 filterArgs = [sub]
+                filterIDs = [sub]
             } else if let task = target?.taskID {
                 filter = " AND +taskId = ?"
                 filterArgs = [task]
+                filterIDs = [task]
             }
             let windowStart = calendar.startOfDay(window.from)
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
@@ -65,7 +68,7 @@ extension AppDatabase {
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
             try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, into: &sessions)
-            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterArgs)
+            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterIDs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, titles: titles, progress: progress,
@@ -112,10 +115,13 @@ extension AppDatabase {
         _ filterArgs: StatementArguments, ids: inout SessionIDs
     ) throws -> [StatsSession] {
         guard from < edge else { return [] }
-        let quarters = try db.cachedStatement(sql: "SELECT quarter FROM focusQuarter WHERE quarter >= ? AND quarter < ? AND lastEnd > ?")
         let firstQuarter = from / 900 - (from % 900 < 0 ? 1 : 0)
         let endQuarter = edge / 900 + (edge % 900 > 0 ? 1 : 0)
-        let found = try Int64.fetchAll(quarters, arguments: [firstQuarter, endQuarter, edge])
+        var found: [Int64] = []
+        try eachRow(db, "SELECT quarter FROM focusQuarter WHERE quarter >= ? AND quarter < ? AND lastEnd > ?", [firstQuarter, endQuarter, edge]) {
+            found.append(sqlite3_column_int64($0, 0))
+            return true
+        }
         guard !found.isEmpty else { return [] }
         let sql = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ?"
             + (limit == nil ? "" : " AND endedAt <= ?") + filter
@@ -230,9 +236,11 @@ extension AppDatabase {
     static func focusExact(_ db: Database, from: Date, to: Date) throws -> Double? {
         let lo = from.unixSeconds, hi = to.unixSeconds
         guard lo % 900 == 0, hi % 900 == 0, lo < hi else { return nil }
-        let whole = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT ifnull(sum(focusedSeconds), 0) FROM focusQuarter WHERE quarter >= ? AND quarter < ?
-            """), arguments: [lo / 900, hi / 900]) ?? 0
+        var whole: Int64 = 0
+        try eachRow(db, "SELECT ifnull(sum(focusedSeconds), 0) FROM focusQuarter WHERE quarter >= ? AND quarter < ?", [lo / 900, hi / 900]) {
+            whole = sqlite3_column_int64($0, 0)
+            return false
+        }
         var outside: Int64 = 0
         var shares = 0.0
         var unnamed = SessionIDs()
@@ -255,33 +263,31 @@ extension AppDatabase {
     /// without one has its crossing sessions' shares summed.
     static func focusDays(
         _ db: Database, before first: LocalDate, downTo limit: LocalDate, calendar: LocalCalendar, filter: String,
-        _ filterArgs: StatementArguments
+        _ filterIDs: [Int64]
     ) throws -> Int {
-        let probe = try db.cachedStatement(sql: """
-            SELECT 1 FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt <= ? AND focusedSeconds > 0\(filter) LIMIT 1
-            """)
-        let overlapping = try db.cachedStatement(sql: """
+        let probe = "SELECT 1 FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt <= ? AND focusedSeconds > 0\(filter) LIMIT 1"
+        let overlapping = """
             SELECT startedAt, endedAt, focusedSeconds FROM timeLog
             WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0\(filter)
-            """)
+            """
         var count = 0
         var day = first.adding(days: -1)
         var hi = calendar.startOfDay(first).unixSeconds
         while day >= limit {
             let lo = calendar.startOfDay(day).unixSeconds
-            var args: StatementArguments = [lo, hi, hi]
-            args += filterArgs
-            var focus = try Bool.fetchOne(probe, arguments: args) != nil
+            var focus = false
+            try eachRow(db, probe, [lo, hi, hi] + filterIDs) { _ in
+                focus = true
+                return false
+            }
             if !focus {
-                var crossArgs: StatementArguments = [lo - 86_400, hi, lo]
-                crossArgs += filterArgs
                 var exact = 0.0
-                for row in try Row.fetchAll(overlapping, arguments: crossArgs) {
-                    let s = row.int64(0), e = row.int64(1), focused = row.int(2)
+                try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
+                    let s = sqlite3_column_int64(row, 0), e = sqlite3_column_int64(row, 1), focused = sqlite3_column_int64(row, 2)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
-                    guard wall > 0, overlap > 0 else { continue }
-                    exact += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall
+                    if wall > 0, overlap > 0 { exact += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall }
+                    return true
                 }
                 focus = StatsMath.seconds(exact) > 0
             }
@@ -291,6 +297,26 @@ extension AppDatabase {
             day = day.adding(days: -1)
         }
         return count
+    }
+
+    /// Steps a cached statement bound to integer arguments through SQLite's C API, handing each
+    /// row to `row` until it returns false. For the small queries a stats command runs dozens
+    /// of times (probes, quarter lists): GRDB's argument boxing and row objects cost more than
+    /// SQLite's own work on them.
+    static func eachRow(_ db: Database, _ sql: String, _ args: [Int64], _ row: (OpaquePointer) throws -> Bool) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        let stmt = statement.sqliteStatement
+        sqlite3_reset(stmt)
+        for (i, value) in args.enumerated() { sqlite3_bind_int64(stmt, Int32(i + 1), value) }
+        defer { sqlite3_reset(stmt) }
+        while true {
+            let code = sqlite3_step(stmt)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
+            if try !row(stmt) { return }
+        }
     }
 
     /// The tasks and subtasks the sessions of a window name, gathered as they are read.
@@ -363,20 +389,24 @@ extension AppDatabase {
             FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.estimateSeconds IS NOT NULL
             """
-        var args: StatementArguments = []
+        var args: [Int64] = []
         if let subtaskID {
             sql += " AND subtask.id = ?"
-            args += [subtaskID]
+            args = [subtaskID]
         } else {
-            let ids = taskIDs.sorted()
-            sql += " AND subtask.taskId IN (" + ids.map { _ in "?" }.joined(separator: ",") + ")"
-            for id in ids { args += [id] }
+            args = taskIDs.sorted()
+            sql += " AND subtask.taskId IN (" + args.map { _ in "?" }.joined(separator: ",") + ")"
         }
-        return try Row.fetchAll(db, sql: sql, arguments: args).map { row in
-            let last: Int64? = row[5]
-            return SubtaskProgress(
-                task: row[0], subtask: row[1], estimateSeconds: row[2], loggedSeconds: row[3], done: row[4],
-                lastWorkedAt: last.map(Date.init(unixSeconds:)))
+        var progress: [SubtaskProgress] = []
+        func text(_ row: OpaquePointer, _ i: Int32) -> String { sqlite3_column_text(row, i).map { String(cString: $0) } ?? "" }
+        try eachRow(db, sql, args) { row in
+            let last: Int64? = sqlite3_column_type(row, 5) == SQLITE_NULL ? nil : sqlite3_column_int64(row, 5)
+            progress.append(SubtaskProgress(
+                task: text(row, 0), subtask: text(row, 1), estimateSeconds: Int(sqlite3_column_int64(row, 2)),
+                loggedSeconds: Int(sqlite3_column_int64(row, 3)), done: sqlite3_column_int64(row, 4) != 0,
+                lastWorkedAt: last.map(Date.init(unixSeconds:))))
+            return true
         }
+        return progress
     }
 }
