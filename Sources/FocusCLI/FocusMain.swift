@@ -5,22 +5,17 @@ import Foundation
 /// Parses the command line, builds the environment and runs the command. Every failure becomes
 /// one line, `focus: error: ...`, and the documented exit code; never a stack trace.
 package enum FocusMain {
-    /// The live entry point.
-    package static func main() async -> Int32 {
+    /// The live entry point: runs the command line, then exits with its code from the thread
+    /// that ran the command. Returning the code to the entry point for it to exit meant a hop
+    /// back to the main actor, whose queue (the main thread being parked by the runtime) is
+    /// served by a new thread: a thread created and scheduled at the end of every command.
+    package static func mainThenExit() async -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
         let console = StandardConsole(environment: environment)
-        return await run(arguments: arguments, console: console) { global throws(FocusError) in
+        let code = await run(arguments: arguments, console: console) { global throws(FocusError) in
             try FocusEnvironment.live(global: global, environment: environment)
         }
-    }
-
-    /// `main()`, then the process exits with its code from the thread that ran the command.
-    /// Returning the code to the entry point for it to exit meant a hop back to the main actor,
-    /// whose queue (the main thread being parked by the runtime) is served by a new thread:
-    /// a thread created and scheduled at the end of every command, for nothing.
-    package static func mainThenExit() async -> Never {
-        let code = await main()
         exit(code)
     }
 

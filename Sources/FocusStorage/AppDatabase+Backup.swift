@@ -161,13 +161,10 @@ extension AppDatabase {
     /// the old); one that does not open (damaged) is moved aside and the copy renamed over it.
     package static func restore(from source: String, into path: String, aside: String) throws(FocusError) -> Restored {
         let facts = try inspect(backup: source)
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .io(path: directory, reason: "cannot create the data directory")
-            }
+        do {
+            try PrivateDirectory.makeParent(of: path)
+        } catch {
+            throw .io(path: (path as NSString).deletingLastPathComponent, reason: "cannot create the data directory")
         }
         // The checked copy, in the database's directory so the last step can be a rename.
         let staging = temporaryPath(beside: path)

@@ -23,12 +23,10 @@ extension AppDatabase {
         let directory = (path as NSString).deletingLastPathComponent
         let exists = fm.fileExists(atPath: path)
         if !exists {
-            if !directory.isEmpty, !fm.fileExists(atPath: directory) {
-                do {
-                    try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw .io(path: directory, reason: "cannot create the data directory (\(reasonText(error)))")
-                }
+            do {
+                try PrivateDirectory.makeParent(of: path)
+            } catch {
+                throw .io(path: directory, reason: "cannot create the data directory (\(reasonText(error)))")
             }
             // Create the file ourselves so it is 0600 from its first byte.
             let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)

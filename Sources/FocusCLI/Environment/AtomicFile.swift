@@ -21,13 +21,10 @@ package enum AtomicFile {
             }
             return
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .io(path: directory, reason: "cannot create the directory")
-            }
+        do {
+            try PrivateDirectory.makeParent(of: path)
+        } catch {
+            throw .io(path: (path as NSString).deletingLastPathComponent, reason: "cannot create the directory")
         }
         let temp = path + ".tmp-\(getpid())"
         let fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, mode)

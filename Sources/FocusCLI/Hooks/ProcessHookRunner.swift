@@ -99,11 +99,7 @@ package struct ProcessHookRunner: HookRunner {
 
     /// The log, opened for appending (its directory made 0700 when missing); nil when it cannot be.
     private func openLog() -> Int32? {
-        let dir = (logPath as NSString).deletingLastPathComponent
-        if access(dir, F_OK) != 0 {
-            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
-        }
+        try? PrivateDirectory.makeParent(of: logPath)
         let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         return fd >= 0 ? fd : nil
     }

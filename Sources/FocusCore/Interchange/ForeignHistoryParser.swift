@@ -253,7 +253,7 @@ package struct ForeignHistoryParser {
                 }
                 minutes = m == 0 ? ForeignHistoryParser.defaultPomodoroMinutes : m
             case "tags":
-                tags = (value ?? "").split(separator: ",").map(String.init).filter { !SessionRecord.trimmed($0).isEmpty }
+                tags = (value ?? "").split(separator: ",").map(String.init).filter { !$0.trimmingSpaces().isEmpty }
             default:
                 continue
             }

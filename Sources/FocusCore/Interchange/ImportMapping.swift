@@ -130,7 +130,7 @@ package struct ImportMapping: Sendable, Equatable {
             }
         }
         func present(_ s: String?) -> String? {
-            guard let s, !SessionRecord.trimmed(s).isEmpty else { return nil }
+            guard let s, !s.trimmingSpaces().isEmpty else { return nil }
             return s
         }
         let taskTitle = present(value(task, prefixed: taskByPrefix)) ?? ImportMapping.untagged

@@ -175,7 +175,7 @@ extension SessionRecord {
         case let .string(s): raw = s
         default: throw InterchangeIssue("\(field) must be text, like \"Thesis\"")
         }
-        let title = trimmed(raw)
+        let title = raw.trimmingSpaces()
         if title.isEmpty {
             if required { throw InterchangeIssue("empty \(field) name") }
             return nil
@@ -218,7 +218,7 @@ extension SessionRecord {
         case .absent, .null: throw InterchangeIssue("missing field \"status\"")
         case let .string(s):
             if let status = SessionStatus(rawValue: s) { return status }
-            let key = trimmed(s).lowercased()
+            let key = s.trimmingSpaces().lowercased()
             if let status = SessionStatus(rawValue: key) { return status }
             throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed or interrupted")
         default:
@@ -233,7 +233,7 @@ extension SessionRecord {
         case .absent, .null: return nil
         case let .number(d): number = d
         case let .string(s) where numbersAsText:
-            let t = trimmed(s)
+            let t = s.trimmingSpaces()
             guard let d = Double(t), !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }) else {
                 throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not a number of seconds")
             }
@@ -247,9 +247,6 @@ extension SessionRecord {
         }
         return Int(number.rounded())
     }
-
-    /// `s` without leading and trailing white space, as titles are trimmed everywhere.
-    static func trimmed(_ s: String) -> String { s.trimmingSpaces() }
 
     private static func text(_ value: RawValue, field: String) throws(InterchangeIssue) -> String? {
         switch value {

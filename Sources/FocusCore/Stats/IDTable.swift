@@ -41,29 +41,25 @@ package struct IDTable: Sendable {
 
     /// The value stored for `id`; when there is none, stores `next()` and returns it.
     package mutating func value(for id: Int64, orAdd next: () -> Int) -> Int {
-        var i = home(id)
-        while true {
-            let k = keys[i]
-            if k == id { return Int(values[i]) }
-            if k == IDTable.vacant { break }
-            i = (i + 1) & mask
-        }
+        if let found = self[id] { return found }
         let value = next()
-        keys[i] = id
-        values[i] = Int32(truncatingIfNeeded: value)
-        count += 1
-        if count * 2 > keys.count { grow() }
+        insert(id, value)
         return value
     }
 
     /// Stores `value` for `id`, which the table must not hold yet.
     package mutating func insert(_ id: Int64, _ value: Int) {
+        place(id, Int32(truncatingIfNeeded: value))
+        count += 1
+        if count * 2 > keys.count { grow() }
+    }
+
+    /// Puts `id` in the first vacant slot from its home.
+    private mutating func place(_ id: Int64, _ value: Int32) {
         var i = home(id)
         while keys[i] != IDTable.vacant { i = (i + 1) & mask }
         keys[i] = id
-        values[i] = Int32(truncatingIfNeeded: value)
-        count += 1
-        if count * 2 > keys.count { grow() }
+        values[i] = value
     }
 
     /// Every id held, in no particular order.
@@ -74,11 +70,6 @@ package struct IDTable: Sendable {
         keys = [Int64](repeating: IDTable.vacant, count: oldKeys.count * 2)
         values = [Int32](repeating: 0, count: oldKeys.count * 2)
         mask = keys.count - 1
-        for (k, v) in zip(oldKeys, oldValues) where k != IDTable.vacant {
-            var i = home(k)
-            while keys[i] != IDTable.vacant { i = (i + 1) & mask }
-            keys[i] = k
-            values[i] = v
-        }
+        for (k, v) in zip(oldKeys, oldValues) where k != IDTable.vacant { place(k, v) }
     }
 }

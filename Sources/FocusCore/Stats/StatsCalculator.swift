@@ -148,7 +148,7 @@ private struct SessionPass {
         while i < dayCount, bounds[i] < e {
             let overlap = min(e, bounds[i + 1]) - max(s, bounds[i])
             if overlap > 0 {
-                let portion = overlap >= wall ? focused : focused * overlap / wall
+                let portion = StatsMath.share(focused, overlap: overlap, wall: wall)
                 dayExact[i] += portion
                 if i >= windowStart {
                     let found = slot ?? taskSlot(session)

@@ -8,6 +8,12 @@ package enum StatsMath {
         return Int(exact.rounded(.toNearestOrAwayFromZero))
     }
 
+    /// The part of a session's `focused` seconds that lies in `overlap` of its `wall` seconds:
+    /// focus is spread in proportion to wall time, and a session wholly inside keeps it all.
+    @inlinable package static func share(_ focused: Double, overlap: Double, wall: Double) -> Double {
+        overlap >= wall ? focused : focused * overlap / wall
+    }
+
     /// `part / whole` in percent, rounded to nearest; nil when `whole` is 0.
     package static func percent(_ part: Int, of whole: Int) -> Int? {
         guard whole > 0 else { return nil }

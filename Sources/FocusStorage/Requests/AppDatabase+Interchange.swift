@@ -196,7 +196,7 @@ private final class SessionImporter {
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         func text(_ i: Int32, _ value: String) {
-            _ = value.utf8CString.withUnsafeBufferPointer { sqlite3_bind_text(stmt, i, $0.baseAddress, -1, transient) }
+            _ = value.withCString { sqlite3_bind_text(stmt, i, $0, -1, transient) }
         }
         for (k, p) in pending.enumerated() {
             let i = Int32(k * 9)

@@ -37,22 +37,19 @@ extension AppDatabase {
                 filterName = catalog.path(of: resolved)
             }
             var filter = ""
-            var filterArgs: StatementArguments = []
             var filterIDs: [Int64] = []
             // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
             if let sub = target?.subtaskID {
                 filter = " AND +subtaskId = ?"
-                filterArgs = [sub]
                 filterIDs = [sub]
             } else if let task = target?.taskID {
                 filter = " AND +taskId = ?"
-                filterArgs = [task]
                 filterIDs = [task]
             }
             let windowStart = calendar.startOfDay(window.from)
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
             var ids = SessionIDs()
-            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterArgs, &ids)
+            var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterIDs, &ids)
             let titles = try AppDatabase.titles(db, ids)
             // The tasks shown: every session read so far overlaps (or starts in) the window.
             let shown = ids.tasks.ids
@@ -67,7 +64,7 @@ extension AppDatabase {
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
-            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterArgs, into: &sessions)
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterIDs, into: &sessions)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterIDs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
@@ -87,22 +84,23 @@ extension AppDatabase {
         """
 
     static func windowSessions(
-        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterArgs: StatementArguments, _ ids: inout SessionIDs
+        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64], _ ids: inout SessionIDs
     ) throws -> [StatsSession] {
         let lo = from.unixSeconds
-        var args: StatementArguments = [lo, to.unixSeconds]
-        args += filterArgs
         // No ORDER BY: the index hands the rows over by start time, and sorting them again by id
         // cost a temporary b-tree (the calculator takes sessions in any order).
         // Room for them all at once: each doubling of a month's array at a million sessions
         // faulted in megabytes of fresh pages. Counting the whole range cost SQLite a twentieth
         // of the command; the first day's count, scaled to the window, costs a thirtieth of that.
         let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
-        let firstDay = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"),
-                                        arguments: [lo, lo + 86_400]) ?? 0
-        var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, args, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
+        var firstDay = 0
+        try eachRow(db, "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?", [lo, lo + 86_400]) {
+            firstDay = Int(sqlite3_column_int64($0, 0))
+            return false
+        }
+        var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, [lo, to.unixSeconds] + filterIDs, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
         // And those begun the day before that run into the window (sessions last at most a day).
-        sessions += try sessionsCrossing(db, lo, from: lo - 86_400, filter: filter, filterArgs, ids: &ids)
+        sessions += try sessionsCrossing(db, lo, from: lo - 86_400, filter: filter, filterIDs, ids: &ids)
         return sessions
     }
 
@@ -112,7 +110,7 @@ extension AppDatabase {
     /// a day of sessions to find the few still running.
     static func sessionsCrossing(
         _ db: Database, _ edge: Int64, from: Int64, endingBy limit: Int64? = nil, filter: String,
-        _ filterArgs: StatementArguments, ids: inout SessionIDs
+        _ filterIDs: [Int64], ids: inout SessionIDs
     ) throws -> [StatsSession] {
         guard from < edge else { return [] }
         let firstQuarter = from / 900 - (from % 900 < 0 ? 1 : 0)
@@ -127,9 +125,7 @@ extension AppDatabase {
             + (limit == nil ? "" : " AND endedAt <= ?") + filter
         var sessions: [StatsSession] = []
         for q in found {
-            var args: StatementArguments = [max(from, q * 900), min(edge, q * 900 + 900), edge]
-            if let limit { args += [limit] }
-            args += filterArgs
+            let args = [max(from, q * 900), min(edge, q * 900 + 900), edge] + (limit.map { [$0] } ?? []) + filterIDs
             sessions += try statsSessions(db, sql: sql, args, ids: &ids)
         }
         return sessions
@@ -139,7 +135,7 @@ extension AppDatabase {
     /// day for those within one day, the others as they are.
     static func historySessions(
         _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, filter: String,
-        _ filterArgs: StatementArguments, into sessions: inout [StatsSession]
+        _ filterIDs: [Int64], into sessions: inout [StatsSession]
     ) throws {
         let days = window.from.dayNumber - first.dayNumber
         guard days > 0 else { return }
@@ -152,34 +148,34 @@ extension AppDatabase {
         // Sessions before the window: their names are never shown.
         var unnamed = SessionIDs()
         // Sessions from the day before that run into the first history day.
-        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - 86_400, endingBy: windowStart, filter: filter, filterArgs, ids: &unnamed)
+        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - 86_400, endingBy: windowStart, filter: filter, filterIDs, ids: &unnamed)
         if filter.isEmpty, bounds.allSatisfy({ $0 % 900 == 0 }) {
             try quarterDays(db, bounds, into: &sessions)
             return
         }
-        let dayTotal = try db.cachedStatement(sql: """
+        let dayTotal = """
             SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
             FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
-            """)
+            """
         let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)"
         for k in 0..<days {
             let lo = bounds[k], hi = bounds[k + 1]
-            var dayArgs: StatementArguments = [lo, hi, hi, windowStart]
-            dayArgs += filterArgs
-            guard let row = try Row.fetchOne(dayTotal, arguments: dayArgs) else { continue }
-            let total = row.double(0)
-            let crossingCount = row.int(1)
-            if total > 0 {
-                // One session spanning the whole day holding the day's focus.
-                sessions.append(StatsSession(
-                    taskID: 0, subtaskID: 0, start: lo, end: hi, plannedSeconds: 0, focusedSeconds: Int(total), completed: true))
+            let args = [lo, hi, hi, windowStart] + filterIDs
+            var total: Int64 = 0, crossingCount: Int64 = 0
+            try eachRow(db, dayTotal, args) { row in
+                total = Int64(sqlite3_column_double(row, 0))
+                crossingCount = sqlite3_column_int64(row, 1)
+                return false
             }
-            if crossingCount > 0 {
-                var crossArgs: StatementArguments = [lo, hi, hi, windowStart]
-                crossArgs += filterArgs
-                sessions += try statsSessions(db, sql: crossing, crossArgs, ids: &unnamed)
-            }
+            if total > 0 { sessions.append(daySpanning(lo, hi, focused: total)) }
+            if crossingCount > 0 { sessions += try statsSessions(db, sql: crossing, args, ids: &unnamed) }
         }
+    }
+
+    /// One session spanning a whole day and holding the day's focus: how history days reach the
+    /// calculator, which splits focus by wall time and counts nothing outside the window.
+    private static func daySpanning(_ start: Int64, _ end: Int64, focused: Int64) -> StatsSession {
+        StatsSession(taskID: 0, subtaskID: 0, start: start, end: end, plannedSeconds: 0, focusedSeconds: Int(focused), completed: true)
     }
 
     /// The history days of `historySessions` from the quarter-hour totals (every bound on a
@@ -191,25 +187,17 @@ extension AppDatabase {
         let windowStart = bounds[days]
         var totals = [Int64](repeating: 0, count: days)
         var unnamed = SessionIDs()
-        let statement = try db.cachedStatement(sql: "SELECT quarter, focusedSeconds, lastEnd FROM focusQuarter WHERE quarter >= ? AND quarter < ?")
-        try statement.setArguments([bounds[0] / 900, windowStart / 900])
-        let stmt = statement.sqliteStatement
-        defer { sqlite3_reset(stmt) }
         var split: [(quarter: Int64, day: Int)] = []
         var k = 0
-        while true {
-            let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            let q = sqlite3_column_int64(stmt, 0)
+        try eachRow(db, "SELECT quarter, focusedSeconds, lastEnd FROM focusQuarter WHERE quarter >= ? AND quarter < ?", [bounds[0] / 900, windowStart / 900]) { row in
+            let q = sqlite3_column_int64(row, 0)
             while q * 900 >= bounds[k + 1] { k += 1 }
-            if sqlite3_column_int64(stmt, 2) <= bounds[k + 1] {
-                totals[k] += sqlite3_column_int64(stmt, 1)
+            if sqlite3_column_int64(row, 2) <= bounds[k + 1] {
+                totals[k] += sqlite3_column_int64(row, 1)
             } else {
                 split.append((q, k))
             }
+            return true
         }
         let quarterSQL = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ?"
         for (q, day) in split {
@@ -221,11 +209,7 @@ extension AppDatabase {
                 }
             }
         }
-        for (k, total) in totals.enumerated() where total > 0 {
-            // One session spanning the whole day holding the day's focus.
-            sessions.append(StatsSession(
-                taskID: 0, subtaskID: 0, start: bounds[k], end: bounds[k + 1], plannedSeconds: 0, focusedSeconds: Int(total), completed: true))
-        }
+        for (k, total) in totals.enumerated() where total > 0 { sessions.append(daySpanning(bounds[k], bounds[k + 1], focused: total)) }
     }
 
     /// The exact focused seconds of all sessions inside `[from, to)`, each session's share by
@@ -251,7 +235,7 @@ extension AppDatabase {
                 if edge == hi { outside += focused }
                 let wall = Double(session.end - session.start)
                 let overlap = Double(min(session.end, hi) - max(session.start, lo))
-                if overlap > 0 { shares += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall }
+                if overlap > 0 { shares += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
             }
         }
         return Double(whole - outside) + shares
@@ -286,7 +270,7 @@ extension AppDatabase {
                     let s = sqlite3_column_int64(row, 0), e = sqlite3_column_int64(row, 1), focused = sqlite3_column_int64(row, 2)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
-                    if wall > 0, overlap > 0 { exact += overlap >= wall ? Double(focused) : Double(focused) * overlap / wall }
+                    if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
                     return true
                 }
                 focus = StatsMath.seconds(exact) > 0
@@ -330,36 +314,28 @@ extension AppDatabase {
     /// bookkeeping per row cost as much as SQLite's own reading of it). Notes the task and
     /// subtask of each in `ids`.
     private static func statsSessions(
-        _ db: Database, sql: String, _ args: StatementArguments, capacity: Int = 64, ids: inout SessionIDs
+        _ db: Database, sql: String, _ args: [Int64], capacity: Int = 64, ids: inout SessionIDs
     ) throws -> [StatsSession] {
         var sessions: [StatsSession] = []
         sessions.reserveCapacity(capacity)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.setArguments(args)
-        let stmt = statement.sqliteStatement
-        defer { sqlite3_reset(stmt) }
         var lastTask: Int64 = 0, lastSubtask: Int64 = 0
-        while true {
-            let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
+        try eachRow(db, sql, args) { row in
             // A NULL subtask reads as 0, which no subtask has.
             let session = StatsSession(
-                taskID: sqlite3_column_int64(stmt, 0), subtaskID: sqlite3_column_int64(stmt, 1),
-                start: sqlite3_column_int64(stmt, 2), end: sqlite3_column_int64(stmt, 3),
-                plannedSeconds: Int(sqlite3_column_int64(stmt, 4)), focusedSeconds: Int(sqlite3_column_int64(stmt, 5)),
-                completed: sqlite3_column_int(stmt, 6) != 0)
+                taskID: sqlite3_column_int64(row, 0), subtaskID: sqlite3_column_int64(row, 1),
+                start: sqlite3_column_int64(row, 2), end: sqlite3_column_int64(row, 3),
+                plannedSeconds: Int(sqlite3_column_int64(row, 4)), focusedSeconds: Int(sqlite3_column_int64(row, 5)),
+                completed: sqlite3_column_int(row, 6) != 0)
             if session.taskID != lastTask {
                 lastTask = session.taskID
-                _ = ids.tasks.value(for: lastTask) { 0 }
+                if ids.tasks[lastTask] == nil { ids.tasks.insert(lastTask, 0) }
             }
             if session.subtaskID != lastSubtask, session.subtaskID != 0 {
                 lastSubtask = session.subtaskID
-                _ = ids.subtasks.value(for: lastSubtask) { 0 }
+                if ids.subtasks[lastSubtask] == nil { ids.subtasks.insert(lastSubtask, 0) }
             }
             sessions.append(session)
+            return true
         }
         return sessions
     }
@@ -367,15 +343,12 @@ extension AppDatabase {
     /// The titles of the tasks and subtasks in `ids`: one indexed lookup each, through the C API.
     static func titles(_ db: Database, _ ids: SessionIDs) throws -> StatsTitles {
         var titles = StatsTitles()
-        for (table, set) in [("task", ids.tasks), ("subtask", ids.subtasks)] where set.count > 0 {
-            let statement = try db.cachedStatement(sql: "SELECT title FROM \(table) WHERE id = ?")
-            let stmt = statement.sqliteStatement
+        for (table, set) in [("task", ids.tasks), ("subtask", ids.subtasks)] {
             for id in set.ids {
-                sqlite3_bind_int64(stmt, 1, id)
-                if sqlite3_step(stmt) == SQLITE_ROW, let text = sqlite3_column_text(stmt, 0) {
-                    titles.set(id, String(cString: text))
+                try eachRow(db, "SELECT title FROM \(table) WHERE id = ?", [id]) { row in
+                    if let text = sqlite3_column_text(row, 0) { titles.set(id, String(cString: text)) }
+                    return false
                 }
-                sqlite3_reset(stmt)
             }
         }
         return titles

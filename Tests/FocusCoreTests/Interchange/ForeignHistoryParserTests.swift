@@ -138,15 +138,7 @@ import Testing
     func chunkBoundariesDoNotMatter(chunk: Int) throws {
         for (format, text) in [(ForeignFormat.timewarrior, Self.timewarrior), (.watson, Self.watson), (.openpomodoro, Self.openPomodoro)] {
             var parser = ForeignHistoryParser(format: format, file: "f")
-            var got: [SessionRecord] = []
-            var lines: [Int] = []
-            let bytes = Array(("\u{FEFF}" + text).utf8)
-            var i = 0
-            while i < bytes.count {
-                try parser.feed(Array(bytes[i..<min(bytes.count, i + chunk)])) { r, line in got.append(r); lines.append(line) }
-                i += chunk
-            }
-            try parser.finish { r, line in got.append(r); lines.append(line) }
+            let (got, lines) = try parsedInChunks(text, chunk: chunk, feed: { try parser.feed($0, $1) }, finish: { try parser.finish($0) })
             #expect(got == (try ForeignHistoryParser.parse(text, format: format).records), "\(format) in chunks of \(chunk)")
             let expectedLines = format == .timewarrior ? [2, 3, 4] : format == .watson ? [2, 13] : [1, 2, 4, 5]
             #expect(lines == expectedLines, "\(format)")

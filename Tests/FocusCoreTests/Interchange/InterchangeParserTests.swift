@@ -25,15 +25,7 @@ import FocusCore
     func chunkBoundariesDoNotMatter(chunk: Int) throws {
         for (format, text) in [(InterchangeFormat.jsonl, Self.jsonl), (.csv, Self.csv)] {
             var parser = InterchangeParser(format: format, file: "f")
-            var got: [SessionRecord] = []
-            var lines: [Int] = []
-            let bytes = Array(("\u{FEFF}" + text).utf8)
-            var i = 0
-            while i < bytes.count {
-                try parser.feed(Array(bytes[i..<min(bytes.count, i + chunk)])) { r, line in got.append(r); lines.append(line) }
-                i += chunk
-            }
-            try parser.finish { r, line in got.append(r); lines.append(line) }
+            let (got, lines) = try parsedInChunks(text, chunk: chunk, feed: { try parser.feed($0, $1) }, finish: { try parser.finish($0) })
             #expect(got == Self.expected, "\(format) in chunks of \(chunk)")
             #expect(lines == (format == .jsonl ? [1, 3, 4] : [2, 3, 4]))
             #expect(parser.count == 3)
@@ -124,4 +116,23 @@ import FocusCore
     func theFormatFollowsTheExtension(path: String, format: InterchangeFormat?) {
         #expect(InterchangeFormat.detect(path: path) == format)
     }
+}
+
+/// Feeds `text`, after a byte-order mark, to a session file parser `chunk` bytes at a time and
+/// then finishes it: the records it handed over, with their line numbers.
+func parsedInChunks(
+    _ text: String, chunk: Int,
+    feed: ([UInt8], (SessionRecord, Int) throws -> Void) throws -> Void,
+    finish: ((SessionRecord, Int) throws -> Void) throws -> Void
+) throws -> (records: [SessionRecord], lines: [Int]) {
+    var got: [SessionRecord] = []
+    var lines: [Int] = []
+    let bytes = Array(("\u{FEFF}" + text).utf8)
+    var i = 0
+    while i < bytes.count {
+        try feed(Array(bytes[i..<min(bytes.count, i + chunk)])) { r, line in got.append(r); lines.append(line) }
+        i += chunk
+    }
+    try finish { r, line in got.append(r); lines.append(line) }
+    return (got, lines)
 }
