@@ -46,10 +46,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // RFC 5545 reading, recurrence expansion and writing. Knows nothing else.
-        .target(name: "FocusCalendar"),
+        // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
+        .target(name: "FocusCalendar", dependencies: ["FocusTime"]),
         // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
-        .target(name: "FocusCore"),
+        .target(name: "FocusCore", dependencies: ["FocusTime"]),
+        // The one time module: civil dates, the zone database (TZif files, POSIX TZ rules), the
+        // rule for local times in a DST gap or overlap. No dependencies.
+        .target(name: "FocusTime"),
         // libnotify (Debian's libnotify4, from libnotify-dev), loaded with dlopen on the first
         // desktop notification: linking it made every command load GLib, GIO and gdk-pixbuf.
         .systemLibrary(name: "CLibNotify"),
@@ -58,6 +61,7 @@ let package = Package(
         // Fakes and fixtures for tests.
         .target(name: "FocusTestSupport", dependencies: ["FocusCore", "FocusStorage", "FocusCLI"]),
 
+        .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusTestSupport"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),

@@ -4,16 +4,17 @@ extension ICSDocument {
     /// Every BUSY occurrence overlapping `[from, to)`: recurring events expanded, RECURRENCE-ID
     /// overrides applied (moved occurrences move, cancelled ones vanish), EXDATE removed, RDATE
     /// added; STATUS:CANCELLED and TRANSP:TRANSPARENT events excluded. All-day (VALUE=DATE)
-    /// events are busy for their whole local day(s) in `localTimeZone` (local midnight to local
+    /// events are busy for their whole local day(s) in `local` (local midnight to local
     /// midnight; DTEND exclusive; no DTEND = one day). Floating times (no Z, no TZID) and TZIDs
-    /// that name no known zone and have no VTIMEZONE are read in `localTimeZone`.
+    /// that name no known zone and have no VTIMEZONE are read in `local`. Zones named in the
+    /// file are looked up in `local`'s zone database.
     /// A zero-length event (a DATE-TIME DTSTART with no DTEND and no DURATION) is kept as an
     /// occurrence with `start == end` when `from <= start < to`.
     /// Sorted by start, then end, then summary (then UID); exact duplicates removed.
     /// Bounded by `ICSExpansionLimits`: never hangs, never exhausts memory.
-    package func busyOccurrences(from: Date, to: Date, localTimeZone: TimeZone) -> [CalendarOccurrence] {
+    package func busyOccurrences(from: Date, to: Date, local: LocalCalendar) -> [CalendarOccurrence] {
         guard to > from else { return [] }
-        var expansion = BusyExpansion(document: self, from: from, to: to, localTimeZone: localTimeZone)
+        var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
         return expansion.run()
     }
 }
@@ -32,13 +33,13 @@ private struct BusyExpansion {
     /// RECURRENCE-IDs of override events, by UID.
     var overrides: [String: [ICSDateValue]] = [:]
 
-    init(document: ICSDocument, from: Date, to: Date, localTimeZone: TimeZone) {
+    init(document: ICSDocument, from: Date, to: Date, local: LocalCalendar) {
         self.document = document
         self.from = from.timeIntervalSince1970
         self.to = to.timeIntervalSince1970
         lower = Int(self.from.rounded(.down))
         upper = Int(self.to.rounded(.up))
-        resolver = ZoneResolver(localTimeZone: localTimeZone, definitions: document.timeZones)
+        resolver = ZoneResolver(local: local, definitions: document.timeZones)
         for event in document.events {
             if let rid = event.recurrenceID { overrides[event.uid, default: []].append(rid) }
         }

@@ -7,9 +7,13 @@ package enum ICSTimeZoneNames {
     /// (`/Europe/Berlin`, `/mozilla.org/20050126_1/Europe/Berlin`); a Windows display name
     /// (`(UTC+01:00) Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna`); a display name listing a
     /// city that has its own IANA zone (`(UTC+01:00) Brussels, Copenhagen`). Nil when none fits.
-    package static func ianaIdentifier(forTZID tzid: String) -> String? {
+    package static func ianaIdentifier(forTZID tzid: String, in database: ZoneDatabase = ZoneDatabase(environment: [:])) -> String? {
         let name = tzid.trimmingWhitespace()
         guard !name.isEmpty else { return nil }
+        func isKnownIdentifier(_ name: String) -> Bool {
+            guard name.utf8.count <= 64, name.first?.isLetter == true else { return false }
+            return database.zone(named: name) != nil
+        }
         if isKnownIdentifier(name) { return name }
         if let iana = WindowsZones.ianaIdentifier(forWindowsName: name) { return iana }
         var index = name.startIndex
@@ -26,7 +30,7 @@ package enum ICSTimeZoneNames {
         if rest.hasPrefix("("), let close = rest.firstIndex(of: ")") { rest = rest[rest.index(after: close)...] }
         for token in rest.split(whereSeparator: { $0 == "," || $0 == "/" || $0 == "&" }) {
             let key = token.trimmingWhitespace().lowercased().replacingOccurrences(of: " ", with: "_")
-            if let iana = cities[key] { return iana }
+            if let iana = database.cities[key] { return iana }
         }
         return nil
     }
@@ -61,22 +65,6 @@ package enum ICSTimeZoneNames {
         guard hours <= 14, minutes <= 59 else { return nil }
         return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
-
-    private static func isKnownIdentifier(_ name: String) -> Bool {
-        guard name.utf8.count <= 64, name.first?.isLetter == true else { return false }
-        return TimeZone(identifier: name) != nil
-    }
-
-    /// Lower-cased city (last path component, `_` for spaces) → IANA identifier.
-    private static let cities: [String: String] = {
-        var map: [String: String] = [:]
-        for id in TimeZone.knownTimeZoneIdentifiers where id.contains("/") && !id.hasPrefix("Etc/") {
-            guard let city = id.split(separator: "/").last else { continue }
-            let key = city.lowercased()
-            if map[key] == nil { map[key] = id }
-        }
-        return map
-    }()
 }
 
 /// Per-expansion cache: which offsets each TZID (and the local zone) means.
@@ -88,8 +76,11 @@ final class ZoneResolver {
     private let definitions: [String: ICSTimeZone]
     private let definitionsFolded: [String: ICSTimeZone]
 
-    init(localTimeZone: TimeZone, definitions: [ICSTimeZone]) {
-        local = ZoneOffsets(timeZone: localTimeZone)
+    private let database: ZoneDatabase
+
+    init(local calendar: LocalCalendar, definitions: [ICSTimeZone]) {
+        local = ZoneOffsets(zone: calendar.zone)
+        database = calendar.database
         var exact: [String: ICSTimeZone] = [:]
         var folded: [String: ICSTimeZone] = [:]
         for d in definitions where !d.observances.isEmpty {
@@ -119,11 +110,11 @@ final class ZoneResolver {
     func zone(forTZID tzid: String) -> ZoneOffsets {
         if let known = byTZID[tzid] { return known }
         let resolved: ZoneOffsets
-        if let id = ICSTimeZoneNames.ianaIdentifier(forTZID: tzid), let timeZone = TimeZone(identifier: id) {
+        if let id = ICSTimeZoneNames.ianaIdentifier(forTZID: tzid, in: database), let zone = database.zone(named: id) {
             if let shared = byIdentifier[id] {
                 resolved = shared
             } else {
-                resolved = ZoneOffsets(timeZone: timeZone)
+                resolved = ZoneOffsets(zone: zone)
                 byIdentifier[id] = resolved
             }
         } else if let definition = definitions[tzid] ?? definitionsFolded[tzid.lowercased()]

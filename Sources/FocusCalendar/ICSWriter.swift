@@ -103,11 +103,11 @@ package enum ICSWriter {
     /// `20261123T080000Z`.
     package static func utcDateTime(_ date: Date) -> String { utcDateTime(seconds(date)) }
 
-    private static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+    private static func seconds(_ date: Date) -> Int { Int(TimeRange.seconds(date.timeIntervalSince1970)) }
 
     private static func utcDateTime(_ t: Int) -> String {
-        let day = CivilCalendar.floorDiv(t, CivilCalendar.secondsPerDay)
-        let sod = t - day * CivilCalendar.secondsPerDay
+        let day = CivilCalendar.day(ofWall: t)
+        let sod = CivilCalendar.secondOfDay(ofWall: t)
         let (y, m, d) = CivilCalendar.date(fromDayNumber: day)
         return pad(y, 4) + pad(m, 2) + pad(d, 2) + "T" + pad(sod / 3600, 2) + pad((sod % 3600) / 60, 2) + pad(sod % 60, 2) + "Z"
     }

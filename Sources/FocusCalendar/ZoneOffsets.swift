@@ -1,102 +1,36 @@
-import Foundation
-
-/// The UTC offsets of one time zone: from the system's zone database, from a VTIMEZONE in
-/// the file, or fixed. Answers "offset at this instant" and "instant of this wall-clock
-/// reading". Not thread-safe (it caches); one is made per expansion call.
-final class ZoneOffsets {
+/// The UTC offsets of one time zone as a calendar file names it: from the zone database
+/// (`ZoneRules`, for IANA and Windows names), from a VTIMEZONE in the file, or fixed. Wall-clock
+/// readings become instants by the package's one rule (`UTCOffsets.utc(fromWall:)`). Not
+/// thread-safe (a VTIMEZONE caches its years); one is made per expansion call.
+final class ZoneOffsets: UTCOffsets {
     private enum Source {
-        case system(SystemZone)
+        case database(ZoneRules)
         case fixed(Int)
         case defined(DefinedZone)
     }
 
     private let source: Source
 
-    init(timeZone: TimeZone) { source = .system(SystemZone(timeZone)) }
+    init(zone: ZoneRules) { source = .database(zone) }
     init(fixedOffset: Int) { source = .fixed(fixedOffset) }
     init(definition: ICSTimeZone) { source = .defined(DefinedZone(definition)) }
 
     /// Seconds east of UTC in force at instant `t` (seconds since 1970, UTC).
-    func offset(atUTC t: Int) -> Int {
+    func offset(atUTC t: Int64) -> Int {
         switch source {
         case .fixed(let offset): return offset
-        case .system(let zone): return zone.offset(atUTC: t)
-        case .defined(let zone): return zone.offset(atUTC: t)
+        case .database(let zone): return zone.offset(atUTC: t)
+        case .defined(let zone): return zone.offset(atUTC: Int(TimeRange.clamped(t)))
         }
     }
 
     /// The wall-clock reading (wall seconds) at instant `t`.
-    func wall(fromUTC t: Int) -> Int { t + offset(atUTC: t) }
+    func wall(fromUTC t: Int) -> Int { Int(wall(fromUTC: Int64(t))) }
 
-    /// The instant a wall-clock reading names (RFC 5545 §3.3.5): a reading that a spring-forward
-    /// gap skips is read with the offset before the gap (02:30 → 03:30 new time); a reading that
-    /// a fall-back repeats is the first of the two.
+    /// The instant a wall-clock reading names (RFC 5545 §3.3.5, by `UTCOffsets.utc(fromWall:)`).
     func utc(fromWall w: Int) -> Int {
         if case .fixed(let offset) = source { return w - offset }
-        let guess = w - offset(atUTC: w)
-        let before = offset(atUTC: guess - CivilCalendar.secondsPerDay)
-        let after = offset(atUTC: guess + CivilCalendar.secondsPerDay)
-        if before == after { return w - before }
-        let early = w - before
-        if offset(atUTC: early) == before { return early }
-        let late = w - after
-        if offset(atUTC: late) == after { return late }
-        return early
-    }
-}
-
-/// A system zone's offsets, with each UTC year's transitions fetched once (a lookup is then a
-/// short scan instead of a call into the zone database).
-private final class SystemZone {
-    private struct Year {
-        var start: Int
-        var end: Int
-        var initialOffset: Int
-        var transitions: [(at: Int, offset: Int)]
-        /// False when the transitions did not account for the offset at the year's end; such a
-        /// year asks the zone database directly.
-        var exact: Bool
-    }
-
-    private let zone: TimeZone
-    private var years: [Int: Year] = [:]
-    private var cached = Year(start: 0, end: 0, initialOffset: 0, transitions: [], exact: true)
-
-    init(_ zone: TimeZone) { self.zone = zone }
-
-    func offset(atUTC t: Int) -> Int {
-        if t < cached.start || t >= cached.end {
-            let number = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: t)).year
-            if let known = years[number] {
-                cached = known
-            } else {
-                cached = year(number)
-                if years.count < 1024 { years[number] = cached }
-            }
-        }
-        guard cached.exact else { return zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t))) }
-        var offset = cached.initialOffset
-        for transition in cached.transitions {
-            if transition.at > t { break }
-            offset = transition.offset
-        }
-        return offset
-    }
-
-    private func year(_ number: Int) -> Year {
-        let start = CivilCalendar.wall(year: number, month: 1, day: 1)
-        let end = CivilCalendar.wall(year: number + 1, month: 1, day: 1)
-        let initial = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(start)))
-        var transitions: [(at: Int, offset: Int)] = []
-        var cursor = Date(timeIntervalSince1970: TimeInterval(start))
-        let limit = Date(timeIntervalSince1970: TimeInterval(end))
-        while transitions.count < 8, let next = zone.nextDaylightSavingTimeTransition(after: cursor), next < limit, next > cursor {
-            transitions.append((Int(next.timeIntervalSince1970.rounded(.down)), zone.secondsFromGMT(for: next)))
-            cursor = next
-        }
-        let last = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(end - 1)))
-        let exact = (transitions.last?.offset ?? initial) == last && transitions.count < 8
-        return Year(start: start, end: end, initialOffset: initial, transitions: transitions, exact: exact)
+        return Int(utc(fromWall: Int64(w)))
     }
 }
 

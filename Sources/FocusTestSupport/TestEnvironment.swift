@@ -9,7 +9,7 @@ package final class TestWorld: @unchecked Sendable {
     package let console: RecordingConsole
     package let notifier = RecordingNotifier()
     package let hooks = RecordingHookRunner()
-    package let zone: TimeZone
+    package let zone: ZoneRules
     private let lock = NSLock()
     private var _now: Date
     package var config = FocusConfig()
@@ -18,8 +18,8 @@ package final class TestWorld: @unchecked Sendable {
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
         database = try AppDatabase.inMemory()
         console = RecordingConsole(width: width)
-        self.zone = TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0)!
-        calendar = LocalCalendar(timeZone: self.zone)
+        self.zone = ZoneRules.fromTZ(zone) ?? .utc
+        calendar = LocalCalendar(zone: self.zone)
         _now = TestWorld.instant(now)
         configPath = NSTemporaryDirectory() + "focus-test-\(UUID().uuidString)/config.toml"
     }
@@ -43,7 +43,7 @@ package final class TestWorld: @unchecked Sendable {
         let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) }
         let db = database
         return FocusEnvironment(
-            console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0) } ?? calendar,
+            console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0, database: calendar.database) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
             openDatabase: { () throws(FocusError) -> AppDatabase in db },
             makeHooks: { [hooks] _ in hooks }

@@ -124,7 +124,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(await world.output("calendar", "export", path).out == "Wrote 2 planned blocks to \(path).\n")
         let first = try ICSReader.parse(data: Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(first.events.map(\.uid) == ["2-20261122-1@focus", "2-20261122-2@focus"])
-        #expect(first.busyOccurrences(from: world.now, to: world.now + 86_400, localTimeZone: world.zone).map { Timestamp.utc($0.start) }
+        #expect(first.busyOccurrences(from: world.now, to: world.now + 86_400, local: world.calendar).map { Timestamp.utc($0.start) }
                 == ["2026-11-22T09:00:00Z", "2026-11-22T09:30:00Z"])
         // More work: the same blocks keep their UIDs, the new one gets the next.
         await world.run("task", "edit", "Thesis/Intro", "--estimate", "75m")
@@ -149,5 +149,40 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(r.code == 65)
         #expect(r.err == "focus: error: \(path): the file is larger than 32 MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files\n")
         #expect(try CLIFixtures.count(world, "calendar") == 0)
+    }
+}
+
+/// `TZ='CET-1CEST,M3.5.0,M10.5.0/3'` (a POSIX rule, no zone name): a calendar imported in
+/// January is read with the rule's summer offset for July, all-day and floating events alike.
+@Suite struct PosixZoneCalendarCommandTests {
+    @Test func summerEventsImportedInWinterUseTheSummerOffset() async throws {
+        let world = try TestWorld(now: "2026-01-15T08:00:00Z", zone: "CET-1CEST,M3.5.0,M10.5.0/3")
+        let file = try temporaryFile("summer.ics", """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//focus tests//EN\r
+            BEGIN:VEVENT\r
+            UID:allday@test\r
+            DTSTART;VALUE=DATE:20260710\r
+            DTEND;VALUE=DATE:20260711\r
+            SUMMARY:Holiday\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:floating@test\r
+            DTSTART:20260710T090000\r
+            DTEND:20260710T100000\r
+            SUMMARY:Floating\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+        let imported = await world.output("calendar", "import", file, "--name", "Summer")
+        #expect(imported.code == 0)
+        let r = await world.output("calendar", "busy", "--from", "2026-07-10", "--to", "2026-07-10", "--json")
+        #expect(r.out == """
+            [{"start": "2026-07-09T22:00:00Z", "end": "2026-07-10T22:00:00Z", "summary": "Holiday", "calendar": "Summer"}, \
+            {"start": "2026-07-10T07:00:00Z", "end": "2026-07-10T08:00:00Z", "summary": "Floating", "calendar": "Summer"}]
+
+            """)
     }
 }

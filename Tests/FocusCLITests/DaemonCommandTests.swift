@@ -51,7 +51,7 @@ final class Shared<Value>: @unchecked Sendable {
         func start() -> Task<Void, Never> {
             var daemon = ReminderDaemon(
                 clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
-                calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
+                calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
                     var c = FocusConfig()
                     c.reminderSeconds = 0
                     return c

@@ -28,7 +28,7 @@ import Testing
             "Focused 25 min.", "Focused 40 min of 50 planned.\nlate; tired, stopped\nback tomorrow \\ maybe", "Focused 50 min.",
         ])
         let occurrences = doc.busyOccurrences(from: TestWorld.instant("2026-11-01T00:00:00Z"), to: TestWorld.instant("2026-12-01T00:00:00Z"),
-                                              localTimeZone: TimeZone(identifier: "UTC")!)
+                                              local: LocalCalendar(zone: .utc))
         #expect(occurrences.map(\.start) == ["2026-11-20T08:00:00Z", "2026-11-21T22:30:00Z", "2026-11-22T08:00:00Z"].map(TestWorld.instant))
         #expect(occurrences.map(\.end) == ["2026-11-20T08:25:00Z", "2026-11-21T23:20:00Z", "2026-11-22T08:50:00Z"].map(TestWorld.instant))
         // RFC 5545 on the wire: CRLF only, lines of at most 75 octets, times in UTC.

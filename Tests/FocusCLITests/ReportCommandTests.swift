@@ -85,7 +85,7 @@ import Testing
     @Test func theSampleHistoryHasWhatTheREADMEShows() throws {
         let text = try String(decoding: Data(contentsOf: URL(fileURLWithPath: CLIFixtures.dataDirectory + "/sample-history.jsonl")), as: UTF8.self)
         let records = try InterchangeParser.parse(text, format: .jsonl, file: "sample-history.jsonl")
-        let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
         let days = Set(records.map { berlin.day(of: Date(timeIntervalSince1970: Double($0.start))) })
         #expect(days.min() == LocalDate(year: 2026, month: 10, day: 12))
         #expect(days.max() == LocalDate(year: 2026, month: 11, day: 22))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Start instants of every busy occurrence of an inline event, as ISO 8601 UTC strings.
-private func starts(_ lines: String, _ from: String, _ to: String, in zone: TimeZone = utcZone) throws -> [String] {
+private func starts(_ lines: String, _ from: String, _ to: String, in zone: LocalCalendar = utcZone) throws -> [String] {
     let doc = try singleEvent(lines)
     return busy(doc, from, to, in: zone).map { $0.start.formatted(Date.ISO8601FormatStyle()) }
 }

@@ -2,10 +2,15 @@ import FocusCalendar
 import Foundation
 import Testing
 
-let berlin = TimeZone(identifier: "Europe/Berlin")!
-let newYork = TimeZone(identifier: "America/New_York")!
-let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-let utcZone = TimeZone(identifier: "UTC")!
+/// A local calendar in a zone from the system's zone database (or a `TZ` rule).
+func local(_ tz: String) -> LocalCalendar {
+    LocalCalendar(zone: ZoneRules.fromTZ(tz) ?? .utc)
+}
+
+let berlin = local("Europe/Berlin")
+let newYork = local("America/New_York")
+let tokyo = local("Asia/Tokyo")
+let utcZone = local("UTC")
 
 struct FixtureMissing: Error { let name: String }
 
@@ -46,8 +51,8 @@ func spans(_ occurrences: [CalendarOccurrence]) -> [String] {
 }
 
 /// Busy occurrences between two UTC literals.
-func busy(_ document: ICSDocument, _ from: String, _ to: String, in zone: TimeZone = berlin) -> [CalendarOccurrence] {
-    document.busyOccurrences(from: utc(from), to: utc(to), localTimeZone: zone)
+func busy(_ document: ICSDocument, _ from: String, _ to: String, in zone: LocalCalendar = berlin) -> [CalendarOccurrence] {
+    document.busyOccurrences(from: utc(from), to: utc(to), local: zone)
 }
 
 /// Wraps VEVENT/VTIMEZONE text in a VCALENDAR.

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct CalendarStorageTests {
     let now = TestWorld.instant("2026-11-22T09:00:00Z")
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
 
     func store(_ db: AppDatabase, name: String, events: [(String, String, String)], horizon: DateInterval) throws {
         let occurrences = events.map { (TestWorld.instant($0.0), TestWorld.instant($0.1), $0.2) }
@@ -43,7 +43,7 @@ import Testing
         }
         let events = try db.read { db in
             try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-12-01T00:00:00Z"),
-                                       zone: LocalCalendar(timeZone: berlin), expand: expand)
+                                       zone: berlin, expand: expand)
         }
         #expect(events.map(\.summary) == ["Trip", "Call", "Later"])
         #expect(asked.map { Timestamp.utc($0.0) + " " + Timestamp.utc($0.1) } == ["2026-11-30T00:00:00Z 2026-12-01T00:00:00Z"])
@@ -51,7 +51,7 @@ import Testing
         asked = []
         _ = try db.read { db in
             try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-11-24T00:00:00Z"),
-                                       zone: LocalCalendar(timeZone: TimeZone(identifier: "Asia/Tokyo")!), expand: expand)
+                                       zone: LocalCalendar(zone: ZoneRules.named("Asia/Tokyo")!), expand: expand)
         }
         #expect(asked.count == 1)
     }

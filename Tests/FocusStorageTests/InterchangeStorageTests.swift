@@ -97,7 +97,7 @@ import Testing
 
     @Test func statsInputLoadsTheHistoryTheReportNeedsAndTheProgressOfTheTasksShown() throws {
         let db = try AppDatabase.inMemory()
-        let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
         let window = StatsWindow.last(7, today: LocalDate(year: 2026, month: 11, day: 22))
         let day = { (d: LocalDate) in Int64(berlin.startOfDay(d).timeIntervalSince1970) }
         let records = [
@@ -159,7 +159,7 @@ import Testing
         zone: String, y1: Int, m1: Int, d1: Int, y2: Int, m2: Int, d2: Int, path: String?
     ) throws {
         let db = try Self.database()
-        let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
+        let calendar = LocalCalendar(zone: ZoneRules.named(zone)!)
         let window = StatsWindow(from: LocalDate(year: y1, month: m1, day: d1), to: LocalDate(year: y2, month: m2, day: d2))
         let now = calendar.startOfDay(window.to).addingTimeInterval(20 * 3600)
         let fast = try db.statsInput(window: window, calendar: calendar, now: now, taskPath: path)
@@ -207,7 +207,7 @@ import Testing
 
     @Test func theStreakBeforeTheReadDaysCountsCrossingSessionsLikeTheCalculator() throws {
         let db = try AppDatabase.inMemory()
-        let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
         let today = LocalDate(year: 2026, month: 11, day: 22)
         let window = StatsWindow.last(7, today: today)
         func at(_ d: LocalDate, _ h: Int, _ m: Int) -> Int64 { Int64(berlin.instant(d, TimeOfDay(hour: h, minute: m)).timeIntervalSince1970) }

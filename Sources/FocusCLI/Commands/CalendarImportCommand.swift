@@ -39,8 +39,8 @@ package struct CalendarImportCommand: FocusRunnable {
         let now = env.now()
         let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
                                    end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
-        let zone = env.calendar.timeZone
-        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, localTimeZone: zone)
+        let zone = env.calendar
+        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: zone)
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
         var outcome: PlanOutcome?

@@ -9,7 +9,7 @@ extension FocusEnvironment {
         let console = console ?? StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
         let zone = try timeZone(option: global.tz, environment: environment)
-        let calendar = LocalCalendar(zone: zone)
+        let calendar = LocalCalendar(zone: zone, database: ZoneDatabase(environment: environment))
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
         let dbPath = databasePath(option: global.db, environment: environment)

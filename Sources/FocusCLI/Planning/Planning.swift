@@ -19,7 +19,7 @@ enum Planning {
     }
 
     /// Expands a stored calendar's raw text (where its stored occurrences do not answer).
-    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: TimeZone) throws -> [BusyEvent] {
+    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar) throws -> [BusyEvent] {
         let document: ICSDocument
         do {
             document = try ICSReader.parse(content)
@@ -27,7 +27,7 @@ enum Planning {
             throw FocusError.badInput(file: "calendar '\(name)'", line: error.line,
                                       reason: "\(error.reason) (the stored copy no longer reads; import the file again)")
         }
-        return document.busyOccurrences(from: from, to: to, localTimeZone: zone).map {
+        return document.busyOccurrences(from: from, to: to, local: zone).map {
             BusyEvent(start: $0.start, end: $0.end, summary: $0.summary, allDay: $0.allDay, calendar: name)
         }
     }

@@ -46,9 +46,9 @@ package struct BackupSchedule: Sendable, Equatable {
     /// `focus.sqlite.before-restore-20261122-093000`: where `focus restore` keeps the database it
     /// replaces (UTC, so two restores in one second are the only clash).
     package func asidePath(at instant: Date) -> String {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
-        let day = LocalDate(dayNumber: Int((Double(seconds) / 86_400).rounded(.down)))
-        let time = seconds - day.dayNumber * 86_400
+        let seconds = Int(TimeRange.seconds(instant.timeIntervalSince1970))
+        let day = LocalDate(dayNumber: CivilCalendar.day(ofWall: seconds))
+        let time = CivilCalendar.secondOfDay(ofWall: seconds)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let stamp = day.description.replacingOccurrences(of: "-", with: "") + "-" + two(time / 3600) + two(time / 60 % 60) + two(time % 60)
         return directory + "/" + databaseName + ".before-restore-" + stamp

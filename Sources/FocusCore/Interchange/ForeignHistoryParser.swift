@@ -203,7 +203,7 @@ package struct ForeignHistoryParser {
         }
         guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
               let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= DateParser.daysIn(month: month, year: year),
+              year >= 1, (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second < 60
         else { return nil }
         let days = LocalDate(year: year, month: month, day: day).dayNumber

@@ -40,7 +40,7 @@ package enum InstantParser {
         }
         guard let year = number(0, 4), raw[lo + 4] == 0x2D, let month = number(5, 2), raw[lo + 7] == 0x2D,
               let day = number(8, 2), (1...12).contains(month), year >= 1,
-              day >= 1, day <= DateParser.daysIn(month: month, year: year)
+              day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
         else { return .malformed }
         let sep = raw[lo + 10]
         guard sep == 0x54 || sep == 0x74 || sep == 0x20 else { return .malformed }  // T, t, space

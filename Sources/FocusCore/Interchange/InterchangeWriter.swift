@@ -130,9 +130,9 @@ package struct InterchangeWriter: Sendable {
 
     /// `2026-11-20T08:00:00Z`.
     static func utc(_ seconds: Int64, to out: inout [UInt8]) {
-        let t = Int(seconds)
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        let secs = t - days * 86_400
+        let t = Int(TimeRange.clamped(seconds))
+        let days = CivilCalendar.day(ofWall: t)
+        let secs = CivilCalendar.secondOfDay(ofWall: t)
         let date = LocalDate(dayNumber: days)
         let y = date.year
         if y >= 0, y < 10_000 {

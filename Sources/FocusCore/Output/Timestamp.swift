@@ -5,8 +5,7 @@ import Foundation
 package enum Timestamp {
     /// `2026-11-23T08:00:00Z`.
     package static func utc(_ date: Date) -> String {
-        let t = Int(date.timeIntervalSince1970.rounded(.down))
-        return format(seconds: t, offsetSeconds: 0)
+        format(seconds: Int(TimeRange.seconds(date.timeIntervalSince1970)), offsetSeconds: 0)
     }
 
     /// `2026-11-20T09:00:00+01:00` in the given zone (for files meant for people, like exports).
@@ -20,14 +19,12 @@ package enum Timestamp {
     }
 
     private static func local(_ date: Date, offset: Int) -> String {
-        let t = Int(date.timeIntervalSince1970.rounded(.down))
-        return format(seconds: t + offset, offsetSeconds: offset)
+        format(seconds: Int(TimeRange.seconds(date.timeIntervalSince1970)) + offset, offsetSeconds: offset)
     }
 
     private static func format(seconds local: Int, offsetSeconds: Int) -> String {
-        let days = Int((Double(local) / 86_400).rounded(.down))
-        let secs = local - days * 86_400
-        let date = LocalDate(dayNumber: days)
+        let secs = CivilCalendar.secondOfDay(ofWall: local)
+        let date = LocalDate(dayNumber: CivilCalendar.day(ofWall: local))
         var s = date.description
         s += "T"
         s += two(secs / 3600) + ":" + two((secs / 60) % 60) + ":" + two(secs % 60)

@@ -120,7 +120,7 @@ package enum DateParser {
         let b = Array(s.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let y = number(b[0..<4]), let m = number(b[5..<7]), let d = number(b[8..<10]),
-              (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= daysIn(month: m, year: y)
+              (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: m)
         else { return nil }
         return LocalDate(year: y, month: m, day: d)
     }
@@ -159,13 +159,5 @@ package enum DateParser {
             v = v * 10 + Int(b - 48)
         }
         return v
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }

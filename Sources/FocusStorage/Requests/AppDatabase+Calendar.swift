@@ -41,7 +41,7 @@ package struct CalendarSummary: Sendable, Equatable {
 /// Expands a stored calendar's raw text over [from, to) in a zone: used where the stored
 /// occurrences do not answer (outside their window, or another zone). Given by the CLI, which
 /// owns the .ics reader. Arguments: content, calendar name, from, to, zone.
-package typealias CalendarExpansion = (String, String, Date, Date, TimeZone) throws -> [BusyEvent]
+package typealias CalendarExpansion = (String, String, Date, Date, LocalCalendar) throws -> [BusyEvent]
 
 extension AppDatabase {
     /// Stores a calendar and its occurrences in one transaction, replacing a calendar of the same
@@ -126,8 +126,7 @@ extension AppDatabase {
     }
 
     /// The stored occurrences answer inside each calendar's horizon when the zone is the one it
-    /// was imported in; elsewhere the raw text is expanded again (only then is a Foundation
-    /// `TimeZone` made for the .ics code: it loads ICU).
+    /// was imported in; elsewhere the raw text is expanded again.
     package static func busyEvents(_ db: Database, from: Date, to: Date, zone: LocalCalendar, expand: CalendarExpansion) throws -> [BusyEvent] {
         guard to > from else { return [] }
         var result: [BusyEvent] = []
@@ -139,7 +138,7 @@ extension AppDatabase {
             let storedZone = row.text("timeZone")
             func raw(_ lo: Date, _ hi: Date) throws -> [BusyEvent] {
                 let content = try String.fetchOne(db, sql: "SELECT content FROM calendarFile WHERE calendarId = ?", arguments: [id]) ?? ""
-                return try expand(content, name, lo, hi, zone.timeZone)
+                return try expand(content, name, lo, hi, zone)
             }
             guard storedZone == zone.identifier, horizon.end > horizon.start else {
                 result += try raw(from, to)

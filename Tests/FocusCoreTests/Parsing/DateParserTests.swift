@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct DateParserTests {
     let today = LocalDate(year: 2026, month: 11, day: 22)
-    let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
-    let newYork = LocalCalendar(timeZone: TimeZone(identifier: "America/New_York")!)
+    let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
+    let newYork = LocalCalendar(zone: ZoneRules.named("America/New_York")!)
 
     @Test(arguments: [("09:00", 540), ("9:05", 545), ("23:59", 1439), ("00:00", 0)])
     func parsesTimesOfDay(text: String, minutes: Int) throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct DaySummaryScheduleTests {
-    let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+    let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
     let day = LocalDate(year: 2026, month: 11, day: 23)
     let time = TimeOfDay(hour: 21, minute: 30)
     /// 21:30 in Berlin on 2026-11-23.

@@ -12,7 +12,7 @@ import Testing
     func decide(_ now: Date, blocks: [ReminderBlock]? = nil, sent: Set<SentReminder> = [], running: Int64? = nil,
                 lead: Int = 300) -> ReminderDecision {
         ReminderSchedule.decide(blocks: blocks ?? [block], sent: sent, runningBlockID: running, leadSeconds: lead, now: now,
-                                calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!))
+                                calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!))
     }
 
     func summaries(_ d: ReminderDecision) -> [String] { d.due.map(\.notice.summary) }

@@ -363,7 +363,7 @@ struct SchedulerExampleTests: SchedulerTestHelpers {
         #expect(rules.workdayStart == TimeOfDay(hour: 8, minute: 0))
         #expect(rules.workdayEnd == TimeOfDay(hour: 22, minute: 0))
         #expect([rules.minimumBlockSeconds, rules.breakSeconds, rules.defaultSpanSeconds] == [Int]([900, 300, 1500]))
-        #expect(rules == SchedulingRules(calendar: LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)))
+        #expect(rules == SchedulingRules(calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)))
         #expect(rules != SchedulingRules(calendar: newYork))
     }
 

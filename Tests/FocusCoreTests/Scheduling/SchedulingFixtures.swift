@@ -4,8 +4,8 @@ import FocusCore
 /// Time zones, dates and a seeded generator for the scheduler tests (namespaced so they cannot
 /// clash with other helpers in the test target).
 enum SchedulerFixtures {
-    static let berlin = LocalCalendar(timeZone: TimeZone(identifier: "Europe/Berlin")!)
-    static let newYork = LocalCalendar(timeZone: TimeZone(identifier: "America/New_York")!)
+    static let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
+    static let newYork = LocalCalendar(zone: ZoneRules.named("America/New_York")!)
     static let rules = SchedulingRules(calendar: berlin)
 
     /// `2026-11-23 08:00` (or `2026-11-23 08:00:30`) read as a local time in `calendar`.

@@ -3,10 +3,8 @@ import FocusCore
 
 /// Fixed zones, instants and sessions for the stats tests.
 enum StatsFixtures {
-    static let berlinZone = TimeZone(identifier: "Europe/Berlin")!
-    static let berlin = LocalCalendar(timeZone: berlinZone)
-    static let newYork = LocalCalendar(timeZone: TimeZone(identifier: "America/New_York")!)
-    static let utcZone = TimeZone(identifier: "UTC")!
+    static let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
+    static let newYork = LocalCalendar(zone: ZoneRules.named("America/New_York")!)
 
     static func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate { LocalDate(year: y, month: m, day: d) }
 

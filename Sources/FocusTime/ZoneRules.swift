@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// The UTC offsets of one time zone, read from the system's zone database (TZif files, RFC 8536,
@@ -8,7 +12,7 @@ import Synchronization
 /// focus reads the files itself rather than through Foundation's `TimeZone`: that goes
 /// through ICU, whose code and data cost every command about 5 MB of memory and a millisecond
 /// or two of start-up, for offsets a 2 KB file gives exactly.
-package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
+package final class ZoneRules: UTCOffsets, Sendable, Equatable, CustomStringConvertible {
     /// The IANA name (`Europe/Berlin`), or the POSIX string a `TZ` value gave (`CET-1CEST,...`).
     package let identifier: String
     /// Transition instants (UTC seconds), ascending, and the offset in force from each one.
@@ -35,7 +39,7 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
         var times = transitions
         var values = offsets
         if let rule, let daylight = rule.daylightOffset {
-            let startYear = max(1970, transitions.last.map { LocalDate(dayNumber: Int($0 / 86_400)).year } ?? 1970)
+            let startYear = max(1970, transitions.last.map { CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: Int(TimeRange.clamped($0)))).year } ?? 1970)
             for (at, isDaylight) in rule.transitions(years: startYear...2100) where at > (times.last ?? .min) {
                 times.append(at)
                 values.append(Int32(isDaylight ? daylight : rule.standardOffset))
@@ -55,6 +59,7 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
 
     /// Seconds east of UTC in force at `t` (seconds since 1970, UTC).
     package func offset(atUTC t: Int64) -> Int {
+        let t = TimeRange.clamped(t)
         if let last = transitions.last, t >= last, let rule { return rule.offset(atUTC: t) }
         if transitions.isEmpty { return rule?.offset(atUTC: t) ?? initialOffset }
         // The last transition at or before t.
@@ -68,80 +73,30 @@ package final class ZoneRules: Sendable, Equatable, CustomStringConvertible {
     }
 
     package func offset(at date: Date) -> Int {
-        offset(atUTC: Int64((date.timeIntervalSince1970).rounded(.down)))
+        offset(atUTC: TimeRange.seconds(date.timeIntervalSince1970))
     }
 
-    // MARK: - Finding zones
+    // MARK: - Finding zones (see `ZoneDatabase`)
 
-    /// The zone database directory: `$TZDIR`, else `/usr/share/zoneinfo`.
-    package static func databaseDirectory(environment: [String: String]) -> String {
-        if let dir = environment["TZDIR"], dir.hasPrefix("/") { return dir }
-        return "/usr/share/zoneinfo"
-    }
-
-    /// The zone an IANA name (`Europe/Berlin`, `UTC`) names, or nil when the database has no
-    /// such zone. Names are paths below the database directory; none may climb out of it.
+    /// The zone an IANA name (`Europe/Berlin`, `UTC`) names in the zone database `environment`
+    /// picks (`$TZDIR`), or nil.
     package static func named(_ name: String, environment: [String: String] = [:]) -> ZoneRules? {
-        guard isPlausibleName(name) else { return nil }
-        let key = databaseDirectory(environment: environment) + "/" + name
-        if let known = loaded.withLock({ $0[key] }) { return known }
-        // UTC is known even on a machine without the zone database.
-        let zone = FileManager.default.contents(atPath: key).flatMap { parse($0, identifier: name) }
-            ?? (["UTC", "Etc/UTC", "GMT", "Etc/GMT"].contains(name) ? fixed(secondsEast: 0, identifier: name) : nil)
-        if let zone { loaded.withLock { $0[key] = zone } }
-        return zone
+        ZoneDatabase(environment: environment).zone(named: name)
     }
 
-    /// Zones read so far in this process, by file path.
-    private static let loaded = Mutex<[String: ZoneRules]>([:])
-
-    /// The zone a `TZ` value names: `Europe/Berlin`, `:Europe/Berlin`, a TZif file's path, or a
-    /// POSIX rule such as `CET-1CEST,M3.5.0,M10.5.0/3` (POSIX.1, 8.3). nil when it names none.
+    /// The zone a `TZ` value names (`ZoneDatabase.zone(tz:)`), or nil.
     package static func fromTZ(_ value: String, environment: [String: String] = [:]) -> ZoneRules? {
-        var tz = Substring(value)
-        if tz.hasPrefix(":") { tz = tz.dropFirst() }
-        guard !tz.isEmpty else { return nil }
-        if tz.hasPrefix("/") {
-            guard let data = FileManager.default.contents(atPath: String(tz)) else { return nil }
-            return parse(data, identifier: identifier(forPath: String(tz)) ?? String(tz))
-        }
-        if let zone = named(String(tz), environment: environment) { return zone }
-        guard let rule = PosixZoneRule(String(tz)) else { return nil }
-        return ZoneRules(identifier: String(tz), transitions: [], offsets: [], initialOffset: rule.standardOffset, rule: rule)
+        ZoneDatabase(environment: environment).zone(tz: value)
     }
 
-    /// The system's zone: `/etc/localtime` (its link target names it), else UTC.
+    /// The system's zone (`ZoneDatabase.system`).
     package static func system(environment: [String: String] = [:]) -> ZoneRules {
-        let path = "/etc/localtime"
-        guard let data = FileManager.default.contents(atPath: path) else { return .utc }
-        var name: String?
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-            name = identifier(forPath: target)
-        }
-        if name == nil, let text = FileManager.default.contents(atPath: "/etc/timezone").flatMap({ String(data: $0, encoding: .utf8) }) {
-            let trimmed = text.trimmingSpacesAndNewlines()
-            if isPlausibleName(trimmed) { name = trimmed }
-        }
-        return parse(data, identifier: name ?? "localtime") ?? .utc
+        ZoneDatabase(environment: environment).system
     }
 
-    /// `Europe/Berlin` from `/usr/share/zoneinfo/Europe/Berlin` or `../usr/share/zoneinfo/Europe/Berlin`.
-    private static func identifier(forPath path: String) -> String? {
-        guard let range = path.range(of: "zoneinfo/", options: .backwards) else { return nil }
-        var name = String(path[range.upperBound...])
-        for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
-        return isPlausibleName(name) ? name : nil
-    }
-
-    private static func isPlausibleName(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.count < 256, !name.hasPrefix("/"), !name.hasSuffix("/") else { return false }
-        for part in name.split(separator: "/", omittingEmptySubsequences: false) {
-            if part.isEmpty || part == "." || part == ".." { return false }
-        }
-        return name.utf8.allSatisfy { c in
-            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39)
-                || c == 0x2F || c == 0x5F || c == 0x2D || c == 0x2B
-        }
+    /// A zone that follows a POSIX TZ rule alone (`CET-1CEST,M3.5.0,M10.5.0/3`).
+    package static func posix(_ rule: PosixZoneRule, identifier: String) -> ZoneRules {
+        ZoneRules(identifier: identifier, transitions: [], offsets: [], initialOffset: rule.standardOffset, rule: rule)
     }
 
     // MARK: - TZif
@@ -333,7 +288,8 @@ package struct PosixZoneRule: Sendable, Equatable {
     /// changes of its year and the years either side (near New Year they cross over).
     package func offset(atUTC t: Int64) -> Int {
         guard let daylightOffset else { return standardOffset }
-        let year = LocalDate(dayNumber: Int((Double(t + Int64(standardOffset)) / 86_400).rounded(.down))).year
+        let t = TimeRange.clamped(t)
+        let year = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: Int(t) + standardOffset)).year
         var offset = standardOffset
         for (at, daylight) in transitions(years: (year - 1)...(year + 1)) where at <= t {
             offset = daylight ? daylightOffset : standardOffset
@@ -346,14 +302,12 @@ package struct PosixZoneRule: Sendable, Equatable {
         let jan1 = LocalDate(year: year, month: 1, day: 1).dayNumber
         switch rule {
         case .julianNoLeap(let n):
-            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return jan1 + n - 1 + (leap && n >= 60 ? 1 : 0)
+            return jan1 + n - 1 + (CivilCalendar.isLeapYear(year) && n >= 60 ? 1 : 0)
         case .zeroBased(let n):
             return jan1 + n
         case .monthWeekDay(let month, let week, let weekday):
             let first = LocalDate(year: year, month: month, day: 1).dayNumber
-            // 1970-01-01 was a Thursday (4).
-            let firstWeekday = ((first % 7) + 7 + 4) % 7
+            let firstWeekday = CivilCalendar.weekday(ofDay: first)
             var day = first + (weekday - firstWeekday + 7) % 7 + (week - 1) * 7
             let nextMonth = month == 12 ? LocalDate(year: year + 1, month: 1, day: 1).dayNumber
                 : LocalDate(year: year, month: month + 1, day: 1).dayNumber

@@ -1,28 +1,29 @@
-/// Proleptic Gregorian day arithmetic with no time zone: day numbers count days since
-/// 1970-01-01, "wall seconds" count seconds since 1970-01-01T00:00 of some wall clock.
-/// Recurrence expansion works in wall seconds and converts to instants only at the end.
-enum CivilCalendar {
-    static let secondsPerDay = 86_400
+/// Proleptic Gregorian day arithmetic with no time zone, the one copy in the package: day
+/// numbers count days since 1970-01-01, "wall seconds" count seconds since 1970-01-01T00:00 of
+/// some wall clock. Recurrence expansion works in wall seconds and converts to instants only at
+/// the end; local days and times of day (`LocalDate`, `LocalCalendar`) are built on it.
+package enum CivilCalendar {
+    package static let secondsPerDay = 86_400
 
     /// Floor division (rounds towards negative infinity).
     @inline(__always)
-    static func floorDiv(_ a: Int, _ b: Int) -> Int {
+    package static func floorDiv(_ a: Int, _ b: Int) -> Int {
         let q = a / b
         return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q
     }
 
     /// Remainder with the sign of the divisor.
     @inline(__always)
-    static func floorMod(_ a: Int, _ b: Int) -> Int {
+    package static func floorMod(_ a: Int, _ b: Int) -> Int {
         let r = a % b
         return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r
     }
 
-    static func isLeapYear(_ year: Int) -> Bool {
+    package static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -30,10 +31,10 @@ enum CivilCalendar {
         }
     }
 
-    static func daysInYear(_ year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
+    package static func daysInYear(_ year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
 
     /// Days since 1970-01-01 (the civil-from-days algorithm, era based).
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+    package static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = floorDiv(y, 400)
         let yoe = y - era * 400
@@ -43,7 +44,7 @@ enum CivilCalendar {
         return era * 146_097 + doe - 719_468
     }
 
-    static func date(fromDayNumber n: Int) -> (year: Int, month: Int, day: Int) {
+    package static func date(fromDayNumber n: Int) -> (year: Int, month: Int, day: Int) {
         let z = n + 719_468
         let era = floorDiv(z, 146_097)
         let doe = z - era * 146_097
@@ -57,28 +58,28 @@ enum CivilCalendar {
 
     /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
     @inline(__always)
-    static func weekday(ofDay n: Int) -> Int { floorMod(n + 4, 7) }
+    package static func weekday(ofDay n: Int) -> Int { floorMod(n + 4, 7) }
 
     /// The day a wall-seconds value falls on.
     @inline(__always)
-    static func day(ofWall w: Int) -> Int { floorDiv(w, secondsPerDay) }
+    package static func day(ofWall w: Int) -> Int { floorDiv(w, secondsPerDay) }
 
     /// Seconds since midnight of a wall-seconds value.
     @inline(__always)
-    static func secondOfDay(ofWall w: Int) -> Int { floorMod(w, secondsPerDay) }
+    package static func secondOfDay(ofWall w: Int) -> Int { floorMod(w, secondsPerDay) }
 
-    static func wall(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
+    package static func wall(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
         dayNumber(year: year, month: month, day: day) * secondsPerDay + hour * 3600 + minute * 60 + second
     }
 
     /// The first day of the week (starting on `weekStart`, 0 = Sunday) that contains `day`.
-    static func startOfWeek(containing day: Int, weekStart: Int) -> Int {
+    package static func startOfWeek(containing day: Int, weekStart: Int) -> Int {
         day - floorMod(weekday(ofDay: day) - weekStart, 7)
     }
 
     /// The first day of week 1 of `year` under RFC 5545 numbering: weeks start on `weekStart`,
     /// and week 1 is the first week with at least four days in the year.
-    static func firstDayOfWeekOne(year: Int, weekStart: Int) -> Int {
+    package static func firstDayOfWeekOne(year: Int, weekStart: Int) -> Int {
         let jan1 = dayNumber(year: year, month: 1, day: 1)
         let delta = floorMod(weekday(ofDay: jan1) - weekStart, 7)
         return delta <= 3 ? jan1 - delta : jan1 + (7 - delta)
