@@ -17,7 +17,8 @@ let package = Package(
         .executable(name: "focus", targets: ["focus"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Pinned to its minor version: RootCommand sets an underscored configuration property.
+        .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
