@@ -59,15 +59,18 @@ let package = Package(
         .systemLibrary(name: "CLibNotify"),
         // Desktop notifications (libnotify) and the terminal fallback.
         .target(name: "FocusNotifications", dependencies: ["FocusCore", "CLibNotify"]),
-        // Fakes and fixtures for tests.
-        .target(name: "FocusTestSupport", dependencies: ["FocusCore", "FocusStorage", "FocusCLI"]),
+        // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
+        // numbers. Core's tests compile neither the CLI nor GRDB.
+        .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
+        // The in-memory test world (database, environment) for storage and command tests.
+        .target(name: "FocusTestSupport", dependencies: ["FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI"]),
 
         .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
-        .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusTestSupport"]),
+        .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusTestSupport"]),
+        .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore"]),
     ]
 )

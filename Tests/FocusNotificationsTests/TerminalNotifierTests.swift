@@ -1,4 +1,4 @@
-import FocusTestSupport
+import FocusCoreTestSupport
 import FocusCore
 import FocusNotifications
 import Testing

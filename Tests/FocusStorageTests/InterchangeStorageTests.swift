@@ -131,7 +131,7 @@ import Testing
     /// length, some paused, in a zone with two DST changes in range.
     static func database() throws -> AppDatabase {
         let db = try AppDatabase.inMemory()
-        var rng = SeededGenerator(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let end: Int64 = 1_795_392_000  // 2026-11-23T00:00:00Z
         var records: [SessionRecord] = []
         for k in 0..<3000 {
@@ -232,18 +232,5 @@ import Testing
         #expect(a.summary.streakDays == 30)
         #expect(a.summary == b.summary)
         #expect(a.json().rendered() == b.json().rendered())
-    }
-}
-
-/// A small seeded generator (tests must be repeatable).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

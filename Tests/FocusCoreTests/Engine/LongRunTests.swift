@@ -1,5 +1,5 @@
 import FocusCore
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import Synchronization
 import Testing

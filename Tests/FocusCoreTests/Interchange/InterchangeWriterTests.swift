@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 import FocusCore
@@ -25,7 +26,7 @@ import FocusCore
 
     @Test(arguments: [InterchangeFormat.jsonl, .csv])
     func whatIsWrittenReadsBackTheSame(format: InterchangeFormat) throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SeededRandom(seed: 42)
         let names = ["Thesis", "Read, \"think\"", "Ünïcødé 😀", " spaced", "a\"b", "x,y,z"]
         var records: [SessionRecord] = []
         for _ in 0..<500 {
@@ -43,18 +44,5 @@ import FocusCore
         for r in records { w.append(r, to: &bytes) }
         let back = try InterchangeParser.parse(String(decoding: bytes, as: UTF8.self), format: format)
         #expect(back == records)
-    }
-}
-
-/// A small seeded generator (tests must be repeatable).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

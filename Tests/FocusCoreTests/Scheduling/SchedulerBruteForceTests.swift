@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 import FocusCore
@@ -19,7 +20,7 @@ struct GridSchedulingInstance {
 
     init(seed: UInt64) {
         self.seed = seed
-        var random = SchedulerFixtures.SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let startSlot = random.pick([32, 36, 40])
         let endSlot = startSlot + random.pick([12, 16, 24, 32])
         rules = SchedulingRules(

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 import FocusCore
@@ -325,7 +326,7 @@ struct SchedulerExampleTests: SchedulerTestHelpers {
         ]
         let reference = plan(items, busy: events)
         #expect(!reference.atRisk.isEmpty)
-        var random = SchedulerFixtures.SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         for _ in 0..<20 {
             let shuffled = plan(random.shuffled(items), busy: random.shuffled(events))
             #expect(shuffled == reference)

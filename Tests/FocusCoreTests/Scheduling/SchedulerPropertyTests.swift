@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 import FocusCore
@@ -12,7 +13,7 @@ struct RandomSchedulingInstance {
 
     init(seed: UInt64) {
         self.seed = seed
-        var random = SchedulerFixtures.SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let calendar = random.chance(50) ? SchedulerFixtures.berlin : SchedulerFixtures.newYork
         // Days around both zones' 2026 DST changes, and an ordinary week.
         let base = random.pick(["2026-03-06", "2026-03-27", "2026-10-23", "2026-10-30", "2026-11-23"])
@@ -96,7 +97,7 @@ struct SchedulerPropertyTests {
         for seed in Self.seeds(group) {
             let instance = RandomSchedulingInstance(seed: seed)
             let reference = Scheduler.plan(items: instance.items, busy: instance.busy, now: instance.now, rules: instance.rules)
-            var random = SchedulerFixtures.SplitMix64(seed: seed ^ 0xDEAD_BEEF)
+            var random = SeededRandom(seed: seed ^ 0xDEAD_BEEF)
             let again = Scheduler.plan(
                 items: random.shuffled(instance.items), busy: random.shuffled(instance.busy), now: instance.now, rules: instance.rules
             )

@@ -28,40 +28,6 @@ enum SchedulerFixtures {
         let seconds = day.dayNumber * 86_400 + number(8, 2) * 3600 + number(10, 2) * 60 + number(12, 2)
         return Date(timeIntervalSince1970: Double(seconds))
     }
-
-    /// A tiny seeded generator (SplitMix64), so every random instance can be rebuilt from its seed.
-    struct SplitMix64 {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// Uniform in `range` (the tiny modulo bias does not matter here).
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            let width = UInt64(range.upperBound - range.lowerBound + 1)
-            return range.lowerBound + Int(next() % width)
-        }
-
-        mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-
-        mutating func pick<T>(_ choices: [T]) -> T { choices[int(0...(choices.count - 1))] }
-
-        mutating func shuffled<T>(_ values: [T]) -> [T] {
-            var result = values
-            if result.count < 2 { return result }
-            for index in stride(from: result.count - 1, to: 0, by: -1) {
-                result.swapAt(index, int(0...index))
-            }
-            return result
-        }
-    }
 }
 
 /// Shorthands for scheduler test suites (Berlin unless told).

@@ -1,4 +1,5 @@
 @testable import FocusCore
+import FocusCoreTestSupport
 import Testing
 
 @Suite struct TerminalWidthTests {
@@ -31,7 +32,7 @@ import Testing
             "\u{1F469}", "\u{1F4BB}", "\u{1F1E9}", "\u{1F1EA}", "\u{1100}", "\u{1161}", "\u{AC00}", "\u{4E2D}", "\u{FF21}",
             "\u{0E33}", "\u{0903}", "\u{0600}", "\u{2028}", "\u{2060}", "\u{3000}", "\u{1F3FB}",
         ]
-        var rng = SplitMix(seed: 2026)
+        var rng = SeededRandom(seed: 2026)
         var mismatches: [String] = []
         for _ in 0..<4000 {
             var view = String.UnicodeScalarView()
