@@ -46,6 +46,10 @@ package enum FocusMain {
         do {
             let env = try makeEnvironment(command.global)
             try await command.run(in: env)
+            // The one path by which every change re-plans, whichever command made it.
+            if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
+                Planning.replanIfStale(env, db)
+            }
             return 0
         } catch let error as FocusError {
             // Sanitised before cutting: a line break typed into a value must not cut the sentence.

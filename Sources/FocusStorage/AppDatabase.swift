@@ -9,6 +9,8 @@ package struct AppDatabase: Sendable {
     package let path: String
     /// Makes the day's backup after the first committed write of each local day (live only).
     package var dailyBackup: DailyBackup?
+    /// Told after every committed write (the environment re-plans after a command that wrote).
+    package var onWrite: (@Sendable () -> Void)?
 
     /// Wraps a connection, running the migrator unless the schema is already current.
     package init(_ writer: any DatabaseWriter, path: String) throws(FocusError) {
@@ -86,6 +88,7 @@ package struct AppDatabase: Sendable {
     package func write<T>(_ body: (Database) throws -> T) throws(FocusError) -> T {
         do {
             let result = try writer.write { db in try body(db) }
+            onWrite?()
             dailyBackup?.afterWrite(self)
             return result
         } catch let e as FocusError {

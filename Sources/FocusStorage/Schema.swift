@@ -6,7 +6,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 5
+    package static let schemaVersion = 6
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -268,6 +268,34 @@ extension AppDatabase {
                 \(arrive)
                 END;
                 """)
+        }
+        migrator.registerMigration("v6-plan-state") { db in
+            // Whether the stored plan still follows from the data. Any change to what the planner
+            // reads (subtasks, sessions, calendars; a task's archiving) marks it stale, whichever
+            // command or program made it; a re-plan marks it current. After every command that
+            // wrote, focus re-plans when it is stale (README: the plan stays true).
+            let stale = "UPDATE planState SET stale = 1 WHERE id = 1 AND stale = 0;"
+            var sql = """
+                CREATE TABLE planState (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  stale INTEGER NOT NULL CHECK (stale IN (0, 1))
+                );
+                INSERT INTO planState (id, stale) VALUES (1, 1);
+
+                """
+            let watched: [(table: String, columns: String)] = [
+                ("subtask", "taskId, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done"),
+                ("timeLog", "taskId, subtaskId, startedAt, endedAt, focusedSeconds, blockId"),
+                ("busyEvent", "calendarId, startedAt, endedAt"),
+                ("task", "archived"),
+            ]
+            for (table, columns) in watched {
+                for (event, name) in [("INSERT", "insert"), ("DELETE", "delete"), ("UPDATE OF \(columns)", "update")] {
+                    if table == "task" && event != "UPDATE OF \(columns)" { continue }  // a task's subtasks carry its work
+                    sql += "CREATE TRIGGER \(table)_plan_\(name) AFTER \(event) ON \(table) BEGIN \(stale) END;\n"
+                }
+            }
+            try db.execute(sql: sql)
         }
         return migrator
     }

@@ -12,7 +12,7 @@ import Testing
         #expect(r.out == """
             {"blocks": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:25:00Z", "status": "planned"}, \
             {"id": 2, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:30:00Z", "end": "2026-11-22T09:55:00Z", "status": "planned"}], \
-            "at_risk": []}
+            "at_risk": [], "overdue": [], "not_planned": []}
 
             """)
         let text = await world.output("plan")
@@ -47,8 +47,8 @@ import Testing
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         await world.run("task", "add", "Thesis/Intro", "--estimate", "75m", "--due", "2026-11-23")
         // Ten minutes worked in the first block (no link), nothing in the second and third.
-        await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-22 10:00", "--duration", "10m")
         world.now = TestWorld.instant("2026-11-22T10:30:00Z")
+        await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-22 10:00", "--duration", "10m")
         let r = await world.output("plan", "--json")
         #expect(r.out == """
             {"blocks": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:25:00Z", "status": "partial"}, \
@@ -57,7 +57,7 @@ import Testing
             {"id": 4, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T10:30:00Z", "end": "2026-11-22T10:55:00Z", "status": "planned"}, \
             {"id": 5, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T11:00:00Z", "end": "2026-11-22T11:25:00Z", "status": "planned"}, \
             {"id": 6, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T11:30:00Z", "end": "2026-11-22T11:45:00Z", "status": "planned"}], \
-            "at_risk": []}
+            "at_risk": [], "overdue": [], "not_planned": []}
 
             """)
     }
@@ -71,7 +71,7 @@ import Testing
         world.now = TestWorld.instant("2026-11-22T10:00:00Z")
         let r = await world.output("plan", "--json")
         #expect(r.out == """
-            {"blocks": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:25:00Z", "status": "done"}], "at_risk": []}
+            {"blocks": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:25:00Z", "status": "done"}], "at_risk": [], "overdue": [], "not_planned": []}
 
             """)
     }
@@ -109,7 +109,7 @@ import Testing
         #expect(try world.database.subtask(id: 2)?.atRisk == false)
         let plan = await world.output("plan", "--json")
         #expect(plan.out.hasSuffix("""
-            "at_risk": [{"task": "Course", "subtask": "Essay", "due": "2026-11-22T11:00:00Z", "needed_seconds": 3600, "free_seconds": 3000, "competitors": ["Thesis/Intro"]}]}
+            "at_risk": [{"task": "Course", "subtask": "Essay", "due": "2026-11-22T11:00:00Z", "needed_seconds": 3600, "free_seconds": 3000, "competitors": ["Thesis/Intro"]}], "overdue": [], "not_planned": []}
 
             """))
         let text = await world.output("plan")
@@ -144,13 +144,14 @@ import Testing
         await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-22 08:00", "--duration", "5m")
         let r = await world.output("agenda", "--json")
         #expect(r.code == 0)
+        // The session logged re-planned the rest: one 20-minute block.
         #expect(r.out == """
-            {"blocks": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:25:00Z", "status": "planned"}], \
-            "at_risk": [], \
+            {"blocks": [{"id": 2, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T09:00:00Z", "end": "2026-11-22T09:20:00Z", "status": "planned"}], \
+            "at_risk": [], "overdue": [], "not_planned": [], \
             "events": [{"start": "2026-11-22T12:00:00Z", "end": "2026-11-22T13:00:00Z", "summary": "Call", "calendar": "Work"}], \
             "sessions": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T07:00:00Z", "end": "2026-11-22T07:05:00Z", \
             "focused_seconds": 300, "planned_seconds": 300, "status": "completed", "block_id": null, "note": null}], \
-            "date": "2026-11-22", "free_seconds": 38100, \
+            "date": "2026-11-22", "free_seconds": 38400, \
             "due": [{"task": "Thesis", "subtask": "Intro", "due": "2026-11-22T17:00:00Z", "estimate_seconds": 1500, "logged_seconds": 300, "done": false}]}
 
             """)

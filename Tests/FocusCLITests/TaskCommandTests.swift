@@ -8,12 +8,12 @@ import Testing
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         let r = await world.output("task", "add", "Thesis/Chapter 2", "--estimate", "6h", "--due", "2026-11-27 17:00", "--span", "50m", "--earliest", "09:00")
         #expect(r.code == 0)
-        #expect(r.out == "Added Thesis/Chapter 2 (#2) · estimate 6h · due Fri 27 Nov 17:00 (in 5 days) · span 50m · not before 09:00.\nCreated task Thesis.\n")
+        #expect(r.out == "Created task Thesis.\nAdded Thesis/Chapter 2 (#2) · estimate 6h · due Fri 27 Nov 17:00 (in 5 days) · span 50m · not before 09:00.\n")
         let list = await world.output("task", "list", "--json")
         #expect(list.out == """
             [{"id": 1, "title": "Thesis", "notes": null, "subtasks": [{"id": 2, "title": "Chapter 2", "estimate_seconds": 21600, \
             "logged_seconds": 0, "start_date": null, "due": "2026-11-27T16:00:00Z", "span_seconds": 3000, "earliest_time": "09:00", \
-            "done": false, "progress_percent": 0, "at_risk": false}], "archived": false, "logged_seconds": 0}]
+            "done": false, "progress_percent": 0, "at_risk": false, "overdue": false}], "archived": false, "logged_seconds": 0}]
 
             """)
     }
@@ -21,7 +21,7 @@ import Testing
     @Test func listShowsProgressAndHowFarTheDueDateIs() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         await world.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-25")
-        await world.run("task", "add", "Thesis/Old part", "--estimate", "1h", "--due", "2026-11-20")
+        await world.run("task", "add", "Thesis/Old part", "--estimate", "1h", "--due", "2026-11-20", "--force")
         await world.run("task", "add", "Groceries")
         let ids = try world.database.catalog()
         let sub = try ids.resolve("Thesis/Chapter 2")
@@ -32,7 +32,7 @@ import Testing
         #expect(r.out == """
             Groceries #4  0m logged
             Thesis #1  30m logged
-              #3  Old part                      0m / 1h         0%    due Fri 20 Nov (end of day) (overdue by 2 days)
+              #3  Old part                      0m / 1h         0%    due Fri 20 Nov (end of day) (overdue by 2 days) overdue
               #2  Chapter 2                     30m / 2h        25%   due Wed 25 Nov (end of day) (in 3 days)
 
             """)

@@ -21,7 +21,7 @@ package struct AgendaCommand: FocusRunnable {
         let day = try date.map { d throws(FocusError) in try DateParser.date(d, today: env.today) } ?? env.calendar.day(of: now)
         let agenda = try Self.load(day: day, now: now, env: env)
         if json {
-            var pairs = PlanRenderer.json(blocks: agenda.blocks, atRisk: agenda.atRisk)
+            var pairs = PlanRenderer.json(blocks: agenda.blocks, atRisk: agenda.atRisk, overdue: agenda.overdue)
             pairs += [
                 ("events", .array(agenda.events.map(CalendarBusyCommand.json))),
                 ("sessions", .array(agenda.sessions.map(LogCommand.json))),
@@ -61,7 +61,8 @@ package struct AgendaCommand: FocusRunnable {
         let workEnd = env.config.dayEnd.minutes >= 1440 ? end : cal.instant(day, env.config.dayEnd)
         let free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
         return AgendaDay(day: day, events: events, blocks: blocks, sessions: sessions, freeSeconds: free,
-                         due: try db.subtasksDue(after: start, through: end), atRisk: try db.savedRisks())
+                         due: try db.subtasksDue(after: start, through: end), atRisk: try db.savedRisks(),
+                         overdue: try db.overdueWork(now: now))
     }
 
     /// Seconds of `window` not covered by any busy interval.

@@ -43,14 +43,11 @@ package struct CalendarImportCommand: FocusRunnable {
         let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: zone)
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
-        var outcome: PlanOutcome?
         let replaced = try db.importCalendar(
             CalendarImport(name: calendarName, source: source, content: String(decoding: data, as: UTF8.self),
                            timeZone: zone.identifier, horizon: horizon, eventCount: document.events.count, importedAt: now),
-            occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) },
-            then: { db in
-                outcome = try AppDatabase.replan(db, Planning.context(env, now: now), save: true, showFrom: Planning.showFrom(env, now: now))
-            })
+            occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        let outcome = Planning.replanIfStale(env, db)
         let events = document.events.count
         var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."

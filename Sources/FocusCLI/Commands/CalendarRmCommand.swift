@@ -14,10 +14,7 @@ package struct CalendarRmCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        let now = env.now()
-        let removed = try db.removeCalendar(named: name) { db in
-            _ = try AppDatabase.replan(db, Planning.context(env, now: now), save: true, showFrom: Planning.showFrom(env, now: now))
-        }
+        let removed = try db.removeCalendar(named: name)
         guard let removed else {
             throw FocusError.usage("no calendar is named '\(name)'. Run `focus calendar list` to see them.")
         }

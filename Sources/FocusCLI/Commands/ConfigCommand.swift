@@ -59,6 +59,14 @@ package struct ConfigSetCommand: FocusRunnable {
         let text = ConfigFile.updating(existing, key: key, value: normalized)
         try AtomicFile.write(text, to: env.configPath, mode: 0o600)
         env.console.line("\(key) = \(normalized)")
+        // Working hours, lengths and breaks shape the plan: plan again under the new settings
+        // (when there is a database; setting up focus before its first use creates none).
+        guard env.databasePath == ":memory:" || FileManager.default.fileExists(atPath: env.databasePath) else { return }
+        var updated = env
+        updated.config = config
+        let db = try env.openDatabase()
+        try db.markPlanStale()
+        Planning.replanIfStale(updated, db)
     }
 }
 

@@ -23,7 +23,7 @@ package struct PlanCommand: FocusRunnable {
         let db = try env.openDatabase()
         let outcome = try Planning.replan(env, db, save: !dryRun)
         if json {
-            env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk)).rendered())
+            env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated)).rendered())
         } else {
             env.console.out(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar))
         }

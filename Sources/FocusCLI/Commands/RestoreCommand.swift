@@ -5,6 +5,8 @@ import Foundation
 
 /// `focus restore FILE`: bring back a backup, keeping the current database aside.
 package struct RestoreCommand: FocusRunnable {
+    /// The database file is replaced: the handle opened before would re-plan the file set aside.
+    package static var replansAfterChanges: Bool { false }
     package static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Replace the database with a backup, keeping the current one aside.",

@@ -41,26 +41,27 @@ package struct TaskAddCommand: FocusRunnable {
         let subTitle = try Titles.validate(subPart, what: "subtask name")
         var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
         try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+        let context = Planning.context(env, now: now)
+        let earliestNote = try context.rules.earliestNote(subtask.earliest, label: "\(taskTitle)/\(subTitle)")
         // With an estimate and a due date, plan first: refused (nothing saved) unless it fits or --force.
-        var problems: [AtRiskItem] = []
         let plannable = subtask.estimateSeconds != nil && subtask.due != nil
-        let result = try db.addSubtask(taskTitle: taskTitle, subtask: subtask, now: now) { db, id in
-            guard plannable else { return }
-            problems = try AppDatabase.replanRefusing(db, Planning.context(env, now: now), target: id, previous: nil, force: force)
-        }
-        if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
+        let result = try db.addSubtask(taskTitle: taskTitle, subtask: subtask, now: now,
+                                       refusing: plannable ? RefusalRequest(context: context, force: force) : nil)
         let names = try db.titles(taskID: result.taskID, subtaskID: result.subtaskID)
         let shown = "\(names.task)/\(names.subtask ?? subTitle)"
+        if let warning = PlanRefusal.warning(result.verdict, calendar: env.calendar) { env.console.note(warning) }
+        if let earliestNote { env.console.note(earliestNote) }
+        if let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
         if json {
             env.console.line(JSON.object([
                 ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),
             ]).rendered())
             return
         }
+        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
         var line = "Added \(Sanitized.terminal(shown)) (#\(result.subtaskID))"
         let details = TaskRenderer.constraintSummary(subtask, now: now, calendar: env.calendar)
         if !details.isEmpty { line += " · " + details }
         env.console.line(line + ".")
-        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
     }
 }

@@ -38,22 +38,17 @@ package struct TaskEditCommand: FocusRunnable {
             let previous = subtask
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
-            // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit.
-            var problems: [AtRiskItem] = []
-            let now = env.now()
-            let replan = fields.hasSchedulingFields
+            // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit
+            // (any other change re-plans after the command, as every change does).
+            let context = Planning.context(env, now: env.now())
+            let label = try db.path(taskID: subtask.taskID, subtaskID: id)
+            let earliestNote = fields.earliest != nil ? try context.rules.earliestNote(subtask.earliest, label: label) : nil
             let plannable = fields.hasSchedulingFields && subtask.estimateSeconds != nil && subtask.due != nil
-            try db.updateSubtask(subtask) { db in
-                guard replan else { return }
-                let context = Planning.context(env, now: now)
-                if plannable {
-                    problems = try AppDatabase.replanRefusing(db, context, target: id, previous: previous, force: force)
-                } else {
-                    _ = try AppDatabase.replan(db, context, save: true, showFrom: now)
-                }
-            }
-            if !problems.isEmpty { env.console.note(PlanRefusal.warning(problems)) }
+            let verdict = try db.updateSubtask(subtask, previous: previous, refusing: plannable ? RefusalRequest(context: context, force: force) : nil)
+            if let warning = PlanRefusal.warning(verdict, calendar: env.calendar) { env.console.note(warning) }
+            if let earliestNote { env.console.note(earliestNote) }
             let shown = try db.path(taskID: subtask.taskID, subtaskID: id)
+            if fields.hasSchedulingFields, let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
             var line = "Updated \(Sanitized.terminal(shown))"
             let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)
             if !details.isEmpty { line += " · " + details }

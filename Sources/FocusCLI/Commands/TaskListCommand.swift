@@ -18,7 +18,8 @@ package struct TaskListCommand: FocusRunnable {
         let db = try env.openDatabase()
         let tasks = try db.overview(all: all)
         if json {
-            env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar) }).rendered())
+            let now = env.now()
+            env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }).rendered())
             return
         }
         if tasks.isEmpty {

@@ -20,11 +20,12 @@ package struct TaskShowCommand: FocusRunnable {
         guard let overview = try db.overview(all: true, only: target.taskID).first else {
             throw FocusError.notFound(path: path, suggestions: [])
         }
-        let renderer = TaskRenderer(now: env.now(), calendar: env.calendar, width: env.console.width, color: env.console.allowsColor)
+        let renderer = TaskRenderer(now: env.now(), calendar: env.calendar, width: env.console.width, color: env.console.allowsColor,
+                                    defaultSpanSeconds: env.config.workSeconds)
         if let sid = target.subtaskID, let sub = overview.subtasks.first(where: { $0.subtask.id == sid }) {
             let recent = try db.recentSessions(limit: 5, subtaskID: sid)
             if json {
-                var obj = TaskRenderer.subtaskJSON(sub, calendar: env.calendar)
+                var obj = TaskRenderer.subtaskJSON(sub, calendar: env.calendar, now: env.now())
                 if case var .object(pairs) = obj {
                     pairs.insert(("task", .string(overview.task.title)), at: 1)
                     pairs.append(("notes", .optional(sub.subtask.notes)))
@@ -37,7 +38,7 @@ package struct TaskShowCommand: FocusRunnable {
             return
         }
         if json {
-            env.console.line(TaskRenderer.json(overview, calendar: env.calendar).rendered())
+            env.console.line(TaskRenderer.json(overview, calendar: env.calendar, now: env.now()).rendered())
         } else {
             env.console.out(renderer.show(task: overview))
         }

@@ -1,6 +1,7 @@
 import FocusCore
 import FocusStorage
 import Foundation
+import Synchronization
 
 /// The composition root: everything a command needs from the outside world, injected.
 /// Built live in `FocusEnvironment+Live.swift`, and for tests in FocusTestSupport.
@@ -21,7 +22,9 @@ package struct FocusEnvironment: Sendable {
     package var makeHooks: @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner
     package var environment: [String: String]
     /// Opens the store; called once per command that needs it.
-    package var openDatabase: @Sendable () throws(FocusError) -> AppDatabase
+    private let openStore: @Sendable () throws(FocusError) -> AppDatabase
+    /// The database this command opened and whether it wrote to it (for the re-plan after it).
+    package let databaseUse = DatabaseUse()
 
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
@@ -40,8 +43,31 @@ package struct FocusEnvironment: Sendable {
         self.makeNotifier = makeNotifier
         self.makeHooks = makeHooks
         self.environment = environment
-        self.openDatabase = openDatabase
+        self.openStore = openDatabase
     }
 
     package var today: LocalDate { calendar.day(of: now()) }
+
+    /// Opens the database (and recovers a session whose process died); every write through it is
+    /// noted, so that the command's changes are re-planned after it (`Planning.replanIfStale`).
+    package func openDatabase() throws(FocusError) -> AppDatabase {
+        var db = try openStore()
+        let use = databaseUse
+        db.onWrite = { use.noteWrite() }
+        use.opened(db)
+        return db
+    }
+}
+
+/// What a command did with the database: the one it opened, and whether it wrote.
+package final class DatabaseUse: Sendable {
+    private let state = Mutex<(database: AppDatabase?, wrote: Bool)>((nil, false))
+
+    package init() {}
+
+    func opened(_ db: AppDatabase) { state.withLock { $0.database = db } }
+    func noteWrite() { state.withLock { $0.wrote = true } }
+
+    /// The database, when the command wrote to it.
+    package var changed: AppDatabase? { state.withLock { $0.wrote ? $0.database : nil } }
 }

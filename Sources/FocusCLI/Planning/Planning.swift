@@ -52,4 +52,18 @@ enum Planning {
             env.console.note("warning: the plan was not updated (\(error.description)). Run `focus plan` to try again.")
         }
     }
+
+    /// The one path by which every change re-plans: when the data the planner reads changed since
+    /// the last re-plan (the database marks it, whoever changed it), plan again and save. A failure
+    /// is a warning: the change itself stands, and the next command tries again.
+    @discardableResult
+    static func replanIfStale(_ env: FocusEnvironment, _ db: AppDatabase) -> PlanOutcome? {
+        do {
+            let now = env.now()
+            return try db.replanIfStale(context(env, now: now), showFrom: showFrom(env, now: now))
+        } catch {
+            env.console.note("warning: the plan was not updated (\(error.description)). Run `focus plan` to try again.")
+            return nil
+        }
+    }
 }

@@ -11,6 +11,7 @@ struct AgendaDay {
     var freeSeconds: Int
     var due: [DueView]
     var atRisk: [RiskView]
+    var overdue: [OverdueView]
 }
 
 /// `focus agenda` and `focus calendar busy` as text. Pure builders.
@@ -59,8 +60,10 @@ enum AgendaRenderer {
             out += d.done ? "  done\n" : "\n"
         }
         out += "Free in working hours: \(DurationParser.format(a.freeSeconds))\(calendar.day(of: now) == a.day ? " left" : "").\n"
-        let risks = PlanRenderer.riskLines(a.atRisk, calendar: calendar)
-        if !risks.isEmpty { out += "\n" + risks }
+        for section in [PlanRenderer.overdueLines(a.overdue, calendar: calendar), PlanRenderer.riskLines(a.atRisk, calendar: calendar)]
+        where !section.isEmpty {
+            out += "\n" + section
+        }
         return out
     }
 }

@@ -19,9 +19,24 @@ enum PlanRenderer {
         ])
     }
 
-    /// `{"blocks": [...], "at_risk": [...]}`.
-    static func json(blocks: [BlockView], atRisk: [RiskView]) -> [(String, JSON)] {
-        [("blocks", .array(blocks.map(blockJSON))), ("at_risk", .array(atRisk.map(riskJSON)))]
+    static func overdueJSON(_ o: OverdueView) -> JSON {
+        .object([
+            ("task", .string(o.task)), ("subtask", .string(o.subtask)), ("due", .string(Timestamp.utc(o.due))),
+            ("needed_seconds", .int(o.remainingSeconds)),
+        ])
+    }
+
+    static func undatedJSON(_ u: UndatedView) -> JSON {
+        .object([
+            ("task", .string(u.task)), ("subtask", .string(u.subtask)), ("reason", .string("no due date")),
+            ("needed_seconds", .int(u.remainingSeconds)),
+        ])
+    }
+
+    /// `{"blocks": [...], "at_risk": [...], "overdue": [...], "not_planned": [...]}`.
+    static func json(blocks: [BlockView], atRisk: [RiskView], overdue: [OverdueView], undated: [UndatedView] = []) -> [(String, JSON)] {
+        [("blocks", .array(blocks.map(blockJSON))), ("at_risk", .array(atRisk.map(riskJSON))),
+         ("overdue", .array(overdue.map(overdueJSON))), ("not_planned", .array(undated.map(undatedJSON)))]
     }
 
     /// `  09:00–09:25  Thesis/Chapter 2  planned  #12`.
@@ -59,17 +74,43 @@ enum PlanRenderer {
         return out
     }
 
+    /// `Overdue (1):` and its lines: work whose due date has passed, never planned.
+    static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar) -> String {
+        guard !items.isEmpty else { return "" }
+        var out = "Overdue (\(items.count)):\n"
+        for o in items {
+            out += "  \(Sanitized.terminal("\(o.task)/\(o.subtask)"))  was due \(RelativeTime.shortDateTime(o.due, calendar: calendar))"
+            out += "  needs \(DurationParser.format(o.remainingSeconds))\n"
+        }
+        return out
+    }
+
+    /// `Not planned (1):` and its lines: work with an estimate but no due date.
+    static func undatedLines(_ items: [UndatedView]) -> String {
+        guard !items.isEmpty else { return "" }
+        var out = "Not planned (\(items.count)):\n"
+        for u in items {
+            out += "  \(Sanitized.terminal("\(u.task)/\(u.subtask)"))  not planned: no due date · needs \(DurationParser.format(u.remainingSeconds))\n"
+        }
+        return out
+    }
+
     static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar) -> String {
         var out = dryRun ? "Dry run: nothing saved.\n\n" : ""
+        let listed = !outcome.overdue.isEmpty || !outcome.undated.isEmpty
         if outcome.blocks.isEmpty {
-            out += outcome.result.items.isEmpty
-                ? "Nothing to plan. Give a subtask an estimate and a due date: `focus task add 'Thesis/Chapter 2' --estimate 6h --due 2026-11-27`.\n"
-                : "No blocks from today on.\n"
+            if !outcome.result.items.isEmpty || listed {
+                out += "No blocks from today on.\n"
+            } else {
+                out += "Nothing to plan. Give a subtask an estimate and a due date: `focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27`.\n"
+            }
         } else {
             out += blocksByDay(outcome.blocks, calendar: calendar)
         }
-        let risks = riskLines(outcome.atRisk, calendar: calendar)
-        if !risks.isEmpty { out += "\n" + risks }
+        for section in [overdueLines(outcome.overdue, calendar: calendar), riskLines(outcome.atRisk, calendar: calendar),
+                        undatedLines(outcome.undated)] where !section.isEmpty {
+            out += "\n" + section
+        }
         return out
     }
 
@@ -79,6 +120,8 @@ enum PlanRenderer {
         var s = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
         let risk = outcome.atRisk.count
         if risk > 0 { s += ", \(risk) subtask\(risk == 1 ? "" : "s") at risk" }
+        let overdue = outcome.overdue.count
+        if overdue > 0 { s += ", \(overdue) overdue" }
         return s + " (see `focus plan`)."
     }
 }

@@ -7,12 +7,15 @@ package struct TaskRenderer {
     let calendar: LocalCalendar
     let width: Int
     let color: Bool
+    /// The attention span of a subtask without its own: the `work` setting.
+    let defaultSpanSeconds: Int
 
-    package init(now: Date, calendar: LocalCalendar, width: Int, color: Bool) {
+    package init(now: Date, calendar: LocalCalendar, width: Int, color: Bool, defaultSpanSeconds: Int = 1500) {
         self.now = now
         self.calendar = calendar
         self.width = max(40, width)
         self.color = color
+        self.defaultSpanSeconds = defaultSpanSeconds
     }
 
     private func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
@@ -79,7 +82,10 @@ package struct TaskRenderer {
             line.append(0x20)
             line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
         }
-        if s.subtask.atRisk, !s.subtask.done {
+        if TaskRenderer.isOverdue(s, now: now) {
+            line.append(0x20)
+            line.append(contentsOf: red("overdue").utf8)
+        } else if s.subtask.atRisk, !s.subtask.done {
             line.append(0x20)
             line.append(contentsOf: red("at risk").utf8)
         }
@@ -104,9 +110,15 @@ package struct TaskRenderer {
         row("logged", logged)
         if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
         if let start = sub.startDate { row("starts", RelativeTime.shortDay(start)) }
-        if let span = sub.spanSeconds { row("span", DurationParser.format(span)) }
         if let e = sub.earliest { row("earliest", e.description) }
-        if sub.atRisk { row("plan", "at risk: it may not fit before its due date") }
+        if TaskRenderer.isOverdue(s, now: now) {
+            row("plan", "overdue: its due date has passed with work left")
+        } else if sub.atRisk {
+            row("plan", "at risk: it may not fit before its due date")
+        } else if let note = TaskRenderer.unplannedReason(sub) {
+            row("plan", note)
+        }
+        row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
         if let notes = sub.notes { row("notes", Sanitized.terminal(notes)) }
         if !recent.isEmpty {
             out += "  recent sessions:\n"
@@ -133,19 +145,41 @@ package struct TaskRenderer {
         return parts.joined(separator: " · ")
     }
 
+    /// Open work whose due date has passed with estimated work left.
+    package static func isOverdue(_ s: SubtaskOverview, now: Date) -> Bool {
+        guard let due = s.subtask.due, let estimate = s.subtask.estimateSeconds, !s.subtask.done else { return false }
+        return due <= now && estimate > s.loggedSeconds
+    }
+
+    /// `not planned: no due date` (or no estimate); nil for work the planner places, or a plain to-do.
+    package static func unplannedReason(_ s: Subtask) -> String? {
+        guard !s.done else { return nil }
+        switch (s.estimateSeconds, s.due) {
+        case (.some, nil): return "not planned: no due date"
+        case (nil, .some): return "not planned: no estimate"
+        default: return nil
+        }
+    }
+
+    /// Why a subtask with an estimate but no due date is not planned (nil otherwise).
+    package static func unplannedNote(_ s: Subtask, path: String) -> String? {
+        guard s.estimateSeconds != nil, s.due == nil, !s.done else { return nil }
+        return "note: '\(path)' has no due date, so it is not planned; give it one to plan it: `focus task edit \(Quoted.shell(path)) --due DATE`."
+    }
+
     /// The contract's `task list --json` element.
-    package static func json(_ t: TaskOverview, calendar: LocalCalendar) -> JSON {
+    package static func json(_ t: TaskOverview, calendar: LocalCalendar, now: Date) -> JSON {
         .object([
             ("id", .int(Int(t.task.id ?? 0))),
             ("title", .string(t.task.title)),
             ("notes", .optional(t.task.notes)),
-            ("subtasks", .array(t.subtasks.map { subtaskJSON($0, calendar: calendar) })),
+            ("subtasks", .array(t.subtasks.map { subtaskJSON($0, calendar: calendar, now: now) })),
             ("archived", .bool(t.task.archived)),
             ("logged_seconds", .int(t.loggedSeconds)),
         ])
     }
 
-    package static func subtaskJSON(_ s: SubtaskOverview, calendar: LocalCalendar) -> JSON {
+    package static func subtaskJSON(_ s: SubtaskOverview, calendar: LocalCalendar, now: Date) -> JSON {
         let sub = s.subtask
         return .object([
             ("id", .int(Int(sub.id ?? 0))),
@@ -159,6 +193,7 @@ package struct TaskRenderer {
             ("done", .bool(sub.done)),
             ("progress_percent", .optional(s.progressPercent)),
             ("at_risk", .bool(sub.atRisk)),
+            ("overdue", .bool(isOverdue(s, now: now))),
         ])
     }
 }

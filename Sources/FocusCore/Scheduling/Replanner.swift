@@ -42,7 +42,7 @@ package struct ReplanInput: Sendable {
     package var planned: [ScheduledBlock]
     /// Sessions linked to those blocks, and sessions that overlap them.
     package var sessions: [TimeLog]
-    /// Open subtasks with an estimate and a due date.
+    /// Open subtasks with an estimate (those without a due date are reported, not planned).
     package var subtasks: [PlanSubtask]
     package var running: RunningWork?
     /// Calendar busy time from now to the last due date.
@@ -75,6 +75,38 @@ package struct ReplanResult: Sendable {
     package var items: [WorkItem]
     package var busy: [DateInterval]
     package var schedule: Schedule
+    /// Open subtasks whose due date has passed with work left: never placed, always listed.
+    package var overdue: [OverdueWork] = []
+    /// Open subtasks with work left but no due date: never placed ("not planned: no due date").
+    package var undated: [UndatedWork] = []
+}
+
+/// A subtask whose due date has passed with work left.
+package struct OverdueWork: Sendable, Equatable {
+    package var itemID: Int64
+    package var label: String
+    package var due: Date
+    package var remainingSeconds: Int
+
+    package init(itemID: Int64, label: String, due: Date, remainingSeconds: Int) {
+        self.itemID = itemID
+        self.label = label
+        self.due = due
+        self.remainingSeconds = remainingSeconds
+    }
+}
+
+/// A subtask with an estimate and work left, but no due date to plan it before.
+package struct UndatedWork: Sendable, Equatable {
+    package var itemID: Int64
+    package var label: String
+    package var remainingSeconds: Int
+
+    package init(itemID: Int64, label: String, remainingSeconds: Int) {
+        self.itemID = itemID
+        self.label = label
+        self.remainingSeconds = remainingSeconds
+    }
 }
 
 /// Re-planning, as a pure function: settle the blocks whose time has passed, keep the one
@@ -135,11 +167,26 @@ package enum Replanner {
         }
 
         let calendar = input.rules.calendar
-        // Work already overdue cannot be placed: it is overdue (task list says so), not at risk.
-        let items: [WorkItem] = input.subtasks.compactMap { entry in
-            guard let id = entry.subtask.id, let due = entry.subtask.due, due > now else { return nil }
-            return workItem(entry, credit: credit[id] ?? 0, calendar: calendar)
+        // Work already overdue cannot be placed: it is listed as overdue, not at risk; work with
+        // no due date has nothing to be planned before.
+        var items: [WorkItem] = []
+        var overdue: [OverdueWork] = []
+        var undated: [UndatedWork] = []
+        for entry in input.subtasks {
+            guard let id = entry.subtask.id, let estimate = entry.subtask.estimateSeconds else { continue }
+            let left = estimate - entry.loggedSeconds - (credit[id] ?? 0)
+            guard let due = entry.subtask.due else {
+                if left > 0 { undated.append(UndatedWork(itemID: id, label: entry.label, remainingSeconds: left)) }
+                continue
+            }
+            if due <= now {
+                if left > 0 { overdue.append(OverdueWork(itemID: id, label: entry.label, due: due, remainingSeconds: left)) }
+                continue
+            }
+            if let item = workItem(entry, credit: credit[id] ?? 0, calendar: calendar) { items.append(item) }
         }
+        overdue.sort { ($0.due, $0.itemID) < ($1.due, $1.itemID) }
+        undated.sort { ($0.label, $0.itemID) < ($1.label, $1.itemID) }
         var busy = input.events
         let pause = Double(input.rules.breakSeconds)
         for block in kept where block.endedAt > now {
@@ -147,7 +194,8 @@ package enum Replanner {
         }
         if let running = input.running { busy.append(running.busy) }
         let schedule = Scheduler.plan(items: items, busy: busy, now: now, rules: input.rules)
-        return ReplanResult(settled: settled, kept: kept, replaced: replaced, items: items, busy: busy, schedule: schedule)
+        return ReplanResult(settled: settled, kept: kept, replaced: replaced, items: items, busy: busy, schedule: schedule,
+                            overdue: overdue, undated: undated)
     }
 
     /// The scheduler's view of a subtask: remaining = estimate − logged focus − work already

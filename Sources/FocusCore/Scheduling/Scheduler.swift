@@ -6,7 +6,9 @@ import Foundation
 /// possible: every block starts at the earliest free whole minute and is as long as its span
 /// allows while the rest of the work still fits in the time after it, so nothing is given up
 /// that could still fit. An item that cannot get all its remaining work before its due date
-/// gets the most that fits and is reported at risk.
+/// waits until every item that fits has been placed, then gets the most that fits in the time
+/// left and is reported at risk: work that cannot make its due date (saved with `--force`)
+/// never takes time from work that can.
 ///
 /// Planning works on whole minutes: busy time is widened to whole minutes, the remaining work is
 /// rounded up to whole minutes, and the leftover seconds are taken off the longest block at
@@ -30,28 +32,36 @@ package enum Scheduler {
 
         var placed: [(item: Int, seconds: Range<Int>, day: Int)] = []
         var atRisk: [AtRiskItem] = []
-        for (index, item) in queue.enumerated() {
-            let shape = shapes[index]
-            let needed = min(Minutes.up(seconds: item.remainingSeconds), maximumWorkMinutes)
-            var planner = makePlanner(item, shape: shape, origin: origin, horizon: horizon, rules: rules, free: free)
-            let fitsWhole = item.remainingSeconds <= maximumWorkMinutes * 60
-                && planner.fits(needed, room: 0, from: 0, free: &free)
-            let target = fitsWhole ? needed : planner.mostThatFits(needed, free: &free)
-            let blocks = planner.place(target, free: &free)
-            let complete = fitsWhole && blocks.reduce(0) { $0 + $1.span.length } == needed
-            if !complete {
-                atRisk.append(AtRiskItem(
-                    itemID: item.id, label: item.label, due: item.due, neededSeconds: item.remainingSeconds,
-                    freeSeconds: planner.capacity(free: &free) * 60,
-                    competitors: competitorLabels(for: planner, placed: placed, queue: queue, free: free)
-                ))
-            }
-            var seconds = blocks.map { ($0.span.start * 60)..<($0.span.end * 60) }
-            if complete {
-                trim(&seconds, by: needed * 60 - item.remainingSeconds)
-            }
-            for (block, range) in zip(blocks, seconds) {
-                placed.append((item: index, seconds: range, day: block.day))
+        // Pass 1 places every item that fits whole; pass 2 the others, in the time left.
+        var deferred: [Int] = []
+        for pass in 1...2 {
+            for index in pass == 1 ? Array(queue.indices) : deferred {
+                let item = queue[index]
+                let needed = min(Minutes.up(seconds: item.remainingSeconds), maximumWorkMinutes)
+                var planner = makePlanner(item, shape: shapes[index], origin: origin, horizon: horizon, rules: rules, free: free)
+                let fitsWhole = item.remainingSeconds <= maximumWorkMinutes * 60
+                    && planner.fits(needed, room: 0, from: 0, free: &free)
+                if pass == 1 && !fitsWhole {
+                    deferred.append(index)
+                    continue
+                }
+                let target = fitsWhole ? needed : planner.mostThatFits(needed, free: &free)
+                let blocks = planner.place(target, free: &free)
+                let complete = fitsWhole && blocks.reduce(0) { $0 + $1.span.length } == needed
+                if !complete {
+                    atRisk.append(AtRiskItem(
+                        itemID: item.id, label: item.label, due: item.due, neededSeconds: item.remainingSeconds,
+                        freeSeconds: planner.capacity(free: &free) * 60,
+                        competitors: competitorLabels(for: planner, placed: placed, queue: queue, free: free)
+                    ))
+                }
+                var seconds = blocks.map { ($0.span.start * 60)..<($0.span.end * 60) }
+                if complete {
+                    trim(&seconds, by: needed * 60 - item.remainingSeconds)
+                }
+                for (block, range) in zip(blocks, seconds) {
+                    placed.append((item: index, seconds: range, day: block.day))
+                }
             }
         }
 

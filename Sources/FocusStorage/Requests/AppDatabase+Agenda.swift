@@ -61,6 +61,23 @@ extension AppDatabase {
         }
     }
 
+    /// Open subtasks whose due date has passed with estimated work left (as the last re-plan
+    /// counts it, less the focus logged since), earliest due first.
+    package func overdueWork(now: Date) throws(FocusError) -> [OverdueView] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT subtask.id, subtask.title, subtask.due, subtask.estimateSeconds - subtask.loggedSeconds AS remaining,
+                       task.title AS taskTitle
+                FROM subtask JOIN task ON task.id = subtask.taskId
+                WHERE subtask.done = 0 AND task.archived = 0 AND subtask.due <= ? AND subtask.estimateSeconds > subtask.loggedSeconds
+                ORDER BY subtask.due, subtask.id
+                """, arguments: [now.unixSeconds]).map { row in
+                OverdueView(subtaskID: row.int64("id"), task: row.text("taskTitle"), subtask: row.text("title"),
+                            due: Date(unixSeconds: row.int64("due")), remainingSeconds: row.int("remaining"))
+            }
+        }
+    }
+
     /// Subtasks due in (from, to]: a due instant at midnight belongs to the day it ends.
     package func subtasksDue(after from: Date, through to: Date) throws(FocusError) -> [DueView] {
         try read { db in

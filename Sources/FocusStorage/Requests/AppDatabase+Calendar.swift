@@ -46,12 +46,11 @@ package typealias CalendarExpansion = (String, String, Date, Date, LocalCalendar
 extension AppDatabase {
     /// Stores a calendar and its occurrences in one transaction, replacing a calendar of the same
     /// name (case-insensitively). `occurrence` reads (start, end, summary, all-day, uid) from an
-    /// element. `then` runs in the same transaction (the re-plan). Returns whether one was replaced.
+    /// element. Returns whether one was replaced. (The plan is then stale: see `replanIfStale`.)
     @discardableResult
     package func importCalendar<S: Sequence>(
         _ calendar: CalendarImport, occurrences: S,
-        occurrence: (S.Element) -> (Date, Date, String, Bool, String),
-        then: (Database) throws -> Void = { _ in }
+        occurrence: (S.Element) -> (Date, Date, String, Bool, String)
     ) throws(FocusError) -> Bool {
         try write { db in
             try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(calendar.name)])
@@ -80,7 +79,6 @@ extension AppDatabase {
                 try insert.execute()
             }
             try db.execute(sql: "UPDATE calendar SET longestSeconds = ?, occurrenceCount = ? WHERE id = ?", arguments: [longest, count, id])
-            try then(db)
             return replaced
         }
     }
@@ -109,13 +107,12 @@ extension AppDatabase {
 
     /// Deletes a calendar (case-insensitive name) with its events; `then` runs in the same
     /// transaction. Returns the stored name, nil when there is none.
-    package func removeCalendar(named name: String, then: (Database) throws -> Void = { _ in }) throws(FocusError) -> String? {
+    package func removeCalendar(named name: String) throws(FocusError) -> String? {
         try write { db in
             guard let stored = try String.fetchOne(db, sql: "SELECT name FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else {
                 return nil
             }
             try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)])
-            try then(db)
             return stored
         }
     }

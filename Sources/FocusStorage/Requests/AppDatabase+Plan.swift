@@ -67,11 +67,43 @@ package struct RiskView: Sendable, Equatable {
     }
 }
 
-/// A re-plan's answer: the blocks ending after `showFrom`, the at-risk list, and the decision.
+/// A subtask whose due date has passed with work left, as `plan`, `agenda` and `task list` show it.
+package struct OverdueView: Sendable, Equatable {
+    package var subtaskID: Int64
+    package var task: String
+    package var subtask: String
+    package var due: Date
+    package var remainingSeconds: Int
+}
+
+/// A subtask with work left but no due date: not planned.
+package struct UndatedView: Sendable, Equatable {
+    package var subtaskID: Int64
+    package var task: String
+    package var subtask: String
+    package var remainingSeconds: Int
+}
+
+/// A re-plan's answer: the blocks ending after `showFrom`, the at-risk, overdue and unplanned
+/// lists, and the decision.
 package struct PlanOutcome: Sendable {
     package var blocks: [BlockView]
     package var atRisk: [RiskView]
+    package var overdue: [OverdueView]
+    package var undated: [UndatedView]
     package var result: ReplanResult
+}
+
+/// A re-plan inside a change of one subtask that refuses what does not fit (`task add/edit`).
+package struct RefusalRequest {
+    package var context: PlanContext
+    /// `--force`: save it anyway, marked at risk or overdue.
+    package var force: Bool
+
+    package init(context: PlanContext, force: Bool) {
+        self.context = context
+        self.force = force
+    }
 }
 
 extension AppDatabase {
@@ -83,10 +115,33 @@ extension AppDatabase {
         return try read { db in try AppDatabase.replan(db, context, save: false, showFrom: showFrom) }
     }
 
-    /// Settles past blocks, replaces future planned ones with a new plan for every open subtask
-    /// with an estimate and a due date, and (when `save`) writes it all, with each subtask's
-    /// at-risk flag and the at-risk figures the agenda reads.
+    /// Re-plans (and saves) when a change since the last re-plan has made the plan stale (see
+    /// the `planState` migration); nil when it was current.
+    package func replanIfStale(_ context: PlanContext, showFrom: Date) throws(FocusError) -> PlanOutcome? {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT stale FROM planState WHERE id = 1") ?? true else { return nil }
+            return try AppDatabase.replan(db, context, save: true, showFrom: showFrom)
+        }
+    }
+
+    /// Marks the plan stale for a change the database cannot see (the settings file).
+    package func markPlanStale() throws(FocusError) {
+        try write { db in try db.execute(sql: "UPDATE planState SET stale = 1 WHERE id = 1") }
+    }
+
+    /// Loads a re-plan's input, lets `Replanner` decide, and (when `save`) applies the decision:
+    /// settled blocks, the new plan (keeping the ids of unchanged blocks), the at-risk flags and
+    /// figures the agenda reads, and the plan marked current.
     package static func replan(_ db: Database, _ context: PlanContext, save: Bool, showFrom: Date) throws -> PlanOutcome {
+        let (input, titles) = try loadReplanInput(db, context)
+        let result = Replanner.replan(input)
+        var (newBlocks, removed) = BlockIdentity.assign(result.schedule.blocks, replacing: result.replaced)
+        if save { try apply(result, newBlocks: &newBlocks, removed: removed, db) }
+        return try outcome(result, newBlocks: newBlocks, titles: titles, showFrom: showFrom, db)
+    }
+
+    /// Everything `Replanner` reads, and the titles of the open subtasks.
+    static func loadReplanInput(_ db: Database, _ context: PlanContext) throws -> (ReplanInput, [Int64: (task: String, subtask: String)]) {
         let now = context.now
         let planned = try Row.fetchAll(db, sql: "SELECT * FROM scheduledBlock WHERE status = 'planned'").map(ScheduledBlock.init(row:))
 
@@ -94,12 +149,12 @@ extension AppDatabase {
         var subtasks: [PlanSubtask] = []
         for row in try Row.fetchAll(db, sql: """
             SELECT \(Subtask.selection), task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
-            WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL AND subtask.due IS NOT NULL
+            WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL
             """) {
             let s = Subtask(row: row)
-            let taskTitle: String = row[14]
+            let taskTitle = row.text("taskTitle")
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row[12]))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.int("loggedSeconds")))
         }
 
         var sessions: [TimeLog] = []
@@ -116,17 +171,8 @@ extension AppDatabase {
             }
         }
 
-        var running: RunningWork?
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") {
-            let active = ActiveSession(row: row)
-            let snap = active.snapshot
-            let isWork = snap.phase == .work
-            let remaining = active.remainingSeconds(at: now)
-            let start = min(snap.workStartedAt ?? snap.phaseStartedAt, now)
-            let end = now.addingTimeInterval(Double(remaining + (isWork ? context.rules.breakSeconds : 0)))
-            running = RunningWork(subtaskID: active.subtaskID, blockID: active.blockID,
-                                  focusedSeconds: isWork ? snap.focusedSeconds : 0, remainingSeconds: isWork ? remaining : 0,
-                                  busy: DateInterval(start: start, end: max(start, end)))
+        let running = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1").map {
+            RunningWork(active: ActiveSession(row: $0), now: now, breakSeconds: context.rules.breakSeconds)
         }
 
         var events: [DateInterval] = []
@@ -135,105 +181,77 @@ extension AppDatabase {
             events = try busyEvents(db, from: now, to: until, zone: context.rules.calendar, expand: context.expand)
                 .compactMap { $0.end > $0.start ? DateInterval(start: $0.start, end: $0.end) : nil }
         }
+        let input = ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
+                                subtasks: subtasks, running: running, events: events)
+        return (input, titles)
+    }
 
-        let result = Replanner.replan(ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
-                                                  subtasks: subtasks, running: running, events: events))
-
-        // New blocks identical to replaced ones keep their rows (and ids).
-        struct Key: Hashable { let subtask: Int64, start: Int64, end: Int64 }
-        var reusable: [Key: [Int64]] = [:]
-        for block in result.replaced {
-            reusable[Key(subtask: block.subtaskID, start: block.startedAt.unixSeconds, end: block.endedAt.unixSeconds), default: []].append(block.id ?? 0)
+    /// Writes a re-plan's decision; inserted blocks get their ids in `newBlocks`.
+    static func apply(_ result: ReplanResult, newBlocks: inout [ScheduledBlock], removed: [Int64], _ db: Database) throws {
+        let update = try db.cachedStatement(sql: "UPDATE scheduledBlock SET status = ?, startedAt = ?, endedAt = ? WHERE id = ?")
+        for block in result.settled {
+            update.setUncheckedArguments([block.status.rawValue, block.startedAt.unixSeconds, block.endedAt.unixSeconds, block.id])
+            try update.execute()
         }
-        var newBlocks: [ScheduledBlock] = []
-        for block in result.schedule.blocks {
-            let key = Key(subtask: block.itemID, start: block.start.unixSeconds, end: block.end.unixSeconds)
-            var id: Int64?
-            if var ids = reusable[key], !ids.isEmpty {
-                id = ids.removeFirst()
-                reusable[key] = ids
-            }
-            newBlocks.append(ScheduledBlock(id: id, subtaskID: block.itemID, startedAt: block.start, endedAt: block.end))
+        let delete = try db.cachedStatement(sql: "DELETE FROM scheduledBlock WHERE id = ?")
+        for id in removed {
+            delete.setUncheckedArguments([id])
+            try delete.execute()
         }
-
-        if save {
-            let update = try db.cachedStatement(sql: "UPDATE scheduledBlock SET status = ?, startedAt = ?, endedAt = ? WHERE id = ?")
-            for block in result.settled {
-                update.setUncheckedArguments([block.status.rawValue, block.startedAt.unixSeconds, block.endedAt.unixSeconds, block.id])
-                try update.execute()
-            }
-            let delete = try db.cachedStatement(sql: "DELETE FROM scheduledBlock WHERE id = ?")
-            for id in reusable.values.joined() {
-                delete.setUncheckedArguments([id])
-                try delete.execute()
-            }
-            let insert = try db.cachedStatement(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt, status) VALUES (?, ?, ?, 'planned')")
-            for index in newBlocks.indices where newBlocks[index].id == nil {
-                let b = newBlocks[index]
-                insert.setUncheckedArguments([b.subtaskID, b.startedAt.unixSeconds, b.endedAt.unixSeconds])
-                try insert.execute()
-                newBlocks[index].id = db.lastInsertedRowID
-            }
-            try db.execute(sql: "UPDATE subtask SET atRisk = 0 WHERE atRisk = 1")
-            try db.execute(sql: "DELETE FROM planRisk")
-            let flag = try db.cachedStatement(sql: "UPDATE subtask SET atRisk = 1 WHERE id = ?")
-            let risk = try db.cachedStatement(sql: "INSERT INTO planRisk (subtaskId, neededSeconds, freeSeconds, competitors) VALUES (?, ?, ?, ?)")
-            for item in result.schedule.atRisk {
-                flag.setUncheckedArguments([item.itemID])
-                try flag.execute()
-                risk.setUncheckedArguments([item.itemID, max(0, item.neededSeconds), max(0, item.freeSeconds), item.competitors.joined(separator: "\n")])
-                try risk.execute()
-            }
+        let insert = try db.cachedStatement(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt, status) VALUES (?, ?, ?, 'planned')")
+        for index in newBlocks.indices where newBlocks[index].id == nil {
+            let b = newBlocks[index]
+            insert.setUncheckedArguments([b.subtaskID, b.startedAt.unixSeconds, b.endedAt.unixSeconds])
+            try insert.execute()
+            newBlocks[index].id = db.lastInsertedRowID
         }
+        try db.execute(sql: "UPDATE subtask SET atRisk = 0 WHERE atRisk = 1")
+        try db.execute(sql: "DELETE FROM planRisk")
+        let flag = try db.cachedStatement(sql: "UPDATE subtask SET atRisk = 1 WHERE id = ?")
+        let risk = try db.cachedStatement(sql: "INSERT INTO planRisk (subtaskId, neededSeconds, freeSeconds, competitors) VALUES (?, ?, ?, ?)")
+        for item in result.schedule.atRisk {
+            flag.setUncheckedArguments([item.itemID])
+            try flag.execute()
+            risk.setUncheckedArguments([item.itemID, max(0, item.neededSeconds), max(0, item.freeSeconds), item.competitors.joined(separator: "\n")])
+            try risk.execute()
+        }
+        try db.execute(sql: "UPDATE planState SET stale = 0 WHERE id = 1")
+    }
 
-        // What to show: settled and kept blocks, the new plan, and blocks settled earlier.
+    /// What to show: settled and kept blocks, the new plan, blocks settled earlier, and the lists.
+    static func outcome(_ result: ReplanResult, newBlocks: [ScheduledBlock], titles: [Int64: (task: String, subtask: String)],
+                        showFrom: Date, _ db: Database) throws -> PlanOutcome {
+        var titles = titles
         var shown = result.settled + result.kept + newBlocks
         shown += try Row.fetchAll(db, sql: "SELECT * FROM scheduledBlock WHERE status != 'planned' AND endedAt > ? AND startedAt >= ?",
                                   arguments: [showFrom.unixSeconds, showFrom.unixSeconds - 86_400]).map(ScheduledBlock.init(row:))
             .filter { block in !result.settled.contains { $0.id == block.id } }
         shown = shown.filter { $0.endedAt > showFrom }
         try fillTitles(&titles, for: Set(shown.map(\.subtaskID)), db)
+        func names(_ id: Int64) -> (task: String, subtask: String) { titles[id] ?? ("?", "?") }
         let blocks = shown.map { b in
-            BlockView(id: b.id, subtaskID: b.subtaskID, task: titles[b.subtaskID]?.task ?? "?", subtask: titles[b.subtaskID]?.subtask ?? "?",
+            BlockView(id: b.id, subtaskID: b.subtaskID, task: names(b.subtaskID).task, subtask: names(b.subtaskID).subtask,
                       start: b.startedAt, end: b.endedAt, status: b.status)
         }.sorted(by: BlockView.ordered)
         let atRisk = result.schedule.atRisk.map { item in
-            RiskView(subtaskID: item.itemID, task: titles[item.itemID]?.task ?? "?", subtask: titles[item.itemID]?.subtask ?? "?",
+            RiskView(subtaskID: item.itemID, task: names(item.itemID).task, subtask: names(item.itemID).subtask,
                      due: item.due, neededSeconds: item.neededSeconds, freeSeconds: item.freeSeconds, competitors: item.competitors)
         }
-        return PlanOutcome(blocks: blocks, atRisk: atRisk, result: result)
+        let overdue = result.overdue.map {
+            OverdueView(subtaskID: $0.itemID, task: names($0.itemID).task, subtask: names($0.itemID).subtask,
+                        due: $0.due, remainingSeconds: $0.remainingSeconds)
+        }
+        let undated = result.undated.map {
+            UndatedView(subtaskID: $0.itemID, task: names($0.itemID).task, subtask: names($0.itemID).subtask, remainingSeconds: $0.remainingSeconds)
+        }
+        return PlanOutcome(blocks: blocks, atRisk: atRisk, overdue: overdue, undated: undated, result: result)
     }
 
-    /// Re-plans and saves inside the caller's transaction, then refuses (throws `doesNotFit`, which
-    /// rolls the transaction back) when the subtask `target` does not fit, or pushes out another
-    /// subtask that fitted before; `previous` is the subtask before an edit (nil for a new one).
-    /// With `force`, or when the target's due date has already passed, it returns the problems
-    /// instead (saved, marked at risk).
-    package static func replanRefusing(
-        _ db: Database, _ context: PlanContext, target: Int64, previous: Subtask?, force: Bool
-    ) throws -> [AtRiskItem] {
-        let outcome = try replan(db, context, save: true, showFrom: context.now)
-        let result = outcome.result
-        guard let item = result.items.first(where: { $0.id == target }) else { return [] }
-        let problems = try PlanRefusal.problems(after: result.schedule, target: target) {
-            var before = result.items.filter { $0.id != target }
-            if let previous {
-                // The same focus logged and work promised as now: only the edited fields differ.
-                let estimate = try Int.fetchOne(db, sql: "SELECT estimateSeconds FROM subtask WHERE id = ?", arguments: [target]) ?? 0
-                let spent = estimate - item.remainingSeconds
-                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
-                                                credit: 0, calendar: context.rules.calendar) {
-                    before.append(old)
-                }
-            }
-            return Scheduler.plan(items: before, busy: result.busy, now: context.now, rules: context.rules)
-        }
-        if problems.isEmpty { return [] }
-        // A due date already passed is not a planning question (old work being recorded): saved, with the warning.
-        if !force, item.due > context.now {
-            throw FocusError.doesNotFit(PlanRefusal.message(problems, label: item.label, calendar: context.rules.calendar))
-        }
-        return problems
+    /// Re-plans and saves inside a change of one subtask, then applies the refusal policy
+    /// (`PlanRefusal.decide`): a refusal throws, which rolls the whole change back.
+    static func replanRefusing(_ db: Database, _ request: RefusalRequest, change: SubtaskChange) throws -> PlanVerdict {
+        let result = try replan(db, request.context, save: true, showFrom: request.context.now).result
+        return try PlanRefusal.decide(result, change: change, now: request.context.now, rules: request.context.rules)
     }
 
     private static func fillTitles(_ titles: inout [Int64: (task: String, subtask: String)], for ids: Set<Int64>, _ db: Database) throws {
@@ -244,7 +262,7 @@ extension AppDatabase {
             SELECT subtask.id, subtask.title, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.id IN (\(list))
             """) {
-            titles[row["id"]] = (row["taskTitle"], row["title"])
+            titles[row.int64("id")] = (row.text("taskTitle"), row.text("title"))
         }
     }
 }

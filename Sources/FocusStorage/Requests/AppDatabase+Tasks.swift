@@ -46,12 +46,11 @@ extension AppDatabase {
     }
 
     /// Adds a subtask under the task titled `taskTitle` (or `#ID`), creating the task if needed.
-    /// `check` runs inside the same transaction after the insert (the planner's refusal): throwing
-    /// from it rolls everything back, the new task included.
+    /// With `refusing`, the plan is made again in the same transaction and the planner's refusal
+    /// (`PlanRefusal.decide`) rolls everything back, the new task included.
     package func addSubtask(
-        taskTitle: String, subtask: Subtask, now: Date,
-        check: (Database, Int64) throws -> Void = { _, _ in }
-    ) throws(FocusError) -> (taskID: Int64, subtaskID: Int64, createdTask: Bool) {
+        taskTitle: String, subtask: Subtask, now: Date, refusing: RefusalRequest? = nil
+    ) throws(FocusError) -> (taskID: Int64, subtaskID: Int64, createdTask: Bool, verdict: PlanVerdict) {
         try write { db in
             var created = false
             let taskID: Int64
@@ -78,8 +77,9 @@ extension AppDatabase {
             try db.execute(
                 sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [id] + s.arguments + [now.unixSeconds])
-            try check(db, id)
-            return (taskID, id, created)
+            s.id = id
+            let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: nil, current: s, force: $0.force)) }
+            return (taskID, id, created, verdict ?? PlanVerdict())
         }
     }
 
@@ -102,8 +102,10 @@ extension AppDatabase {
         }
     }
 
-    /// Saves a subtask's fields; `check` runs in the same transaction (the planner's refusal).
-    package func updateSubtask(_ subtask: Subtask, check: (Database) throws -> Void = { _ in }) throws(FocusError) {
+    /// Saves a subtask's fields. With `refusing`, the plan is made again in the same transaction
+    /// and the planner's refusal (`PlanRefusal.decide`, given `previous`) rolls the edit back.
+    @discardableResult
+    package func updateSubtask(_ subtask: Subtask, previous: Subtask? = nil, refusing: RefusalRequest? = nil) throws(FocusError) -> PlanVerdict {
         try write { db in
             let clash = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE taskId = ? AND titleKey = ? AND id != ?",
                                            arguments: [subtask.taskID, TaskCatalog.key(subtask.title), subtask.id])
@@ -117,7 +119,8 @@ extension AppDatabase {
                       due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ? WHERE id = ?
                     """,
                 arguments: subtask.arguments + [subtask.id])
-            try check(db)
+            let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: previous, current: subtask, force: $0.force)) }
+            return verdict ?? PlanVerdict()
         }
     }
 

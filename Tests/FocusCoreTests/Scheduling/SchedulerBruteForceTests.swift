@@ -135,17 +135,24 @@ struct SchedulerBruteForceTests {
             )
             #expect(problems.isEmpty, "seed \(instance.seed): \(problems.prefix(5))")
 
+            // Items that fit are placed first, earliest due first; items at risk get the most that
+            // fits in what all of those leave, earliest due first among themselves.
             let order = instance.items.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            let risky = Set(schedule.atRisk.map(\.itemID))
             for (index, item) in order.enumerated() {
-                let earlierIDs = Set(order[..<index].map(\.id))
-                let earlier = schedule.blocks.filter { earlierIDs.contains($0.itemID) }
-                let reachable = instance.reachableTotals(for: item, earlier: earlier)
+                let earlierFitting = Set(order[..<index].map(\.id)).subtracting(risky)
+                let before = risky.contains(item.id)
+                    ? Set(order.map(\.id)).subtracting(risky).union(order[..<index].map(\.id))
+                    : earlierFitting
+                let reachable = instance.reachableTotals(for: item, earlier: schedule.blocks.filter { before.contains($0.itemID) })
                 let needed = item.remainingSeconds / GridSchedulingInstance.slot
                 let planned = schedule.blocks.filter { $0.itemID == item.id }.reduce(0) { $0 + $1.seconds }
                 let most = 63 - reachable.leadingZeroBitCount
-                if schedule.atRisk.contains(where: { $0.itemID == item.id }) {
+                if risky.contains(item.id) {
                     atRiskChecked += 1
-                    #expect(reachable & (1 << UInt64(needed)) == 0,
+                    let whenItsTurnCame = instance.reachableTotals(
+                        for: item, earlier: schedule.blocks.filter { earlierFitting.contains($0.itemID) })
+                    #expect(whenItsTurnCame & (1 << UInt64(needed)) == 0,
                             "seed \(instance.seed): item \(item.id) reported at risk but a placement exists")
                     #expect(planned >= most * GridSchedulingInstance.slot,
                             "seed \(instance.seed): item \(item.id) got \(planned) s, \(most * 15) min fit")

@@ -1,0 +1,27 @@
+/// Text quoted so that a person can paste it into a POSIX shell as one word (sh(1), "Quoting"):
+/// messages that suggest a command quote the paths in it.
+package enum Quoted {
+    /// `Thesis` as is; `"Thesis/Chapter 2"` in double quotes; text with `"`, `$`, `` ` ``, `\`
+    /// or `!` in single quotes (a `'` inside written `'\''`).
+    package static func shell(_ text: String) -> String {
+        if !text.isEmpty, text.unicodeScalars.allSatisfy(isPlain) { return text }
+        if !text.unicodeScalars.contains(where: { "\"$`\\!".unicodeScalars.contains($0) }) { return "\"" + text + "\"" }
+        return "'" + text.replacingAll("'", with: "'\\''") + "'"
+    }
+
+    private static func isPlain(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "/", ".", ":", "#", "@", "%", "+", "=", ",", "-": return true
+        default: return c.value >= 0x80 && c.properties.isAlphabetic
+        }
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement` (no Foundation needed).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

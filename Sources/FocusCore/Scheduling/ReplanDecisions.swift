@@ -1,0 +1,141 @@
+import Foundation
+
+extension RunningWork {
+    /// What the running session holds of the plan: the time from its start to the end of its
+    /// phase (plus the break that follows work), the focus of its work phase so far, and the
+    /// work left in it.
+    package init(active: ActiveSession, now: Date, breakSeconds: Int) {
+        let snap = active.snapshot
+        let isWork = snap.phase == .work
+        let remaining = active.remainingSeconds(at: now)
+        let start = min(snap.workStartedAt ?? snap.phaseStartedAt, now)
+        let end = now.addingTimeInterval(Double(remaining + (isWork ? breakSeconds : 0)))
+        self.init(subtaskID: active.subtaskID, blockID: active.blockID,
+                  focusedSeconds: isWork ? snap.focusedSeconds : 0, remainingSeconds: isWork ? remaining : 0,
+                  busy: DateInterval(start: start, end: max(start, end)))
+    }
+}
+
+/// Which rows a new plan keeps: a new block identical (subtask, start, end, to the second) to a
+/// replaced one keeps that block's id, so ids people saw (`#12`) stay valid across re-plans.
+package enum BlockIdentity {
+    /// The new plan's blocks as rows (`id` nil for a row to insert), and the ids of the replaced
+    /// blocks no new block kept (rows to delete).
+    package static func assign(_ planned: [PlannedBlock], replacing replaced: [ScheduledBlock]) -> (blocks: [ScheduledBlock], removed: [Int64]) {
+        struct Key: Hashable { let subtask: Int64, start: Int64, end: Int64 }
+        func seconds(_ date: Date) -> Int64 { TimeRange.seconds(date.timeIntervalSince1970) }
+        var reusable: [Key: [Int64]] = [:]
+        for block in replaced {
+            guard let id = block.id else { continue }
+            reusable[Key(subtask: block.subtaskID, start: seconds(block.startedAt), end: seconds(block.endedAt)), default: []].append(id)
+        }
+        var blocks: [ScheduledBlock] = []
+        for block in planned {
+            let key = Key(subtask: block.itemID, start: seconds(block.start), end: seconds(block.end))
+            var id: Int64?
+            if var ids = reusable[key], !ids.isEmpty {
+                id = ids.removeFirst()
+                reusable[key] = ids
+            }
+            blocks.append(ScheduledBlock(id: id, subtaskID: block.itemID, startedAt: block.start, endedAt: block.end))
+        }
+        return (blocks, reusable.values.joined().sorted())
+    }
+}
+
+/// A change of a subtask's scheduling fields, for the refusal policy: what it was before (nil
+/// for a new subtask) and what it is now.
+package struct SubtaskChange: Sendable {
+    package var previous: Subtask?
+    package var current: Subtask
+    /// `--force`: save it even if it does not fit (marked at risk, or overdue).
+    package var force: Bool
+
+    package init(previous: Subtask?, current: Subtask, force: Bool) {
+        self.previous = previous
+        self.current = current
+        self.force = force
+    }
+}
+
+/// What a re-plan after a change of one subtask says about it.
+package struct PlanVerdict: Sendable, Equatable {
+    /// Subtasks without enough time because of the change (the changed one first).
+    package var problems: [AtRiskItem]
+    /// The changed subtask itself, when its due date has passed with work left.
+    package var overdue: OverdueWork?
+
+    package init(problems: [AtRiskItem] = [], overdue: OverdueWork? = nil) {
+        self.problems = problems
+        self.overdue = overdue
+    }
+
+    package var isEmpty: Bool { problems.isEmpty && overdue == nil }
+}
+
+extension PlanRefusal {
+    /// The refusal policy of `task add`/`task edit`: work that does not fit before its due date,
+    /// work that would push another subtask past its due date, and work already overdue are
+    /// refused (`doesNotFit`, exit 65; the caller's transaction is rolled back), unless forced,
+    /// when they are saved and the verdict says what to warn about.
+    package static func decide(_ result: ReplanResult, change: SubtaskChange, now: Date, rules: SchedulingRules) throws(FocusError) -> PlanVerdict {
+        guard let target = change.current.id else { return PlanVerdict() }
+        if let overdue = result.overdue.first(where: { $0.itemID == target }) {
+            if !change.force { throw .doesNotFit(overdueMessage(overdue, now: now, calendar: rules.calendar)) }
+            return PlanVerdict(overdue: overdue)
+        }
+        guard let item = result.items.first(where: { $0.id == target }) else { return PlanVerdict() }
+        let problems = problems(after: result.schedule, target: target) {
+            var before = result.items.filter { $0.id != target }
+            if let previous = change.previous {
+                // The same focus logged and work promised as now: only the edited fields differ.
+                let spent = (change.current.estimateSeconds ?? 0) - item.remainingSeconds
+                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
+                                                credit: 0, calendar: rules.calendar), old.due > now {
+                    before.append(old)
+                }
+            }
+            return Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
+        }
+        if !problems.isEmpty, !change.force {
+            throw .doesNotFit(message(problems, label: item.label, calendar: rules.calendar))
+        }
+        return PlanVerdict(problems: problems)
+    }
+
+    /// `'X/Past due' is overdue: it was due Fri 20 Nov (end of day) and needs 1h of work. …`
+    package static func overdueMessage(_ item: OverdueWork, now: Date, calendar: LocalCalendar) -> String {
+        "'\(item.label)' is overdue: it was due \(RelativeTime.shortDateTime(item.due, calendar: calendar)) and still needs "
+            + "\(DurationParser.format(item.remainingSeconds)) of work. Give it a due date after now, or add --force to save it marked overdue."
+    }
+
+    /// The `--force` warning for a verdict.
+    package static func warning(_ verdict: PlanVerdict, calendar: LocalCalendar) -> String? {
+        if let overdue = verdict.overdue {
+            return "warning: saved although '\(overdue.label)' is overdue (due \(RelativeTime.shortDateTime(overdue.due, calendar: calendar)), "
+                + "\(DurationParser.format(overdue.remainingSeconds)) of work left). Listed as overdue; see `focus plan`."
+        }
+        return verdict.problems.isEmpty ? nil : warning(verdict.problems)
+    }
+}
+
+extension SchedulingRules {
+    /// What a subtask's earliest time of day means under the working hours: nil when it falls
+    /// inside them; a refusal (`doesNotFit`) when no work could ever start then, because the
+    /// working day ends first; a note when the working day starts later anyway.
+    package func earliestNote(_ earliest: TimeOfDay?, label: String) throws(FocusError) -> String? {
+        guard let earliest else { return nil }
+        let room = workdayEnd.minutes - max(earliest.minutes, workdayStart.minutes)
+        if room * 60 < minimumBlockSeconds {
+            throw .doesNotFit("'\(label)' can never be planned: its earliest time, \(earliest), leaves "
+                + (room <= 0 ? "nothing" : DurationParser.format(room * 60)) + " before working hours end at "
+                + "\(workdayEnd) (the shortest block is \(DurationParser.format(minimumBlockSeconds))). Choose an earlier "
+                + "--earliest, or end the working day later: `focus config set day_end HH:MM`.")
+        }
+        if earliest < workdayStart {
+            return "note: working hours start at \(workdayStart), so '\(label)' is planned from \(workdayStart), not \(earliest) "
+                + "(`focus config set day_start \(earliest)` to work earlier)."
+        }
+        return nil
+    }
+}
