@@ -42,7 +42,7 @@ package struct SessionSnapshot: Sendable, Equatable {
 package protocol SessionStore: Sendable {
     /// Saves a finished work session; returns its log id. Called before anything says "completed".
     func record(_ work: WorkRecord) throws(FocusError) -> Int64
-    /// Saves how far the session got (at least every 15 s, and at every change).
+    /// Saves how far the session got (every `SessionRunner.checkpointInterval`, 5 s, and at every change).
     func checkpoint(_ snapshot: SessionSnapshot) throws(FocusError)
     /// The run is over: clears the running-session row.
     func finish() throws(FocusError)
