@@ -10,6 +10,8 @@ extension ICSDocument {
     /// file are looked up in `local`'s zone database.
     /// A zero-length event (a DATE-TIME DTSTART with no DTEND and no DURATION) is kept as an
     /// occurrence with `start == end` when `from <= start < to`.
+    /// Of two versions of one event (same UID and RECURRENCE-ID, or same UID without one) only
+    /// the one with the higher SEQUENCE counts, then the later DTSTAMP, then the later in the file.
     /// Sorted by start, then end, then summary (then UID); exact duplicates removed.
     /// Bounded by `ICSExpansionLimits`: never hangs, never exhausts memory.
     package func busyOccurrences(from: Date, to: Date, local: LocalCalendar) -> [CalendarOccurrence] {
@@ -23,6 +25,8 @@ private struct BusyExpansion {
     /// Slack when turning the UTC window into a wall-clock window (covers DST fall-backs).
     static let wallMargin = 3 * 3600
     let document: ICSDocument
+    /// The document's events, one version of each (see `latestVersions`).
+    let events: [ICSEvent]
     let from: Double
     let to: Double
     let lower: Int
@@ -40,16 +44,17 @@ private struct BusyExpansion {
         lower = Int(self.from.rounded(.down))
         upper = Int(self.to.rounded(.up))
         resolver = ZoneResolver(local: local, definitions: document.timeZones)
-        for event in document.events {
+        events = BusyExpansion.latestVersions(document.events)
+        for event in events {
             if let rid = event.recurrenceID { overrides[event.uid, default: []].append(rid) }
         }
     }
 
     mutating func run() -> [CalendarOccurrence] {
         // Single events first, so a costly recurring rule cannot crowd them out of the limits.
-        result.reserveCapacity(min(document.events.count * 4, ICSExpansionLimits.occurrencesPerCall))
-        for event in document.events where !isRecurring(event) { add(event) }
-        for event in document.events where isRecurring(event) { add(event) }
+        result.reserveCapacity(min(events.count * 4, ICSExpansionLimits.occurrencesPerCall))
+        for event in events where !isRecurring(event) { add(event) }
+        for event in events where isRecurring(event) { add(event) }
         // Sort small keys, not the occurrences themselves (cheaper to move).
         var order = result.indices.map { (start: result[$0].start, end: result[$0].end, index: $0) }
         order.sort { a, b in
@@ -65,6 +70,27 @@ private struct BusyExpansion {
         unique.reserveCapacity(result.count)
         for key in order where unique.last != result[key.index] { unique.append(result[key.index]) }
         return unique
+    }
+
+    /// One version of each event (RFC 5545 §3.8.7.4): the highest SEQUENCE, then the latest
+    /// DTSTAMP, then the last in the file; file order kept otherwise.
+    static func latestVersions(_ events: [ICSEvent]) -> [ICSEvent] {
+        struct Key: Hashable { let uid: String, recurrenceID: ICSDateValue? }
+        var best: [Key: Int] = [:]
+        func newer(_ a: ICSEvent, than b: ICSEvent) -> Bool {
+            if a.sequence != b.sequence { return a.sequence > b.sequence }
+            let sa = a.stamp?.wallSeconds ?? Int.min
+            let sb = b.stamp?.wallSeconds ?? Int.min
+            return sa != sb ? sa > sb : a.line >= b.line
+        }
+        for (index, event) in events.enumerated() {
+            let key = Key(uid: event.uid, recurrenceID: event.recurrenceID)
+            if let known = best[key], !newer(event, than: events[known]) { continue }
+            best[key] = index
+        }
+        if best.count == events.count { return events }
+        let kept = Set(best.values)
+        return events.indices.filter(kept.contains).map { events[$0] }
     }
 
     private func isRecurring(_ event: ICSEvent) -> Bool {
@@ -178,9 +204,14 @@ private struct BusyExpansion {
     private func exclusions(for event: ICSEvent) -> Exclusions {
         var ex = Exclusions()
         guard event.recurrenceID == nil else { return ex }
+        let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)
         func add(_ value: ICSDateValue) {
             if event.allDay || value.isDate {
+                // A date-only EXDATE on a timed series removes that day's instance.
                 ex.days.insert(value.dayNumber)
+            } else if case .floating = value.form {
+                // A floating EXDATE on a zoned series is a reading of the series' own clock.
+                ex.instants.insert(zone.utc(fromWall: value.wallSeconds))
             } else {
                 ex.instants.insert(resolver.instant(of: value))
             }

@@ -6,11 +6,46 @@ package struct ICSDocument: Sendable {
     package var timeZones: [ICSTimeZone]
     /// `X-WR-CALNAME` of the first VCALENDAR, when present (a sensible default calendar name).
     package var name: String?
+    /// What a lenient read dropped or read its own way (an event that does not parse, a quirk),
+    /// one each, in file order.
+    package var warnings: [ICSWarning] = []
 
-    package init(events: [ICSEvent] = [], timeZones: [ICSTimeZone] = [], name: String? = nil) {
+    package init(events: [ICSEvent] = [], timeZones: [ICSTimeZone] = [], name: String? = nil, warnings: [ICSWarning] = []) {
         self.events = events
         self.timeZones = timeZones
         self.name = name
+        self.warnings = warnings
+    }
+}
+
+/// Something a lenient read of an .ics file did not take as written: an event dropped (with
+/// its UID and summary, when it had them) or a quirk read its clear way.
+package struct ICSWarning: Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var uid: String?
+    package var summary: String?
+    package var reason: String
+    /// Whether the event it names was dropped (else it was read, as the reason says).
+    package var dropped: Bool
+
+    package init(line: Int, uid: String? = nil, summary: String? = nil, reason: String, dropped: Bool) {
+        self.line = line
+        self.uid = uid
+        self.summary = summary
+        self.reason = reason
+        self.dropped = dropped
+    }
+
+    /// `line 10: dropped the event 'Team sync' (UID abc): DTSTART value … is not a date`.
+    package var description: String { "line \(line): \(message)" }
+
+    /// The warning without its line: `dropped the event 'Team sync' (UID abc): …`.
+    package var message: String {
+        guard dropped else { return reason }
+        var which = "the event"
+        if let summary, !summary.isEmpty { which += " '\(summary)'" }
+        if let uid { which += " (UID \(uid))" }
+        return "dropped \(which): \(reason)"
     }
 }
 
@@ -39,6 +74,8 @@ package struct ICSEvent: Sendable {
     /// `TRANSP:TRANSPARENT` (the event does not block time).
     package var transparent: Bool
     package var sequence: Int
+    /// DTSTAMP, when given: between two versions of equal SEQUENCE, the later one counts.
+    package var stamp: ICSDateValue?
     /// Physical line of the event's `BEGIN:VEVENT`.
     package var line: Int
 
@@ -47,7 +84,7 @@ package struct ICSEvent: Sendable {
         start: ICSDateValue, end: ICSDateValue? = nil, duration: ICSDuration? = nil,
         rrule: ICSRecurrenceRule? = nil, rdates: [ICSDateValue] = [], rdatePeriods: [ICSPeriod] = [],
         exdates: [ICSDateValue] = [], recurrenceID: ICSDateValue? = nil, status: String? = nil,
-        transparent: Bool = false, sequence: Int = 0, line: Int = 0
+        transparent: Bool = false, sequence: Int = 0, stamp: ICSDateValue? = nil, line: Int = 0
     ) {
         self.uid = uid
         self.summary = summary
@@ -64,6 +101,7 @@ package struct ICSEvent: Sendable {
         self.status = status
         self.transparent = transparent
         self.sequence = sequence
+        self.stamp = stamp
         self.line = line
     }
 

@@ -4,25 +4,29 @@ import Foundation
 ///
 /// Lenient where real exporters differ (LF or CRLF line ends, a UTF-8 BOM, blank lines,
 /// tab or space continuation lines, lower-case names, unknown properties and components,
-/// content after the last END:VCALENDAR), strict where a wrong guess would misplace time
-/// (dates, durations, offsets and rules that do not parse, components that are not closed).
+/// content after the last END:VCALENDAR), and where a quirk's meaning is clear (a UTC offset
+/// without its sign, a TZID with stray spaces or quotes: read, with a warning). A value that
+/// does not parse (a date, a duration, a rule) would misplace time if guessed: its event is
+/// dropped with a warning and the rest of the file read; with `strict`, the whole file is
+/// refused instead. Components that are not closed, a file that is not iCalendar, and a file
+/// whose every event was dropped are always refused.
 package enum ICSReader {
-    /// Parses a whole file. Throws `ICSParseError` for malformed input.
-    package static func parse(_ text: String) throws(ICSParseError) -> ICSDocument {
-        var parser = ICSParser(bytes: Array(text.utf8))
+    /// Parses a whole file. Throws `ICSParseError` for what cannot be read (see above).
+    package static func parse(_ text: String, strict: Bool = false) throws(ICSParseError) -> ICSDocument {
+        var parser = ICSParser(bytes: Array(text.utf8), strict: strict)
         return try parser.run()
     }
 
     /// Parses UTF-8 data; invalid UTF-8 sequences become U+FFFD rather than failing.
-    package static func parse(data: Data) throws(ICSParseError) -> ICSDocument {
-        try parse(String(decoding: data, as: UTF8.self))
+    package static func parse(data: Data, strict: Bool = false) throws(ICSParseError) -> ICSDocument {
+        try parse(String(decoding: data, as: UTF8.self), strict: strict)
     }
 }
 
 /// Property and parameter names the reader acts on, matched without allocating.
 private enum PropertyName {
     case begin, end, uid, summary, location, description, dtstart, dtend, duration, rrule, rdate, exdate
-    case recurrenceID, status, transp, sequence, tzid, tzoffsetfrom, tzoffsetto, calendarName
+    case recurrenceID, status, transp, sequence, tzid, tzoffsetfrom, tzoffsetto, calendarName, dtstamp
 }
 
 /// Up to 16 ASCII bytes, upper-cased and packed into two words: a cheap hashable name.
@@ -55,7 +59,7 @@ private let propertyNames: [NameKey: PropertyName] = [
     NameKey("LOCATION"): .location, NameKey("DESCRIPTION"): .description, NameKey("DTSTART"): .dtstart,
     NameKey("DTEND"): .dtend, NameKey("DURATION"): .duration, NameKey("RRULE"): .rrule,
     NameKey("RDATE"): .rdate, NameKey("EXDATE"): .exdate, NameKey("RECURRENCE-ID"): .recurrenceID,
-    NameKey("STATUS"): .status, NameKey("TRANSP"): .transp, NameKey("SEQUENCE"): .sequence,
+    NameKey("STATUS"): .status, NameKey("TRANSP"): .transp, NameKey("SEQUENCE"): .sequence, NameKey("DTSTAMP"): .dtstamp,
     NameKey("TZID"): .tzid, NameKey("TZOFFSETFROM"): .tzoffsetfrom, NameKey("TZOFFSETTO"): .tzoffsetto,
     NameKey("X-WR-CALNAME"): .calendarName,
 ]
@@ -104,6 +108,9 @@ private struct EventBuilder {
     var status: String?
     var transparent = false
     var sequence = 0
+    var stamp: ICSDateValue?
+    /// The first value of the event that did not parse (a lenient read drops the event).
+    var problem: ICSParseError?
 }
 
 private struct ObservanceBuilder {
@@ -120,6 +127,7 @@ private struct TimeZoneBuilder {
     var line: Int
     var tzid: String?
     var observances: [ICSTimeZoneObservance] = []
+    var problem: ICSParseError?
 }
 
 struct ICSParser {
@@ -138,14 +146,22 @@ struct ICSParser {
     private var events: [ICSEvent] = []
     private var timeZones: [ICSTimeZone] = []
     private var calendarName: String?
+    private let strict: Bool
+    private var warnings: [ICSWarning] = []
+    private var warnedTZIDs: Set<String> = []
+    /// Set while reading a line whose parameter quote is never closed.
+    private var unclosedQuote = false
+    /// The physical line being read (for warnings).
+    private var currentLine = 1
 
     // Parameters of the current content line (only TZID and VALUE are kept).
     private var paramTZID: String?
     private var paramValue: ArraySlice<UInt8>?
     private var tzidCache: [([UInt8], String)] = []
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], strict: Bool) {
         self.buf = bytes
+        self.strict = strict
     }
 
     mutating func run() throws(ICSParseError) -> ICSDocument {
@@ -163,7 +179,12 @@ struct ICSParser {
         if let open = stack.last {
             throw ICSParseError(line: lastPhysicalLine, reason: "BEGIN:\(open.name) at line \(open.line) is never closed with END:\(open.name) before the end of the file")
         }
-        return ICSDocument(events: events, timeZones: timeZones, name: calendarName)
+        // A file with events of which none could be read is refused, not imported empty.
+        if events.isEmpty, let first = warnings.first(where: \.dropped) {
+            let count = warnings.filter(\.dropped).count
+            throw ICSParseError(line: first.line, reason: "no event could be read (\(count) dropped); the first: \(first.message)")
+        }
+        return ICSDocument(events: events, timeZones: timeZones, name: calendarName, warnings: warnings)
     }
 
     // MARK: Unfolding
@@ -226,6 +247,7 @@ struct ICSParser {
     // MARK: Content lines
 
     private mutating func handle(_ l: LogicalLine) throws(ICSParseError) {
+        currentLine = l.line
         let s = l.start
         let e = l.end
         var i = s
@@ -236,6 +258,7 @@ struct ICSParser {
 
         paramTZID = nil
         paramValue = nil
+        unclosedQuote = false
         while i < e, buf[i] == UInt8(ascii: ";") {
             i += 1
             let ns = i
@@ -254,7 +277,7 @@ struct ICSParser {
                     if quotedStart < 0 { quotedStart = i }
                     while i < e, buf[i] != UInt8(ascii: "\"") { i += 1 }
                     if quotedEnd < 0 { quotedEnd = i }
-                    if i < e { i += 1 }
+                    if i < e { i += 1 } else { unclosedQuote = true }
                 } else {
                     var depth = 0
                     while i < e {
@@ -276,9 +299,53 @@ struct ICSParser {
                 paramValue = raw
             }
         }
-        guard i < e, buf[i] == UInt8(ascii: ":") else { return }
+        guard i < e, buf[i] == UInt8(ascii: ":") else {
+            if unclosedQuote, name != .begin, name != .end {
+                try problem(ICSParseError(line: l.line, reason: "\(label(name)) has a parameter whose quote is never closed, so its value cannot be read"))
+            }
+            return
+        }
         let value = buf[(i + 1)..<e]
-        try apply(name, value, line: l.line)
+        if name == .begin || name == .end {
+            try apply(name, value, line: l.line)
+            return
+        }
+        do {
+            try apply(name, value, line: l.line)
+        } catch {
+            try problem(error)
+        }
+    }
+
+    /// A value that does not parse: refuses the file when strict; else marks the event (or
+    /// time zone) it belongs to, which is then dropped with a warning.
+    private mutating func problem(_ error: ICSParseError) throws(ICSParseError) {
+        if strict { throw error }
+        if event != nil {
+            if event?.problem == nil { event?.problem = error }
+        } else if zone != nil {
+            if zone?.problem == nil { zone?.problem = error }
+        } else {
+            warnings.append(ICSWarning(line: error.line, reason: "ignored: \(error.reason)", dropped: false))
+        }
+    }
+
+    /// A quirk read its clear way: one warning.
+    private mutating func quirk(line: Int, _ reason: String) {
+        warnings.append(ICSWarning(line: line, reason: reason, dropped: false))
+    }
+
+    private func label(_ name: PropertyName) -> String {
+        switch name {
+        case .dtstart: return "DTSTART"
+        case .dtend: return "DTEND"
+        case .rrule: return "RRULE"
+        case .rdate: return "RDATE"
+        case .exdate: return "EXDATE"
+        case .recurrenceID: return "RECURRENCE-ID"
+        case .duration: return "DURATION"
+        default: return "a property"
+        }
     }
 
     private func isRelevant(_ name: PropertyName) -> Bool {
@@ -295,7 +362,15 @@ struct ICSParser {
 
     private mutating func internTZID(_ raw: ArraySlice<UInt8>) -> String {
         for (bytes, name) in tzidCache where bytes.elementsEqual(raw) { return name }
-        let name = String(decoding: trimmedBytes(raw), as: UTF8.self)
+        var cleaned = trimmedBytes(raw)
+        if !strict {
+            // Stray quotes and spaces around a zone name (`TZID=" Europe/Berlin"`): the name is clear.
+            cleaned = trimmedBytes(cleaned.filter { $0 != UInt8(ascii: "\"") }[...])
+        }
+        let name = String(decoding: cleaned, as: UTF8.self)
+        if !unclosedQuote, !cleaned.elementsEqual(raw), warnedTZIDs.insert(name).inserted, warnedTZIDs.count <= 32 {
+            quirk(line: currentLine, "TZID '\(String(decoding: raw.prefix(80), as: UTF8.self))' has stray spaces or quotes; read as '\(name)'")
+        }
         if tzidCache.count < 32 { tzidCache.append((Array(raw), name)) }
         return name
     }
@@ -321,8 +396,14 @@ struct ICSParser {
         case .tzid:
             zone?.tzid = String(decoding: trimmedBytes(value), as: UTF8.self)
         case .tzoffsetfrom, .tzoffsetto:
-            guard let offset = ICSValueParser.parseUTCOffset(value) else {
-                let label = name == .tzoffsetfrom ? "TZOFFSETFROM" : "TZOFFSETTO"
+            let label = name == .tzoffsetfrom ? "TZOFFSETFROM" : "TZOFFSETTO"
+            var parsed = ICSValueParser.parseUTCOffset(value)
+            if parsed == nil, !strict, let unsigned = ICSValueParser.parseUTCOffset([UInt8(ascii: "+")] + trimmedBytes(value)) {
+                // Old Apple iCal wrote offsets east of UTC without their sign.
+                parsed = unsigned
+                quirk(line: line, "\(label) value '\(text(value))' has no sign; read as +\(text(trimmedBytes(value)))")
+            }
+            guard let offset = parsed else {
                 throw ICSParseError(line: line, reason: "\(label) value '\(text(value))' is not a UTC offset (expected e.g. +0100 or -0500)")
             }
             if name == .tzoffsetfrom { observance?.offsetFrom = offset } else { observance?.offsetTo = offset }
@@ -391,6 +472,8 @@ struct ICSParser {
         case .sequence:
             let number = ICSRecurrenceRule.parseInteger(Substring(text(value))) ?? 0
             event?.sequence = number
+        case .dtstamp:
+            event?.stamp = ICSValueParser.parseDateValue(value, tzid: nil, forceDate: false)
         }
     }
 
@@ -476,7 +559,17 @@ struct ICSParser {
         stack.removeLast()
         if let builder = event, depth == eventDepth {
             event = nil
-            events.append(try finish(builder))
+            if let problem = builder.problem {
+                warnings.append(ICSWarning(line: problem.line, uid: builder.uid, summary: builder.summary, reason: problem.reason, dropped: true))
+                return
+            }
+            do {
+                events.append(try finish(builder))
+            } catch {
+                if strict { throw error }
+                warnings.append(ICSWarning(line: error.line, uid: builder.uid, summary: builder.summary,
+                                           reason: builder.start == nil ? "it has no DTSTART" : error.reason, dropped: true))
+            }
         } else if let builder = observance, depth == observanceDepth {
             observance = nil
             // An observance without a start or a target offset cannot be used; it is skipped.
@@ -487,6 +580,10 @@ struct ICSParser {
             }
         } else if let builder = zone, depth == zoneDepth {
             zone = nil
+            if let problem = builder.problem {
+                quirk(line: problem.line, "ignored the VTIMEZONE \(builder.tzid.map { "'\($0)' " } ?? "")begun at line \(builder.line): \(problem.reason)")
+                return
+            }
             if let tzid = builder.tzid, !tzid.isEmpty {
                 timeZones.append(ICSTimeZone(tzid: tzid, observances: builder.observances, line: builder.line))
             }
@@ -503,6 +600,6 @@ struct ICSParser {
             description: b.description, start: start, end: b.end, duration: b.duration,
             rrule: b.rrule, rdates: b.rdates, rdatePeriods: b.rdatePeriods, exdates: b.exdates,
             recurrenceID: b.recurrenceID, status: b.status, transparent: b.transparent,
-            sequence: b.sequence, line: b.line)
+            sequence: b.sequence, stamp: b.stamp, line: b.line)
     }
 }

@@ -88,10 +88,26 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
             END:VCALENDAR
 
             """)
+        // --strict: all or nothing.
+        let strict = await world.output("calendar", "import", path, "--strict")
+        #expect(strict.code == 65)
+        #expect(strict.err.hasPrefix("focus: error: \(path):11: "))
+        #expect(strict.out.isEmpty)
+        #expect(try world.database.calendars().isEmpty)
+        // By default the broken event is dropped, with one warning naming it, and the rest imported.
+        let r = await world.output("calendar", "import", path)
+        #expect(r.code == 0)
+        #expect(r.err == "focus: warning: \(path):11: dropped the event 'Month thirteen' (UID bad@test): DTSTART value '20261323T080000Z' "
+            + "is not a valid date or date-time (expected e.g. 20261123, 20261123T080000Z or 20261123T090000)\n")
+        #expect(r.out.hasPrefix("Imported calendar bad: 1 event, 1 busy time stored"))
+    }
+
+    @Test func aFileWhoseEveryEventIsBrokenIsRefused() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let path = try temporaryFile("allbad.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:2026-11-23\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
         let r = await world.output("calendar", "import", path)
         #expect(r.code == 65)
-        #expect(r.err.hasPrefix("focus: error: \(path):11: "))
-        #expect(r.out.isEmpty)
+        #expect(r.err.contains("no event could be read (1 dropped)"))
         #expect(try world.database.calendars().isEmpty)
     }
 
@@ -184,5 +200,48 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
             {"start": "2026-07-10T07:00:00Z", "end": "2026-07-10T08:00:00Z", "summary": "Floating", "calendar": "Summer"}]
 
             """)
+    }
+}
+
+/// Zero-length events and events across midnight, as `calendar busy`, `agenda` and `plan` show them.
+@Suite struct CalendarMomentsAndNightsTests {
+    static let file = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        BEGIN:VEVENT\r
+        UID:cut@test\r
+        DTSTART:20261130T110000Z\r
+        SUMMARY:Release branch cut\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:night@test\r
+        DTSTART:20261201T220000Z\r
+        DTEND:20261202T003000Z\r
+        SUMMARY:Night shift\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test func aMomentIsNotBusyButTheAgendaMarksIt() async throws {
+        let world = try TestWorld(now: "2026-11-29T19:00:00Z")
+        await world.run("calendar", "import", try temporaryFile("moments.ics", Self.file), "--name", "Work")
+        let busy = await world.output("calendar", "busy", "--from", "2026-11-30", "--to", "2026-11-30", "--json")
+        #expect(busy.out == "[]\n")
+        let agenda = await world.output("agenda", "2026-11-30")
+        #expect(agenda.out.contains("  12:00 · Release branch cut · Work\n"))
+        // A block may sit across the moment: it holds no time.
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "14h", "--due", "2026-11-30 22:00")
+        #expect(try world.database.savedRisks().isEmpty)
+    }
+
+    @Test func anEventAcrossMidnightShowsOnBothDaysByWhenItCoversThem() async throws {
+        let world = try TestWorld(now: "2026-11-29T19:00:00Z")
+        await world.run("calendar", "import", try temporaryFile("nights.ics", Self.file), "--name", "Work")
+        await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-29 19:00", "--duration", "10m")
+        let tuesday = await world.output("agenda", "2026-12-01")
+        #expect(tuesday.out.contains("  23:00–(01:30)  Night shift · Work\n"))
+        let wednesday = await world.output("agenda", "2026-12-02")
+        #expect(wednesday.out.hasPrefix("Wed 2 Dec 2026\n  (23:00)–01:30  Night shift · Work\n"))
     }
 }

@@ -11,7 +11,7 @@ import Testing
     func malformedFixturesThrowWithTheirLine(name: String, line: Int, reason: String) throws {
         let data = try fixtureData(name)
         #expect(throws: ICSParseError(line: line, reason: reason)) {
-            try ICSReader.parse(data: data)
+            try ICSReader.parse(data: data, strict: true)
         }
     }
 

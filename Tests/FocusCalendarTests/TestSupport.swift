@@ -66,9 +66,10 @@ func singleEvent(_ lines: String, uid: String = "inline@focus.test") throws -> I
 }
 
 /// The parse error a text produces, if any.
+/// The error a strict read (`calendar import --strict`) refuses `text` with, if any.
 func parseError(_ text: String) -> ICSParseError? {
     do {
-        _ = try ICSReader.parse(text)
+        _ = try ICSReader.parse(text, strict: true)
         return nil
     } catch {
         return error

@@ -24,7 +24,9 @@ package struct CalendarBusyCommand: FocusRunnable {
         }
         let start = env.calendar.startOfDay(first)
         let end = env.calendar.startOfDay(last.adding(days: 1))
+        // A zero-length event (no DTEND or DURATION) marks a moment: it is not busy time.
         let events = try env.openDatabase().busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expand)
+            .filter { $0.end > $0.start }
         if json {
             env.console.line(JSON.array(events.map(Self.json)).rendered())
         } else {

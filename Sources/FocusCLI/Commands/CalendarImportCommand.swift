@@ -4,19 +4,23 @@ import FocusCore
 import FocusStorage
 import Foundation
 
-/// `focus calendar import FILE.ics [--name NAME]`.
+/// `focus calendar import FILE.ics [--name NAME] [--strict]`.
 package struct CalendarImportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Import an .ics file as busy time (re-importing a name replaces it).",
         discussion: """
-            The whole file is read first (at most 32 MB): a line that does not parse rejects it with \
-            its line number and nothing is stored. The name defaults to the file's X-WR-CALNAME, else its base name.
+            The whole file is read first (at most 32 MB). An event that does not parse is dropped with \
+            a warning naming its line, UID and summary, and the rest is imported; with --strict the \
+            whole file is refused instead. A file that is not iCalendar, or whose every event is \
+            broken, is refused. The name defaults to the file's X-WR-CALNAME, else its base name.
             """)
 
     @Argument(help: ArgumentHelp("An iCalendar file.", valueName: "file.ics"))
     var file: String
     @Option(help: ArgumentHelp("The calendar's name (default: the name inside the file, else the file name).", valueName: "name"))
     var name: String?
+    @Flag(help: "Refuse the whole file when any event does not parse (nothing is stored).")
+    var strict = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -31,9 +35,12 @@ package struct CalendarImportCommand: FocusRunnable {
         let data = try Self.read(file)
         let document: ICSDocument
         do {
-            document = try ICSReader.parse(data: data)
+            document = try ICSReader.parse(data: data, strict: strict)
         } catch {
             throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
+        }
+        for warning in document.warnings {
+            env.console.note("warning: \(file):\(warning.line): \(warning.message)")
         }
         let calendarName = try Self.calendarName(option: name, document: document, file: file)
         let now = env.now()

@@ -41,11 +41,23 @@ enum AgendaRenderer {
         return out
     }
 
+    /// An event as one day of the agenda shows it: `  23:00–(01:30)  Night shift · Work` on the
+    /// day it starts, `  (23:00)–01:30  …` on the day it ends (the times in parentheses are on
+    /// another day), and `  12:00 · Release branch cut · Work` for a moment (no length).
+    static func eventLine(_ e: BusyEvent, on day: DateInterval, calendar: LocalCalendar) -> String {
+        if e.allDay { return eventLine(e, calendar: calendar) }
+        let start = e.start < day.start ? "(\(calendar.timeOfDay(of: e.start)))" : "\(calendar.timeOfDay(of: e.start))"
+        if e.end <= e.start { return "  \(start) · \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))" }
+        let end = e.end > day.end ? "(\(calendar.timeOfDay(of: e.end)))" : "\(calendar.timeOfDay(of: e.end))"
+        return "  \(start)–\(end)  \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))"
+    }
+
     static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {
         var out = "\(RelativeTime.shortDay(a.day)) \(a.day.year)\n"
-        // One timeline: events, blocks and sessions by start.
+        // One timeline: events, blocks and sessions by when they cover this day.
+        let day = DateInterval(start: calendar.startOfDay(a.day), end: calendar.startOfDay(a.day.adding(days: 1)))
         var lines: [(Date, Int, String)] = []
-        for e in a.events { lines.append((e.allDay ? .distantPast : e.start, 0, eventLine(e, calendar: calendar))) }
+        for e in a.events { lines.append((e.allDay ? .distantPast : max(e.start, day.start), 0, eventLine(e, on: day, calendar: calendar))) }
         for b in a.blocks { lines.append((b.start, 1, PlanRenderer.blockLine(b, calendar: calendar))) }
         for s in a.sessions {
             let mark = s.log.status == .completed ? "✓" : "✗"
