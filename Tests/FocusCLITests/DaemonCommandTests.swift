@@ -229,13 +229,13 @@ final class Shared<Value>: @unchecked Sendable {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("data/focus.service")
         let shipped = try String(contentsOf: data, encoding: .utf8)
-        #expect(shipped == DaemonCommand.unit(executable: "%h/.local/bin/focus"))
+        #expect(try shipped == DaemonCommand.unit(executable: "%h/.local/bin/focus"))
         #expect(shipped.contains("ExecStart=%h/.local/bin/focus daemon\n"))
         #expect(shipped.contains("Restart=on-failure\n"))
     }
 
-    @Test func anInstallPathWithSpacesOrPercentIsQuotedForSystemd() {
-        #expect(DaemonCommand.unit(executable: "/opt/my tools/focus", arguments: ["--db", "/d/100%.sqlite"])
+    @Test func anInstallPathWithSpacesOrPercentIsQuotedForSystemd() throws {
+        #expect(try DaemonCommand.unit(executable: "/opt/my tools/focus", arguments: ["--db", "/d/100%.sqlite"])
             .contains(#"ExecStart="/opt/my tools/focus" daemon --db /d/100%%.sqlite"# + "\n"))
     }
 

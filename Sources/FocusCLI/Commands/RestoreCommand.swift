@@ -28,7 +28,7 @@ package struct RestoreCommand: FocusRunnable {
         // Check the backup before touching anything.
         _ = try AppDatabase.inspect(backup: file)
         // No daemon may run (or start) while the file changes under it; one that never ran left no lock file.
-        let lockPath = path + ".daemon.lock"
+        let lockPath = DaemonLock.lockPath(forDatabase: path)
         let lock = fm.fileExists(atPath: lockPath) ? try DaemonLock.acquire(path: lockPath) : nil
         defer { lock?.release() }
         if fm.fileExists(atPath: path), let current = try? AppDatabase.open(path: path),
