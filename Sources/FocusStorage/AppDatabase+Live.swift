@@ -21,7 +21,12 @@ extension AppDatabase {
     package static func open(path: String) throws(FocusError) -> AppDatabase {
         let fm = FileManager.default
         let directory = (path as NSString).deletingLastPathComponent
-        let exists = fm.fileExists(atPath: path)
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists, FileKind(mode: info.st_mode) != .regular {
+            // SQLite would block reading a FIFO, or write into a device.
+            throw .noInputFile(path: path, reason: "it is \(FileKind(mode: info.st_mode).phrase), not a regular file. Name a database file with --db or FOCUS_DB")
+        }
         if !exists {
             do {
                 try PrivateDirectory.makeParent(of: path)
@@ -43,7 +48,7 @@ extension AppDatabase {
         }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration())
+            queue = try DatabaseQueue(path: sqliteName(path), configuration: configuration())
         } catch {
             throw map(error, path: path)
         }
@@ -59,6 +64,14 @@ extension AppDatabase {
             throw map(error, path: path)
         }
         return database
+    }
+
+    /// `path` as SQLite must be given it to read it as a plain file name: a relative name is
+    /// prefixed with `./`, so `file:x?mode=memory` (which Debian's SQLite, built with
+    /// SQLITE_USE_URI, would read as a URI) and `:memory:` name files in the current directory.
+    /// See https://www.sqlite.org/uri.html and https://www.sqlite.org/inmemorydb.html.
+    package static func sqliteName(_ path: String) -> String {
+        path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
     }
 
     private static func reasonText(_ error: any Error) -> String {

@@ -49,6 +49,8 @@ package struct ImportCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let format = try ImportCommand.format(option: format, path: file)
         let mapping = try ImportCommand.mapping(map, format: format)
+        // The command line first (64), then the file: 66 when missing or not a regular file, 74 unreadable.
+        try InputFile.check(file)
         // First the whole file is checked, with nothing opened for writing.
         var checker = SessionFileParser(format: format, mapping: mapping, file: file)
         try ChunkedFile.read(file) { chunk in try checker.feed(chunk) { _, _ in } }
@@ -73,7 +75,10 @@ package struct ImportCommand: FocusRunnable {
             }
             return format
         }
-        guard let format = ImportFormat.detect(path: path, head: ChunkedFile.head(path)) else {
+        // Only a .json file is told apart by its first bytes: that one must be readable first.
+        let needsHead = path.lowercased().hasSuffix(".json")
+        if needsHead { try InputFile.check(path) }
+        guard let format = ImportFormat.detect(path: path, head: needsHead ? ChunkedFile.head(path) : []) else {
             throw .usage("cannot tell the format of \(path) from its name; name it .jsonl or .csv, or pass --format (\(ImportFormat.names)).")
         }
         return format
