@@ -88,9 +88,9 @@ package struct DaemonCommand: FocusRunnable {
         }
         let path = base + "/systemd/user/focus.service"
         var arguments: [String] = []
-        let chosen = (global.db.map { !$0.isEmpty } ?? false) || !(env.environment["FOCUS_DB"] ?? "").isEmpty
-        if chosen {
-            arguments += ["--db", DaemonCommand.absolute(env.databasePath, from: FileManager.default.currentDirectoryPath)]
+        // The database this command would use, when --db or FOCUS_DB chose it (as `databasePath` does).
+        if let named = [global.db, env.environment["FOCUS_DB"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
+            arguments += ["--db", DaemonCommand.absolute(named, from: FileManager.default.currentDirectoryPath)]
         }
         let unit = try DaemonCommand.unit(executable: exe, arguments: arguments)
         try AtomicFile.write(unit, to: path, mode: 0o644)
@@ -138,7 +138,7 @@ package struct DaemonCommand: FocusRunnable {
     /// systemd.syntax(7), "Quoting"): `%` specifiers written `%%`, `$` variable expansion
     /// written `$$`, and in double quotes (C-style escapes) when it has blanks, quotes,
     /// backslashes or a `;`. A leading `%h/` is kept as the home-directory specifier.
-    static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         var escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
         if word.hasPrefix("%h/") { escaped = "%h/" + escaped.dropFirst(4) }
         guard escaped.isEmpty || escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
