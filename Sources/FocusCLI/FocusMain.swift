@@ -11,6 +11,9 @@ package enum FocusMain {
     /// served by a new thread: a thread created and scheduled at the end of every command.
     package static func mainThenExit() async -> Never {
         StandardConsole.reserveStandardDescriptors()
+        // A reader that goes away (`focus log | head -1`) is an EPIPE to handle, not a signal
+        // that kills focus wherever it is (mid-session, mid-import). Hooks get the default back.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
         let console = StandardConsole(environment: environment)

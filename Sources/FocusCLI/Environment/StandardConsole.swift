@@ -35,7 +35,7 @@ package struct StandardConsole: Console {
     private static let failedStreams = Mutex<Set<Int32>>([])
 
     /// Writes all of `text`, or records why it could not: a failed or short write (a full disk,
-    /// a closed descriptor, EPIPE once the reader has gone, SIGPIPE being ignored) is remembered,
+    /// a closed descriptor, EPIPE once the reader has gone: SIGPIPE is ignored) is remembered,
     /// nothing more is written to that stream, and the command exits 74 (README, exit codes).
     static func write(_ text: String, to fd: Int32) {
         guard !failedStreams.withLock({ $0.contains(fd) }) else { return }
