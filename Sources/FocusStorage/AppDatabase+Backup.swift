@@ -166,6 +166,7 @@ extension AppDatabase {
     /// the old); one that does not open (damaged) is moved aside and the copy renamed over it.
     package static func restore(from source: String, into path: String, aside: String) throws(FocusError) -> Restored {
         let facts = try inspect(backup: source)
+        _ = try requireRegularOrMissing(path)
         do {
             try PrivateDirectory.makeParent(of: path)
         } catch {

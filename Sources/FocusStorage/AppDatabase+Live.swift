@@ -21,12 +21,7 @@ extension AppDatabase {
     package static func open(path: String) throws(FocusError) -> AppDatabase {
         let fm = FileManager.default
         let directory = (path as NSString).deletingLastPathComponent
-        var info = stat()
-        let exists = stat(path, &info) == 0
-        if exists, FileKind(mode: info.st_mode) != .regular {
-            // SQLite would block reading a FIFO, or write into a device.
-            throw .noInputFile(path: path, reason: "it is \(FileKind(mode: info.st_mode).phrase), not a regular file. Name a database file with --db or FOCUS_DB")
-        }
+        let exists = try requireRegularOrMissing(path)
         if !exists {
             do {
                 try PrivateDirectory.makeParent(of: path)
@@ -64,6 +59,19 @@ extension AppDatabase {
             throw map(error, path: path)
         }
         return database
+    }
+
+    /// Whether the database file exists; throws `noInputFile` (66) when `path` names a directory,
+    /// FIFO, socket or device: SQLite would block reading a FIFO or write into a device, and a
+    /// restore would move it aside.
+    package static func requireRegularOrMissing(_ path: String) throws(FocusError) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = FileKind(mode: info.st_mode)
+        guard kind == .regular else {
+            throw .noInputFile(path: path, reason: "it is \(kind.phrase), not a regular file. Name a database file with --db or FOCUS_DB")
+        }
+        return true
     }
 
     /// `path` as SQLite must be given it to read it as a plain file name: a relative name is

@@ -121,15 +121,21 @@ enum Oddity: String, CaseIterable, CustomStringConvertible {
 
     @Test(arguments: [Oddity.directory, .fifo, .socket, .linkToFIFO])
     func aDatabasePathThatIsNotARegularFileIsRefusedWith66(_ oddity: Oddity) async throws {
-        let dir = try TempDir()
-        let path = try oddity.make(in: dir, name: "db.sqlite")
-        let console = RecordingConsole()
-        let code = await FocusMain.run(arguments: ["task", "add", "X", "--db", path], console: console) { global throws(FocusError) in
-            try FocusEnvironment.live(global: global, environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path], console: console)
+        let w = try FileWorld()
+        let now = "2026-11-22T09:00:00Z"
+        #expect(await w.run("task", "add", "Thesis", now: now).code == 0)
+        let backup = w.dir.path + "/good-backup.sqlite"
+        #expect(await w.run("backup", backup, now: now).code == 0)
+        let path = try oddity.make(in: w.dir, name: "db.sqlite")
+        let kind = Oddity.kind(path)
+        for command in [["task", "add", "X"], ["status"], ["stats", "--last", "3"], ["restore", backup], ["daemon"]] {
+            let r = await w.run(command + ["--db", path], now: now)
+            #expect(r.code == 66, "\(command): \(r.err)")
+            #expect(r.err.hasPrefix("focus: error: cannot read \(path): it is "), "\(r.err)")
+            #expect(Oddity.kind(path) == kind, "\(command) left it as it was")
         }
-        #expect(code == 66, "\(console.stderr)")
-        #expect(console.stderr.hasPrefix("focus: error: cannot read \(path): it is "))
-        #expect(Oddity.kind(path) == (oddity == .linkToFIFO ? S_IFLNK : oddity == .directory ? S_IFDIR : oddity == .fifo ? S_IFIFO : S_IFSOCK))
+        let left = try FileManager.default.contentsOfDirectory(atPath: w.dir.path).filter { $0.contains("before-restore") }
+        #expect(left.isEmpty, "nothing moved aside: \(left)")
     }
 }
 
