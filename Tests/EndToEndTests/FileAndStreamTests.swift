@@ -138,25 +138,42 @@ import Glibc
     @Test func devicesAreNeverWrittenAndStandardOutputByNameIsStandardOutput() async throws {
         let s = try await Self.seeded()
         defer { s.remove() }
-        for args in [["export", "--output", "/dev/null"], ["report", "--html", "/dev/full"], ["calendar", "export", "/dev/zero"],
-                     ["backup", "/dev/null", "--force"]] {
-            // (Standard output is a file here: /dev/null as standard output itself would be written.)
-            let r = try await Self.shell(s, args, redirect: ">'\(s.dir.path)/stdout'")
+        // As root, copies of the devices: a regression must not rename over the system's own.
+        // (Standard output is a file here: a device that is standard output itself is written.)
+        let devices = Self.devices(in: s.dir.path)
+        for (i, args) in [["export", "--output"], ["report", "--last", "3", "--html"], ["calendar", "export"], ["backup", "--force"]].enumerated() {
+            let device = devices[i % devices.count]
+            let r = try await Self.shell(s, args + [device], redirect: ">'\(s.dir.path)/stdout'")
             #expect(r.code == 74, "\(args): \(r.err)")
-            #expect(r.err.hasPrefix("focus: error: cannot write \(args.first { $0.hasPrefix("/dev/") } ?? ""): it is a character device"), "\(r.err)")
+            #expect(r.err.hasPrefix("focus: error: cannot write \(device): it is a character device"), "\(r.err)")
+            var info = stat()
+            #expect(lstat(device, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "\(device) is still a device")
         }
-        var info = stat()
-        #expect(stat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
         // /dev/stdout names standard output: written there, whatever it is (here a file).
         let out = s.dir.appendingPathComponent("out.jsonl").path
         let r = try await Self.shell(s, ["export", "--output", "/dev/stdout"], redirect: ">'\(out)'")
         #expect(r.code == 0, "\(r.err)")
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 20)
-        // A backup is a file: /dev/stdout is refused, and /dev/stdout is left alone.
-        let backup = try await Self.shell(s, ["backup", "/dev/stdout", "--force"], redirect: ">'\(out)'")
+        // A backup is a file: a link to standard output is refused and left alone (a link of the
+        // test's own, like /dev/stdout, which a regression as root would replace system-wide).
+        let stdoutLink = s.dir.appendingPathComponent("my-stdout").path
+        #expect(symlink("/proc/self/fd/1", stdoutLink) == 0)
+        let backup = try await Self.shell(s, ["backup", stdoutLink, "--force"], redirect: ">'\(out)'")
         #expect(backup.code == 74, "\(backup.err)")
         var link = stat()
-        #expect(lstat("/dev/stdout", &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK)
+        #expect(lstat(stdoutLink, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK)
+    }
+
+    /// Character devices to be asked to write into: copies of /dev/null, /dev/zero and /dev/full
+    /// made in `directory` when root (who could replace the real ones), else the real ones
+    /// (which a user may not replace).
+    static func devices(in directory: String) -> [String] {
+        guard geteuid() == 0 else { return ["/dev/null", "/dev/full", "/dev/zero"] }
+        return [("null", 3), ("full", 7), ("zero", 5)].compactMap { name, minor in
+            let path = directory + "/dev-" + name
+            // dev_t for major 1 and a minor below 256, as glibc's makedev(3) encodes it.
+            return mknod(path, S_IFCHR | 0o666, dev_t(1 << 8 | minor)) == 0 ? path : nil
+        }
     }
 
     @Test func aFIFOGivenAsAnInputFileNeverBlocks() async throws {

@@ -139,9 +139,28 @@ import Testing
     ])
     func badImportAndExportFlagsExit64(args: [String], message: String) async throws {
         let world = try TestWorld()
+        // The files exist (a missing one is 66 unless the command line alone is wrong).
+        let dir = try TempDir()
+        var args = args
+        var message = message
+        if args.first == "import" {
+            let path = try dir.file(args[1], "")
+            message = message.replacingOccurrences(of: "of \(args[1]) from", with: "of \(path) from")
+            args[1] = path
+        }
         let r = await world.output(args)
         #expect(r.code == 64)
         #expect(r.err == message)
+    }
+
+    @Test(arguments: [
+        ["import", "/nonexistent/h.jsonl"], ["import", "/nonexistent/history.txt"], ["import", "/nonexistent/h.json", "--map", "task=1"],
+    ])
+    func aMissingFileIs66WhenTheCommandLineItselfIsRight(args: [String]) async throws {
+        let world = try TestWorld()
+        let r = await world.output(args)
+        #expect(r.code == 66)
+        #expect(r.err.hasPrefix("focus: error: cannot read \(args[1]): no such file"))
     }
 
     @Test func formatForcesHowAFileIsRead() async throws {

@@ -47,10 +47,19 @@ package struct ImportCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let format = try ImportCommand.format(option: format, path: file)
-        let mapping = try ImportCommand.mapping(map, format: format)
-        // The command line first (64), then the file: 66 when missing or not a regular file, 74 unreadable.
-        try InputFile.check(file)
+        // What the command line alone decides is checked first (64); then the file (66 when it is
+        // missing or not a regular file, 74 when unreadable); then what needs its name or content.
+        let format: ImportFormat
+        let mapping: ImportMapping?
+        if let known = try ImportCommand.formatFromCommandLine(option: self.format, path: file) {
+            format = known
+            mapping = try ImportCommand.mapping(map, format: known)
+            try InputFile.check(file)
+        } else {
+            try InputFile.check(file)
+            format = try ImportCommand.format(option: nil, path: file)
+            mapping = try ImportCommand.mapping(map, format: format)
+        }
         // First the whole file is checked, with nothing opened for writing.
         var checker = SessionFileParser(format: format, mapping: mapping, file: file)
         try ChunkedFile.read(file) { chunk in try checker.feed(chunk) { _, _ in } }
@@ -75,13 +84,18 @@ package struct ImportCommand: FocusRunnable {
             }
             return format
         }
-        // Only a .json file is told apart by its first bytes: that one must be readable first.
-        let needsHead = path.lowercased().hasSuffix(".json")
-        if needsHead { try InputFile.check(path) }
-        guard let format = ImportFormat.detect(path: path, head: needsHead ? ChunkedFile.head(path) : []) else {
+        guard let format = ImportFormat.detect(path: path, head: ChunkedFile.head(path)) else {
             throw .usage("cannot tell the format of \(path) from its name; name it .jsonl or .csv, or pass --format (\(ImportFormat.names)).")
         }
         return format
+    }
+
+    /// The format when `--format` or the file's name alone says it (not a .json file, which is
+    /// told apart by its first bytes); nil when the file must be looked at.
+    static func formatFromCommandLine(option: String?, path: String) throws(FocusError) -> ImportFormat? {
+        if option != nil { return try format(option: option, path: path) }
+        guard !path.lowercased().hasSuffix(".json") else { return nil }
+        return ImportFormat.detect(path: path, head: [])
     }
 
     static func mapping(_ option: String?, format: ImportFormat) throws(FocusError) -> ImportMapping? {
