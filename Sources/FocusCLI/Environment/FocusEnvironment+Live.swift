@@ -86,7 +86,8 @@ extension FocusEnvironment {
     /// read by the rule for input files: a directory, FIFO or device 66, unreadable 74.
     static func loadConfig(path: String) throws(FocusError) -> FocusConfig {
         var info = stat()
-        if lstat(path, &info) != 0, errno == ENOENT { return FocusConfig() }
+        // Missing (or behind a dangling link, or under a file): the defaults, as always.
+        if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return FocusConfig() }
         var data = Data()
         do {
             try ChunkedFile.read(path) { chunk in

@@ -45,6 +45,7 @@ package enum FileKind: Equatable, Sendable {
 package enum InputFile {
     /// Opens `path` for reading (close-on-exec, blocking reads) after checking it is a regular file.
     package static func open(_ path: String) throws(FocusError) -> Int32 {
+        guard !path.isEmpty else { throw .invalidValue(what: "file name", value: path, expected: "the path of a file to read") }
         // stat first: a device or FIFO is refused without being opened at all.
         var info = stat()
         guard stat(path, &info) == 0 else { throw failure(path, errno) }
@@ -90,7 +91,7 @@ package enum InputFile {
     static func failure(_ path: String, _ code: Int32) -> FocusError {
         switch code {
         case ENOENT:
-            return .noInputFile(path: path, reason: path.isEmpty ? "no file name given" : "no such file. Check the path")
+            return .noInputFile(path: path, reason: "no such file. Check the path")
         case ENOTDIR:
             return .noInputFile(path: path, reason: "no such file (a part of the path is not a directory). Check the path")
         case ELOOP:
@@ -115,7 +116,7 @@ package enum InputFile {
 package enum OutputFile {
     /// Throws unless a new regular file may be renamed over `path`.
     package static func checkReplaceable(_ path: String) throws(FocusError) {
-        guard !path.isEmpty else { throw .io(path: "''", reason: "no file name given") }
+        guard !path.isEmpty else { throw .invalidValue(what: "file name", value: path, expected: "the path of a file to write") }
         var info = stat()
         // Missing (or an unusable directory part): creating the file will say what is wrong.
         guard lstat(path, &info) == 0 else { return }
