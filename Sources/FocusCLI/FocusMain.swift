@@ -74,11 +74,10 @@ package enum FocusMain {
             try await command.run(in: env)
             return 0
         } catch let error as FocusError {
+            if case let .output(failure) = error { return report(failure, console: console) }
             // Sanitised before cutting: a line break typed into a value must not cut the sentence.
             console.err("focus: error: \(oneLine(Sanitized.terminal(error.description)))\n")
             return error.exitCode
-        } catch let failure as ConsoleWriteFailure {
-            return report(failure, console: console)
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch {

@@ -65,6 +65,27 @@ import Glibc
         #expect(try await s.run("task", "show", "Closed").code == 0)
     }
 
+    @Test func anExportOfManyChunksStopsAtTheFirstFailedWriteWithTheSameOneLine() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let history = s.dir.appendingPathComponent("big.jsonl").path
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let lines = (0..<3000).map { i in
+            let a = start.addingTimeInterval(Double(i) * 1800)
+            return #"{"task": "T", "start": "\#(a.formatted(.iso8601))", "end": "\#(a.addingTimeInterval(1500).formatted(.iso8601))", "status": "completed"}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: history))
+        #expect(try await s.run("import", history).code == 0)
+        for args in [["export"], ["export", "--format", "ics"], ["export", "--output", "-", "--format", "csv"]] {
+            let full = try await Self.shell(s, args, redirect: ">/dev/full")
+            #expect(full.code == 74)
+            #expect(full.err == "focus: error: cannot write to standard output: No space left on device. The output is incomplete.\n", "\(full.err)")
+            let gone = try await offPool { try Self.spawnIntoBrokenPipe(args, environment: s.environment) }
+            #expect(gone.code == 74)
+            #expect(gone.err == "")
+        }
+    }
+
     @Test func aCountdownWritingToAFullDiskIsRecordedAndThenExits74() async throws {
         let s = try await Self.seeded()
         defer { s.remove() }

@@ -123,7 +123,7 @@ def run(t):
     keep = []
     db = t.new_db("hostile-files-db")
     history = os.path.join(base, "seed.jsonl")
-    t.make_history(history, 30)
+    t.make_history(history, 2500)  # an export of several chunks: the failure comes mid-way
     code, err, _ = run_focus(t, ["import", history], db=db)
     row.check(code == 0, f"seed import: {err.strip()}")
     backup = os.path.join(base, "good-backup.sqlite")

@@ -64,8 +64,8 @@ package final class AtomicFileWriter {
         }
     }
 
-    /// Appends `bytes`. Throws `FocusError` for the file, `ConsoleWriteFailure` for standard output.
-    package func write(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Appends `bytes` (to standard output, a failed write throws `.output`).
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FocusError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         if let console {
             console.out(String(decoding: UnsafeRawBufferPointer(start: base, count: bytes.count), as: UTF8.self))
@@ -77,14 +77,18 @@ package final class AtomicFileWriter {
             let n = Glibc.write(fd, base + written, bytes.count - written)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FocusError.io(path: path, reason: String(cString: strerror(errno)))
+                throw .io(path: path, reason: String(cString: strerror(errno)))
             }
             written += n
         }
     }
 
-    package func write(_ text: String) throws {
-        try Array(text.utf8).withUnsafeBytes { try write($0) }
+    package func write(_ text: String) throws(FocusError) {
+        var failure: FocusError?
+        Array(text.utf8).withUnsafeBytes { raw in
+            do throws(FocusError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Flushes to disk and renames the file into place.
@@ -117,7 +121,7 @@ package final class AtomicFileWriter {
 /// A whole file written at once through `AtomicFileWriter`.
 package enum AtomicFile {
     package static func write(_ text: String, to path: String, mode: mode_t,
-                               standardOutput: (any Console)? = nil, makeParent: Bool = true) throws {
+                               standardOutput: (any Console)? = nil, makeParent: Bool = true) throws(FocusError) {
         let file = try AtomicFileWriter(path: path, mode: mode, standardOutput: standardOutput, makeParent: makeParent)
         try file.write(text)
         try file.commit()

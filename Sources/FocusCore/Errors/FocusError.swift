@@ -30,6 +30,9 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
     case noInputFile(path: String, reason: String)
     /// An input file exists but cannot be read (permissions, a failing disk).
     case unreadable(path: String, reason: String)
+    /// Standard output or error could not be written: the output is incomplete (exit 74; a
+    /// reader that went away is not announced).
+    case output(ConsoleWriteFailure)
     /// Something needed is not there (a running session, a second session, a service).
     case unavailable(String)
     /// Work that cannot fit before its due date (refused unless `--force`).
@@ -44,7 +47,7 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badInput, .doesNotFit: return 65
         case .unavailable: return 69
         case .noInputFile: return 66
-        case .corruptDatabase, .newerSchema, .databaseLocked, .io, .unreadable: return 74
+        case .corruptDatabase, .newerSchema, .databaseLocked, .io, .unreadable, .output: return 74
         }
     }
 
@@ -86,6 +89,8 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot write \(path): \(reason)."
         case let .noInputFile(path, reason), let .unreadable(path, reason):
             return "cannot read \(path): \(reason)."
+        case let .output(failure):
+            return failure.sentence
         case let .unavailable(message):
             return message
         case let .doesNotFit(message):

@@ -17,7 +17,7 @@ package protocol Console: Sendable {
 
 /// A write to standard output or standard error that failed or fell short: a full disk
 /// (ENOSPC), a closed descriptor (EBADF), a reader that went away (EPIPE). Exit 74.
-package struct ConsoleWriteFailure: Error, Equatable, Sendable {
+package struct ConsoleWriteFailure: Equatable, Sendable {
     package enum Stream: Sendable { case output, error }
     package var stream: Stream
     /// The errno of the failed write.
@@ -43,8 +43,8 @@ extension Console {
     package var writeFailure: ConsoleWriteFailure? { nil }
 
     /// Throws once a write to standard output has failed: long outputs (export) stop there.
-    package func checkOutput() throws(ConsoleWriteFailure) {
-        if let failure = writeFailure, failure.stream == .output { throw failure }
+    package func checkOutput() throws(FocusError) {
+        if let failure = writeFailure, failure.stream == .output { throw .output(failure) }
     }
 
     /// A result line on standard output.
