@@ -28,17 +28,22 @@ package struct StandardConsole: Console {
     package func out(_ text: String) { StandardConsole.write(text, to: STDOUT_FILENO) }
     package func err(_ text: String) { StandardConsole.write(text, to: STDERR_FILENO) }
 
-    package var writeFailure: ConsoleWriteFailure? { StandardConsole.failure.withLock { $0 } }
+    /// Standard output's failure first (that is what a script loses), else standard error's.
+    package var writeFailure: ConsoleWriteFailure? {
+        StandardConsole.failures.withLock { failed in
+            if let code = failed[STDOUT_FILENO] { return ConsoleWriteFailure(stream: .output, code: code) }
+            return failed[STDERR_FILENO].map { ConsoleWriteFailure(stream: .error, code: $0) }
+        }
+    }
 
-    /// The first failed write on either stream (the descriptors are the process's, so this is too).
-    private static let failure = Mutex<ConsoleWriteFailure?>(nil)
-    private static let failedStreams = Mutex<Set<Int32>>([])
+    /// The errno of the first failed write on each descriptor (they are the process's, so this is too).
+    private static let failures = Mutex<[Int32: Int32]>([:])
 
     /// Writes all of `text`, or records why it could not: a failed or short write (a full disk,
     /// a closed descriptor, EPIPE once the reader has gone: SIGPIPE is ignored) is remembered,
     /// nothing more is written to that stream, and the command exits 74 (README, exit codes).
     static func write(_ text: String, to fd: Int32) {
-        guard !failedStreams.withLock({ $0.contains(fd) }) else { return }
+        guard failures.withLock({ $0[fd] == nil }) else { return }
         if closedStreams.withLock({ $0.contains(fd) }) {
             fail(fd, EBADF)
             return
@@ -60,9 +65,7 @@ package struct StandardConsole: Console {
     }
 
     private static func fail(_ fd: Int32, _ code: Int32) {
-        failedStreams.withLock { _ = $0.insert(fd) }
-        let stream: ConsoleWriteFailure.Stream = fd == STDERR_FILENO ? .error : .output
-        failure.withLock { if $0 == nil { $0 = ConsoleWriteFailure(stream: stream, code: code) } }
+        failures.withLock { if $0[fd] == nil { $0[fd] = code } }
     }
 
     /// Standard output or error as the process was started without them (`focus export >&-`).
