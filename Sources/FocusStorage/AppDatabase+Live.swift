@@ -77,7 +77,7 @@ extension AppDatabase {
     /// `path` as SQLite must be given it to read it as a plain file name: a relative name is
     /// prefixed with `./`, so `file:x?mode=memory` (which Debian's SQLite, built with
     /// SQLITE_USE_URI, would read as a URI) and `:memory:` name files in the current directory.
-    /// See https://www.sqlite.org/uri.html and https://www.sqlite.org/inmemorydb.html.
+    /// (README, Files: `--db` and `FOCUS_DB` are plain file paths.)
     package static func sqliteName(_ path: String) -> String {
         path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
     }
