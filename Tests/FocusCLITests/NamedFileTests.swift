@@ -107,6 +107,18 @@ enum Oddity: String, CaseIterable, CustomStringConvertible {
         #expect(flags.code == 64)
     }
 
+    @Test func aLinkLoopATooLongNameAndAFileUnderAFileAreMissing66() async throws {
+        let w = try FileWorld()
+        let loop = w.dir.path + "/loop.jsonl"
+        #expect(symlink(loop, loop) == 0)
+        let plain = try w.dir.file("plain", "x")
+        for path in [loop, w.dir.path + "/" + String(repeating: "n", count: 300) + ".jsonl", plain + "/h.jsonl"] {
+            let r = await w.run("import", path, now: "2026-11-22T09:00:00Z")
+            #expect(r.code == 66, "\(r.err)")
+            #expect(r.err.hasPrefix("focus: error: cannot read \(path): no such file"))
+        }
+    }
+
     @Test func aConfigFileThatIsAFIFOIsRefusedInsteadOfBlocking() async throws {
         let dir = try TempDir()
         try FileManager.default.createDirectory(atPath: dir.path + "/focus", withIntermediateDirectories: true)

@@ -96,6 +96,8 @@ package enum InputFile {
             return .noInputFile(path: path, reason: "no such file (a part of the path is not a directory). Check the path")
         case ELOOP:
             return .noInputFile(path: path, reason: "no such file (too many levels of symbolic links). Check the path")
+        case ENAMETOOLONG:
+            return .noInputFile(path: path, reason: "no such file (the name is too long). Check the path")
         case ENXIO, ENODEV:
             // open(2) on a socket, or on a device with no driver behind it.
             return .noInputFile(path: path, reason: "it is not a regular file. Name a regular file")
