@@ -10,6 +10,10 @@ package enum FocusMain {
     /// back to the main actor, whose queue (the main thread being parked by the runtime) is
     /// served by a new thread: a thread created and scheduled at the end of every command.
     package static func mainThenExit() async -> Never {
+        StandardConsole.reserveStandardDescriptors()
+        // A reader that goes away (`focus log | head -1`) is an EPIPE to handle, not a signal
+        // that kills focus wherever it is (mid-session, mid-import). Hooks get the default back.
+        signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessInfo.processInfo.environment
         let console = StandardConsole(environment: environment)
@@ -20,7 +24,29 @@ package enum FocusMain {
     }
 
     /// Runs one command line with an environment made by `makeEnvironment` (tests pass their own).
+    /// A command that succeeded but could not write all of its output (README, exit codes)
+    /// exits 74, with one line on standard error when that can still be written.
     package static func run(
+        arguments: [String], console: any Console,
+        makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
+    ) async -> Int32 {
+        let code = await runCommand(arguments: arguments, console: console, makeEnvironment: makeEnvironment)
+        guard code == 0, let failure = console.writeFailure else { return code }
+        return report(failure, console: console)
+    }
+
+    /// The output failure as the command's result: one line on standard error, exit 74. A
+    /// broken pipe (`focus log | head -1`) is not announced: the reader chose to stop reading,
+    /// as it would be for a program killed by SIGPIPE; the exit code still says the output
+    /// was cut short (`set -o pipefail`).
+    private static func report(_ failure: ConsoleWriteFailure, console: any Console) -> Int32 {
+        if failure.stream == .output, !failure.isBrokenPipe {
+            console.err("focus: error: \(failure.sentence)\n")
+        }
+        return 74
+    }
+
+    private static func runCommand(
         arguments: [String], console: any Console,
         makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
     ) async -> Int32 {
@@ -52,6 +78,7 @@ package enum FocusMain {
             }
             return 0
         } catch let error as FocusError {
+            if case let .output(failure) = error { return report(failure, console: console) }
             // Sanitised before cutting: a line break typed into a value must not cut the sentence.
             console.err("focus: error: \(oneLine(Sanitized.terminal(error.description)))\n")
             return error.exitCode

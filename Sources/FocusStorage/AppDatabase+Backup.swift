@@ -67,11 +67,13 @@ extension AppDatabase {
     /// `quick_check` is removed and reported: the database itself is damaged.
     @discardableResult
     package func backup(to path: String) throws(FocusError) -> BackupFacts {
+        // Only a regular file (or a new name) is replaced: never a device, FIFO or directory.
+        try OutputFile.checkReplaceable(path)
         let temporary = AppDatabase.temporaryPath(beside: path)
         defer { unlink(temporary) }
         try AppDatabase.createPrivateFile(temporary)
         do {
-            let copy = try DatabaseQueue(path: temporary, configuration: AppDatabase.plainConfiguration())
+            let copy = try DatabaseQueue(path: AppDatabase.sqliteName(temporary), configuration: AppDatabase.plainConfiguration())
             try writer.backup(to: copy)
             let facts = try copy.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
@@ -84,6 +86,7 @@ extension AppDatabase {
                 }
                 throw FocusError.corruptDatabase(path: self.path, reason: "its backup copy is not a focus database")
             }
+            try OutputFile.checkReplaceable(path)
             try AppDatabase.syncAndRename(temporary, to: path)
             return BackupFacts(schemaVersion: version, sessions: sessions, bytes: AppDatabase.size(of: path))
         } catch let e as FocusError {
@@ -120,17 +123,19 @@ extension AppDatabase {
     /// `integrity_check`, focus's tables and a schema version no newer than this binary's.
     /// Throws `badInput` (exit 65) saying what is wrong with it.
     package static func inspect(backup source: String) throws(FocusError) -> BackupFacts {
-        guard let handle = FileHandle(forReadingAtPath: source) else {
-            if !FileManager.default.fileExists(atPath: source) { throw .usage("cannot read \(source): no such file. Check the path.") }
-            throw .io(path: source, reason: "cannot read it (permission denied)")
-        }
-        let head: Data? = try? handle.read(upToCount: 16)
-        try? handle.close()
-        guard Array(head ?? Data()) == sqliteHeader else {
+        // The rule for every input file: missing or not a regular file 66, unreadable 74.
+        let fd = try InputFile.open(source)
+        var head = [UInt8](repeating: 0, count: 16)
+        var n = -1
+        repeat { n = pread(fd, &head, head.count, 0) } while n < 0 && errno == EINTR
+        let code = errno
+        close(fd)
+        if n < 0 { throw InputFile.readFailure(source, code) }
+        guard n == head.count, head == sqliteHeader else {
             throw .badInput(file: source, line: nil, reason: "not an SQLite database (it does not start with the SQLite header); pick a focus backup such as focus.sqlite.backup-DATE")
         }
         do {
-            let queue = try DatabaseQueue(path: source, configuration: plainConfiguration(readOnly: true))
+            let queue = try DatabaseQueue(path: sqliteName(source), configuration: plainConfiguration(readOnly: true))
             defer { try? queue.close() }
             let facts = try queue.read { db in try check(db, quick: false) }
             switch facts {
@@ -161,6 +166,7 @@ extension AppDatabase {
     /// the old); one that does not open (damaged) is moved aside and the copy renamed over it.
     package static func restore(from source: String, into path: String, aside: String) throws(FocusError) -> Restored {
         let facts = try inspect(backup: source)
+        _ = try requireRegularOrMissing(path)
         do {
             try PrivateDirectory.makeParent(of: path)
         } catch {
@@ -171,8 +177,8 @@ extension AppDatabase {
         defer { unlink(staging) }
         try createPrivateFile(staging)
         do {
-            let from = try DatabaseQueue(path: source, configuration: plainConfiguration(readOnly: true))
-            let copy = try DatabaseQueue(path: staging, configuration: plainConfiguration())
+            let from = try DatabaseQueue(path: sqliteName(source), configuration: plainConfiguration(readOnly: true))
+            let copy = try DatabaseQueue(path: sqliteName(staging), configuration: plainConfiguration())
             try from.backup(to: copy)
             try from.close()
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
@@ -185,13 +191,13 @@ extension AppDatabase {
             return Restored(facts: facts, aside: nil)
         }
         let asidePath = unusedPath(aside)
-        if let current = try? DatabaseQueue(path: path, configuration: configuration()),
+        if let current = try? DatabaseQueue(path: sqliteName(path), configuration: configuration()),
            (try? current.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") })) != nil {
             defer { try? current.close() }
             // Keep the current database first: a consistent copy, WAL included.
             try createPrivateFile(asidePath)
             do {
-                let keep = try DatabaseQueue(path: asidePath, configuration: plainConfiguration())
+                let keep = try DatabaseQueue(path: sqliteName(asidePath), configuration: plainConfiguration())
                 try current.backup(to: keep)
                 try keep.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
                 try keep.close()
@@ -200,7 +206,7 @@ extension AppDatabase {
                 throw mapBackup(error, path: asidePath)
             }
             do {
-                let copy = try DatabaseQueue(path: staging, configuration: plainConfiguration(readOnly: true))
+                let copy = try DatabaseQueue(path: sqliteName(staging), configuration: plainConfiguration(readOnly: true))
                 try copy.backup(to: current)
                 try copy.close()
                 return Restored(facts: facts, aside: asidePath)

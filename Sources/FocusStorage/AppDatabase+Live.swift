@@ -21,7 +21,7 @@ extension AppDatabase {
     package static func open(path: String) throws(FocusError) -> AppDatabase {
         let fm = FileManager.default
         let directory = (path as NSString).deletingLastPathComponent
-        let exists = fm.fileExists(atPath: path)
+        let exists = try requireRegularOrMissing(path)
         if !exists {
             do {
                 try PrivateDirectory.makeParent(of: path)
@@ -43,7 +43,7 @@ extension AppDatabase {
         }
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration())
+            queue = try DatabaseQueue(path: sqliteName(path), configuration: configuration())
         } catch {
             throw map(error, path: path)
         }
@@ -59,6 +59,27 @@ extension AppDatabase {
             throw map(error, path: path)
         }
         return database
+    }
+
+    /// Whether the database file exists; throws `noInputFile` (66) when `path` names a directory,
+    /// FIFO, socket or device: SQLite would block reading a FIFO or write into a device, and a
+    /// restore would move it aside.
+    package static func requireRegularOrMissing(_ path: String) throws(FocusError) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let kind = FileKind(mode: info.st_mode)
+        guard kind == .regular else {
+            throw .noInputFile(path: path, reason: "it is \(kind.phrase), not a regular file. Name a database file with --db or FOCUS_DB")
+        }
+        return true
+    }
+
+    /// `path` as SQLite must be given it to read it as a plain file name: a relative name is
+    /// prefixed with `./`, so `file:x?mode=memory` (which Debian's SQLite, built with
+    /// SQLITE_USE_URI, would read as a URI) and `:memory:` name files in the current directory.
+    /// (README, Files: `--db` and `FOCUS_DB` are plain file paths.)
+    package static func sqliteName(_ path: String) -> String {
+        path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
     }
 
     private static func reasonText(_ error: any Error) -> String {

@@ -25,6 +25,10 @@ final class FileWorld {
 
     /// Runs a command line as if it were `now` (ISO 8601) in Berlin.
     func run(_ arguments: String..., now: String) async -> (code: Int32, out: String, err: String) {
+        await run(arguments, now: now)
+    }
+
+    func run(_ arguments: [String], now: String) async -> (code: Int32, out: String, err: String) {
         let environment = ["FOCUS_DB": db, "FOCUS_NOW": now, "TZ": "Europe/Berlin", "HOME": dir.path,
                            "XDG_CONFIG_HOME": dir.path + "/config"]
         let outBefore = console.stdout.count
@@ -197,7 +201,8 @@ final class FileWorld {
             #expect(r.err.hasPrefix("focus: error: \(file): \(reason)"), "\(r.err)")
         }
         let missing = await w.run("restore", w.dir.path + "/nope.sqlite", now: now)
-        #expect(missing.code == 64)
+        #expect(missing.code == 66)
+        #expect(missing.err == "focus: error: cannot read \(w.dir.path)/nope.sqlite: no such file. Check the path.\n")
         #expect(try FileWorld.bytes(w.db) == before)
     }
 

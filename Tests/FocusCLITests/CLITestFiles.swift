@@ -56,29 +56,3 @@ enum CLIFixtures {
         try world.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
     }
 }
-
-/// Reads a named pipe to its end on a thread of its own: opening a pipe blocks until a writer
-/// comes, and that must not hold one of Swift concurrency's few threads.
-final class PipeReader: @unchecked Sendable {
-    let path: String
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(path: String) {
-        self.path = path
-        let thread = Thread { [self] in
-            if let handle = FileHandle(forReadingAtPath: path) { data = handle.readDataToEndOfFile() }
-            done.signal()
-        }
-        thread.start()
-    }
-
-    /// What was written, once the writer is gone (a command that never opened the pipe leaves
-    /// the reader waiting: a writer that opens and closes it lets it finish).
-    func text() -> String {
-        let fd = open(path, O_WRONLY | O_NONBLOCK)
-        if fd >= 0 { close(fd) }
-        guard done.wait(timeout: .now() + 20) == .success else { return "" }
-        return String(decoding: data, as: UTF8.self)
-    }
-}

@@ -229,13 +229,13 @@ final class Shared<Value>: @unchecked Sendable {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("data/focus.service")
         let shipped = try String(contentsOf: data, encoding: .utf8)
-        #expect(shipped == DaemonCommand.unit(executable: "%h/.local/bin/focus"))
+        #expect(try shipped == DaemonCommand.unit(executable: "%h/.local/bin/focus"))
         #expect(shipped.contains("ExecStart=%h/.local/bin/focus daemon\n"))
         #expect(shipped.contains("Restart=on-failure\n"))
     }
 
-    @Test func anInstallPathWithSpacesOrPercentIsQuotedForSystemd() {
-        #expect(DaemonCommand.unit(executable: "/opt/my tools/focus", arguments: ["--db", "/d/100%.sqlite"])
+    @Test func anInstallPathWithSpacesOrPercentIsQuotedForSystemd() throws {
+        #expect(try DaemonCommand.unit(executable: "/opt/my tools/focus", arguments: ["--db", "/d/100%.sqlite"])
             .contains(#"ExecStart="/opt/my tools/focus" daemon --db /d/100%%.sqlite"# + "\n"))
     }
 
@@ -268,5 +268,92 @@ final class Shared<Value>: @unchecked Sendable {
         first.release()
         let again = try DaemonLock.acquire(path: path)
         again.release()
+    }
+
+    /// Runs `daemon --install` with `args` and `environment`, the unit under a fresh XDG_CONFIG_HOME.
+    private func install(_ args: [String], environment: [String: String] = [:]) async throws -> (code: Int32, unit: String?, err: String, dir: TempDir) {
+        let dir = try TempDir()
+        let world = try TestWorld()
+        let code = await FocusMain.run(arguments: ["daemon", "--install"] + args, console: world.console) { global throws(FocusError) in
+            var env = try world.environment(global: global)
+            env.environment = environment.merging(["XDG_CONFIG_HOME": dir.path]) { a, _ in a }
+            return env
+        }
+        return (code, try? dir.read("systemd/user/focus.service"), world.console.stderr, dir)
+    }
+
+    @Test(arguments: ["x\nExecStart=/bin/touch PWNED", "a\rb", "tab\there", "esc\u{1B}[0m", "c1\u{85}"])
+    func aDatabasePathWithAControlCharacterIsRefusedAndNoUnitWritten(_ path: String) async throws {
+        let r = try await install(["--db", "/tmp/" + path])
+        #expect(r.code == 64)
+        #expect(r.unit == nil)
+        #expect(r.err.hasPrefix("focus: error: invalid path '"))
+        #expect(r.err.split(separator: "\n").count == 1)
+    }
+
+    @Test func theInstalledUnitWatchesTheDatabaseFOCUS_DBOrDbNames() async throws {
+        let viaEnvironment = try await install([], environment: ["FOCUS_DB": "/data/mine.sqlite"])
+        #expect(viaEnvironment.code == 0)
+        #expect(viaEnvironment.unit?.contains(" daemon --db /data/mine.sqlite\n") == true, "\(viaEnvironment.unit ?? "")")
+        let relative = try await install(["--db", "./rel/db.sqlite"])
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(relative.unit?.contains(" daemon --db \(DaemonCommand.quoted((cwd.hasSuffix("/") ? cwd : cwd + "/") + "rel/db.sqlite"))\n") == true,
+                "\(relative.unit ?? "")")
+        let none = try await install([])
+        #expect(none.unit?.contains(" daemon\n") == true)
+    }
+
+    @Test func dollarsPercentsQuotesBackslashesAndSemicolonsAreEscapedForSystemd() throws {
+        #expect(DaemonCommand.quoted("/d/$HOME/x") == "/d/$$HOME/x")
+        #expect(DaemonCommand.quoted("/d/${X}%n") == "/d/$${X}%%n")
+        #expect(DaemonCommand.quoted("/d/a;b") == #""/d/a;b""#)
+        #expect(DaemonCommand.quoted(#"/d/"q" \b"#) == #""/d/\"q\" \\b""#)
+        #expect(DaemonCommand.quoted("") == #""""#)
+    }
+
+    @Test func oneDatabaseNamedByALinkDotOrDotDotHasOneLock() throws {
+        let dir = try TempDir()
+        let real = try dir.file("focus.sqlite", "")
+        #expect(symlink(real, dir.path + "/link.sqlite") == 0)
+        let sub = dir.path + "/sub"
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let names = [real, dir.path + "/link.sqlite", dir.path + "/./focus.sqlite", sub + "/../focus.sqlite", dir.path + "//focus.sqlite"]
+        let locks = Set(names.map(DaemonLock.lockPath(forDatabase:)))
+        #expect(locks.count == 1, "\(locks)")
+        let first = try DaemonLock.acquire(path: DaemonLock.lockPath(forDatabase: names[1]), pid: 4242)
+        defer { first.release() }
+        for name in names {
+            do {
+                _ = try DaemonLock.acquire(path: DaemonLock.lockPath(forDatabase: name))
+                Issue.record("a second lock through \(name)")
+            } catch {
+                #expect(error.exitCode == 69)
+            }
+        }
+        // A database that does not exist yet: its directory is resolved.
+        #expect(DaemonLock.lockPath(forDatabase: sub + "/../new.sqlite") == DaemonLock.lockPath(forDatabase: dir.path + "/new.sqlite"))
+    }
+
+    @Test func aLockFileThatIsALinkOrAStrangersFileIsRefusedAndLeftAsItWas() throws {
+        let dir = try TempDir()
+        let victim = try dir.file("victim", "precious")
+        let lock = dir.path + "/focus.sqlite.daemon.lock"
+        #expect(symlink(victim, lock) == 0)
+        #expect(throws: FocusError.self) { try DaemonLock.acquire(path: lock) }
+        #expect(try dir.read("victim") == "precious")
+        unlink(lock)
+        #expect(link(victim, lock) == 0, "a hard link")
+        do {
+            _ = try DaemonLock.acquire(path: lock)
+            Issue.record("a hard-linked lock file was taken")
+        } catch {
+            #expect(error.exitCode == 74)
+            #expect(error.description.contains("not a lock file focus made"))
+        }
+        #expect(try dir.read("victim") == "precious")
+        unlink(lock)
+        let mine = try DaemonLock.acquire(path: lock, pid: 77)
+        #expect(try dir.read("focus.sqlite.daemon.lock") == "77\n")
+        mine.release()
     }
 }

@@ -23,6 +23,8 @@ package struct BackupCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let schedule = BackupSchedule(databasePath: env.databasePath)
         let target = file ?? schedule.path(for: env.today)
+        // A directory, FIFO or device is refused (74) before asking for --force: it is never replaced.
+        try OutputFile.checkReplaceable(target)
         if file != nil, !force, FileManager.default.fileExists(atPath: target) {
             throw FocusError.usage("\(target) already exists. Pick another name, or add --force to replace it.")
         }

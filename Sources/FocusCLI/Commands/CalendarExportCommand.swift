@@ -14,7 +14,7 @@ package struct CalendarExportCommand: FocusRunnable {
             so importing a newer export into a calendar app moves events instead of duplicating them.
             """)
 
-    @Argument(help: ArgumentHelp("The file to write (replaced atomically).", valueName: "file.ics"))
+    @Argument(help: ArgumentHelp("The file to write (replaced atomically; - is standard output).", valueName: "file.ics"))
     var file: String
     @OptionGroup package var global: GlobalOptions
 
@@ -25,7 +25,10 @@ package struct CalendarExportCommand: FocusRunnable {
         let now = env.now()
         let blocks = try db.blocks(startingFrom: env.calendar.startOfDay(env.calendar.day(of: now)))
         let events = Self.events(blocks, now: now, calendar: env.calendar)
-        try AtomicFile.write(ICSWriter.calendar(events: events, stamp: now, name: "focus plan"), to: file, mode: 0o644)
+        let output = try AtomicFileWriter(path: file, mode: 0o644, standardOutput: env.console, makeParent: true)
+        try output.write(ICSWriter.calendar(events: events, stamp: now, name: "focus plan"))
+        try output.commit()
+        guard !output.isStandardOutput else { return }
         env.console.line("Wrote \(events.count) planned block\(events.count == 1 ? "" : "s") to \(Sanitized.terminal(file)).")
     }
 

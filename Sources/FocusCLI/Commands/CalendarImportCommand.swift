@@ -68,20 +68,15 @@ package struct CalendarImportCommand: FocusRunnable {
     /// (a 100 MB export, or /dev/zero) is refused before it can fill memory.
     static let maximumBytes = 32 << 20
 
-    /// The file's bytes, read in chunks and refused (65) once past `maximumBytes`.
+    /// The file's bytes, read in chunks and refused (65) once past `maximumBytes`; a missing or
+    /// non-regular file is 66 and an unreadable one 74, as for every input file.
     static func read(_ file: String) throws -> Data {
         var data = Data()
-        do {
-            try ChunkedFile.read(file) { chunk in
-                guard data.count + chunk.count <= maximumBytes else {
-                    throw FocusError.badInput(file: file, line: nil, reason: "the file is larger than \(maximumBytes >> 20) MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files")
-                }
-                data.append(contentsOf: chunk)
+        try ChunkedFile.read(file) { chunk in
+            guard data.count + chunk.count <= maximumBytes else {
+                throw FocusError.badInput(file: file, line: nil, reason: "the file is larger than \(maximumBytes >> 20) MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files")
             }
-        } catch let error as FocusError where error.exitCode == 65 {
-            throw error
-        } catch {
-            throw FocusError.unavailable("cannot read '\(file)': \(FileManager.default.fileExists(atPath: file) ? "permission denied or not a file" : "no such file"). Check the path.")
+            data.append(contentsOf: chunk)
         }
         return data
     }

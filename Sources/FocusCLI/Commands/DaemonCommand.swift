@@ -31,7 +31,7 @@ package struct DaemonCommand: FocusRunnable {
             return
         }
         let db = try env.openDatabase()
-        let lock = try DaemonLock.acquire(path: env.databasePath + ".daemon.lock")
+        let lock = try DaemonLock.acquire(path: DaemonLock.lockPath(forDatabase: env.databasePath))
         defer { lock.release() }
 
         let inbox = DaemonInbox()
@@ -76,8 +76,9 @@ package struct DaemonCommand: FocusRunnable {
         await daemon.run()
     }
 
-    /// Writes the unit to `$XDG_CONFIG_HOME/systemd/user/focus.service` with this binary's path.
-    private func installUnit(_ env: FocusEnvironment) throws(FocusError) {
+    /// Writes the unit to `$XDG_CONFIG_HOME/systemd/user/focus.service` with this binary's path
+    /// and, when `--db` or `FOCUS_DB` names the database, its absolute path.
+    private func installUnit(_ env: FocusEnvironment) throws {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let base: String
         if let xdg = env.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
@@ -87,15 +88,34 @@ package struct DaemonCommand: FocusRunnable {
         }
         let path = base + "/systemd/user/focus.service"
         var arguments: [String] = []
-        if let db = global.db { arguments += ["--db", db] }
-        try AtomicFile.write(DaemonCommand.unit(executable: exe, arguments: arguments), to: path, mode: 0o644)
-        env.console.line("Wrote \(path)")
+        // The database this command would use, when --db or FOCUS_DB chose it (as `databasePath` does).
+        if let named = [global.db, env.environment["FOCUS_DB"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) {
+            arguments += ["--db", DaemonCommand.absolute(named, from: FileManager.default.currentDirectoryPath)]
+        }
+        let unit = try DaemonCommand.unit(executable: exe, arguments: arguments)
+        try AtomicFile.write(unit, to: path, mode: 0o644)
+        env.console.line("Wrote \(Sanitized.terminal(path))")
         env.console.line("Enable it with: systemctl --user enable --now focus")
     }
 
+    /// `path` from `directory` when relative, without leading `./` steps (links are kept: the
+    /// unit names what the person named).
+    static func absolute(_ path: String, from directory: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var rest = Substring(path)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2).drop(while: { $0 == "/" }) }
+        return (directory.hasSuffix("/") ? directory : directory + "/") + rest
+    }
+
     /// The systemd user unit; `data/focus.service` is this with `%h/.local/bin/focus`.
-    package static func unit(executable: String, arguments: [String] = []) -> String {
-        let command = ([executable, "daemon"] + arguments).map(quoted).joined(separator: " ")
+    /// A word with a control character (a line break would start a new directive) is refused (64).
+    package static func unit(executable: String, arguments: [String] = []) throws(FocusError) -> String {
+        let words = [executable, "daemon"] + arguments
+        for word in words where word.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw .invalidValue(what: word == executable ? "path of focus" : "path", value: word,
+                                expected: "a path without control characters such as line breaks or tabs, which a systemd unit cannot hold")
+        }
+        let command = words.map(quoted).joined(separator: " ")
         return """
             [Unit]
             Description=focus reminders before planned work blocks
@@ -114,11 +134,14 @@ package struct DaemonCommand: FocusRunnable {
             """
     }
 
-    /// A word as systemd's ExecStart reads it: quoted when it has spaces, quotes, backslashes or `%`.
-    static func quoted(_ word: String) -> String {
-        var escaped = word.replacingOccurrences(of: "%", with: "%%")
+    /// A word as systemd reads it in ExecStart (systemd.service(5), "Command lines";
+    /// systemd.syntax(7), "Quoting"): `%` specifiers written `%%`, `$` variable expansion
+    /// written `$$`, and in double quotes (C-style escapes) when it has blanks, quotes,
+    /// backslashes or a `;`. A leading `%h/` is kept as the home-directory specifier.
+    package static func quoted(_ word: String) -> String {
+        var escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
         if word.hasPrefix("%h/") { escaped = "%h/" + escaped.dropFirst(4) }
-        guard escaped.contains(where: { " \t\"'\\".contains($0) }) else { return escaped }
+        guard escaped.isEmpty || escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
         return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

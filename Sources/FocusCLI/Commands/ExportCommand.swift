@@ -30,7 +30,7 @@ package struct ExportCommand: FocusRunnable {
     var from: String?
     @Option(help: ArgumentHelp("Last day, included; needs --from.", valueName: "date"))
     var to: String?
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output (- is standard output).", valueName: "file"))
     var output: String?
     @OptionGroup package var global: GlobalOptions
 
@@ -64,8 +64,9 @@ package struct ExportCommand: FocusRunnable {
         let end = range.map { env.calendar.startOfDay($0.to.adding(days: 1)) }
         let db = try env.openDatabase()
 
-        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, mode: 0o600) }
         let console = env.console
+        // `--output -` (or /dev/stdout) is standard output, like no --output at all.
+        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, mode: 0o600, standardOutput: console) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(ExportCommand.chunkSize + 4096)
         func flush() throws {
@@ -74,6 +75,8 @@ package struct ExportCommand: FocusRunnable {
                 try buffer.withUnsafeBytes { bytes in try file.write(bytes) }
             } else {
                 console.out(String(decoding: buffer, as: UTF8.self))
+                // A full disk or a closed standard output stops the export here (exit 74).
+                try console.checkOutput()
             }
             buffer.removeAll(keepingCapacity: true)
         }
@@ -98,6 +101,7 @@ package struct ExportCommand: FocusRunnable {
         try flush()
         if let file {
             try file.commit()
+            guard !file.isStandardOutput else { return }
             console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(Sanitized.terminal(file.path)).")
         }
     }

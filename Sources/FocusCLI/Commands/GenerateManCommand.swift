@@ -2,6 +2,10 @@ import ArgumentParser
 import FocusCore
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `focus generate-man` (hidden): prints the manual page, focus(1), built from the commands'
 /// help. `make install` runs it. A plain command, unlike the others: a build step must not
 /// depend on the person's config or database, so it takes no environment.
@@ -13,7 +17,8 @@ package struct GenerateManCommand: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        FileHandle.standardOutput.write(Data(try GenerateManCommand.page().utf8))
+        // Through the console's writer, so a failed write is noticed (exit 74) like any other.
+        StandardConsole.write(try GenerateManCommand.page(), to: STDOUT_FILENO)
     }
 
     /// The page, from ArgumentParser's own description of the command tree.

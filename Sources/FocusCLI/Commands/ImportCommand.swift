@@ -47,8 +47,19 @@ package struct ImportCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let format = try ImportCommand.format(option: format, path: file)
-        let mapping = try ImportCommand.mapping(map, format: format)
+        // What the command line alone decides is checked first (64); then the file (66 when it is
+        // missing or not a regular file, 74 when unreadable); then what needs its name or content.
+        let format: ImportFormat
+        let mapping: ImportMapping?
+        if let known = try ImportCommand.formatFromCommandLine(option: self.format, path: file) {
+            format = known
+            mapping = try ImportCommand.mapping(map, format: known)
+            try InputFile.check(file)
+        } else {
+            try InputFile.check(file)
+            format = try ImportCommand.format(option: nil, path: file)
+            mapping = try ImportCommand.mapping(map, format: format)
+        }
         // First the whole file is checked, with nothing opened for writing.
         var checker = SessionFileParser(format: format, mapping: mapping, file: file)
         try ChunkedFile.read(file) { chunk in try checker.feed(chunk) { _, _ in } }
@@ -77,6 +88,14 @@ package struct ImportCommand: FocusRunnable {
             throw .usage("cannot tell the format of \(path) from its name; name it .jsonl or .csv, or pass --format (\(ImportFormat.names)).")
         }
         return format
+    }
+
+    /// The format when `--format` or the file's name alone says it (not a .json file, which is
+    /// told apart by its first bytes); nil when the file must be looked at.
+    static func formatFromCommandLine(option: String?, path: String) throws(FocusError) -> ImportFormat? {
+        if option != nil { return try format(option: option, path: path) }
+        guard !path.lowercased().hasSuffix(".json") else { return nil }
+        return ImportFormat.detect(path: path, head: [])
     }
 
     static func mapping(_ option: String?, format: ImportFormat) throws(FocusError) -> ImportMapping? {

@@ -14,7 +14,7 @@ package struct ReportCommand: FocusRunnable {
             """
     )
 
-    @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists).", valueName: "file"))
+    @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists; - is standard output).", valueName: "file"))
     var html: String
     @OptionGroup var window: WindowOptions
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"))
@@ -27,10 +27,11 @@ package struct ReportCommand: FocusRunnable {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
         let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
-        // Atomic for a regular file; straight into a device or pipe (`--html /dev/stdout`).
-        let file = try AtomicFileWriter(path: html, mode: 0o600)
-        try Array(page.utf8).withUnsafeBytes { try file.write($0) }
+        // Atomic for a file; `-` or /dev/stdout is standard output (and then nothing else is printed).
+        let file = try AtomicFileWriter(path: html, mode: 0o600, standardOutput: env.console)
+        try file.write(page)
         try file.commit()
+        guard !file.isStandardOutput else { return }
         env.console.line(html)
         env.console.line(ReportCommand.summary(report))
     }

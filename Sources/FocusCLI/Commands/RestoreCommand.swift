@@ -27,10 +27,11 @@ package struct RestoreCommand: FocusRunnable {
            URL(fileURLWithPath: file).resolvingSymlinksInPath().path == URL(fileURLWithPath: path).resolvingSymlinksInPath().path {
             throw FocusError.usage("\(file) is the database itself. Name a backup, e.g. \(BackupSchedule(databasePath: path).fileName(for: env.today)).")
         }
-        // Check the backup before touching anything.
+        // Check the backup, and that the database is a file (or missing), before touching anything.
         _ = try AppDatabase.inspect(backup: file)
+        _ = try AppDatabase.requireRegularOrMissing(path)
         // No daemon may run (or start) while the file changes under it; one that never ran left no lock file.
-        let lockPath = path + ".daemon.lock"
+        let lockPath = DaemonLock.lockPath(forDatabase: path)
         let lock = fm.fileExists(atPath: lockPath) ? try DaemonLock.acquire(path: lockPath) : nil
         defer { lock?.release() }
         if fm.fileExists(atPath: path), let current = try? AppDatabase.open(path: path),

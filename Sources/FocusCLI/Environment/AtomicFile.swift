@@ -5,52 +5,125 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a file all at once: a temporary file beside it, fsync, then rename over the old one.
-/// A crash or a full disk leaves the old file as it was.
-package enum AtomicFile {
-    package static func write(_ text: String, to path: String, mode: mode_t) throws(FocusError) {
-        // A device or a pipe (/dev/stdout, a FIFO) is written into, never renamed over.
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            guard let handle = FileHandle(forWritingAtPath: path) else { throw .io(path: path, reason: "cannot open it for writing") }
-            do {
-                try handle.write(contentsOf: Data(text.utf8))
-                try handle.close()
-            } catch {
-                throw .io(path: path, reason: "write failed")
-            }
+/// The one home of the files focus writes (`export --output`, `report --html`, `calendar
+/// export`, the config and the systemd unit; `backup FILE` follows the same rule in storage):
+/// written in pieces to a new temporary file beside the target, fsync'd, then renamed over it
+/// only when complete. A crash, a full disk or a dropped writer leaves the old file as it was.
+///
+/// What may be replaced is `OutputFile`'s rule: a new name, a regular file, or a symbolic link
+/// (replaced, never written through); a directory, FIFO, socket or device is refused (exit 74).
+/// When the caller allows it, `-` or a name of standard output itself (`/dev/stdout`) is
+/// written to standard output through the console instead.
+package final class AtomicFileWriter {
+    package let path: String
+    /// The temporary file; nil when writing to standard output.
+    private let temp: String?
+    private var fd: Int32
+    private let console: (any Console)?
+
+    /// Whether this writes to standard output rather than a file.
+    package var isStandardOutput: Bool { console != nil }
+
+    /// - Parameters:
+    ///   - standardOutput: the console to write to when `path` is `-` or standard output itself;
+    ///     nil refuses standard output like any other non-regular file.
+    ///   - makeParent: create missing parent directories (0700) rather than refuse.
+    package init(path: String, mode: mode_t, standardOutput: (any Console)? = nil, makeParent: Bool = false) throws(FocusError) {
+        self.path = path
+        if let standardOutput, OutputFile.isStandardOutput(path) {
+            temp = nil
+            fd = -1
+            console = standardOutput
             return
         }
-        do {
-            try PrivateDirectory.makeParent(of: path)
-        } catch {
-            throw .io(path: (path as NSString).deletingLastPathComponent, reason: "cannot create the directory")
+        console = nil
+        try OutputFile.checkReplaceable(path)
+        let directory = (path as NSString).deletingLastPathComponent
+        if makeParent {
+            do {
+                try PrivateDirectory.makeParent(of: path)
+            } catch {
+                throw .io(path: directory, reason: "cannot create the directory")
+            }
+        } else if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            throw .io(path: path, reason: "the directory \(directory) does not exist")
         }
-        let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, mode)
+        // A fresh, unpredictable name, created exclusively and never through a link.
+        let base = (path as NSString).lastPathComponent
+        let name = ".\(base).focus-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = directory.isEmpty ? name : directory + "/" + name
+        self.temp = temp
+        fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-        let bytes = Array(text.utf8)
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            if let temp { unlink(temp) }
+        }
+    }
+
+    /// Appends `bytes` (to standard output, a failed write throws `.output`).
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FocusError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        if let console {
+            console.out(String(decoding: UnsafeRawBufferPointer(start: base, count: bytes.count), as: UTF8.self))
+            try console.checkOutput()
+            return
+        }
         var written = 0
         while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            let n = Glibc.write(fd, base + written, bytes.count - written)
             if n < 0 {
                 if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temp)
-                throw .io(path: path, reason: reason)
+                throw .io(path: path, reason: String(cString: strerror(errno)))
             }
             written += n
         }
-        if fsync(fd) != 0 || close(fd) != 0 {
-            let reason = String(cString: strerror(errno))
+    }
+
+    package func write(_ text: String) throws(FocusError) {
+        var failure: FocusError?
+        Array(text.utf8).withUnsafeBytes { raw in
+            do throws(FocusError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes to disk and renames the file into place.
+    package func commit() throws(FocusError) {
+        guard let temp else { return }
+        let failed = fsync(fd) != 0
+        let code = errno
+        let closed = close(fd) == 0
+        let closeCode = errno
+        fd = -1
+        if failed || !closed {
             unlink(temp)
-            throw .io(path: path, reason: reason)
+            throw .io(path: path, reason: String(cString: strerror(failed ? code : closeCode)))
+        }
+        // Checked again just before the rename: a FIFO or device put there meanwhile stays.
+        do {
+            try OutputFile.checkReplaceable(path)
+        } catch {
+            unlink(temp)
+            throw error
         }
         if rename(temp, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temp)
             throw .io(path: path, reason: reason)
         }
+    }
+}
+
+/// A whole file written at once through `AtomicFileWriter`.
+package enum AtomicFile {
+    package static func write(_ text: String, to path: String, mode: mode_t,
+                               standardOutput: (any Console)? = nil, makeParent: Bool = true) throws(FocusError) {
+        let file = try AtomicFileWriter(path: path, mode: mode, standardOutput: standardOutput, makeParent: makeParent)
+        try file.write(text)
+        try file.commit()
     }
 }

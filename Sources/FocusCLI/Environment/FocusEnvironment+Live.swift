@@ -82,9 +82,25 @@ extension FocusEnvironment {
         return AppDatabase.defaultPath(environment: environment)
     }
 
-    /// The config file over the defaults; a missing file means the defaults.
+    /// The config file over the defaults; a missing file means the defaults. Anything else is
+    /// read by the rule for input files: a directory, FIFO or device 66, unreadable 74.
     static func loadConfig(path: String) throws(FocusError) -> FocusConfig {
-        guard let data = FileManager.default.contents(atPath: path) else { return FocusConfig() }
+        var info = stat()
+        // Missing (or behind a dangling link, or under a file): the defaults, as always.
+        if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return FocusConfig() }
+        var data = Data()
+        do {
+            try ChunkedFile.read(path) { chunk in
+                guard data.count + chunk.count <= 1 << 20 else {
+                    throw FocusError.badInput(file: path, line: nil, reason: "the config file is larger than 1 MB")
+                }
+                data.append(contentsOf: chunk)
+            }
+        } catch let error as FocusError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: String(describing: error))
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .badInput(file: path, line: nil, reason: "the config file is not UTF-8 text")
         }

@@ -100,8 +100,15 @@ package struct ProcessHookRunner: HookRunner {
     /// The log, opened for appending (its directory made 0700 when missing); nil when it cannot be.
     private func openLog() -> Int32? {
         try? PrivateDirectory.makeParent(of: logPath)
-        let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        return fd >= 0 ? fd : nil
+        // Never through a link, never blocking on a FIFO, and only into a regular file.
+        let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// Starts the hook and waits for it, within the timeout (blocking: runs on its own thread).

@@ -23,8 +23,16 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerSchema(path: String)
     /// The database stayed locked by another process after waiting.
     case databaseLocked(path: String)
-    /// A file or directory could not be read or written.
+    /// A file or directory could not be written (or a database file could not be opened).
     case io(path: String, reason: String)
+    /// An input file named on the command line does not exist, or is a directory, FIFO,
+    /// socket or device where a regular file is needed (exit 66, sysexits' EX_NOINPUT).
+    case noInputFile(path: String, reason: String)
+    /// An input file exists but cannot be read (permissions, a failing disk).
+    case unreadable(path: String, reason: String)
+    /// Standard output or error could not be written: the output is incomplete (exit 74; a
+    /// reader that went away is not announced).
+    case output(ConsoleWriteFailure)
     /// Something needed is not there (a running session, a second session, a service).
     case unavailable(String)
     /// Work that cannot fit before its due date (refused unless `--force`).
@@ -38,7 +46,8 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidValue, .usage, .notFound, .ambiguous, .alreadyExists, .hasHistory, .noSuchLog: return 64
         case .badInput, .doesNotFit: return 65
         case .unavailable: return 69
-        case .corruptDatabase, .newerSchema, .databaseLocked, .io: return 74
+        case .noInputFile: return 66
+        case .corruptDatabase, .newerSchema, .databaseLocked, .io, .unreadable, .output: return 74
         }
     }
 
@@ -78,6 +87,10 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) is locked by another process and stayed locked. Try again in a moment."
         case let .io(path, reason):
             return "cannot write \(path): \(reason)."
+        case let .noInputFile(path, reason), let .unreadable(path, reason):
+            return "cannot read \(path): \(reason)."
+        case let .output(failure):
+            return failure.sentence
         case let .unavailable(message):
             return message
         case let .doesNotFit(message):
