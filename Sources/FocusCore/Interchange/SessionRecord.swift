@@ -175,7 +175,7 @@ extension SessionRecord {
         case let .string(s): raw = s
         default: throw InterchangeIssue("\(field) must be text, like \"Thesis\"")
         }
-        let title = raw.trimmingSpaces()
+        let title = Titles.normalized(raw.trimmingSpaces())
         if title.isEmpty {
             if required { throw InterchangeIssue("empty \(field) name") }
             return nil
