@@ -24,6 +24,10 @@ package enum FocusMain {
         arguments: [String], console: any Console,
         makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
     ) async -> Int32 {
+        if let negative = negativeValue(in: arguments) {
+            console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
+            return negative.exitCode
+        }
         let parsed: any ParsableCommand
         do {
             parsed = try RootCommand.parsingWithoutCompletionProbe(hoistingGlobalOptions(arguments))
@@ -57,6 +61,23 @@ package enum FocusMain {
             console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
             return 70
         }
+    }
+
+    /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. A value
+    /// that looks like a negative number after an option is said to be negative instead (exit 64);
+    /// text that really starts with `-` is passed as `--note=-5`.
+    static func negativeValue(in arguments: [String]) -> FocusError? {
+        for (i, arg) in arguments.enumerated().dropLast() {
+            if arg == "--" { return nil }
+            guard arg.hasPrefix("--"), arg.count > 2, !arg.contains("=") else { continue }
+            let next = arguments[i + 1].utf8
+            guard next.count >= 2, next.first == UInt8(ascii: "-") else { continue }
+            let second = next[next.index(after: next.startIndex)]
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second) || second == UInt8(ascii: ".") else { continue }
+            let value = arguments[i + 1]
+            return .usage("\(arg) \(value): the value is negative; give one that is not (text that starts with '-' is written \(arg)=\(value)).")
+        }
+        return nil
     }
 
     private static func report(parseError error: any Error, console: any Console, wrap: Bool = true) -> Int32 {

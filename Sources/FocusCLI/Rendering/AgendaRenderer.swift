@@ -59,7 +59,7 @@ enum AgendaRenderer {
             out += d.done ? "  done\n" : "\n"
         }
         out += "Free in working hours: \(DurationParser.format(a.freeSeconds))\(calendar.day(of: now) == a.day ? " left" : "").\n"
-        let risks = PlanRenderer.riskLines(a.atRisk, calendar: calendar)
+        let risks = PlanRenderer.riskLines(a.atRisk, calendar: calendar, now: now)
         if !risks.isEmpty { out += "\n" + risks }
         return out
     }

@@ -47,11 +47,11 @@ enum PlanRenderer {
         return out
     }
 
-    static func riskLines(_ risks: [RiskView], calendar: LocalCalendar) -> String {
+    static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> String {
         guard !risks.isEmpty else { return "" }
         var out = "At risk (\(risks.count)):\n"
         for r in risks {
-            out += "  \(Sanitized.terminal("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar))"
+            out += "  \(Sanitized.terminal("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(r.neededSeconds)), \(DurationParser.format(r.freeSeconds)) free"
             if !r.competitors.isEmpty { out += " · competing: " + r.competitors.map(Sanitized.terminal).joined(separator: ", ") }
             out += "\n"
@@ -59,7 +59,7 @@ enum PlanRenderer {
         return out
     }
 
-    static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar) -> String {
+    static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> String {
         var out = dryRun ? "Dry run: nothing saved.\n\n" : ""
         if outcome.blocks.isEmpty {
             out += outcome.result.items.isEmpty
@@ -68,7 +68,7 @@ enum PlanRenderer {
         } else {
             out += blocksByDay(outcome.blocks, calendar: calendar)
         }
-        let risks = riskLines(outcome.atRisk, calendar: calendar)
+        let risks = riskLines(outcome.atRisk, calendar: calendar, now: now)
         if !risks.isEmpty { out += "\n" + risks }
         return out
     }

@@ -72,7 +72,7 @@ package struct TaskRenderer {
         append(s.progressPercent.map { Digits.text($0) + "%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
             var text = "due "
-            text += RelativeTime.shortDateTime(due, calendar: calendar)
+            text += RelativeTime.shortDateTime(due, calendar: calendar, now: now)
             text += " ("
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
@@ -102,8 +102,8 @@ package struct TaskRenderer {
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
         row("logged", logged)
-        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
-        if let start = sub.startDate { row("starts", RelativeTime.shortDay(start)) }
+        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = sub.startDate { row("starts", RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let span = sub.spanSeconds { row("span", DurationParser.format(span)) }
         if let e = sub.earliest { row("earliest", e.description) }
         if sub.atRisk { row("plan", "at risk: it may not fit before its due date") }
@@ -111,7 +111,7 @@ package struct TaskRenderer {
         if !recent.isEmpty {
             out += "  recent sessions:\n"
             for e in recent {
-                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt))
+                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt), today: calendar.day(of: now))
                 let t = calendar.timeOfDay(of: e.log.startedAt)
                 let mark = e.log.status == .completed ? "✓" : "✗"
                 out += "    \(mark) \(day) \(t)  \(DurationParser.format(e.log.focusedSeconds))"
@@ -126,8 +126,8 @@ package struct TaskRenderer {
     package static func constraintSummary(_ s: Subtask, now: Date, calendar: LocalCalendar) -> String {
         var parts: [String] = []
         if let e = s.estimateSeconds { parts.append("estimate " + DurationParser.format(e)) }
-        if let due = s.due { parts.append("due " + RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
-        if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start)) }
+        if let due = s.due { parts.append("due " + RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let span = s.spanSeconds { parts.append("span " + DurationParser.format(span)) }
         if let e = s.earliest { parts.append("not before " + e.description) }
         return parts.joined(separator: " · ")

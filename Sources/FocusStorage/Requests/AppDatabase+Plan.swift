@@ -231,7 +231,7 @@ extension AppDatabase {
         if problems.isEmpty { return [] }
         // A due date already passed is not a planning question (old work being recorded): saved, with the warning.
         if !force, item.due > context.now {
-            throw FocusError.doesNotFit(PlanRefusal.message(problems, label: item.label, calendar: context.rules.calendar))
+            throw FocusError.doesNotFit(PlanRefusal.message(problems, label: item.label, calendar: context.rules.calendar, now: context.now))
         }
         return problems
     }
