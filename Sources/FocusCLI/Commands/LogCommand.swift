@@ -45,7 +45,9 @@ package struct LogListCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        guard last >= 1 else { throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days of at least 1") }
+        guard last >= 1, last <= WindowOptions.maximumDays else {
+            throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days from 1 to \(WindowOptions.maximumDays)")
+        }
         let db = try env.openDatabase()
         let today = env.today
         let from = env.calendar.startOfDay(today.adding(days: -(last - 1)))
@@ -59,19 +61,27 @@ package struct LogListCommand: FocusRunnable {
             env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start <task>`.")
             return
         }
+        env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))
+    }
+
+    /// Sessions (newest first) under one heading per local day with its total: two passes over
+    /// the entries, one for the totals and one for the lines, whatever the number of days.
+    static func text(_ entries: [SessionEntry], calendar: LocalCalendar) -> String {
+        let days = entries.map { calendar.day(of: $0.log.startedAt) }
+        var totals: [LocalDate: Int] = [:]
+        for (e, day) in zip(entries, days) { totals[day, default: 0] += e.log.focusedSeconds }
         var out = ""
         var currentDay: LocalDate?
-        for e in entries {
-            let day = env.calendar.day(of: e.log.startedAt)
+        for (e, day) in zip(entries, days) {
             if day != currentDay {
-                let total = entries.filter { env.calendar.day(of: $0.log.startedAt) == day }.reduce(0) { $0 + $1.log.focusedSeconds }
+                let total = totals[day] ?? 0
                 if currentDay != nil { out += "\n" }
                 out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
                 currentDay = day
             }
-            out += "  " + LogCommand.line(e, calendar: env.calendar) + "\n"
+            out += "  " + LogCommand.line(e, calendar: calendar) + "\n"
         }
-        env.console.out(out)
+        return out
     }
 }
 

@@ -22,20 +22,32 @@ enum AgendaRenderer {
     }
 
     /// Busy time grouped under `Mon 23 Nov 2026` headings (an event spanning days under each).
+    /// One pass over the events (sorted by start, then end): each is filed under the days it
+    /// covers within the window, so the work grows with the events and the lines printed, never
+    /// with days × events.
     static func busy(_ events: [BusyEvent], from: LocalDate, to: LocalDate, calendar: LocalCalendar) -> String {
         if events.isEmpty { return "No busy time from \(from) to \(to).\n" }
-        var out = ""
-        var day = from
-        while day <= to {
-            let start = calendar.startOfDay(day)
-            let end = calendar.startOfDay(day.adding(days: 1))
-            let today = events.filter { $0.start < end && ($0.end > start || ($0.start >= start && $0.start == $0.end)) }
-            if !today.isEmpty {
-                if !out.isEmpty { out += "\n" }
-                out += "\(RelativeTime.shortDay(day)) \(day.year)\n"
-                for e in today { out += eventLine(e, calendar: calendar) + "\n" }
+        var byDay: [Int: [Int]] = [:]
+        for (i, e) in events.enumerated() {
+            var first = calendar.day(of: e.start)
+            var last = first
+            if e.end > e.start {
+                // The day holding the event's last instant: an end at midnight ends the day before.
+                last = calendar.day(of: e.end)
+                if calendar.startOfDay(last) >= e.end { last = last.adding(days: -1) }
             }
-            day = day.adding(days: 1)
+            first = max(first, from)
+            last = min(last, to)
+            guard first <= last else { continue }
+            for n in first.dayNumber...last.dayNumber { byDay[n, default: []].append(i) }
+        }
+        if byDay.isEmpty { return "No busy time from \(from) to \(to).\n" }
+        var out = ""
+        for n in byDay.keys.sorted() {
+            let day = LocalDate(dayNumber: n)
+            if !out.isEmpty { out += "\n" }
+            out += "\(RelativeTime.shortDay(day)) \(day.year)\n"
+            for i in byDay[n] ?? [] { out += eventLine(events[i], calendar: calendar) + "\n" }
         }
         return out
     }
