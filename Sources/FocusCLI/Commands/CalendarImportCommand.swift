@@ -29,35 +29,41 @@ package struct CalendarImportCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let data = try Self.read(file)
-        let document: ICSDocument
-        do {
-            document = try ICSReader.parse(data: data)
-        } catch {
-            throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
-        }
-        let calendarName = try Self.calendarName(option: name, document: document, file: file)
         let now = env.now()
         let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
                                    end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
-        let zone = env.calendar.timeZone
-        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, localTimeZone: zone)
+        // The parsed document is the largest thing an import holds: it lives only inside this
+        // call, so its memory is given back before the occurrences are written.
+        let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, zone: env.calendar.timeZone)
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
         var outcome: PlanOutcome?
         let replaced = try db.importCalendar(
-            CalendarImport(name: calendarName, source: source, content: String(decoding: data, as: UTF8.self),
-                           timeZone: zone.identifier, horizon: horizon, eventCount: document.events.count, importedAt: now),
+            CalendarImport(name: calendarName, source: source, content: data,
+                           timeZone: env.calendar.timeZone.identifier, horizon: horizon, eventCount: events, importedAt: now),
             occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) },
             then: { db in
                 outcome = try AppDatabase.replan(db, Planning.context(env, now: now), save: true, showFrom: Planning.showFrom(env, now: now))
             })
-        let events = document.events.count
         var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
             line += " " + PlanRenderer.summary(outcome)
         }
         env.console.line(line)
+    }
+
+    /// The calendar's name, its number of events and its occurrences within `horizon`.
+    static func expand(_ data: Data, file: String, name: String?, horizon: DateInterval, zone: TimeZone) throws -> (String, Int, [CalendarOccurrence]) {
+        let document: ICSDocument
+        do {
+            document = try ICSReader.parse(data: data)
+        } catch {
+            throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
+        }
+        let calendarName = try calendarName(option: name, document: document, file: file)
+        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, localTimeZone: zone)
+        return (calendarName, document.events.count, occurrences)
     }
 
     /// The most of one .ics file that is read: a calendar is parsed whole, so a bigger file

@@ -31,8 +31,8 @@ package struct LogCommand: ParsableCommand {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
         let to = calendar.timeOfDay(of: e.log.endedAt)
-        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.terminal(e.path))"
-        if let note = e.log.note { s += "  “\(Sanitized.terminal(note))”" }
+        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }
 }
@@ -140,10 +140,10 @@ package struct LogAddCommand: FocusRunnable {
                                               plannedSeconds: seconds, focusedSeconds: seconds,
                                               status: interrupted ? .interrupted : .completed, note: note), now: env.now())
         } catch FocusError.duplicateSession {
-            throw FocusError.duplicateSession(path: Sanitized.terminal(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
+            throw FocusError.duplicateSession(path: Sanitized.shown(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
-        env.console.line("Recorded #\(id): \(Sanitized.terminal(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
+        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
     }
 }
 

@@ -18,7 +18,7 @@ enum AgendaRenderer {
     /// `  09:00–10:30  Math 101 · Classes`, or `  all day      Holiday · Classes`.
     static func eventLine(_ e: BusyEvent, calendar: LocalCalendar) -> String {
         let when = e.allDay ? "all day    " : "\(calendar.timeOfDay(of: e.start))–\(calendar.timeOfDay(of: e.end))"
-        return "  \(when)  \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))"
+        return "  \(when)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
     }
 
     /// Busy time grouped under `Mon 23 Nov 2026` headings (an event spanning days under each).
@@ -60,13 +60,13 @@ enum AgendaRenderer {
         for b in a.blocks { lines.append((b.start, 1, PlanRenderer.blockLine(b, calendar: calendar))) }
         for s in a.sessions {
             let mark = s.log.status == .completed ? "✓" : "✗"
-            lines.append((s.log.startedAt, 2, "  \(calendar.timeOfDay(of: s.log.startedAt))–\(calendar.timeOfDay(of: s.log.endedAt))  \(mark) \(Sanitized.terminal(s.path))  \(DurationParser.format(s.log.focusedSeconds)) focused"))
+            lines.append((s.log.startedAt, 2, "  \(calendar.timeOfDay(of: s.log.startedAt))–\(calendar.timeOfDay(of: s.log.endedAt))  \(mark) \(Sanitized.shown(s.path))  \(DurationParser.format(s.log.focusedSeconds)) focused"))
         }
         lines.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         if lines.isEmpty { out += "  Nothing scheduled.\n" }
         for line in lines { out += line.2 + "\n" }
         for d in a.due {
-            out += "  Due \(calendar.timeOfDay(of: d.due)): \(Sanitized.terminal("\(d.task)/\(d.subtask)"))"
+            out += "  Due \(calendar.timeOfDay(of: d.due)): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
             if let e = d.estimateSeconds { out += "  \(DurationParser.format(d.loggedSeconds)) / \(DurationParser.format(e))" }
             out += d.done ? "  done\n" : "\n"
         }

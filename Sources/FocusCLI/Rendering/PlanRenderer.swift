@@ -26,7 +26,7 @@ enum PlanRenderer {
 
     /// `  09:00–09:25  Thesis/Chapter 2  planned  #12`.
     static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
-        var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.terminal(b.path))  \(b.status.rawValue)"
+        var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
         if let id = b.id { s += "  #\(id)" }
         return s
     }
@@ -51,7 +51,7 @@ enum PlanRenderer {
         guard !risks.isEmpty else { return "" }
         var out = "At risk (\(risks.count)):\n"
         for r in risks {
-            out += "  \(Sanitized.terminal("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
+            out += "  \(Sanitized.shown("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(r.neededSeconds)), \(DurationParser.format(r.freeSeconds)) free"
             if !r.competitors.isEmpty { out += " · competing: " + r.competitors.map(Sanitized.terminal).joined(separator: ", ") }
             out += "\n"

@@ -27,7 +27,7 @@ package struct TaskRenderer {
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out.append(contentsOf: bold(Sanitized.terminal(t.task.title)).utf8)
+            out.append(contentsOf: bold(Sanitized.shown(t.task.title)).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
             if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
@@ -59,7 +59,7 @@ package struct TaskRenderer {
         append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
         line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
-        let title = (s.subtask.done ? "✓ " : "") + Sanitized.terminal(s.subtask.title)
+        let title = (s.subtask.done ? "✓ " : "") + Sanitized.shown(s.subtask.title)
         append(truncate(title, titleRoom), paddedTo: titleRoom)
         line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
@@ -86,8 +86,8 @@ package struct TaskRenderer {
     }
 
     package func show(task t: TaskOverview) -> String {
-        var out = bold(Sanitized.terminal(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
-        if let notes = t.task.notes { out += "  " + Sanitized.terminal(notes) + "\n" }
+        var out = bold(Sanitized.shown(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        if let notes = t.task.notes { out += "  " + Sanitized.shown(notes) + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty { return out + "  No subtasks.\n" }
         let idWidth = t.subtasks.map { "#\($0.subtask.id ?? 0)".count }.max() ?? 2
@@ -97,7 +97,7 @@ package struct TaskRenderer {
 
     package func show(subtask s: SubtaskOverview, of task: FocusTask, recent: [SessionEntry]) -> String {
         let sub = s.subtask
-        var out = bold(Sanitized.terminal("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
@@ -107,7 +107,7 @@ package struct TaskRenderer {
         if let span = sub.spanSeconds { row("span", DurationParser.format(span)) }
         if let e = sub.earliest { row("earliest", e.description) }
         if sub.atRisk { row("plan", "at risk: it may not fit before its due date") }
-        if let notes = sub.notes { row("notes", Sanitized.terminal(notes)) }
+        if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
         if !recent.isEmpty {
             out += "  recent sessions:\n"
             for e in recent {
@@ -115,7 +115,7 @@ package struct TaskRenderer {
                 let t = calendar.timeOfDay(of: e.log.startedAt)
                 let mark = e.log.status == .completed ? "✓" : "✗"
                 out += "    \(mark) \(day) \(t)  \(DurationParser.format(e.log.focusedSeconds))"
-                if let note = e.log.note { out += "  " + dim(Sanitized.terminal(note)) }
+                if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
                 out += "\n"
             }
         }
