@@ -47,7 +47,7 @@ import Testing
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         await world.run("task", "add", "Thesis/Intro", "--estimate", "75m", "--due", "2026-11-23")
         // Ten minutes worked in the first block (no link), nothing in the second and third.
-        await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-22 10:00", "--duration", "10m")
+        await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-22 10:00", "--duration", "10m", "--allow-future")
         world.now = TestWorld.instant("2026-11-22T10:30:00Z")
         let r = await world.output("plan", "--json")
         #expect(r.out == """

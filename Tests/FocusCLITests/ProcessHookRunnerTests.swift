@@ -127,7 +127,7 @@ import Glibc
         #expect(size > ProcessHookRunner.logLimit && size < ProcessHookRunner.logLimit + 1_000)
         let text = (try? String(contentsOfFile: rotated, encoding: .utf8)) ?? ""
         #expect(text.hasSuffix("\n[hook output cut: 2097152 more bytes after 1 MB were left out]\n"))
-        #expect(log.contains("session-completed exit 0 after "))
+        #expect(log.contains("session-completed exit 0 after "), "\(warnings.all)")
     }
 
     @Test func theLogIsRotatedAtItsLimitKeepingThreeOldOnes() async throws {
@@ -136,7 +136,7 @@ import Glibc
         for _ in 0..<6 { await runner().run(.sessionCompleted, payload: payload) }
         let fm = FileManager.default
         let base = dir + "/state/focus/hooks.log"
-        #expect(fm.fileExists(atPath: base))
+        #expect(fm.fileExists(atPath: base), "\(warnings.all)")
         for n in 1...3 { #expect(fm.fileExists(atPath: "\(base).\(n)")) }
         #expect(!fm.fileExists(atPath: base + ".4"))
         for path in [base, base + ".1", base + ".2", base + ".3"] {
