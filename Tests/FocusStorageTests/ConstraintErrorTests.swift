@@ -38,3 +38,33 @@ import Testing
         }
     }
 }
+
+/// Titles written before NFC storage are brought over by the v6 migration.
+@Suite struct NFCMigrationTests {
+    @Test func decomposedTitlesOfAnOlderDatabaseAreStoredInNFC() throws {
+        let dir = NSTemporaryDirectory() + "focus-nfc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/focus.sqlite"
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try AppDatabase.migrator.migrate(queue, upTo: "v5-focus-quarters")
+            try queue.write { db in
+                try db.execute(sql: "PRAGMA user_version = 5")
+                for (id, title) in [(1, "Cafe\u{301}"), (2, "Caf\u{E9}"), (3, "Re\u{301}sume\u{301}")] {
+                    try db.execute(sql: "INSERT INTO pathId (id) VALUES (?)", arguments: [id])
+                    try db.execute(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, CAST(? AS TEXT), 0)",
+                                   arguments: [id, title, title.lowercased()])
+                }
+            }
+        }
+        let db = try AppDatabase.open(path: path)
+        let rows = try db.read { try Row.fetchAll($0, sql: "SELECT id, hex(title) AS t FROM task ORDER BY id") }
+        let hex = rows.map { $0["t"] as String? ?? "" }
+        // #3 is converted; #2 already held the NFC name, so #1 (the same name decomposed) keeps
+        // its old spelling rather than clash, reachable by #1.
+        #expect(hex == ["43616665CC81", "436166C3A9", "52C3A973756DC3A9"])
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(throws: FocusError.alreadyExists(path: "R\u{E9}sum\u{E9}")) { try db.addTask(title: "R\u{E9}sum\u{E9}", notes: nil, now: now) }
+    }
+}
