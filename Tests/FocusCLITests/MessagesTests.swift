@@ -78,7 +78,7 @@ import Testing
             """)
         let r = await world.output("import", file)
         #expect(r.code == 65)
-        #expect(r.err.hasSuffix("h.jsonl:1: focused_seconds 1e+300 is more than a year\n"))
+        #expect(r.err.hasSuffix("h.jsonl:1: focused_seconds 1e300 is more than a year\n"))
         let csv = try dir.file("h.csv", "task,start,end,status,focused_seconds\nT,2026-11-20T09:00:00Z,2026-11-20T09:25:00Z,completed,4e7\n")
         let c = await world.output("import", csv)
         #expect(c.err.hasSuffix("h.csv:2: focused_seconds 4e7 is more than a year\n"))

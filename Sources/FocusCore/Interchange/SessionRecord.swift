@@ -89,6 +89,9 @@ package enum RawValue: Sendable, Equatable {
     case null
     case string(String)
     case number(Double)
+    /// A number with a fraction or an exponent (`1e300`, `2.5`), with the text the file wrote,
+    /// so that a message can quote it as it was written.
+    case writtenNumber(Double, String)
     case bool(Bool)
     /// A JSON array or object.
     case composite
@@ -236,6 +239,9 @@ extension SessionRecord {
         case let .number(d):
             number = d
             written = d.isFinite && d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case let .writtenNumber(d, text):
+            number = d
+            written = Sanitized.terminal(text)
         case let .string(s) where numbersAsText:
             let t = s.trimmingSpaces()
             written = Sanitized.terminal(t)
