@@ -24,16 +24,16 @@ package enum FocusMain {
         arguments: [String], console: any Console,
         makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
     ) async -> Int32 {
-        if let negative = negativeValue(in: arguments) {
-            console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
-            return negative.exitCode
-        }
         let parsed: any ParsableCommand
         do {
             parsed = try RootCommand.parsingWithoutCompletionProbe(hoistingGlobalOptions(arguments))
         } catch {
             // Completion scripts and the help dump are for programs: never re-wrapped.
             let machine = arguments.contains { $0.hasPrefix("--generate-completion-script") || $0 == "--experimental-dump-help" || $0 == "---completion" }
+            if let negative = negativeValue(in: arguments, parserMessage: RootCommand.message(for: error)) {
+                console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
+                return negative.exitCode
+            }
             return report(parseError: error, console: console, wrap: !machine)
         }
         guard let command = parsed as? any FocusRunnable else {
@@ -63,10 +63,11 @@ package enum FocusMain {
         }
     }
 
-    /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. A value
-    /// that looks like a negative number after an option is said to be negative instead (exit 64);
-    /// text that really starts with `-` is passed as `--note=-5`.
-    static func negativeValue(in arguments: [String]) -> FocusError? {
+    /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. When it
+    /// reports one for an option followed by what looks like a negative number, the value is
+    /// said to be negative instead (exit 64); text that really starts with `-` is passed as
+    /// `--note=-5`.
+    static func negativeValue(in arguments: [String], parserMessage: String) -> FocusError? {
         for (i, arg) in arguments.enumerated().dropLast() {
             if arg == "--" { return nil }
             guard arg.hasPrefix("--"), arg.count > 2, !arg.contains("=") else { continue }
@@ -75,6 +76,7 @@ package enum FocusMain {
             let second = next[next.index(after: next.startIndex)]
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second) || second == UInt8(ascii: ".") else { continue }
             let value = arguments[i + 1]
+            guard parserMessage.contains("Missing value for '\(arg)") else { continue }
             return .usage("\(arg) \(value): the value is negative; give one that is not (text that starts with '-' is written \(arg)=\(value)).")
         }
         return nil
