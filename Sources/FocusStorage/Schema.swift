@@ -291,6 +291,15 @@ extension AppDatabase {
                     try update.execute(arguments: [nfc, key, row["id"] as Int64?])
                 }
             }
+            // Calendar names are looked up by the same key (`calendar rm NAME`).
+            let rekey = try db.makeStatement(sql: "UPDATE OR IGNORE calendar SET nameKey = ? WHERE id = ?")
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, nameKey FROM calendar") {
+                let name: String = row["name"] ?? ""
+                guard name.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+                let key = TaskCatalog.key(name)
+                let storedKey: String = row["nameKey"] ?? ""
+                if !key.utf8.elementsEqual(storedKey.utf8) { try rekey.execute(arguments: [key, row["id"] as Int64?]) }
+            }
         }
         return migrator
     }

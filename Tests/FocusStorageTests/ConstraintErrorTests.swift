@@ -56,6 +56,8 @@ import Testing
                     try db.execute(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, CAST(? AS TEXT), 0)",
                                    arguments: [id, title, title.lowercased()])
                 }
+                try db.execute(sql: "INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt) VALUES (?, ?, '/tmp/x.ics', '', 'UTC', 0, 0, 0)",
+                               arguments: ["E\u{301}cole", "e\u{301}cole"])
             }
         }
         let db = try AppDatabase.open(path: path)
@@ -66,5 +68,7 @@ import Testing
         #expect(hex == ["43616665CC81", "436166C3A9", "52C3A973756DC3A9"])
         let now = Date(timeIntervalSince1970: 1_795_000_000)
         #expect(throws: FocusError.alreadyExists(path: "R\u{E9}sum\u{E9}")) { try db.addTask(title: "R\u{E9}sum\u{E9}", notes: nil, now: now) }
+        // A calendar imported under a decomposed name is removed by the composed one.
+        #expect(try db.removeCalendar(named: "\u{C9}cole") != nil)
     }
 }
