@@ -56,6 +56,10 @@ package enum FocusMain {
         } catch {
             // Completion scripts and the help dump are for programs: never re-wrapped.
             let machine = arguments.contains { $0.hasPrefix("--generate-completion-script") || $0 == "--experimental-dump-help" || $0 == "---completion" }
+            if let negative = negativeValue(in: arguments, parserMessage: RootCommand.message(for: error)) {
+                console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
+                return negative.exitCode
+            }
             return report(parseError: error, console: console, wrap: !machine)
         }
         guard let command = parsed as? any FocusRunnable else {
@@ -88,6 +92,25 @@ package enum FocusMain {
             console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
             return 70
         }
+    }
+
+    /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. When it
+    /// reports one for an option followed by what looks like a negative number, the value is
+    /// said to be negative instead (exit 64); text that really starts with `-` is passed as
+    /// `--note=-5`.
+    static func negativeValue(in arguments: [String], parserMessage: String) -> FocusError? {
+        for (i, arg) in arguments.enumerated().dropLast() {
+            if arg == "--" { return nil }
+            guard arg.hasPrefix("--"), arg.count > 2, !arg.contains("=") else { continue }
+            let next = arguments[i + 1].utf8
+            guard next.count >= 2, next.first == UInt8(ascii: "-") else { continue }
+            let second = next[next.index(after: next.startIndex)]
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second) || second == UInt8(ascii: ".") else { continue }
+            let value = arguments[i + 1]
+            guard parserMessage.contains("Missing value for '\(arg)") else { continue }
+            return .usage("\(arg) \(value): the value is negative; give one that is not (text that starts with '-' is written \(arg)=\(value)).")
+        }
+        return nil
     }
 
     private static func report(parseError error: any Error, console: any Console, wrap: Bool = true) -> Int32 {

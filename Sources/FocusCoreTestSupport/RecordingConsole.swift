@@ -6,12 +6,17 @@ package final class RecordingConsole: Console {
     private let written = Mutex<(out: String, err: String)>(("", ""))
     package let isInteractive: Bool
     package let allowsColor: Bool
-    package let width: Int
+    private let columns: Mutex<Int>
+    /// The terminal's width; a test may narrow or widen it between two draws.
+    package var width: Int {
+        get { columns.withLock { $0 } }
+        set { columns.withLock { $0 = newValue } }
+    }
 
     package init(isInteractive: Bool = false, allowsColor: Bool = false, width: Int = 80) {
         self.isInteractive = isInteractive
         self.allowsColor = allowsColor
-        self.width = width
+        self.columns = Mutex(width)
     }
 
     package func out(_ text: String) { written.withLock { $0.out += text } }

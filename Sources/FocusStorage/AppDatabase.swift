@@ -98,6 +98,32 @@ package struct AppDatabase: Sendable {
         }
     }
 
+    /// A constraint failure in words: SQLite's own text (`UNIQUE constraint failed: index
+    /// 'timeLog_identity'`) names schema internals, never shown as it is.
+    static func constraint(_ db: DatabaseError) -> FocusError {
+        let message = db.message ?? ""
+        if message.contains("timeLog_identity") || message.contains("timeLog.") && db.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            return .duplicateSession(path: nil, start: nil)
+        }
+        switch db.extendedResultCode {
+        case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY:
+            if message.contains("task.titleKey") { return .storeRule("a task with that name already exists") }
+            if message.contains("subtask.") { return .storeRule("its task already has a subtask with that name") }
+            if message.contains("calendar.") { return .storeRule("a calendar with that name already exists") }
+            return .storeRule("it would record something twice")
+        case .SQLITE_CONSTRAINT_FOREIGNKEY:
+            return .storeRule("it refers to a task, subtask, block or calendar that is not there")
+        case .SQLITE_CONSTRAINT_NOTNULL:
+            return .storeRule("a value that is required is missing")
+        case .SQLITE_CONSTRAINT_CHECK:
+            if message.contains("instr(title") { return .storeRule("a task name cannot contain '/'") }
+            if message.contains("title") || message.contains("name") { return .storeRule("a name cannot be empty") }
+            return .storeRule("a value is out of range (a time before its start, a negative length or an unknown status)")
+        default:
+            return .storeRule("it breaks one of the database's rules")
+        }
+    }
+
     /// Turns an SQLite error into the sentence and exit code a person gets.
     package static func map(_ error: any Error, path: String) -> FocusError {
         if let e = error as? FocusError { return e }
@@ -120,7 +146,7 @@ package struct AppDatabase: Sendable {
         case .SQLITE_IOERR:
             return .io(path: path, reason: diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))")
         case .SQLITE_CONSTRAINT:
-            return .usage("that change breaks a rule of the store: \(db.message ?? "constraint failed").")
+            return constraint(db)
         default:
             return .io(path: path, reason: db.message ?? "SQLite error \(db.resultCode.rawValue)")
         }

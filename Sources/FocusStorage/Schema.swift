@@ -1,4 +1,5 @@
 import Foundation
+import FocusCore
 import GRDB
 
 /// The versioned schema. Migrations are never edited once they have landed: people's databases
@@ -6,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 6
+    package static let schemaVersion = 7
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -296,6 +297,37 @@ extension AppDatabase {
                 }
             }
             try db.execute(sql: sql)
+        }
+        migrator.registerMigration("v7-nfc-titles") { db in
+            // Titles are stored in Unicode NFC and keyed by NFC (Titles.normalized, TaskCatalog.key)
+            // from now on; titles written before in another form are brought over here, so an
+            // existing "e + U+0301" task is found by a composed "é". Where two rows are one name
+            // (the duplicate this prevents), the row that would take a name another already holds
+            // is left as it was by UPDATE OR IGNORE: it stays reachable by #ID. Only non-ASCII
+            // titles can change.
+            for table in ["task", "subtask"] {
+                let update = try db.makeStatement(sql: "UPDATE OR IGNORE \(table) SET title = ?, titleKey = ? WHERE id = ?")
+                let rows = try Row.fetchAll(db, sql: "SELECT id, title, titleKey FROM \(table) ORDER BY id")
+                for row in rows {
+                    let title: String = row["title"] ?? ""
+                    guard title.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+                    let nfc = Titles.normalized(title)
+                    let key = TaskCatalog.key(nfc)
+                    // Byte for byte: Swift's == would call the two spellings equal.
+                    let storedKey: String = row["titleKey"] ?? ""
+                    if nfc.utf8.elementsEqual(title.utf8), key.utf8.elementsEqual(storedKey.utf8) { continue }
+                    try update.execute(arguments: [nfc, key, row["id"] as Int64?])
+                }
+            }
+            // Calendar names are looked up by the same key (`calendar rm NAME`).
+            let rekey = try db.makeStatement(sql: "UPDATE OR IGNORE calendar SET nameKey = ? WHERE id = ?")
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, nameKey FROM calendar") {
+                let name: String = row["name"] ?? ""
+                guard name.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+                let key = TaskCatalog.key(name)
+                let storedKey: String = row["nameKey"] ?? ""
+                if !key.utf8.elementsEqual(storedKey.utf8) { try rekey.execute(arguments: [key, row["id"] as Int64?]) }
+            }
         }
         return migrator
     }

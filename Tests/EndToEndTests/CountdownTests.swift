@@ -36,6 +36,27 @@ struct CountdownTests {
         #expect(logs.first?["focused_seconds"] as? Int == 3)
     }
 
+    @Test func narrowingTheTerminalLeavesNoFragmentOfTheOldFrame() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/A long subtask name that fills the first line")
+        try await t.start("\(Sandbox.binary) start 'Thesis/A long subtask name that fills the first line' --duration 1m; echo EXIT=$?")
+        try await t.waitFor("● WORK")
+        try await t.tmux("resize-window", "-x", "36", "-y", "24")
+        // A few redraws at the new width (four a second).
+        try await Task.sleep(for: .milliseconds(1500))
+        let screen = try await t.screen()
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(rows.filter { $0.contains("WORK") }.count == 1, "\(screen)")
+        #expect(rows.filter { $0.contains("stop") }.count == 1, "\(screen)")
+        #expect(rows.count == 3, "\(screen)")
+        try await t.keys("q")
+        try await t.waitFor("Why did you stop?")
+        try await t.keys("Enter")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test func quittingEarlyRecordsAnInterruptedSessionWithTheRealFocusAndTheReason() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

@@ -43,7 +43,7 @@ final class FileWorld {
     /// `log add Thesis` starting at `start` (Berlin), 25 minutes, as if it were `now`.
     @discardableResult
     func logSession(_ start: String, now: String) async -> Int32 {
-        await run("log", "add", "Thesis", "--start", start, "--duration", "25m", now: now).code
+        await run("log", "add", "Thesis", "--start", start, "--duration", "25m", "--allow-future", now: now).code
     }
 
     func backupNames() throws -> [String] {

@@ -97,4 +97,51 @@ import Glibc
         }
         #expect(gone)
     }
+
+    @Test func aDanglingSymlinkHookIsNamedAsSuchNotIgnoredSilently() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/hooks/break-over", withDestinationPath: dir + "/nowhere.sh")
+        await runner().run(.breakOver, payload: payload)
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("is a symbolic link to \(dir)/nowhere.sh, which does not exist") == true, "\(warnings.all)")
+        #expect(log.contains("break-over ignored: \(dir)/hooks/break-over is a symbolic link to"))
+    }
+
+    @Test func aDirectoryHookIsCalledADirectoryNotToldToChmod() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/hooks/session-completed", withIntermediateDirectories: true)
+        await runner().run(.sessionCompleted, payload: payload)
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("ignored: \(dir)/hooks/session-completed is a directory, not a file") == true, "\(warnings.all)")
+        #expect(warnings.all.first?.contains("chmod") == false)
+    }
+
+    @Test func oneRunsOutputIsCutAtTheLogLimit() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 3 MB of output from one run: 1 MB is kept, then the log is full and rotated before the
+        // run's own line is written.
+        try hook(.sessionCompleted, "head -c 3145728 /dev/zero | tr '\\0' x")
+        await runner().run(.sessionCompleted, payload: payload)
+        let rotated = dir + "/state/focus/hooks.log.1"
+        let size = (try? FileManager.default.attributesOfItem(atPath: rotated)[.size] as? Int) ?? 0
+        #expect(size > ProcessHookRunner.logLimit && size < ProcessHookRunner.logLimit + 1_000)
+        let text = (try? String(contentsOfFile: rotated, encoding: .utf8)) ?? ""
+        #expect(text.hasSuffix("\n[hook output cut: 2097152 more bytes after 1 MB were left out]\n"))
+        #expect(log.contains("session-completed exit 0 after "), "\(warnings.all)")
+    }
+
+    @Test func theLogIsRotatedAtItsLimitKeepingThreeOldOnes() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try hook(.sessionCompleted, "head -c 1100000 /dev/zero | tr '\\0' y")
+        for _ in 0..<6 { await runner().run(.sessionCompleted, payload: payload) }
+        let fm = FileManager.default
+        let base = dir + "/state/focus/hooks.log"
+        #expect(fm.fileExists(atPath: base), "\(warnings.all)")
+        for n in 1...3 { #expect(fm.fileExists(atPath: "\(base).\(n)")) }
+        #expect(!fm.fileExists(atPath: base + ".4"))
+        for path in [base, base + ".1", base + ".2", base + ".3"] {
+            let size = (try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            #expect(size <= 2 * ProcessHookRunner.logLimit + 2_000, "\(path): \(size)")
+        }
+    }
 }

@@ -48,8 +48,25 @@ import Testing
         #expect(ConfigFile.updating(before, key: "bell", value: "false") == "# mine\nwork = \"50m\"\ncycles = 3\nbell = false\n")
     }
 
-    @Test func workingHoursMustBeInOrder() {
+    @Test func workingHoursMustBeInOrder() throws {
         var c = FocusConfig()
-        #expect(throws: FocusError.self) { try c.set("day_end", to: "07:00") }
+        try c.set("day_end", to: "07:00")
+        #expect(throws: FocusError.self) { try c.validate() }
+    }
+
+    @Test(arguments: ["day_start = \"22:30\"\nday_end = \"23:30\"", "day_end = \"23:30\"\nday_start = \"22:30\"",
+                      "day_start = 22:30\n# late\nday_end = 23:30\n", "day_end = 07:00\nday_start = 06:00"])
+    func workingHoursAreJudgedOnTheFinishedFileInAnyOrder(text: String) throws {
+        let c = try ConfigFile.parse(text, path: "c.toml")
+        #expect(c.dayEnd > c.dayStart)
+    }
+
+    @Test func workingHoursOutOfOrderNameTheLastLineThatSetThem() {
+        #expect(throws: FocusError.badInput(file: "c.toml", line: 3, reason: "invalid working hours '23:30–22:30': expected day_start before day_end.")) {
+            try ConfigFile.parse("day_start = 23:30\nwork = 50m\nday_end = 22:30\nbell = false", path: "c.toml")
+        }
+        #expect(throws: FocusError.badInput(file: "c.toml", line: 1, reason: "invalid working hours '22:30–22:00': expected day_start before day_end.")) {
+            try ConfigFile.parse("day_start = 22:30", path: "c.toml")
+        }
     }
 }

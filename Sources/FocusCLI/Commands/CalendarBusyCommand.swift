@@ -22,6 +22,10 @@ package struct CalendarBusyCommand: FocusRunnable {
         guard first <= last else {
             throw FocusError.invalidValue(what: "--to date", value: to, expected: "a day on or after --from (\(first))")
         }
+        // The same cap as `stats`: a century of days.
+        guard last.dayNumber - first.dayNumber < WindowOptions.maximumDays else {
+            throw FocusError.invalidValue(what: "--to date", value: to, expected: "at most \(WindowOptions.maximumDays) days after --from")
+        }
         let start = env.calendar.startOfDay(first)
         let end = env.calendar.startOfDay(last.adding(days: 1))
         // A zero-length event (no DTEND or DURATION) marks a moment: it is not busy time.

@@ -33,6 +33,31 @@ package struct CalendarImportCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let data = try Self.read(file)
+        let now = env.now()
+        let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
+                                   end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
+        // The parsed document is the largest thing an import holds: it lives only inside this
+        // call, so its memory is given back before the occurrences are written.
+        let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
+                                                                  strict: strict, warn: { env.console.note($0) })
+        let source = URL(fileURLWithPath: file).standardizedFileURL.path
+        let db = try env.openDatabase()
+        let replaced = try db.importCalendar(
+            CalendarImport(name: calendarName, source: source, content: data,
+                           timeZone: env.calendar.identifier, horizon: horizon, eventCount: events, importedAt: now),
+            occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        let outcome = Planning.replanIfStale(env, db)
+        var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
+            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        if let outcome, !outcome.result.items.isEmpty {
+            line += " " + PlanRenderer.summary(outcome)
+        }
+        env.console.line(line)
+    }
+
+    /// The calendar's name, its number of events and its occurrences within `horizon`.
+    static func expand(_ data: Data, file: String, name: String?, horizon: DateInterval, local: LocalCalendar,
+                       strict: Bool, warn: (String) -> Void) throws -> (String, Int, [CalendarOccurrence]) {
         let document: ICSDocument
         do {
             document = try ICSReader.parse(data: data, strict: strict)
@@ -40,28 +65,11 @@ package struct CalendarImportCommand: FocusRunnable {
             throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
         }
         for warning in document.warnings {
-            env.console.note("warning: \(file):\(warning.line): \(warning.message)")
+            warn("warning: \(file):\(warning.line): \(warning.message)")
         }
-        let calendarName = try Self.calendarName(option: name, document: document, file: file)
-        let now = env.now()
-        let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
-                                   end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
-        let zone = env.calendar
-        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: zone)
-        let source = URL(fileURLWithPath: file).standardizedFileURL.path
-        let db = try env.openDatabase()
-        let replaced = try db.importCalendar(
-            CalendarImport(name: calendarName, source: source, content: String(decoding: data, as: UTF8.self),
-                           timeZone: zone.identifier, horizon: horizon, eventCount: document.events.count, importedAt: now),
-            occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
-        let outcome = Planning.replanIfStale(env, db)
-        let events = document.events.count
-        var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
-            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
-        if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
-        }
-        env.console.line(line)
+        let calendarName = try calendarName(option: name, document: document, file: file)
+        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: local)
+        return (calendarName, document.events.count, occurrences)
     }
 
     /// The most of one .ics file that is read: a calendar is parsed whole, so a bigger file

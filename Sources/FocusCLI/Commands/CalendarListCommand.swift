@@ -27,13 +27,13 @@ package struct CalendarListCommand: FocusRunnable {
             env.console.line("No calendars. Import one with `focus calendar import FILE.ics`.")
             return
         }
-        let width = calendars.map { Sanitized.terminal($0.name).count }.max() ?? 0
+        let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0
         var out = ""
         for c in calendars {
-            let name = Sanitized.terminal(c.name)
+            let name = Sanitized.shown(c.name)
             out += name + TerminalText.spaces(width - name.count)
             out += "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))"
-            out += "  \(Sanitized.terminal(c.source))\n"
+            out += "  \(Sanitized.shown(c.source))\n"
         }
         env.console.out(out)
     }

@@ -54,9 +54,18 @@ package struct ConfigSetCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         var config = env.config
         try config.set(key, to: value)
+        if FocusConfig.relatedKeys.contains(key), (try? config.validate()) == nil {
+            // One key at a time: say which one to change first to get both where they are wanted.
+            let other = key == "day_start" ? "day_end" : "day_start"
+            let now = (try? env.config.value(of: other)) ?? ""
+            throw FocusError.invalidValue(what: key, value: value, expected: "a time that keeps day_start before day_end (\(other) is \(now): change it first)")
+        }
+        try config.validate()
         let normalized = try config.value(of: key)
         let existing = FileManager.default.contents(atPath: env.configPath).flatMap { String(data: $0, encoding: .utf8) } ?? ""
         let text = ConfigFile.updating(existing, key: key, value: normalized)
+        // The finished file is what later commands read: it must read back whole.
+        _ = try ConfigFile.parse(text, path: env.configPath)
         try AtomicFile.write(text, to: env.configPath, mode: 0o600)
         env.console.line("\(key) = \(normalized)")
         // Working hours, lengths and breaks shape the plan: plan again under the new settings

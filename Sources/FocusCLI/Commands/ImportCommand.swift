@@ -42,6 +42,8 @@ package struct ImportCommand: FocusRunnable {
     var format: String?
     @Option(help: ArgumentHelp("Which parts become task and subtask (other trackers).", valueName: "rules"))
     var map: String?
+    @Flag(help: "Import sessions that end after now too (refused otherwise).")
+    var allowFuture = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -62,13 +64,17 @@ package struct ImportCommand: FocusRunnable {
         }
         // First the whole file is checked, with nothing opened for writing.
         var checker = SessionFileParser(format: format, mapping: mapping, file: file)
-        try ChunkedFile.read(file) { chunk in try checker.feed(chunk) { _, _ in } }
-        try checker.finish { _, _ in }
+        let now = env.now()
+        let check: SessionFileParser.Emit = { [file, allowFuture, calendar = env.calendar] record, line in
+            try SessionTimes.checkEnded(record, line: line, file: file, now: now, calendar: calendar, allowFuture: allowFuture)
+        }
+        try ChunkedFile.read(file) { chunk in try checker.feed(chunk, check) }
+        try checker.finish(check)
         // Then it is read again inside one transaction (memory stays flat whatever its size;
         // anything that fails now still rolls everything back).
         let db = try env.openDatabase()
         let path = file
-        let summary = try db.importSessions(now: env.now()) { insert in
+        let summary = try db.importSessions(now: now) { insert in
             var parser = SessionFileParser(format: format, mapping: mapping, file: path)
             try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record) } }
             try parser.finish { record, _ in try insert(record) }

@@ -31,8 +31,8 @@ package struct LogCommand: ParsableCommand {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
         let to = calendar.timeOfDay(of: e.log.endedAt)
-        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.terminal(e.path))"
-        if let note = e.log.note { s += "  “\(Sanitized.terminal(note))”" }
+        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }
 }
@@ -45,7 +45,9 @@ package struct LogListCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        guard last >= 1 else { throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days of at least 1") }
+        guard last >= 1, last <= WindowOptions.maximumDays else {
+            throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days from 1 to \(WindowOptions.maximumDays)")
+        }
         let db = try env.openDatabase()
         let today = env.today
         let from = env.calendar.startOfDay(today.adding(days: -(last - 1)))
@@ -59,19 +61,27 @@ package struct LogListCommand: FocusRunnable {
             env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start <task>`.")
             return
         }
+        env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))
+    }
+
+    /// Sessions (newest first) under one heading per local day with its total: two passes over
+    /// the entries, one for the totals and one for the lines, whatever the number of days.
+    static func text(_ entries: [SessionEntry], calendar: LocalCalendar) -> String {
+        let days = entries.map { calendar.day(of: $0.log.startedAt) }
+        var totals: [LocalDate: Int] = [:]
+        for (e, day) in zip(entries, days) { totals[day, default: 0] += e.log.focusedSeconds }
         var out = ""
         var currentDay: LocalDate?
-        for e in entries {
-            let day = env.calendar.day(of: e.log.startedAt)
+        for (e, day) in zip(entries, days) {
             if day != currentDay {
-                let total = entries.filter { env.calendar.day(of: $0.log.startedAt) == day }.reduce(0) { $0 + $1.log.focusedSeconds }
+                let total = totals[day] ?? 0
                 if currentDay != nil { out += "\n" }
                 out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
                 currentDay = day
             }
-            out += "  " + LogCommand.line(e, calendar: env.calendar) + "\n"
+            out += "  " + LogCommand.line(e, calendar: calendar) + "\n"
         }
-        env.console.out(out)
+        return out
     }
 }
 
@@ -88,12 +98,16 @@ struct LogTimes {
         default:
             throw .usage("give the end of the session with either --end or --duration.")
         }
-        try check(s, e)
+        try check(s, e, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
         return (s, e)
     }
 
-    static func check(_ s: Date, _ e: Date) throws(FocusError) {
-        guard e > s else { throw .invalidValue(what: "end", value: Timestamp.utc(e), expected: "a time after the start (\(Timestamp.utc(s)))") }
+    /// The end after the start, the length at most a day; values echoed as the person wrote them
+    /// (`endText`) or as local wall-clock time, never converted to UTC.
+    static func check(_ s: Date, _ e: Date, endText: String?, calendar: LocalCalendar) throws(FocusError) {
+        guard e > s else {
+            throw .invalidValue(what: "end", value: endText ?? SessionTimes.local(e, calendar), expected: "a time after the start (\(SessionTimes.local(s, calendar)))")
+        }
         guard e.timeIntervalSince(s) <= 86_400 else { throw .invalidValue(what: "session length", value: DurationParser.format(Int(e.timeIntervalSince(s))), expected: "at most 24h") }
     }
 }
@@ -108,11 +122,13 @@ package struct LogAddCommand: FocusRunnable {
     @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
     @Flag(help: "Record it as interrupted (left early).") var interrupted = false
     @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+    @Flag(help: "Record it even if it ends after now.") var allowFuture = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
         let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, env: env)
+        try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
         let catalog = try db.catalog()
         let target = try catalog.resolve(path)
@@ -123,11 +139,11 @@ package struct LogAddCommand: FocusRunnable {
             id = try db.recordSession(TimeLog(taskID: target.taskID, subtaskID: target.subtaskID, startedAt: s, endedAt: e,
                                               plannedSeconds: seconds, focusedSeconds: seconds,
                                               status: interrupted ? .interrupted : .completed, note: note), now: env.now())
-        } catch FocusError.usage {
-            throw FocusError.usage("a session of \(catalog.path(of: target)) starting \(Timestamp.local(s, in: env.calendar)) is already recorded.")
+        } catch FocusError.duplicateSession {
+            throw FocusError.duplicateSession(path: Sanitized.shown(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
-        env.console.line("Recorded #\(id): \(Sanitized.terminal(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
+        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
     }
 }
 
@@ -141,6 +157,7 @@ package struct LogEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("New focused time (pauses excluded).", valueName: "duration")) var focused: String?
     @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
     @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
+    @Flag(help: "Allow new times that end after now.") var allowFuture = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -158,7 +175,10 @@ package struct LogEditCommand: FocusRunnable {
         if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
         if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
-        try LogTimes.check(log.startedAt, log.endedAt)
+        try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
+        if start != nil || end != nil || duration != nil {
+            try SessionTimes.checkEnded(end: log.endedAt, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
+        }
         let length = Int(log.endedAt.timeIntervalSince(log.startedAt))
         if let focused {
             let f = try DurationParser.seconds(focused, what: "focused time")
@@ -174,9 +194,29 @@ package struct LogEditCommand: FocusRunnable {
             log.status = s
         }
         if let note { log.note = note.isEmpty ? nil : note }
-        try db.updateSession(log)
+        let moved = log.startedAt != entry.log.startedAt || log.endedAt != entry.log.endedAt
+        var overlaps = 0
+        if moved { overlaps = try db.overlappingCount(log.startedAt, log.endedAt, excluding: id) }
+        try LogEditCommand.update(log, in: db, calendar: env.calendar)
+        // The same warning as `log add`: an edit that makes sessions overlap is kept, and said.
+        if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
         entry = try db.session(id: id) ?? entry
         env.console.line("Updated " + LogCommand.line(entry, calendar: env.calendar))
+    }
+}
+
+extension LogEditCommand {
+    /// Writes the edit; a clash with another session of the same task and start is said with both.
+    static func update(_ log: TimeLog, in db: AppDatabase, calendar: LocalCalendar) throws(FocusError) {
+        do {
+            try db.updateSession(log)
+        } catch .duplicateSession {
+            let target: PathTarget = log.subtaskID.map { .subtask(taskID: log.taskID, id: $0) } ?? .task(id: log.taskID)
+            let path = (try? db.path(taskID: target.taskID, subtaskID: target.subtaskID)) ?? "that task"
+            throw .duplicateSession(path: path, start: SessionTimes.local(log.startedAt, calendar))
+        } catch {
+            throw error
+        }
     }
 }
 

@@ -25,7 +25,7 @@ package struct PlanCommand: FocusRunnable {
         if json {
             env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated)).rendered())
         } else {
-            env.console.out(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar))
+            env.console.out(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar, now: env.now()))
         }
     }
 }

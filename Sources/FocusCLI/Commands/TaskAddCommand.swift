@@ -24,7 +24,8 @@ package struct TaskAddCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let now = env.now()
         let (taskPart, subPart) = TaskCatalog.split(path)
-        let taskTitle = TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validate(taskPart, what: "task name")
+        // `#ID/Subtask` adds under an existing task; a task of its own is never named like an id.
+        let taskTitle = subPart != nil && TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validateTask(taskPart)
         let db = try env.openDatabase()
         guard let subPart else {
             if fields.hasSchedulingFields {

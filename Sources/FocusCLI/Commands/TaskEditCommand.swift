@@ -29,7 +29,7 @@ package struct TaskEditCommand: FocusRunnable {
                 throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: edit '\(catalog.path(of: target))/<subtask>'.")
             }
             guard var task = try db.task(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
-            if let title { task.title = try Titles.validate(title, what: "task name") }
+            if let title { task.title = try Titles.validateTask(title) }
             if let notes = fields.notes { task.notes = notes.isEmpty || notes.lowercased() == "none" ? nil : notes }
             try db.updateTask(task)
             env.console.line("Updated task \(Sanitized.terminal(task.title)).")

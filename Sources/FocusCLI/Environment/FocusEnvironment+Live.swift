@@ -45,9 +45,9 @@ extension FocusEnvironment {
     static func liveNow(environment: [String: String]) throws(FocusError) -> @Sendable () -> Date {
         guard let pinned = environment["FOCUS_NOW"], !pinned.isEmpty else { return { Date() } }
         let epoch = LocalDate(year: 1970, month: 1, day: 1)
-        guard case let .instant(base) = try DateParser.dateTime(pinned, today: epoch, what: "FOCUS_NOW") else {
-            throw .invalidValue(what: "FOCUS_NOW", value: pinned, expected: "an ISO 8601 instant with an offset, like 2026-11-22T09:00:00Z")
-        }
+        // Only an instant with an offset is accepted, and only that form is suggested.
+        let refused = FocusError.invalidValue(what: "FOCUS_NOW", value: pinned, expected: "an ISO 8601 instant with an offset, like 2026-11-22T09:00:00Z or 2026-11-22T10:00:00+01:00")
+        guard case let .instant(base)? = try? DateParser.dateTime(pinned, today: epoch, what: "FOCUS_NOW") else { throw refused }
         let start = ContinuousClock.now
         return {
             let elapsed = start.duration(to: ContinuousClock.now)

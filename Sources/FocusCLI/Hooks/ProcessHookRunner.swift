@@ -51,16 +51,29 @@ package struct ProcessHookRunner: HookRunner {
         case signalled(Int32)
         case timedOut
         case notExecutable
+        /// Something other than a file stands there: what it is, said plainly.
+        case notAFile(String)
         case couldNotStart(String)
     }
 
+    /// The hook log is rotated when it reaches this size (hooks.log → hooks.log.1 → … .3).
+    package static let logLimit = 1 << 20
+    /// Rotated logs kept beside the current one.
+    package static let keptLogs = 3
+
     package func run(_ event: HookEvent, payload: JSON) async {
         let path = directory + "/" + event.rawValue
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return }  // no hook for this event
         var info = stat()
-        guard stat(path, &info) == 0 else { return }  // no hook for this event
         let started = ContinuousClock.now
         let outcome: Outcome
-        if (info.st_mode & S_IFMT) != S_IFREG || access(path, X_OK) != 0 {
+        if stat(path, &info) != 0 {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            outcome = .notAFile("a symbolic link to \(Sanitized.terminal(target)), which does not exist")
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            outcome = .notAFile(ProcessHookRunner.kind(info.st_mode) + ", not a file")
+        } else if access(path, X_OK) != 0 {
             outcome = .notExecutable
         } else {
             let input = payload.rendered() + "\n"
@@ -82,6 +95,7 @@ package struct ProcessHookRunner: HookRunner {
         case let .signalled(sig): what = "failed: killed by signal \(sig) after \(seconds) s"
         case .timedOut: what = "failed: still running after \(DurationParser.format(Int(timeout.seconds))); stopped"
         case .notExecutable: what = "ignored: not an executable file (chmod +x \(path))"
+        case let .notAFile(kind): what = "ignored: \(path) is \(kind)"
         case let .couldNotStart(reason): what = "failed: could not start (\(reason))"
         }
         appendLog("\(Timestamp.utc(now())) \(event.rawValue) \(what)\n")
@@ -97,9 +111,35 @@ package struct ProcessHookRunner: HookRunner {
         _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
-    /// The log, opened for appending (its directory made 0700 when missing); nil when it cannot be.
+    /// What stands at a hook's path when it is not a regular file.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Rotates the log once it has reached `logLimit`: hooks.log becomes hooks.log.1, .1
+    /// becomes .2, and so on up to `keptLogs`; the oldest is replaced. (rename(2) is atomic, so a
+    /// second focus rotating at the same moment loses nothing that matters: at worst one file.)
+    func rotateLogIfNeeded() {
+        var info = stat()
+        guard stat(logPath, &info) == 0, info.st_size >= ProcessHookRunner.logLimit else { return }
+        for n in stride(from: ProcessHookRunner.keptLogs - 1, through: 1, by: -1) {
+            _ = rename("\(logPath).\(n)", "\(logPath).\(n + 1)")
+        }
+        _ = rename(logPath, logPath + ".1")
+    }
+
+    /// The log, opened for appending (its directory made 0700 when missing, rotated when full);
+    /// nil when it cannot be.
     private func openLog() -> Int32? {
         try? PrivateDirectory.makeParent(of: logPath)
+        rotateLogIfNeeded()
         // Never through a link, never blocking on a FIFO, and only into a regular file.
         let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
@@ -132,7 +172,16 @@ package struct ProcessHookRunner: HookRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inFD, 0)
-        if let logFD {
+        // Its output reaches the log through a pipe, copied up to `logLimit` bytes a run: a hook
+        // that prints without end cannot fill the disk.
+        var pipeFDs: [Int32] = [-1, -1]
+        let piped = logFD != nil && pipe(&pipeFDs) == 0
+        if piped {
+            _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
+        } else if let logFD {
             posix_spawn_file_actions_adddup2(&actions, logFD, 1)
             posix_spawn_file_actions_adddup2(&actions, logFD, 2)
         } else {
@@ -167,7 +216,19 @@ package struct ProcessHookRunner: HookRunner {
         }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        var copied: DispatchSemaphore?
+        if piped {
+            close(pipeFDs[1])
+            if rc == 0, let logFD {
+                copied = ProcessHookRunner.copyOutput(from: pipeFDs[0], to: dup(logFD))
+            } else {
+                close(pipeFDs[0])
+            }
+        }
         guard rc == 0 else { return .couldNotStart(String(cString: strerror(rc))) }
+        // The copy ends when the last writer (the hook and anything it left behind) is gone;
+        // focus waits for it a moment, never for a child that keeps the pipe open.
+        defer { _ = copied?.wait(timeout: .now() + .seconds(1)) }
 
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -181,6 +242,33 @@ package struct ProcessHookRunner: HookRunner {
         // Whatever the hook left behind in its group goes too.
         kill(-pid, SIGKILL)
         return .timedOut
+    }
+
+    /// Copies a hook's output from the pipe to the log on a thread of its own, up to `logLimit`
+    /// bytes, then one line saying the rest was left out (read on and dropped, so the hook never
+    /// blocks on a full pipe). Closes both descriptors; the semaphore is signalled at the end.
+    static func copyOutput(from input: Int32, to output: Int32) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { close(input); if output >= 0 { close(output) }; done.signal() }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            var room = logLimit
+            var dropped = 0
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                let kept = min(n, room)
+                if kept > 0, output >= 0 { _ = buffer.withUnsafeBytes { write(output, $0.baseAddress, kept) } }
+                room -= kept
+                dropped += n - kept
+            }
+            if dropped > 0, output >= 0 {
+                var note = Array("\n[hook output cut: \(dropped) more bytes after \(logLimit >> 20) MB were left out]\n".utf8)
+                _ = note.withUnsafeMutableBytes { write(output, $0.baseAddress, $0.count) }
+            }
+        }
+        return done
     }
 
     /// Waits for `pid` until `deadline`; its wait status, or nil if it is still running.

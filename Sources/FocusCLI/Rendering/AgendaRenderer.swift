@@ -19,24 +19,42 @@ enum AgendaRenderer {
     /// `  09:00–10:30  Math 101 · Classes`, or `  all day      Holiday · Classes`.
     static func eventLine(_ e: BusyEvent, calendar: LocalCalendar) -> String {
         let when = e.allDay ? "all day    " : "\(calendar.timeOfDay(of: e.start))–\(calendar.timeOfDay(of: e.end))"
-        return "  \(when)  \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))"
+        return "  \(when)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
     }
 
     /// Busy time grouped under `Mon 23 Nov 2026` headings (an event spanning days under each).
+    /// One pass over the events (sorted by start, then end): each is filed under the days it
+    /// covers within the window, so the work grows with the events and the lines printed, never
+    /// with days × events.
     static func busy(_ events: [BusyEvent], from: LocalDate, to: LocalDate, calendar: LocalCalendar) -> String {
         if events.isEmpty { return "No busy time from \(from) to \(to).\n" }
-        var out = ""
-        var day = from
-        while day <= to {
-            let start = calendar.startOfDay(day)
-            let end = calendar.startOfDay(day.adding(days: 1))
-            let today = events.filter { $0.start < end && ($0.end > start || ($0.start >= start && $0.start == $0.end)) }
-            if !today.isEmpty {
-                if !out.isEmpty { out += "\n" }
-                out += "\(RelativeTime.shortDay(day)) \(day.year)\n"
-                for e in today { out += eventLine(e, calendar: calendar) + "\n" }
+        var byDay: [Int: [Int]] = [:]
+        for (i, e) in events.enumerated() {
+            var first = calendar.day(of: e.start)
+            var last = first
+            if e.end > e.start {
+                // The day holding the event's last instant: an end at midnight ends the day before.
+                last = calendar.day(of: e.end)
+                if calendar.startOfDay(last) >= e.end { last = last.adding(days: -1) }
             }
-            day = day.adding(days: 1)
+            first = max(first, from)
+            last = min(last, to)
+            guard first <= last else { continue }
+            for n in first.dayNumber...last.dayNumber { byDay[n, default: []].append(i) }
+        }
+        if byDay.isEmpty { return "No busy time from \(from) to \(to).\n" }
+        var out = ""
+        for n in byDay.keys.sorted() {
+            let day = LocalDate(dayNumber: n)
+            let bounds = DateInterval(start: calendar.startOfDay(day), end: calendar.startOfDay(day.adding(days: 1)))
+            if !out.isEmpty { out += "\n" }
+            out += "\(RelativeTime.shortDay(day)) \(day.year)\n"
+            // By when each covers this day: an event from the night before comes first.
+            let today = (byDay[n] ?? []).sorted {
+                let a = max(events[$0].start, bounds.start), b = max(events[$1].start, bounds.start)
+                return a != b ? a < b : $0 < $1
+            }
+            for i in today { out += eventLine(events[i], on: bounds, calendar: calendar) + "\n" }
         }
         return out
     }
@@ -47,9 +65,9 @@ enum AgendaRenderer {
     static func eventLine(_ e: BusyEvent, on day: DateInterval, calendar: LocalCalendar) -> String {
         if e.allDay { return eventLine(e, calendar: calendar) }
         let start = e.start < day.start ? "(\(calendar.timeOfDay(of: e.start)))" : "\(calendar.timeOfDay(of: e.start))"
-        if e.end <= e.start { return "  \(start) · \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))" }
+        if e.end <= e.start { return "  \(start) · \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))" }
         let end = e.end > day.end ? "(\(calendar.timeOfDay(of: e.end)))" : "\(calendar.timeOfDay(of: e.end))"
-        return "  \(start)–\(end)  \(Sanitized.terminal(e.summary)) · \(Sanitized.terminal(e.calendar))"
+        return "  \(start)–\(end)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
     }
 
     static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {
@@ -61,18 +79,18 @@ enum AgendaRenderer {
         for b in a.blocks { lines.append((b.start, 1, PlanRenderer.blockLine(b, calendar: calendar))) }
         for s in a.sessions {
             let mark = s.log.status == .completed ? "✓" : "✗"
-            lines.append((s.log.startedAt, 2, "  \(calendar.timeOfDay(of: s.log.startedAt))–\(calendar.timeOfDay(of: s.log.endedAt))  \(mark) \(Sanitized.terminal(s.path))  \(DurationParser.format(s.log.focusedSeconds)) focused"))
+            lines.append((s.log.startedAt, 2, "  \(calendar.timeOfDay(of: s.log.startedAt))–\(calendar.timeOfDay(of: s.log.endedAt))  \(mark) \(Sanitized.shown(s.path))  \(DurationParser.format(s.log.focusedSeconds)) focused"))
         }
         lines.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         if lines.isEmpty { out += "  Nothing scheduled.\n" }
         for line in lines { out += line.2 + "\n" }
         for d in a.due {
-            out += "  Due \(calendar.timeOfDay(of: d.due)): \(Sanitized.terminal("\(d.task)/\(d.subtask)"))"
+            out += "  Due \(calendar.timeOfDay(of: d.due)): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
             if let e = d.estimateSeconds { out += "  \(DurationParser.format(d.loggedSeconds)) / \(DurationParser.format(e))" }
             out += d.done ? "  done\n" : "\n"
         }
         out += "Free in working hours: \(DurationParser.format(a.freeSeconds))\(calendar.day(of: now) == a.day ? " left" : "").\n"
-        for section in [PlanRenderer.overdueLines(a.overdue, calendar: calendar), PlanRenderer.riskLines(a.atRisk, calendar: calendar)]
+        for section in [PlanRenderer.overdueLines(a.overdue, calendar: calendar, now: now), PlanRenderer.riskLines(a.atRisk, calendar: calendar, now: now)]
         where !section.isEmpty {
             out += "\n" + section
         }

@@ -4,13 +4,49 @@ import Foundation
 /// The live countdown view: three lines, fitted to the width, redrawn in place. Pure.
 package struct CountdownRenderer: Sendable {
     package var path: String
+    /// The width the layout is made for (at least 20 columns).
     package var width: Int
+    /// The terminal's real width: no line drawn is wider, however narrow the terminal.
+    package var columns: Int
     package var color: Bool
 
     package init(path: String, width: Int, color: Bool) {
         self.path = Sanitized.terminal(path)
         self.width = max(20, width)
+        self.columns = max(1, width)
         self.color = color
+    }
+
+    /// The escape sequence that takes the cursor back to the top of a block drawn earlier and
+    /// clears from there down. `drawnWidths` are the display widths of its lines as drawn; at
+    /// the terminal's width now (it may have been narrowed since), each takes
+    /// ⌈width ÷ columns⌉ rows once the terminal has re-wrapped it, so the cursor climbs all of
+    /// them and no fragment of the old frame stays on screen.
+    package static func clearSequence(drawnWidths: [Int], columns: Int) -> String {
+        guard !drawnWidths.isEmpty else { return "" }
+        let columns = max(1, columns)
+        let rows = drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
+        var out = "\r"
+        if rows > 1 { out += "\u{1B}[\(rows - 1)A" }
+        return out + "\u{1B}[J"
+    }
+
+    /// `s` cut to `n` display columns; colour escapes are kept whole and take no room, and a cut
+    /// line ends by resetting the style.
+    static func fit(_ s: String, _ n: Int) -> String {
+        guard displayWidth(s) > n else { return s }
+        var out = ""
+        var used = 0
+        var inEscape = false
+        for c in s {
+            if inEscape { out.append(c); if c == "m" { inEscape = false }; continue }
+            if c == "\u{1B}" { out.append(c); inEscape = true; continue }
+            let w = TerminalText.width(of: c)
+            if used + w > n { break }
+            out.append(c)
+            used += w
+        }
+        return out.contains("\u{1B}") ? out + "\u{1B}[0m" : out
     }
 
     private func style(_ code: String, _ s: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
@@ -49,7 +85,9 @@ package struct CountdownRenderer: Sendable {
         // Line 3: keys.
         let keys = snap.isPaused ? "space resume · s skip · q stop" : "space pause · s skip · q stop"
         let line3 = style("2", truncate(keys, width))
-        return [line1, "  " + line2, "  " + line3].map { displayWidth($0) > width ? truncate($0, width) : $0 }
+        let fitted = [line1, "  " + line2, "  " + line3].map { displayWidth($0) > width ? truncate($0, width) : $0 }
+        // A terminal narrower than the layout's minimum still gets lines that fit it.
+        return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
     }
 
     private func bar(_ fraction: Double, _ n: Int) -> String {

@@ -41,7 +41,7 @@ enum PlanRenderer {
 
     /// `  09:00–09:25  Thesis/Chapter 2  planned  #12`.
     static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
-        var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.terminal(b.path))  \(b.status.rawValue)"
+        var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
         if let id = b.id { s += "  #\(id)" }
         return s
     }
@@ -62,11 +62,11 @@ enum PlanRenderer {
         return out
     }
 
-    static func riskLines(_ risks: [RiskView], calendar: LocalCalendar) -> String {
+    static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> String {
         guard !risks.isEmpty else { return "" }
         var out = "At risk (\(risks.count)):\n"
         for r in risks {
-            out += "  \(Sanitized.terminal("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar))"
+            out += "  \(Sanitized.shown("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(r.neededSeconds)), \(DurationParser.format(r.freeSeconds)) free"
             if !r.competitors.isEmpty { out += " · competing: " + r.competitors.map(Sanitized.terminal).joined(separator: ", ") }
             out += "\n"
@@ -75,11 +75,11 @@ enum PlanRenderer {
     }
 
     /// `Overdue (1):` and its lines: work whose due date has passed, never planned.
-    static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar) -> String {
+    static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar, now: Date? = nil) -> String {
         guard !items.isEmpty else { return "" }
         var out = "Overdue (\(items.count)):\n"
         for o in items {
-            out += "  \(Sanitized.terminal("\(o.task)/\(o.subtask)"))  was due \(RelativeTime.shortDateTime(o.due, calendar: calendar))"
+            out += "  \(Sanitized.terminal("\(o.task)/\(o.subtask)"))  was due \(RelativeTime.shortDateTime(o.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(o.remainingSeconds))\n"
         }
         return out
@@ -95,7 +95,7 @@ enum PlanRenderer {
         return out
     }
 
-    static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar) -> String {
+    static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> String {
         var out = dryRun ? "Dry run: nothing saved.\n\n" : ""
         let listed = !outcome.overdue.isEmpty || !outcome.undated.isEmpty
         if outcome.blocks.isEmpty {
@@ -107,7 +107,7 @@ enum PlanRenderer {
         } else {
             out += blocksByDay(outcome.blocks, calendar: calendar)
         }
-        for section in [overdueLines(outcome.overdue, calendar: calendar), riskLines(outcome.atRisk, calendar: calendar),
+        for section in [overdueLines(outcome.overdue, calendar: calendar, now: now), riskLines(outcome.atRisk, calendar: calendar, now: now),
                         undatedLines(outcome.undated)] where !section.isEmpty {
             out += "\n" + section
         }

@@ -159,7 +159,7 @@ enum StatusRenderer {
         return s.phase == .work ? "#E5534B" : "#57AB5A"
     }
 
-    private static func oneLine(_ s: String) -> String { Sanitized.terminal(s) }
+    private static func oneLine(_ s: String) -> String { Sanitized.shown(s) }
 
     private static func markup(_ s: String) -> String {
         var out = ""

@@ -30,7 +30,7 @@ package struct TaskRenderer {
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out.append(contentsOf: bold(Sanitized.terminal(t.task.title)).utf8)
+            out.append(contentsOf: bold(Sanitized.shown(t.task.title)).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
             if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
@@ -62,7 +62,7 @@ package struct TaskRenderer {
         append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
         line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
-        let title = (s.subtask.done ? "✓ " : "") + Sanitized.terminal(s.subtask.title)
+        let title = (s.subtask.done ? "✓ " : "") + Sanitized.shown(s.subtask.title)
         append(truncate(title, titleRoom), paddedTo: titleRoom)
         line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
@@ -75,7 +75,7 @@ package struct TaskRenderer {
         append(s.progressPercent.map { Digits.text($0) + "%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
             var text = "due "
-            text += RelativeTime.shortDateTime(due, calendar: calendar)
+            text += RelativeTime.shortDateTime(due, calendar: calendar, now: now)
             text += " ("
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
@@ -92,8 +92,8 @@ package struct TaskRenderer {
     }
 
     package func show(task t: TaskOverview) -> String {
-        var out = bold(Sanitized.terminal(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
-        if let notes = t.task.notes { out += "  " + Sanitized.terminal(notes) + "\n" }
+        var out = bold(Sanitized.shown(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        if let notes = t.task.notes { out += "  " + Sanitized.shown(notes) + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty { return out + "  No subtasks.\n" }
         let idWidth = t.subtasks.map { "#\($0.subtask.id ?? 0)".count }.max() ?? 2
@@ -103,13 +103,13 @@ package struct TaskRenderer {
 
     package func show(subtask s: SubtaskOverview, of task: FocusTask, recent: [SessionEntry]) -> String {
         let sub = s.subtask
-        var out = bold(Sanitized.terminal("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
         row("logged", logged)
-        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
-        if let start = sub.startDate { row("starts", RelativeTime.shortDay(start)) }
+        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = sub.startDate { row("starts", RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let e = sub.earliest { row("earliest", e.description) }
         if TaskRenderer.isOverdue(s, now: now) {
             row("plan", "overdue: its due date has passed with work left")
@@ -119,15 +119,15 @@ package struct TaskRenderer {
             row("plan", note)
         }
         row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
-        if let notes = sub.notes { row("notes", Sanitized.terminal(notes)) }
+        if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
         if !recent.isEmpty {
             out += "  recent sessions:\n"
             for e in recent {
-                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt))
+                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt), today: calendar.day(of: now))
                 let t = calendar.timeOfDay(of: e.log.startedAt)
                 let mark = e.log.status == .completed ? "✓" : "✗"
                 out += "    \(mark) \(day) \(t)  \(DurationParser.format(e.log.focusedSeconds))"
-                if let note = e.log.note { out += "  " + dim(Sanitized.terminal(note)) }
+                if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
                 out += "\n"
             }
         }
@@ -138,8 +138,8 @@ package struct TaskRenderer {
     package static func constraintSummary(_ s: Subtask, now: Date, calendar: LocalCalendar) -> String {
         var parts: [String] = []
         if let e = s.estimateSeconds { parts.append("estimate " + DurationParser.format(e)) }
-        if let due = s.due { parts.append("due " + RelativeTime.shortDateTime(due, calendar: calendar) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
-        if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start)) }
+        if let due = s.due { parts.append("due " + RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let span = s.spanSeconds { parts.append("span " + DurationParser.format(span)) }
         if let e = s.earliest { parts.append("not before " + e.description) }
         return parts.joined(separator: " · ")

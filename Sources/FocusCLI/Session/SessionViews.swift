@@ -13,7 +13,8 @@ struct ViewContext: Sendable {
 /// what happened (recorded sessions, phase changes).
 final class LiveSessionView: SessionView {
     private struct State {
-        var drawnLines = 0
+        /// Display widths of the lines of the block on screen (none drawn: empty).
+        var drawnWidths: [Int] = []
         var recordedToday = 0
     }
 
@@ -28,13 +29,12 @@ final class LiveSessionView: SessionView {
         self.bell = bell
     }
 
-    /// Back to the top of the drawn block and clear it (nothing when none is drawn).
-    private static func clearBlock(_ s: inout State) -> String {
-        guard s.drawnLines > 0 else { return "" }
-        var out = "\r"
-        if s.drawnLines > 1 { out += "\u{1B}[\(s.drawnLines - 1)A" }
-        s.drawnLines = 0
-        return out + "\u{1B}[J"
+    /// Back to the top of the drawn block and clear it (nothing when none is drawn), counting
+    /// the rows its lines take at the terminal's width now.
+    private func clearBlock(_ s: inout State) -> String {
+        let out = CountdownRenderer.clearSequence(drawnWidths: s.drawnWidths, columns: console.width)
+        s.drawnWidths = []
+        return out
     }
 
     func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
@@ -43,7 +43,7 @@ final class LiveSessionView: SessionView {
         state.withLock { s in
             for (_, r) in recorded { s.recordedToday += r.focusedSeconds }
             var out = ""
-            out += LiveSessionView.clearBlock(&s)
+            out += clearBlock(&s)
             for m in messages { out += m + "\n" }
             if bell, events.contains(where: SessionMessages.endsAPhase) { out += "\u{07}" }
             if events.contains(where: { if case .finished = $0 { return true }; return false }) {
@@ -52,7 +52,7 @@ final class LiveSessionView: SessionView {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
                 let lines = renderer.lines(snapshot, todaySeconds: today)
                 out += lines.joined(separator: "\n")
-                s.drawnLines = lines.count
+                s.drawnWidths = lines.map(displayWidth)
             }
             console.out(out)
         }
@@ -62,7 +62,7 @@ final class LiveSessionView: SessionView {
     func emit(_ line: String) {
         state.withLock { s in
             var out = ""
-            out += LiveSessionView.clearBlock(&s)
+            out += clearBlock(&s)
             console.out(out + Sanitized.terminal(line) + "\n")
         }
     }
@@ -70,7 +70,7 @@ final class LiveSessionView: SessionView {
     func warn(_ message: String) {
         state.withLock { s in
             var out = ""
-            out += LiveSessionView.clearBlock(&s)
+            out += clearBlock(&s)
             console.out(out)
             console.note("warning: " + message)
         }

@@ -3,9 +3,12 @@ import Foundation
 /// The subset of TOML that `config.toml` uses: `key = value` lines (strings, numbers, booleans),
 /// `#` comments, blank lines. Tables are not needed and are refused with the line number.
 package enum ConfigFile {
-    /// Reads a config file's text over the defaults.
+    /// Reads a config file's text over the defaults. Each line is checked on its own, then the
+    /// finished settings as a whole (`FocusConfig.validate`), so `day_start = 22:30` may come before
+    /// `day_end = 23:30`; a failure of the whole names the last line that took part in it.
     package static func parse(_ text: String, path: String) throws(FocusError) -> FocusConfig {
         var config = FocusConfig()
+        var lastRelatedLine: Int?
         for (n, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard let (key, value) = try entry(rawLine, line: n + 1, path: path) else { continue }
             do {
@@ -13,6 +16,12 @@ package enum ConfigFile {
             } catch {
                 throw .badInput(file: path, line: n + 1, reason: error.description)
             }
+            if FocusConfig.relatedKeys.contains(key) { lastRelatedLine = n + 1 }
+        }
+        do {
+            try config.validate()
+        } catch {
+            throw .badInput(file: path, line: lastRelatedLine, reason: error.description)
         }
         return config
     }

@@ -110,6 +110,14 @@ package struct FocusConfig: Sendable, Equatable {
             hookTimeoutSeconds = s
         default: throw FocusConfig.unknownKey(key)
         }
+    }
+
+    /// Keys whose values are checked against each other by `validate()`.
+    package static let relatedKeys: Set<String> = ["day_start", "day_end"]
+
+    /// Checks the rules that tie keys together, on the finished settings: a file's lines (or a
+    /// `config set` over the file) are judged as a whole, so the order they come in never matters.
+    package func validate() throws(FocusError) {
         if dayEnd <= dayStart {
             throw .invalidValue(what: "working hours", value: "\(dayStart)–\(dayEnd)", expected: "day_start before day_end")
         }

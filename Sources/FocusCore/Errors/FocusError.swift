@@ -39,12 +39,18 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
     case doesNotFit(String)
     /// A log entry id that does not exist.
     case noSuchLog(id: Int64)
+    /// A session of this task or subtask starting at this moment is already recorded (a session
+    /// is one per task, subtask and start). `path` and `start` are nil when not known.
+    case duplicateSession(path: String?, start: String?)
+    /// A change the database's own rules refuse (a CHECK, NOT NULL, UNIQUE or foreign key), the
+    /// rule said in words: reached only past the commands' checks (a hand-edited database).
+    case storeRule(String)
 
     /// Exit codes of shared/PRODUCT.md (sysexits).
     package var exitCode: Int32 {
         switch self {
-        case .invalidValue, .usage, .notFound, .ambiguous, .alreadyExists, .hasHistory, .noSuchLog: return 64
-        case .badInput, .doesNotFit: return 65
+        case .invalidValue, .usage, .notFound, .ambiguous, .alreadyExists, .hasHistory, .noSuchLog, .duplicateSession: return 64
+        case .badInput, .doesNotFit, .storeRule: return 65
         case .unavailable: return 69
         case .noInputFile: return 66
         case .corruptDatabase, .newerSchema, .databaseLocked, .io, .unreadable, .output: return 74
@@ -97,6 +103,12 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             return message
         case let .noSuchLog(id):
             return "no session with id \(id). Run `focus log` to see ids."
+        case let .duplicateSession(path, start):
+            let what = path.map { "a session of \($0)" } ?? "a session of that task"
+            let when = start.map { "starting \($0)" } ?? "starting at that moment"
+            return "\(what) \(when) is already recorded. Run `focus log` to see it; move this one to another start or remove the other first."
+        case let .storeRule(rule):
+            return "the database refused the change: \(rule). Nothing was written; run `focus doctor` if the database was edited by hand."
         }
     }
 }

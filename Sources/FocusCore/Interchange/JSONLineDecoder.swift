@@ -106,7 +106,7 @@ package enum JSONLineDecoder {
             default:
                 switch try value() {
                 case let .string(s): return .string(s)
-                case let .number(d): return .number(d)
+                case let .number(d), let .writtenNumber(d, _): return .number(d)
                 case let .bool(b): return .bool(b)
                 default: return .null
                 }
@@ -165,7 +165,12 @@ package enum JSONLineDecoder {
             guard i < bytes.count else { throw fail("expected a value") }
             switch bytes[i] {
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = i
+                let d = try number()
+                // Whole numbers of up to 15 digits read back exactly; others keep their text.
+                if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return .number(d) }
+                return .writtenNumber(d, String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
             case UInt8(ascii: "t"): try literal("true"); return .bool(true)
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"): try literal("null"); return .null

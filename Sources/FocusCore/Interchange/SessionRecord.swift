@@ -89,6 +89,9 @@ package enum RawValue: Sendable, Equatable {
     case null
     case string(String)
     case number(Double)
+    /// A number with a fraction or an exponent (`1e300`, `2.5`), with the text the file wrote,
+    /// so that a message can quote it as it was written.
+    case writtenNumber(Double, String)
     case bool(Bool)
     /// A JSON array or object.
     case composite
@@ -175,7 +178,7 @@ extension SessionRecord {
         case let .string(s): raw = s
         default: throw InterchangeIssue("\(field) must be text, like \"Thesis\"")
         }
-        let title = raw.trimmingSpaces()
+        let title = Titles.normalized(raw.trimmingSpaces())
         if title.isEmpty {
             if required { throw InterchangeIssue("empty \(field) name") }
             return nil
@@ -229,11 +232,19 @@ extension SessionRecord {
     /// Whole seconds, rounded to nearest; nil when absent or null (the caller's default applies).
     private static func seconds(_ value: RawValue, field: String, numbersAsText: Bool) throws(InterchangeIssue) -> Int? {
         let number: Double
+        // The value as the file wrote it, for messages (never a clamped or converted figure).
+        let written: String
         switch value {
         case .absent, .null: return nil
-        case let .number(d): number = d
+        case let .number(d):
+            number = d
+            written = d.isFinite && d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case let .writtenNumber(d, text):
+            number = d
+            written = Sanitized.terminal(text)
         case let .string(s) where numbersAsText:
             let t = s.trimmingSpaces()
+            written = Sanitized.terminal(t)
             guard let d = Double(t), !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }) else {
                 throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not a number of seconds")
             }
@@ -243,7 +254,7 @@ extension SessionRecord {
         }
         guard number.isFinite, number >= 0 else { throw InterchangeIssue("\(field) must be 0 or more seconds") }
         guard number <= Double(DurationParser.maximumSeconds) else {
-            throw InterchangeIssue("\(field) \(Int(min(number, 1e15))) is more than a year")
+            throw InterchangeIssue("\(field) \(written) is more than a year")
         }
         return Int(number.rounded())
     }

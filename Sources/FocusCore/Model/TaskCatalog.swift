@@ -40,8 +40,9 @@ package struct TaskCatalog: Sendable {
         self.subtasks = subtasks
     }
 
-    /// The case-insensitive key titles are unique by.
-    package static func key(_ title: String) -> String { title.lowercased() }
+    /// The case-insensitive key titles are unique by, in NFC so that canonically equivalent
+    /// spellings ("é" as one code point or as e + U+0301) are one key.
+    package static func key(_ title: String) -> String { Titles.normalized(title.lowercased()) }
 
     /// Splits `Thesis/Chapter 2` at the first slash (task titles cannot contain one).
     package static func split(_ path: String) -> (task: String, subtask: String?) {

@@ -28,18 +28,28 @@ package enum RelativeTime {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `Fri 27 Nov`.
-    package static func shortDay(_ day: LocalDate) -> String {
-        weekdays[day.weekday] + " " + Digits.text(day.day) + " " + months[day.month - 1]
+    /// `Fri 27 Nov`; with `today`, `Fri 31 Dec 9999` when the day is in another year than today
+    /// or more than about six months (182 days) away, where the weekday and month alone mislead.
+    package static func shortDay(_ day: LocalDate, today: LocalDate? = nil) -> String {
+        let text = weekdays[day.weekday] + " " + Digits.text(day.day) + " " + months[day.month - 1]
+        guard let today, needsYear(day, today: today) else { return text }
+        return text + " " + String(day.year)
     }
 
-    /// `Fri 27 Nov 17:00`, or `Fri 27 Nov` at midnight (a due date given as a day).
-    package static func shortDateTime(_ date: Date, calendar: LocalCalendar) -> String {
+    /// Whether a day is far enough from today that its year must be shown.
+    package static func needsYear(_ day: LocalDate, today: LocalDate) -> Bool {
+        day.year != today.year || abs(day.dayNumber - today.dayNumber) > 182
+    }
+
+    /// `Fri 27 Nov 17:00`, or `Fri 27 Nov` at midnight (a due date given as a day); with `now`,
+    /// the year too when the day is far (`shortDay(_:today:)`).
+    package static func shortDateTime(_ date: Date, calendar: LocalCalendar, now: Date? = nil) -> String {
         let t = calendar.timeOfDay(of: date)
+        let today = now.map { calendar.day(of: $0) }
         if t.minutes == 0 {
             // Midnight means "by the end of the previous day" for due dates given as days.
-            return shortDay(calendar.day(of: date).adding(days: -1)) + " (end of day)"
+            return shortDay(calendar.day(of: date).adding(days: -1), today: today) + " (end of day)"
         }
-        return shortDay(calendar.day(of: date)) + " " + t.description
+        return shortDay(calendar.day(of: date), today: today) + " " + t.description
     }
 }

@@ -34,6 +34,37 @@ package enum Sanitized {
         return String(out)
     }
 
+    /// The widest free text (a summary, a note, a name) a terminal view shows, in display columns.
+    package static let maximumColumns = 200
+
+    /// `s` made safe (`terminal`) and cut to `columns` display columns, ending in `…` when cut:
+    /// a 30 MB calendar SUMMARY is one line of a view, not the whole screen. Only the first
+    /// `columns + 1` characters are ever looked at, so a huge value costs no more than a short one.
+    package static func shown(_ s: String, columns: Int = maximumColumns) -> String {
+        var head = Substring(s)
+        var cut = false
+        // No character is wider than its UTF-8 bytes (a two-column one takes three or four),
+        // so text of no more bytes than columns is never cut here.
+        if s.utf8.count > columns {
+            let prefix = s.prefix(columns + 1)
+            if prefix.endIndex != s.endIndex {
+                head = prefix
+                cut = true
+            }
+        }
+        let safe = terminal(String(head))
+        if !cut { return TerminalText.truncated(safe, to: columns) }
+        var out = ""
+        var used = 0
+        for c in safe {
+            let w = TerminalText.width(of: c)
+            if used + w > columns - 1 { break }
+            out.append(c)
+            used += w
+        }
+        return out + "…"
+    }
+
     /// A character that drives a terminal or reorders text: C0 controls, DEL, C1 controls and
     /// the bidirectional controls (line breaks included; see `isBreak`).
     package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {

@@ -10,6 +10,9 @@ package enum DurationParser {
         let fail = FocusError.invalidValue(what: what, value: text, expected: "a duration like 25m, 1h30m, 90s, 1.5h or a number of minutes")
         let s = text.trimmingSpaces().lowercased()
         guard !s.isEmpty else { throw fail }
+        if s.hasPrefix("-") {
+            throw .invalidValue(what: what, value: text, expected: "a duration that is not negative, like 25m")
+        }
         // A bare number is minutes.
         if let minutes = decimal(Substring(s)) {
             return try checked(minutes * 60, fail)

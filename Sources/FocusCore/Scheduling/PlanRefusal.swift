@@ -17,14 +17,14 @@ package enum PlanRefusal {
 
     /// One sentence (exit 65): how much work, how much free time before the due date, who competes.
     /// `label` names the subtask added or changed.
-    package static func message(_ problems: [AtRiskItem], label: String, calendar: LocalCalendar) -> String {
+    package static func message(_ problems: [AtRiskItem], label: String, calendar: LocalCalendar, now: Date? = nil) -> String {
         guard let first = problems.first else { return "" }
         var text: String
         if first.label == label {
-            text = "'\(first.label)' does not fit before its due date, \(RelativeTime.shortDateTime(first.due, calendar: calendar)): "
+            text = "'\(first.label)' does not fit before its due date, \(RelativeTime.shortDateTime(first.due, calendar: calendar, now: now)): "
                 + "it needs \(DurationParser.format(first.neededSeconds)) of work and "
         } else {
-            text = "'\(label)' would push '\(first.label)' past its due date, \(RelativeTime.shortDateTime(first.due, calendar: calendar)): "
+            text = "'\(label)' would push '\(first.label)' past its due date, \(RelativeTime.shortDateTime(first.due, calendar: calendar, now: now)): "
                 + "'\(first.label)' needs \(DurationParser.format(first.neededSeconds)) of work and "
         }
         text += first.freeSeconds <= 0

@@ -98,14 +98,14 @@ extension PlanRefusal {
             return Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
         }
         if !problems.isEmpty, !change.force {
-            throw .doesNotFit(message(problems, label: item.label, calendar: rules.calendar))
+            throw .doesNotFit(message(problems, label: item.label, calendar: rules.calendar, now: now))
         }
         return PlanVerdict(problems: problems)
     }
 
     /// `'X/Past due' is overdue: it was due Fri 20 Nov (end of day) and needs 1h of work. …`
     package static func overdueMessage(_ item: OverdueWork, now: Date, calendar: LocalCalendar) -> String {
-        "'\(item.label)' is overdue: it was due \(RelativeTime.shortDateTime(item.due, calendar: calendar)) and still needs "
+        "'\(item.label)' is overdue: it was due \(RelativeTime.shortDateTime(item.due, calendar: calendar, now: now)) and still needs "
             + "\(DurationParser.format(item.remainingSeconds)) of work. Give it a due date after now, or add --force to save it marked overdue."
     }
 

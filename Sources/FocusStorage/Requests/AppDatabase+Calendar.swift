@@ -1,12 +1,14 @@
 import FocusCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A calendar file to store: its raw text, and the zone and window its occurrences were expanded in.
 package struct CalendarImport: Sendable {
     package var name: String
     package var source: String
-    package var content: String
+    /// The file's bytes as read (UTF-8), stored as they are: no decoded copy of a 32 MB file.
+    package var content: Data
     /// The IANA zone all-day and floating events were read in.
     package var timeZone: String
     /// The stored occurrences are exactly those overlapping this window.
@@ -16,6 +18,10 @@ package struct CalendarImport: Sendable {
     package var importedAt: Date
 
     package init(name: String, source: String, content: String, timeZone: String, horizon: DateInterval, eventCount: Int, importedAt: Date) {
+        self.init(name: name, source: source, content: Data(content.utf8), timeZone: timeZone, horizon: horizon, eventCount: eventCount, importedAt: importedAt)
+    }
+
+    package init(name: String, source: String, content: Data, timeZone: String, horizon: DateInterval, eventCount: Int, importedAt: Date) {
         self.name = name
         self.source = source
         self.content = content
@@ -64,20 +70,14 @@ extension AppDatabase {
                             calendar.horizon.start.unixSeconds, calendar.horizon.end.unixSeconds, calendar.importedAt.unixSeconds,
                             calendar.eventCount])
             let id = db.lastInsertedRowID
-            try db.execute(sql: "INSERT INTO calendarFile (calendarId, content) VALUES (?, ?)", arguments: [id, calendar.content])
-            let insert = try db.cachedStatement(
-                sql: "INSERT INTO busyEvent (calendarId, startedAt, endedAt, summary, allDay, uid) VALUES (?, ?, ?, ?, ?, ?)")
-            var longest: Int64 = 0
-            var count = 0
+            try AppDatabase.insertContent(calendar.content, calendarID: id, db)
+            var busy = BusyInserter(db, calendarID: id)
             for element in occurrences {
                 let (start, end, summary, allDay, uid) = occurrence(element)
-                let s = start.unixSeconds
-                let e = max(s, Int64(end.timeIntervalSince1970.rounded(.up)))
-                longest = max(longest, e - s)
-                count += 1
-                insert.setUncheckedArguments([id, s, e, summary, allDay, uid])
-                try insert.execute()
+                try busy.add(start: start, end: end, summary: summary, allDay: allDay, uid: uid)
             }
+            try busy.flush()
+            let (longest, count) = (busy.longest, busy.count)
             try db.execute(sql: "UPDATE calendar SET longestSeconds = ?, occurrenceCount = ? WHERE id = ?", arguments: [longest, count, id])
             return replaced
         }
@@ -162,5 +162,98 @@ extension AppDatabase {
         }
         result.sort(by: BusyEvent.ordered)
         return result
+    }
+}
+
+extension AppDatabase {
+    /// The raw file, bound straight from its bytes (SQLITE_STATIC: SQLite neither decodes nor
+    /// copies it before writing; the bytes outlive the step). Stored as TEXT, read back as such.
+    static func insertContent(_ content: Data, calendarID: Int64, _ db: Database) throws {
+        let statement = try db.makeStatement(sql: "INSERT INTO calendarFile (calendarId, content) VALUES (?, ?)")
+        let stmt = statement.sqliteStatement
+        let code: Int32 = content.withUnsafeBytes { raw in
+            sqlite3_bind_int64(stmt, 1, calendarID)
+            // An empty buffer has no base address; bind empty text then.
+            defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+            if let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) {
+                sqlite3_bind_text(stmt, 2, base, Int32(raw.count), nil)
+            } else {
+                sqlite3_bind_text(stmt, 2, "", 0, nil)
+            }
+            return sqlite3_step(stmt)
+        }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+}
+
+/// Stores a calendar's occurrences many rows per statement, the values bound through SQLite's
+/// C API (GRDB's arguments box every value: for half a million busy times that boxing, not
+/// SQLite, was most of an import's write).
+struct BusyInserter {
+    static let batchSize = 100
+    private let db: Database
+    private let calendarID: Int64
+    private var pending: [(start: Int64, end: Int64, summary: String, allDay: Bool, uid: String)] = []
+    private(set) var longest: Int64 = 0
+    private(set) var count = 0
+
+    init(_ db: Database, calendarID: Int64) {
+        self.db = db
+        self.calendarID = calendarID
+        pending.reserveCapacity(Self.batchSize)
+    }
+
+    mutating func add(start: Date, end: Date, summary: String, allDay: Bool, uid: String) throws {
+        let s = start.unixSeconds
+        let e = max(s, Int64(end.timeIntervalSince1970.rounded(.up)))
+        longest = max(longest, e - s)
+        count += 1
+        pending.append((s, e, summary, allDay, uid))
+        if pending.count == Self.batchSize { try flush() }
+    }
+
+    /// Text with its byte count (a NUL inside is kept, as GRDB's binding kept it).
+    private static func bind(_ text: String, _ stmt: OpaquePointer?, _ index: Int32, _ destructor: sqlite3_destructor_type) {
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress {
+                    _ = sqlite3_bind_text(stmt, index, base, Int32(chars.count), destructor)
+                } else {
+                    _ = sqlite3_bind_text(stmt, index, "", 0, destructor)
+                }
+            }
+        }
+    }
+
+    static func sql(rows: Int) -> String {
+        "INSERT INTO busyEvent (calendarId, startedAt, endedAt, summary, allDay, uid) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    mutating func flush() throws {
+        guard !pending.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: Self.sql(rows: pending.count))
+        let stmt = statement.sqliteStatement
+        sqlite3_reset(stmt)
+        // SQLITE_TRANSIENT: SQLite copies each text before the Swift string goes away.
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (k, row) in pending.enumerated() {
+            let i = Int32(k * 6)
+            sqlite3_bind_int64(stmt, i + 1, calendarID)
+            sqlite3_bind_int64(stmt, i + 2, row.start)
+            sqlite3_bind_int64(stmt, i + 3, row.end)
+            Self.bind(row.summary, stmt, i + 4, transient)
+            sqlite3_bind_int64(stmt, i + 5, row.allDay ? 1 : 0)
+            Self.bind(row.uid, stmt, i + 6, transient)
+        }
+        let code = sqlite3_step(stmt)
+        sqlite3_reset(stmt)
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 }

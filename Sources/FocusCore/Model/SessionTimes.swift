@@ -1,0 +1,25 @@
+import Foundation
+
+/// When a recorded session may lie. A log holds time already spent: a session that ends after
+/// now is a typo (a wrong date, 17:00 for 07:00) that would count in today's totals, so it is
+/// refused unless the person says it is meant (`--allow-future`).
+package enum SessionTimes {
+    /// Fails when `end` is after `now`, naming both as the person reads them (local time).
+    package static func checkEnded(end: Date, now: Date, calendar: LocalCalendar, allowFuture: Bool) throws(FocusError) {
+        guard !allowFuture, end > now else { return }
+        throw .usage("the session would end \(local(end, calendar)), after now (\(local(now, calendar))): the log records time already spent. Check the date and time, or pass --allow-future to record it anyway.")
+    }
+
+    /// The same rule for a line of an import file (exit 65 with its line, the file untouched).
+    package static func checkEnded(_ record: SessionRecord, line: Int, file: String, now: Date, calendar: LocalCalendar, allowFuture: Bool) throws(FocusError) {
+        let end = Date(timeIntervalSince1970: Double(record.end))
+        guard !allowFuture, end > now else { return }
+        throw .badInput(file: file, line: line, reason: "the session ends \(Timestamp.utc(end)), after now (\(Timestamp.utc(now))); a log records time already spent. Fix the line, or pass --allow-future to import it anyway")
+    }
+
+    /// `2026-11-23 17:00` (seconds only when there are some), in the person's zone.
+    package static func local(_ date: Date, _ calendar: LocalCalendar) -> String {
+        let text = calendar.wallClockText(date)
+        return text.hasSuffix(":00") ? String(text.dropLast(3)) : text
+    }
+}
