@@ -97,9 +97,9 @@ extension AppDatabase {
             WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL AND subtask.due IS NOT NULL
             """) {
             let s = Subtask(row: row)
-            let taskTitle: String = row[14]
+            let taskTitle = row.text(14)
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row[12]))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds(12)))
         }
 
         var sessions: [TimeLog] = []
@@ -219,7 +219,7 @@ extension AppDatabase {
             var before = result.items.filter { $0.id != target }
             if let previous {
                 // The same focus logged and work promised as now: only the edited fields differ.
-                let estimate = try Int.fetchOne(db, sql: "SELECT estimateSeconds FROM subtask WHERE id = ?", arguments: [target]) ?? 0
+                let estimate = try Row.fetchOne(db, sql: "SELECT estimateSeconds FROM subtask WHERE id = ?", arguments: [target])?.seconds(0) ?? 0
                 let spent = estimate - item.remainingSeconds
                 if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
                                                 credit: 0, calendar: context.rules.calendar) {
@@ -244,7 +244,7 @@ extension AppDatabase {
             SELECT subtask.id, subtask.title, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.id IN (\(list))
             """) {
-            titles[row["id"]] = (row["taskTitle"], row["title"])
+            titles[row.id("id")] = (row.text("taskTitle"), row.text("title"))
         }
     }
 }
