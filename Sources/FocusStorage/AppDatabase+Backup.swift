@@ -48,6 +48,10 @@ package struct BackupFacts: Sendable, Equatable {
     package var schemaVersion: Int
     package var sessions: Int
     package var bytes: Int64
+    /// Stored numbers outside their columns' domains (the first few; `focus restore` checks).
+    package var outOfRange: [OutOfRangeValue] = []
+    /// How many there are in all.
+    package var outOfRangeTotal = 0
 }
 
 /// A daily backup found beside the database.
@@ -118,7 +122,9 @@ extension AppDatabase {
 
     /// Checks that `source` is an intact focus database this focus understands: the SQLite header,
     /// `integrity_check`, focus's tables and a schema version no newer than this binary's.
-    /// Throws `badInput` (exit 65) saying what is wrong with it.
+    /// Throws `badInput` (exit 65) saying what is wrong with it. Stored numbers outside their
+    /// columns' domains do not make it unusable (focus reads them clamped): they are listed in
+    /// the facts for the caller to report.
     package static func inspect(backup source: String) throws(FocusError) -> BackupFacts {
         guard let handle = FileHandle(forReadingAtPath: source) else {
             if !FileManager.default.fileExists(atPath: source) { throw .usage("cannot read \(source): no such file. Check the path.") }
@@ -135,7 +141,9 @@ extension AppDatabase {
             let facts = try queue.read { db in try check(db, quick: false) }
             switch facts {
             case let .success(version, sessions):
-                return BackupFacts(schemaVersion: version, sessions: sessions, bytes: size(of: source))
+                let values = try queue.read { db in try outOfRangeValues(db, limit: 5) }
+                return BackupFacts(schemaVersion: version, sessions: sessions, bytes: size(of: source),
+                                   outOfRange: values.values, outOfRangeTotal: values.total)
             case let .failure(reason):
                 throw FocusError.badInput(file: source, line: nil, reason: reason)
             }
