@@ -61,21 +61,29 @@ extension TimeLog {
     /// The columns `init(row:)` reads, by position, prefixed with the table name.
     static let selection = "timeLog.id, timeLog.taskId, timeLog.subtaskId, timeLog.startedAt, timeLog.endedAt, timeLog.plannedSeconds, timeLog.focusedSeconds, timeLog.status, timeLog.blockId, timeLog.note"
 
+    /// Read within the rules of the table (see `StoredNumber.sessionEnd`): a hand-edited end
+    /// before the start or days after it, or focus longer than the session, is read as the
+    /// nearest session the store holds.
     init(row: Row) {
+        let start = row.unixSeconds(3)
+        let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(4))
         self.init(
             id: row.id(0), taskID: row.id(1), subtaskID: row.optionalID(2),
-            startedAt: row.date(3), endedAt: row.date(4),
-            plannedSeconds: row.seconds(5), focusedSeconds: row.seconds(6),
+            startedAt: Date(unixSeconds: start), endedAt: Date(unixSeconds: end),
+            plannedSeconds: row.seconds(5), focusedSeconds: min(row.seconds(6), Int(end - start)),
             status: SessionStatus(rawValue: row.text(7)) ?? .interrupted, blockID: row.optionalID(8), note: row.optionalText(9)
         )
     }
 }
 
 extension ScheduledBlock {
+    /// Read within the rules of the table: a block ends after it starts.
     init(row: Row) {
+        let start = row.unixSeconds("startedAt")
         self.init(
-            id: row.id("id"), subtaskID: row.id("subtaskId"), startedAt: row.date("startedAt"),
-            endedAt: row.date("endedAt"), status: BlockStatus(rawValue: row.text("status")) ?? .planned
+            id: row.id("id"), subtaskID: row.id("subtaskId"), startedAt: Date(unixSeconds: start),
+            endedAt: Date(unixSeconds: StoredNumber.blockEnd(start: start, end: row.unixSeconds("endedAt"))),
+            status: BlockStatus(rawValue: row.text("status")) ?? .planned
         )
     }
 }

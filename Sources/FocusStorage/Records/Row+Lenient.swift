@@ -134,6 +134,18 @@ package enum StoredNumber {
     }
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
+
+    /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
+    package static let longestSession: Int64 = 86_400
+
+    /// A session's end within the rules of its table, given its (clamped) start: not before the
+    /// start, at most a day after it. What is read is then what the store would accept back.
+    package static func sessionEnd(start: Int64, end: Int64) -> Int64 {
+        min(max(end, start), start + longestSession)
+    }
+
+    /// A block's end within the rules of its table: after its start (`endedAt > startedAt`).
+    package static func blockEnd(start: Int64, end: Int64) -> Int64 { max(end, start + 1) }
 }
 
 /// A column of a GRDB row, by position or by name: `row.date(3)`, `row.date("createdAt")`.

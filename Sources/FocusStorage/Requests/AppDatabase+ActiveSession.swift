@@ -35,7 +35,9 @@ extension AppDatabase {
             guard session.pid == candidate.pid else { return nil }
             var entry: SessionEntry?
             if let started = session.snapshot.workStartedAt {
-                let end = max(started, session.checkpointAt)
+                // At most a day, as the store holds sessions: a timer left running for days (or
+                // a hand-edited checkpoint) must not make every later command fail to recover it.
+                let end = min(max(started, session.checkpointAt), started.addingTimeInterval(Double(StoredNumber.longestSession)))
                 let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
                                   plannedSeconds: session.snapshot.workPlannedSeconds,
                                   focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),

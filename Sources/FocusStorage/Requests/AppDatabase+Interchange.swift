@@ -78,10 +78,12 @@ extension AppDatabase {
             while let row = try rows.next() {
                 let taskID = row.id(0)
                 let subtaskID = row.optionalID(1)
+                let start = row.unixSeconds(2)
+                let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(3))
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
-                    start: row.unixSeconds(2), end: row.unixSeconds(3), status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
-                    focusedSeconds: row.seconds(5), plannedSeconds: row.seconds(4), note: row.optionalText(7))
+                    start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
+                    focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7))
                 try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
                 count += 1
             }

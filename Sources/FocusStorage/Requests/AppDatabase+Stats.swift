@@ -268,7 +268,8 @@ extension AppDatabase {
             if !focus {
                 var exact = 0.0
                 try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
-                    let s = row.unixSeconds(0), e = row.unixSeconds(1), focused = row.number(2, .seconds)
+                    let s = row.unixSeconds(0), e = StoredNumber.sessionEnd(start: s, end: row.unixSeconds(1))
+                    let focused = min(row.number(2, .seconds), e - s)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
                     if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
@@ -323,9 +324,11 @@ extension AppDatabase {
         var lastTask: Int64 = 0, lastSubtask: Int64 = 0
         try eachRow(db, sql, args) { row in
             // A NULL subtask reads as 0, which no subtask has.
+            let start = row.unixSeconds(2)
+            let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(3))
             let session = StatsSession(
-                taskID: row.id(0), subtaskID: row.id(1), start: row.unixSeconds(2), end: row.unixSeconds(3),
-                plannedSeconds: row.seconds(4), focusedSeconds: row.seconds(5), completed: row.bool(6))
+                taskID: row.id(0), subtaskID: row.id(1), start: start, end: end,
+                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.bool(6))
             if session.taskID != lastTask {
                 lastTask = session.taskID
                 if ids.tasks[lastTask] == nil { ids.tasks.insert(lastTask, 0) }
