@@ -239,6 +239,9 @@ def run(t):
         for args in t.rng.sample(READS, 5):
             args = [report if a == "REPORT" else a for a in args]
             p = t.focus(db, *args, now=NOW)
+            # A subtask moved to another (or no) task by an edited id is not found by its old path.
+            if args[:2] == ["task", "show"] and any(d == "id" for *_, d in edits) and t.one_error_line(p, 64):
+                continue
             if not row.check(p.returncode == 0 and "Fatal error" not in p.stderr,
                              f"{what}: focus {' '.join(args)}: exit {p.returncode} {p.stderr.strip()[-300:]!r}"):
                 continue
