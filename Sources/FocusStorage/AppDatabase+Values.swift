@@ -85,9 +85,7 @@ extension AppDatabase {
             let checks = columns.filter { present.contains($0.0) }.map { column, domain -> (String, StoredNumber.Domain, String) in
                 let r = domain.range
                 // typeof() first: a text or a real is listed whatever it compares as.
-                let bad = domain == .id
-                    ? "(\(column) IS NOT NULL AND typeof(\(column)) != 'integer')"
-                    : "(\(column) IS NOT NULL AND (typeof(\(column)) != 'integer' OR \(column) < \(r.lowerBound) OR \(column) > \(r.upperBound)))"
+                let bad = "(\(column) IS NOT NULL AND (typeof(\(column)) != 'integer' OR \(column) < \(r.lowerBound) OR \(column) > \(r.upperBound)))"
                 return (column, domain, bad)
             }
             guard !checks.isEmpty else { continue }

@@ -20,7 +20,7 @@ INT64_MIN = -(2**63)
 # The domains focus reads each kind of column within (Sources/FocusStorage/Records/Row+Lenient.swift).
 INSTANTS = (-62_135_596_800, 253_402_300_799)
 DOMAINS = {
-    "id": (INT64_MIN, INT64_MAX),
+    "id": (INT64_MIN + 1, INT64_MAX),
     "instant": INSTANTS,
     "seconds": (0, 36_525 * 86_400),
     "count": (0, 2**31 - 1),
@@ -182,7 +182,7 @@ def out_of_range(kind, quoted, domain):
     if kind != "integer":
         return True
     lo, hi = DOMAINS[domain]
-    return not (lo <= int(quoted) <= hi) and domain != "id"
+    return not (lo <= int(quoted) <= hi)
 
 
 READS = [

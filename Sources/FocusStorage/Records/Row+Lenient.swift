@@ -17,11 +17,15 @@ import GRDBSQLite
 ///    formatting) can overflow.
 ///
 /// `focus doctor` and `focus restore` list the stored values outside these domains
-/// (`AppDatabase.outOfRangeValues`): the same table of columns and domains.
+/// (`AppDatabase.outOfRangeValues`). Only what SQLite computes itself and cannot be edited into
+/// another type is read without it: `count(*)`, `PRAGMA user_version`, the ids of INTEGER
+/// PRIMARY KEY columns (rowids are always integers).
 package enum StoredNumber {
     /// What a column holds, and so the range its values are read within (README, "Hostile input").
     package enum Domain: Sendable, Equatable {
-        /// A row id: any 64-bit integer (ids are only compared and shown).
+        /// A row id: any 64-bit integer but the lowest (ids are only compared and shown; the
+        /// range is symmetric, so negating one never overflows, and the stats' id tables keep
+        /// `Int64.min` as their empty-slot mark).
         case id
         /// An instant in Unix seconds: 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59Z.
         case instant
@@ -42,7 +46,7 @@ package enum StoredNumber {
 
         package var range: ClosedRange<Int64> {
             switch self {
-            case .id: return Int64.min...Int64.max
+            case .id: return (Int64.min + 1)...Int64.max
             case .instant: return StoredNumber.instants
             case .seconds: return 0...36_525 * 86_400
             case .count: return 0...Int64(Int32.max)
@@ -57,7 +61,7 @@ package enum StoredNumber {
         /// How `focus doctor` names the domain to a person.
         package var summary: String {
             switch self {
-            case .id: return "a whole number"
+            case .id: return "a whole number above -9223372036854775808"
             case .instant: return "an instant in the years 0001-9999"
             case .seconds: return "a duration of 0 to 100 years in seconds"
             case .count: return "a count of 0 to 2147483647"
@@ -76,7 +80,6 @@ package enum StoredNumber {
     /// `value` within `domain`.
     @inline(__always)
     package static func clamp(_ value: Int64, _ domain: Domain) -> Int64 {
-        if domain == .id { return value }
         let r = domain.range
         return min(max(value, r.lowerBound), r.upperBound)
     }
