@@ -75,7 +75,7 @@ extension AppDatabase {
                 ORDER BY \(idColumn) LIMIT \(limit - found.count)
                 """)
             for row in rows {
-                found.append(OutOfRangeValue(table: table, id: row.id(0), column: column, value: row.text(1), expected: expected))
+                found.append(OutOfRangeValue(table: table, id: row.storedInteger(0) ?? 0, column: column, value: row.text(1), expected: expected))
             }
         }
         // Per table: the condition that its row's numbers are all within their domains.

@@ -76,8 +76,12 @@ END:VCALENDAR\r
 """
 
 
-def values(rng):
-    """SQL literals of hostile values: some always out of every domain, some at its edges."""
+def values(rng, domain):
+    """SQL literals of hostile values: some always out of every domain, some at the edges of the
+    column's own domain (`domain`), some random 64-bit integers and reals."""
+    lo, hi = DOMAINS[domain]
+    if rng.random() < 0.3:
+        return str(rng.choice([lo - 1, hi + 1, lo, hi, INT64_MIN, INT64_MAX, -hi, -lo if lo > INT64_MIN else 0]))
     pool = [
         str(INT64_MAX), str(INT64_MIN), str(INT64_MAX - 1), str(INT64_MIN + 1), "-1", "0", "1",
         "1e300", "-1e300", "9e999", "-9e999", "9.3e18", "-9.3e18", "1.5", "-0.5", "86400.75",
@@ -148,7 +152,7 @@ def edit(t, rng, db):
     if not rows:
         return None
     row = rng.choice(rows)
-    value = values(rng)
+    value = values(rng, columns[column])
     try:
         # CHECK constraints are what a hand edit walks past first (`PRAGMA ignore_check_constraints`).
         t.sql(db, f"PRAGMA ignore_check_constraints = ON; UPDATE {table} SET {column} = {value} WHERE {key} = {row}")
