@@ -250,6 +250,12 @@ extension AppDatabase {
     }
 
     static func check(_ db: Database, quick: Bool) throws -> Check {
+        // A row that breaks a CHECK constraint (a hand edit) is not damage: focus reads its values
+        // within their ranges, and `outOfRangeValues` lists them. Without this, SQLite reports it
+        // as damage on a writable connection (a read-only one never checks), and no daily backup
+        // would be made again.
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
         let rows = try String.fetchAll(db, sql: quick ? "PRAGMA quick_check(3)" : "PRAGMA integrity_check(3)")
         guard rows == ["ok"] else {
             return .failure("SQLite's integrity check found damage (\(rows.first ?? "no answer"))")
