@@ -201,6 +201,7 @@ JSON_OUTPUT = ("--json",)
 WRITES = [
     ["plan"], ["task", "add", "Thesis/Chapter 9", "--estimate", "1h", "--due", "2026-11-30"],
     ["log", "add", "Teaching", "--start", "2026-11-23 06:00", "--duration", "20m"], ["task", "done", "Thesis/Chapter 2"],
+    ["backup"],
 ]
 
 
