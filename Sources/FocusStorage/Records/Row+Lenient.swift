@@ -172,7 +172,7 @@ package protocol StoredColumns {
 }
 
 extension StoredColumns {
-    /// The value within `domain`; NULL as the domain's lowest value.
+    /// The value within `domain`; NULL as 0 (within the domain).
     package func number(_ c: Column, _ domain: StoredNumber.Domain) -> Int64 {
         StoredNumber.clamp(storedInteger(c) ?? 0, domain)
     }
