@@ -26,7 +26,7 @@ extension AppDatabase {
     /// `id` expression names the row (`rowid`, or a key for a table without one).
     static let numericColumns: [(table: String, id: String, columns: [(String, StoredNumber.Domain)])] = [
         ("task", "id", [("id", .id), ("archived", .flag), ("loggedSeconds", .seconds), ("sessionCount", .count), ("createdAt", .instant)]),
-        ("subtask", "id", [("id", .id), ("taskId", .id), ("estimateSeconds", .seconds), ("due", .instant), ("spanSeconds", .seconds),
+        ("subtask", "id", [("id", .id), ("taskId", .id), ("estimateSeconds", .positiveSeconds), ("due", .instant), ("spanSeconds", .positiveSeconds),
                            ("earliestMinutes", .minuteOfDay), ("done", .flag), ("atRisk", .flag), ("loggedSeconds", .seconds),
                            ("lastWorkedAt", .instant), ("createdAt", .instant)]),
         ("scheduledBlock", "id", [("id", .id), ("subtaskId", .id), ("startedAt", .instant), ("endedAt", .instant)]),

@@ -70,6 +70,15 @@ import Testing
         try await Self.expectReads(s, [["log"], ["export"], ["stats"]], "after log edit")
     }
 
+    @Test func taskEditOfASubtaskWithANegativeSpanOrZeroEstimateSavesIt() async throws {
+        // Read as 1 s (the table's CHECK wants more than 0), so the row can be written back.
+        let s = try await Self.edited("UPDATE subtask SET spanSeconds = -5, estimateSeconds = 0 WHERE id = 2")
+        defer { s.remove() }
+        let r = try await s.run("task", "edit", "Thesis/Chapter 2", "--notes", "x", env: Self.now)
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.contains("estimate 1s"), "\(r.out)")
+    }
+
     @Test func aStaleSessionWithExtremeTimesIsRecoveredAtMostADayLong() async throws {
         let s = try await Self.edited("""
             INSERT INTO activeSession (id, pid, taskId, subtaskId, phase, state, cycle, cycles, workStartedAt, phaseStartedAt,

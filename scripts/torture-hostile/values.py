@@ -23,6 +23,7 @@ DOMAINS = {
     "id": (INT64_MIN + 1, INT64_MAX),
     "instant": INSTANTS,
     "seconds": (0, 36_525 * 86_400),
+    "positive seconds": (1, 36_525 * 86_400),
     "count": (0, 2**31 - 1),
     "positive": (1, 2**31 - 1),
     "flag": (0, 1),
@@ -35,7 +36,7 @@ DOMAINS = {
 # the column that names its row in `focus doctor`.
 COLUMNS = {
     "task": ("id", {"archived": "flag", "loggedSeconds": "seconds", "sessionCount": "count", "createdAt": "instant"}),
-    "subtask": ("id", {"taskId": "id", "estimateSeconds": "seconds", "due": "instant", "spanSeconds": "seconds",
+    "subtask": ("id", {"taskId": "id", "estimateSeconds": "positive seconds", "due": "instant", "spanSeconds": "positive seconds",
                        "earliestMinutes": "minute", "done": "flag", "atRisk": "flag", "loggedSeconds": "seconds",
                        "lastWorkedAt": "instant", "createdAt": "instant"}),
     "scheduledBlock": ("id", {"subtaskId": "id", "startedAt": "instant", "endedAt": "instant"}),
@@ -201,7 +202,7 @@ JSON_OUTPUT = ("--json",)
 WRITES = [
     ["plan"], ["task", "add", "Thesis/Chapter 9", "--estimate", "1h", "--due", "2026-11-30"],
     ["log", "add", "Teaching", "--start", "2026-11-23 06:00", "--duration", "20m"], ["task", "done", "Thesis/Chapter 2"],
-    ["backup"],
+    ["backup"], ["task", "edit", "Thesis/Chapter 2", "--notes", "edited"],
 ]
 
 

@@ -41,8 +41,8 @@ extension Subtask {
         let start = c.optionalText(k.5)
         self.init(
             id: c.id(k.0), taskID: c.id(k.1), title: c.text(k.2), notes: c.optionalText(k.3),
-            estimateSeconds: c.optionalSeconds(k.4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
-            due: c.optionalDate(k.6), spanSeconds: c.optionalSeconds(k.7),
+            estimateSeconds: c.optionalNumber(k.4, .positiveSeconds).map { Int($0) }, startDate: start.flatMap { DateParser.parseDate($0[...]) },
+            due: c.optionalDate(k.6), spanSeconds: c.optionalNumber(k.7, .positiveSeconds).map { Int($0) },
             earliest: c.optionalNumber(k.8, .minuteOfDay).map { TimeOfDay(minutes: Int($0)) }, done: c.bool(k.9), atRisk: c.bool(k.10),
             createdAt: c.date(k.11)
         )

@@ -31,6 +31,8 @@ package enum StoredNumber {
         case instant
         /// A length of time in seconds: 0 ... 100 years (36,525 days).
         case seconds
+        /// A length that is never 0 (an estimate, an attention span): 1 s ... 100 years.
+        case positiveSeconds
         /// A number of things: 0 ... 2,147,483,647.
         case count
         /// A count that is at least 1 (a running session's cycles).
@@ -49,6 +51,7 @@ package enum StoredNumber {
             case .id: return (Int64.min + 1)...Int64.max
             case .instant: return StoredNumber.instants
             case .seconds: return 0...36_525 * 86_400
+            case .positiveSeconds: return 1...36_525 * 86_400
             case .count: return 0...Int64(Int32.max)
             case .positiveCount: return 1...Int64(Int32.max)
             case .flag: return 0...1
@@ -64,6 +67,7 @@ package enum StoredNumber {
             case .id: return "a whole number above -9223372036854775808"
             case .instant: return "an instant in the years 0001-9999"
             case .seconds: return "a duration of 0 to 100 years in seconds"
+            case .positiveSeconds: return "a duration of 1 second to 100 years in seconds"
             case .count: return "a count of 0 to 2147483647"
             case .positiveCount: return "a count of 1 to 2147483647"
             case .flag: return "0 or 1"

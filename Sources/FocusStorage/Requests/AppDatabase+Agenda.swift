@@ -69,7 +69,7 @@ extension AppDatabase {
                 WHERE subtask.due > ? AND subtask.due <= ? ORDER BY subtask.due, task.titleKey, subtask.titleKey
                 """, arguments: [from.unixSeconds, to.unixSeconds]).map { row in
                 DueView(subtaskID: row.id("id"), task: row.text("taskTitle"), subtask: row.text("title"), due: row.date("due"),
-                        estimateSeconds: row.optionalSeconds("estimateSeconds"), loggedSeconds: row.seconds("loggedSeconds"), done: row.bool("done"))
+                        estimateSeconds: row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) }, loggedSeconds: row.seconds("loggedSeconds"), done: row.bool("done"))
             }
         }
     }

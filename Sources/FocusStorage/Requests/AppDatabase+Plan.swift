@@ -219,7 +219,7 @@ extension AppDatabase {
             var before = result.items.filter { $0.id != target }
             if let previous {
                 // The same focus logged and work promised as now: only the edited fields differ.
-                let estimate = try Row.fetchOne(db, sql: "SELECT estimateSeconds FROM subtask WHERE id = ?", arguments: [target])?.seconds(0) ?? 0
+                let estimate = try Row.fetchOne(db, sql: "SELECT estimateSeconds FROM subtask WHERE id = ?", arguments: [target])?.optionalNumber(0, .positiveSeconds).map { Int($0) } ?? 0
                 let spent = estimate - item.remainingSeconds
                 if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
                                                 credit: 0, calendar: context.rules.calendar) {

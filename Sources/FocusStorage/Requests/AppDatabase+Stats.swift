@@ -376,7 +376,7 @@ extension AppDatabase {
         var progress: [SubtaskProgress] = []
         try eachRow(db, sql, args) { row in
             progress.append(SubtaskProgress(
-                task: row.text(0), subtask: row.text(1), estimateSeconds: row.seconds(2),
+                task: row.text(0), subtask: row.text(1), estimateSeconds: Int(row.number(2, .positiveSeconds)),
                 loggedSeconds: row.seconds(3), done: row.bool(4), lastWorkedAt: row.optionalDate(5)))
             return true
         }
