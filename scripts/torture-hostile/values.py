@@ -231,6 +231,7 @@ def run(t):
     make_template(t, template)
     cases = 30 if t.quick else 150
     report = os.path.join(t.tmp, "values-report.html")
+    tried, named, restored = set(), 0, 0
     for case in range(cases):
         db = t.copy_db(template, "values-case")
         session = t.rng.random() < 0.35
@@ -242,6 +243,7 @@ def run(t):
             continue
         row.runs += 1
         what = "; ".join(f"{tb}#{r}.{c}={q}" for tb, r, c, _, q, _ in edits)
+        tried.update(f"{tb}.{c}" for tb, _, c, *_ in edits)
         for args in t.rng.sample(READS, 5):
             args = [report if a == "REPORT" else a for a in args]
             p = t.focus(db, *args, now=NOW)
@@ -283,7 +285,7 @@ def run(t):
         if bad:
             if row.check(p.returncode == 1, f"{what}: doctor: exit {p.returncode}, expected 1 {p.stderr.strip()!r}"):
                 for table, r, column in bad:
-                    row.check(f"{table} #{r} {column} = " in p.stdout, f"{what}: doctor does not name {table} #{r} {column}:\n{p.stdout}")
+                    named += row.check(f"{table} #{r} {column} = " in p.stdout, f"{what}: doctor does not name {table} #{r} {column}:\n{p.stdout}")
                 row.check("✗" in p.stdout, f"{what}: doctor marks no problem line with ✗")
         else:
             row.check(p.returncode in (0, 1), f"{what}: doctor: exit {p.returncode} {p.stderr.strip()!r}")
@@ -297,8 +299,11 @@ def run(t):
             p = t.focus(target, "restore", db, now=NOW)
             if row.check(p.returncode == 0, f"{what}: restore: exit {p.returncode} {p.stderr.strip()!r}"):
                 table, r, column = bad[0]
-                row.check("out of range" in p.stderr, f"{what}: restore did not warn: {p.stderr!r}")
+                restored += row.check("out of range" in p.stderr, f"{what}: restore did not warn: {p.stderr!r}")
                 after = t.focus(target, "task", "list", now=NOW)
                 row.check(after.returncode == 0, f"{what}: task list after restore: exit {after.returncode} {after.stderr.strip()!r}")
             intact(t, target, row, f"{what}: after restore")
         intact(t, db, row, what)
+    total = sum(len(c) for _, c in COLUMNS.values())
+    row.notes.append(f"{len(tried)} of {total} numeric columns edited; doctor named {named} out-of-range values; "
+                     f"{restored} restores warned")
