@@ -135,6 +135,21 @@ import Testing
         #expect(log.focusedSeconds == 0)
     }
 
+    @Test func aSessionWithAnOutOfRangeStartKeepsItsEndAndLastsAtMostADay() throws {
+        let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET startedAt = \(Self.min)")
+        let log = try #require(try db.session(id: 1)?.log)
+        #expect(log.endedAt == now)
+        #expect(log.startedAt == now - 86_400)
+        #expect(log.focusedSeconds == 1500)
+    }
+
+    @Test func aSessionWithAnOutOfRangeEndKeepsItsStart() throws {
+        let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET endedAt = \(Self.max)")
+        let log = try #require(try db.session(id: 1)?.log)
+        #expect(log.startedAt == now - 1500)
+        #expect(log.endedAt == now - 1500 + 86_400)
+    }
+
     @Test func hugeSumsOfFocusAreTotalledNotOverflowed() throws {
         // SQLite's sum() raises "integer overflow" past the 64-bit bounds; focus must not fail.
         let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET focusedSeconds = \(Self.max)")

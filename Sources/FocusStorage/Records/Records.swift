@@ -61,12 +61,11 @@ extension TimeLog {
     /// The columns `init(row:)` reads, by position, prefixed with the table name.
     static let selection = "timeLog.id, timeLog.taskId, timeLog.subtaskId, timeLog.startedAt, timeLog.endedAt, timeLog.plannedSeconds, timeLog.focusedSeconds, timeLog.status, timeLog.blockId, timeLog.note"
 
-    /// Read within the rules of the table (see `StoredNumber.sessionEnd`): a hand-edited end
+    /// Read within the rules of the table (see `StoredNumber.session`): a hand-edited end
     /// before the start or days after it, or focus longer than the session, is read as the
     /// nearest session the store holds.
     init(row: Row) {
-        let start = row.unixSeconds(3)
-        let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(4))
+        let (start, end) = StoredNumber.session(start: row.storedInteger(3), end: row.storedInteger(4))
         self.init(
             id: row.id(0), taskID: row.id(1), subtaskID: row.optionalID(2),
             startedAt: Date(unixSeconds: start), endedAt: Date(unixSeconds: end),

@@ -145,10 +145,16 @@ package enum StoredNumber {
     /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
     package static let longestSession: Int64 = 86_400
 
-    /// A session's end within the rules of its table, given its (clamped) start: not before the
-    /// start, at most a day after it. What is read is then what the store would accept back.
-    package static func sessionEnd(start: Int64, end: Int64) -> Int64 {
-        min(max(end, start), start + longestSession)
+    /// A session's start and end within the rules of its table (the end from the start to a day
+    /// after it), from the stored values (nil for NULL): what is read is then what the store
+    /// would accept back. The instant that was in range stays: a start out of range with an end
+    /// in range is moved to the end (at most a day before it), else the end to the start.
+    package static func session(start rawStart: Int64?, end rawEnd: Int64?) -> (start: Int64, end: Int64) {
+        let start = clamp(rawStart ?? 0, .instant), end = clamp(rawEnd ?? 0, .instant)
+        if start != rawStart, end == rawEnd {
+            return (min(max(start, end - longestSession), end), end)
+        }
+        return (start, min(max(end, start), start + longestSession))
     }
 
     /// A block's end within the rules of its table: after its start (`endedAt > startedAt`).

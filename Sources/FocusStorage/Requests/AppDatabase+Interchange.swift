@@ -78,8 +78,7 @@ extension AppDatabase {
             while let row = try rows.next() {
                 let taskID = row.id(0)
                 let subtaskID = row.optionalID(1)
-                let start = row.unixSeconds(2)
-                let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(3))
+                let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
                     start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,

@@ -268,7 +268,7 @@ extension AppDatabase {
             if !focus {
                 var exact = 0.0
                 try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
-                    let s = row.unixSeconds(0), e = StoredNumber.sessionEnd(start: s, end: row.unixSeconds(1))
+                    let (s, e) = StoredNumber.session(start: row.storedInteger(0), end: row.storedInteger(1))
                     let focused = min(row.number(2, .seconds), e - s)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
@@ -324,8 +324,7 @@ extension AppDatabase {
         var lastTask: Int64 = 0, lastSubtask: Int64 = 0
         try eachRow(db, sql, args) { row in
             // A NULL subtask reads as 0, which no subtask has.
-            let start = row.unixSeconds(2)
-            let end = StoredNumber.sessionEnd(start: start, end: row.unixSeconds(3))
+            let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
             let session = StatsSession(
                 taskID: row.id(0), subtaskID: row.id(1), start: start, end: end,
                 plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.bool(6))
