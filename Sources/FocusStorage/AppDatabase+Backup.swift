@@ -48,6 +48,10 @@ package struct BackupFacts: Sendable, Equatable {
     package var schemaVersion: Int
     package var sessions: Int
     package var bytes: Int64
+    /// Stored numbers outside their columns' domains (the first few; `focus restore` checks).
+    package var outOfRange: [OutOfRangeValue] = []
+    /// How many there are in all.
+    package var outOfRangeTotal = 0
 }
 
 /// A daily backup found beside the database.
@@ -121,7 +125,9 @@ extension AppDatabase {
 
     /// Checks that `source` is an intact focus database this focus understands: the SQLite header,
     /// `integrity_check`, focus's tables and a schema version no newer than this binary's.
-    /// Throws `badInput` (exit 65) saying what is wrong with it.
+    /// Throws `badInput` (exit 65) saying what is wrong with it. Stored numbers outside their
+    /// columns' domains do not make it unusable (focus reads them clamped): they are listed in
+    /// the facts for the caller to report.
     package static func inspect(backup source: String) throws(FocusError) -> BackupFacts {
         // The rule for every input file: missing or not a regular file 66, unreadable 74.
         let fd = try InputFile.open(source)
@@ -140,7 +146,9 @@ extension AppDatabase {
             let facts = try queue.read { db in try check(db, quick: false) }
             switch facts {
             case let .success(version, sessions):
-                return BackupFacts(schemaVersion: version, sessions: sessions, bytes: size(of: source))
+                let values = try queue.read { db in try outOfRangeValues(db, limit: 5) }
+                return BackupFacts(schemaVersion: version, sessions: sessions, bytes: size(of: source),
+                                   outOfRange: values.values, outOfRangeTotal: values.total)
             case let .failure(reason):
                 throw FocusError.badInput(file: source, line: nil, reason: reason)
             }
@@ -248,6 +256,12 @@ extension AppDatabase {
     }
 
     static func check(_ db: Database, quick: Bool) throws -> Check {
+        // A row that breaks a CHECK constraint (a hand edit) is not damage: focus reads its values
+        // within their ranges, and `outOfRangeValues` lists them. Without this, SQLite reports it
+        // as damage on a writable connection (a read-only one never checks), and no daily backup
+        // would be made again.
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
         let rows = try String.fetchAll(db, sql: quick ? "PRAGMA quick_check(3)" : "PRAGMA integrity_check(3)")
         guard rows == ["ok"] else {
             return .failure("SQLite's integrity check found damage (\(rows.first ?? "no answer"))")

@@ -14,12 +14,12 @@ package struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertibl
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
-    /// `2026-11-22`, formatted by hand (cheap on hot paths); years outside 1000...9999 as
-    /// their plain number.
+    /// `2026-11-22`, formatted by hand (cheap on hot paths); years 0...9999 with four digits
+    /// (`0001-01-01`, as ISO 8601 writes them), others as their plain number.
     package var description: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(10)
-        if year >= 1000 && year < 10_000 {
+        if year >= 0 && year < 10_000 {
             appendTwoDigits(year / 100, to: &bytes)
             appendTwoDigits(year % 100, to: &bytes)
         } else {

@@ -82,3 +82,10 @@ import Testing
         }
     }
 }
+
+@Suite struct LocalDateTextTests {
+    @Test(arguments: [(1, "0001-01-01"), (999, "0999-01-01"), (2026, "2026-01-01"), (9999, "9999-01-01"), (10_000, "10000-01-01")])
+    func yearsAreWrittenWithFourDigits(year: Int, text: String) {
+        #expect(LocalDate(year: year, month: 1, day: 1).description == text)
+    }
+}

@@ -4,11 +4,17 @@ import FocusNotifications
 import FocusStorage
 import Foundation
 
-/// `focus doctor [--notify]`: where things are, and whether notifications can be shown.
+/// `focus doctor [--notify]`: where things are, and whether notifications can be shown. Each
+/// problem line is marked ✗, and any problem makes the exit status 1.
 package struct DoctorCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the database, config, time zone and desktop notifications.")
+        abstract: "Check the database, config, time zone and desktop notifications.",
+        discussion: """
+            Each problem line is marked ✗ and the exit status is 1 when there is one: a \
+            database that cannot be opened, stored numbers out of range (listed by table, id, \
+            column and value), a TZ that cannot be read, no notification server.
+            """)
 
     @Flag(help: "Also send a test notification.") var notify = false
     @OptionGroup package var global: GlobalOptions
@@ -17,27 +23,44 @@ package struct DoctorCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         var problems = 0
         func row(_ label: String, _ value: String) { env.console.line(pad(label, 15) + Sanitized.terminal(value)) }
+        /// A problem line: marked ✗ (and counted: the command then exits 1).
+        func problem(_ label: String, _ value: String) {
+            problems += 1
+            row(label, "✗ " + value)
+        }
         row("version", FocusVersion.text)
         do {
             let db = try env.openDatabase()
             let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
             let mode = try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "?" }
             row("database", "\(env.databasePath) (schema \(version), \(mode))")
+            let found = try db.outOfRangeValues(limit: DoctorCommand.listedValues)
+            if found.total == 0 {
+                row("values", "every stored number is within its range")
+            } else {
+                let n = found.total
+                problem("values", "\(n) stored value\(n == 1 ? " is" : "s are") out of range (focus reads \(n == 1 ? "it" : "them") clamped; fix with sqlite3 or `focus restore` a backup):")
+                for value in found.values { row("", "✗ " + value.description) }
+                if n > found.values.count { row("", "✗ ... and \(n - found.values.count) more") }
+            }
         } catch {
-            problems += 1
-            row("database", "\(env.databasePath): \(error.description)")
+            problem("database", "\(env.databasePath): \(error.description)")
         }
         row("backups", DoctorCommand.backups(databasePath: env.databasePath))
         let configExists = FileManager.default.fileExists(atPath: env.configPath)
         row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))
-        row("time zone", env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))")
+        let zone = env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))"
+        if let unread = DoctorCommand.unreadableTZ(global: global, environment: env.environment) {
+            problem("time zone", "TZ=\(unread) could not be read (not a zone name, zone file or POSIX rule); using \(zone) instead")
+        } else {
+            row("time zone", zone)
+        }
         if !env.config.notifications {
             row("notifications", "off (`focus config set notifications true` turns them on)")
         } else if let info = LibNotifyNotifier.serverInfo(timeoutMilliseconds: 1500, environment: env.environment) {
             row("notifications", "\(info.name) \(info.version) by \(info.vendor) (spec \(info.specVersion))")
         } else {
-            problems += 1
-            row("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell")
+            problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell")
         }
         if notify {
             let console = env.console
@@ -45,7 +68,20 @@ package struct DoctorCommand: FocusRunnable {
             await notifier.post(Notice(kind: .test, summary: "focus test notification", body: "If you can read this, notifications work.", urgency: .normal, expiresAfterMilliseconds: 5000))
             row("test notice", "sent")
         }
-        if problems > 0 { env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.") }
+        if problems > 0 {
+            env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Out-of-range values listed one per line, at most.
+    static let listedValues = 50
+
+    /// `TZ` when it names no zone focus can read and no `--tz` overrides it (focus then uses the
+    /// system zone, as `FocusEnvironment.timeZone` does).
+    static func unreadableTZ(global: GlobalOptions, environment: [String: String]) -> String? {
+        guard global.tz == nil, let tz = environment["TZ"], !tz.isEmpty else { return nil }
+        return ZoneRules.fromTZ(tz, environment: environment) == nil ? tz : nil
     }
 
     /// `3 daily, newest 2026-11-22 (1.2 MB), in /home/me/.local/share/focus`.

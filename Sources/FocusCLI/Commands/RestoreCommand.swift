@@ -13,7 +13,8 @@ package struct RestoreCommand: FocusRunnable {
         discussion: """
             FILE must be an intact focus database (a daily backup, or one from `focus backup`). \
             The current database is kept as focus.sqlite.before-restore-TIME beside it. Not \
-            while a session or `focus daemon` runs.
+            while a session or `focus daemon` runs. Stored numbers out of range (a hand edit) \
+            are listed as warnings; focus reads them clamped.
             """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
@@ -44,6 +45,14 @@ package struct RestoreCommand: FocusRunnable {
         env.console.line("Restored \(path) from \(file) (\(n) session\(n == 1 ? "" : "s"), schema \(restored.facts.schemaVersion)).")
         if let kept = restored.aside {
             env.console.line("The database it replaced is kept as \(kept).")
+        }
+        // Restored all the same (focus reads such values clamped), and said: README, "Backups".
+        let facts = restored.facts
+        if facts.outOfRangeTotal > 0 {
+            let n = facts.outOfRangeTotal
+            env.console.note("warning: \(n) stored value\(n == 1 ? " is" : "s are") out of range and read clamped; `focus doctor` lists \(n == 1 ? "it" : "them"):")
+            for value in facts.outOfRange { env.console.note("warning:   \(value.description)") }
+            if n > facts.outOfRange.count { env.console.note("warning:   ... and \(n - facts.outOfRange.count) more") }
         }
     }
 }

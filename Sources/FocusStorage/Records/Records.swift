@@ -8,14 +8,15 @@ import GRDBSQLite
 
 extension Date {
     init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
-    var unixSeconds: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+    /// Whole Unix seconds (saturating: a date from anywhere never traps here).
+    var unixSeconds: Int64 { StoredNumber.integer(timeIntervalSince1970.rounded(.down)) }
 }
 
 extension FocusTask {
     init(row: Row) {
         self.init(
-            id: row.int64("id"), title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
-            createdAt: Date(unixSeconds: row.int64("createdAt"))
+            id: row.id("id"), title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
+            createdAt: row.date("createdAt")
         )
     }
 }
@@ -29,16 +30,21 @@ extension Subtask {
         subtask.lastWorkedAt
         """
 
-    init(row: Row) {
-        let due = row.optionalInt64(6)
-        let earliest = row.optionalInt(8).map { min(max($0, 0), 1439) }
-        let start = row.optionalText(5)
+    init(row: Row) { self.init(stored: row, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)) }
+
+    /// Decodes the columns of `Subtask.selection` from the current row of a raw statement.
+    init(_ c: RawColumns) { self.init(stored: c, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)) }
+
+    private init<C: StoredColumns>(
+        stored c: C, columns k: (C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column)
+    ) {
+        let start = c.optionalText(k.5)
         self.init(
-            id: row.int64(0), taskID: row.int64(1), title: row.text(2), notes: row.optionalText(3),
-            estimateSeconds: row.optionalInt(4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
-            due: due.map(Date.init(unixSeconds:)), spanSeconds: row.optionalInt(7),
-            earliest: earliest.map(TimeOfDay.init(minutes:)), done: row.bool(9), atRisk: row.bool(10),
-            createdAt: Date(unixSeconds: row.int64(11))
+            id: c.id(k.0), taskID: c.id(k.1), title: c.text(k.2), notes: c.optionalText(k.3),
+            estimateSeconds: c.optionalNumber(k.4, .positiveSeconds).map { Int($0) }, startDate: start.flatMap { DateParser.parseDate($0[...]) },
+            due: c.optionalDate(k.6), spanSeconds: c.optionalNumber(k.7, .positiveSeconds).map { Int($0) },
+            earliest: c.optionalNumber(k.8, .minuteOfDay).map { TimeOfDay(minutes: Int($0)) }, done: c.bool(k.9), atRisk: c.bool(k.10),
+            createdAt: c.date(k.11)
         )
     }
 
@@ -55,53 +61,28 @@ extension TimeLog {
     /// The columns `init(row:)` reads, by position, prefixed with the table name.
     static let selection = "timeLog.id, timeLog.taskId, timeLog.subtaskId, timeLog.startedAt, timeLog.endedAt, timeLog.plannedSeconds, timeLog.focusedSeconds, timeLog.status, timeLog.blockId, timeLog.note"
 
+    /// Read within the rules of the table (see `StoredNumber.session`): a hand-edited end
+    /// before the start or days after it, or focus longer than the session, is read as the
+    /// nearest session the store holds.
     init(row: Row) {
+        let (start, end) = StoredNumber.session(start: row.storedInteger(3), end: row.storedInteger(4))
         self.init(
-            id: row.int64(0), taskID: row.int64(1), subtaskID: row.optionalInt64(2),
-            startedAt: Date(unixSeconds: row.int64(3)), endedAt: Date(unixSeconds: row.int64(4)),
-            plannedSeconds: row.int(5), focusedSeconds: row.int(6),
-            status: SessionStatus(rawValue: row.text(7)) ?? .interrupted, blockID: row.optionalInt64(8), note: row.optionalText(9)
+            id: row.id(0), taskID: row.id(1), subtaskID: row.optionalID(2),
+            startedAt: Date(unixSeconds: start), endedAt: Date(unixSeconds: end),
+            plannedSeconds: row.seconds(5), focusedSeconds: min(row.seconds(6), Int(end - start)),
+            status: SessionStatus(rawValue: row.text(7)) ?? .interrupted, blockID: row.optionalID(8), note: row.optionalText(9)
         )
     }
 }
 
 extension ScheduledBlock {
+    /// Read within the rules of the table: a block ends after it starts.
     init(row: Row) {
+        let start = row.unixSeconds("startedAt")
         self.init(
-            id: row.int64("id"), subtaskID: row.int64("subtaskId"), startedAt: Date(unixSeconds: row.int64("startedAt")),
-            endedAt: Date(unixSeconds: row.int64("endedAt")), status: BlockStatus(rawValue: row.text("status")) ?? .planned
-        )
-    }
-}
-
-/// Column readers over SQLite's C API: for listings of thousands of rows, where GRDB's generic
-/// decoding (metadata lookups per value) costs more than the reads themselves.
-struct RawColumns {
-    let stmt: OpaquePointer
-
-    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
-    func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(stmt, i) }
-    func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(stmt, i)) }
-    func bool(_ i: Int32) -> Bool { sqlite3_column_int64(stmt, i) != 0 }
-    func optionalInt64(_ i: Int32) -> Int64? { isNull(i) ? nil : int64(i) }
-    func optionalInt(_ i: Int32) -> Int? { isNull(i) ? nil : int(i) }
-    func text(_ i: Int32) -> String {
-        guard let p = sqlite3_column_text(stmt, i) else { return "" }
-        return String(cString: p)
-    }
-    func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
-}
-
-extension Subtask {
-    /// Decodes the columns of `Subtask.selection` from the current row of a raw statement.
-    init(_ c: RawColumns) {
-        let start = c.optionalText(5)
-        self.init(
-            id: c.int64(0), taskID: c.int64(1), title: c.text(2), notes: c.optionalText(3),
-            estimateSeconds: c.optionalInt(4), startDate: start.flatMap { DateParser.parseDate($0[...]) },
-            due: c.optionalInt64(6).map(Date.init(unixSeconds:)), spanSeconds: c.optionalInt(7),
-            earliest: c.optionalInt(8).map { TimeOfDay(minutes: min(max($0, 0), 1439)) }, done: c.bool(9), atRisk: c.bool(10),
-            createdAt: Date(unixSeconds: c.int64(11))
+            id: row.id("id"), subtaskID: row.id("subtaskId"), startedAt: Date(unixSeconds: start),
+            endedAt: Date(unixSeconds: StoredNumber.blockEnd(start: start, end: row.unixSeconds("endedAt"))),
+            status: BlockStatus(rawValue: row.text("status")) ?? .planned
         )
     }
 }

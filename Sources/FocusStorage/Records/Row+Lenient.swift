@@ -1,41 +1,225 @@
+import FocusCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
-/// Reads that never trap. The database is a file people may edit by hand (`sqlite3`), and
-/// SQLite keeps whatever type a value was written with, while GRDB's typed subscripts
-/// (`row["title"] as String`) stop the process on a mismatch. Every value read here converts
-/// the way SQLite's own C API does: text from a blob is its UTF-8 (invalid bytes become
-/// U+FFFD), text from a number is its digits, a number from text is its leading number (else 0),
-/// a real is truncated to an integer within range, and NULL is "" or 0 where a value is required.
-extension Row {
-    func value(_ index: Int) -> DatabaseValue { self[index] as DatabaseValue? ?? .null }
-    func value(_ column: String) -> DatabaseValue { self[column] as DatabaseValue? ?? .null }
+/// The one checked conversion of every number focus reads from its database.
+///
+/// The database is a file people may edit by hand (`sqlite3`) or bring back from anywhere
+/// (`focus restore`), and SQLite keeps whatever type and size a value was written with, while
+/// Swift stops the process on an arithmetic overflow or an out-of-range conversion. So every
+/// number is read in two steps, here and nowhere else:
+///
+/// 1. converted the way SQLite's own C API converts (a real is truncated and saturates at the
+///    64-bit bounds, text reads as its leading number or 0, a blob as 0, NULL as nil);
+/// 2. clamped to the domain of its column (`Domain`), chosen so that no arithmetic done with
+///    it afterwards (sums of a history, products in percentages, local-time conversion,
+///    formatting) can overflow.
+///
+/// `focus doctor` and `focus restore` list the stored values outside these domains
+/// (`AppDatabase.outOfRangeValues`). Only what SQLite computes itself and cannot be edited into
+/// another type is read without it: `count(*)`, `PRAGMA user_version`, the ids of INTEGER
+/// PRIMARY KEY columns (rowids are always integers).
+package enum StoredNumber {
+    /// What a column holds, and so the range its values are read within (README, "Hostile input").
+    package enum Domain: Sendable, Equatable {
+        /// A row id: any 64-bit integer but the lowest (ids are only compared and shown; the
+        /// range is symmetric, so negating one never overflows, and the stats' id tables keep
+        /// `Int64.min` as their empty-slot mark).
+        case id
+        /// An instant in Unix seconds: 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59Z.
+        case instant
+        /// A length of time in seconds: 0 ... 100 years (36,525 days).
+        case seconds
+        /// A length that is never 0 (an estimate, an attention span): 1 s ... 100 years.
+        case positiveSeconds
+        /// A number of things: 0 ... 2,147,483,647.
+        case count
+        /// A count that is at least 1 (a running session's cycles).
+        case positiveCount
+        /// 0 or 1; read as "not 0".
+        case flag
+        /// Minutes after local midnight: 0 ... 1439.
+        case minuteOfDay
+        /// A day number (days since 1970-01-01) within the instants' years.
+        case dayNumber
+        /// A quarter hour since 1970 (`focusQuarter.quarter`) within the instants' years.
+        case quarter
 
-    func text(_ index: Int) -> String { Row.text(value(index)) ?? "" }
-    func text(_ column: String) -> String { Row.text(value(column)) ?? "" }
-    func optionalText(_ index: Int) -> String? { Row.text(value(index)) }
-    func optionalText(_ column: String) -> String? { Row.text(value(column)) }
+        package var range: ClosedRange<Int64> {
+            switch self {
+            case .id: return (Int64.min + 1)...Int64.max
+            case .instant: return StoredNumber.instants
+            case .seconds: return 0...36_525 * 86_400
+            case .positiveSeconds: return 1...36_525 * 86_400
+            case .count: return 0...Int64(Int32.max)
+            case .positiveCount: return 1...Int64(Int32.max)
+            case .flag: return 0...1
+            case .minuteOfDay: return 0...1439
+            case .dayNumber: return StoredNumber.floorDiv(instants.lowerBound, 86_400)...StoredNumber.floorDiv(instants.upperBound, 86_400)
+            case .quarter: return StoredNumber.floorDiv(instants.lowerBound, 900)...StoredNumber.floorDiv(instants.upperBound, 900)
+            }
+        }
 
-    func int64(_ index: Int) -> Int64 { Row.int64(value(index)) ?? 0 }
-    func int64(_ column: String) -> Int64 { Row.int64(value(column)) ?? 0 }
-    func optionalInt64(_ index: Int) -> Int64? { Row.int64(value(index)) }
-    func optionalInt64(_ column: String) -> Int64? { Row.int64(value(column)) }
-
-    func int(_ index: Int) -> Int { Int(int64(index)) }
-    func int(_ column: String) -> Int { Int(int64(column)) }
-    func optionalInt(_ index: Int) -> Int? { optionalInt64(index).map { Int($0) } }
-    func optionalInt(_ column: String) -> Int? { optionalInt64(column).map { Int($0) } }
-
-    func double(_ index: Int) -> Double {
-        switch value(index).storage {
-        case let .double(d): return d
-        case let .int64(i): return Double(i)
-        default: return Double(int64(index))
+        /// How `focus doctor` names the domain to a person.
+        package var summary: String {
+            switch self {
+            case .id: return "a whole number above -9223372036854775808"
+            case .instant: return "an instant in the years 0001-9999"
+            case .seconds: return "a duration of 0 to 100 years in seconds"
+            case .positiveSeconds: return "a duration of 1 second to 100 years in seconds"
+            case .count: return "a count of 0 to 2147483647"
+            case .positiveCount: return "a count of 1 to 2147483647"
+            case .flag: return "0 or 1"
+            case .minuteOfDay: return "a minute of the day, 0 to 1439"
+            case .dayNumber: return "a day in the years 0001-9999"
+            case .quarter: return "a quarter hour in the years 0001-9999"
+            }
         }
     }
 
-    func bool(_ index: Int) -> Bool { int64(index) != 0 }
-    func bool(_ column: String) -> Bool { int64(column) != 0 }
+    /// 0001-01-01T00:00:00Z ... 9999-12-31T23:59:59Z in Unix seconds: every instant focus reads.
+    package static let instants: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
+    /// `value` within `domain`.
+    @inline(__always)
+    package static func clamp(_ value: Int64, _ domain: Domain) -> Int64 {
+        let r = domain.range
+        return min(max(value, r.lowerBound), r.upperBound)
+    }
+
+    /// A real as SQLite converts it to an integer: truncated toward zero, saturating at the
+    /// 64-bit bounds (NaN, which SQLite never stores, as 0).
+    package static func integer(_ d: Double) -> Int64 {
+        guard d.isFinite else { return d.isNaN ? 0 : (d > 0 ? .max : .min) }
+        if d >= 9_223_372_036_854_775_807.0 { return .max }
+        if d <= -9_223_372_036_854_775_808.0 { return .min }
+        return Int64(d)
+    }
+
+    /// A stored value as an integer the way SQLite converts it; nil for NULL.
+    package static func integer(_ value: DatabaseValue) -> Int64? {
+        switch value.storage {
+        case .null: return nil
+        case let .int64(i): return i
+        case let .double(d): return integer(d)
+        case let .string(s): return leadingNumber(s)
+        case .blob: return 0
+        }
+    }
+
+    /// Column `i` of the current row of a raw statement as an integer (as `integer(_:)`).
+    @inline(__always)
+    static func integer(_ stmt: OpaquePointer, _ i: Int32) -> Int64? {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(stmt, i)
+        case SQLITE_NULL: return nil
+        case SQLITE_FLOAT: return integer(sqlite3_column_double(stmt, i))
+        case SQLITE_TEXT: return leadingNumber(sqlite3_column_text(stmt, i).map { String(cString: $0) } ?? "")
+        default: return 0
+        }
+    }
+
+    /// `"42abc"` → 42, `" -7"` → -7, `"1.5e3"` → 1500, `"abc"` → 0: SQLite's own text-to-integer reading.
+    static func leadingNumber(_ s: String) -> Int64 {
+        let trimmed = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        var end = trimmed.startIndex
+        for c in trimmed {
+            guard c.isASCII, c.isNumber || "+-.eE".contains(c) else { break }
+            end = trimmed.index(after: end)
+        }
+        var candidate = trimmed[..<end]
+        while !candidate.isEmpty {
+            if let d = Double(candidate) {
+                // Whole numbers beyond a double's 53 bits keep every digit.
+                if let exact = Int64(candidate) { return exact }
+                return integer(d)
+            }
+            candidate = candidate.dropLast()
+        }
+        return 0
+    }
+
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
+
+    /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
+    package static let longestSession: Int64 = 86_400
+
+    /// A session's start and end within the rules of its table (the end from the start to a day
+    /// after it), from the stored values (nil for NULL): what is read is then what the store
+    /// would accept back. The instant that was in range stays: a start out of range with an end
+    /// in range is moved to the end (at most a day before it), else the end to the start.
+    package static func session(start rawStart: Int64?, end rawEnd: Int64?) -> (start: Int64, end: Int64) {
+        let start = clamp(rawStart ?? 0, .instant), end = clamp(rawEnd ?? 0, .instant)
+        if start != rawStart, end == rawEnd {
+            return (min(max(start, end - longestSession), end), end)
+        }
+        return (start, min(max(end, start), start + longestSession))
+    }
+
+    /// A block's end within the rules of its table: after its start (`endedAt > startedAt`).
+    package static func blockEnd(start: Int64, end: Int64) -> Int64 { max(end, start + 1) }
+}
+
+/// A column of a GRDB row, by position or by name: `row.date(3)`, `row.date("createdAt")`.
+package enum RowColumn: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    case index(Int)
+    case name(String)
+    package init(integerLiteral value: Int) { self = .index(value) }
+    package init(stringLiteral value: String) { self = .name(value) }
+}
+
+/// Typed reads of stored values that never trap: numbers through `StoredNumber`, text as SQLite
+/// converts it (text from a blob is its UTF-8, invalid bytes becoming U+FFFD; from a number, its
+/// digits). GRDB's typed subscripts (`row["due"] as Int64`) stop the process on a value of the
+/// wrong type or size, so they are not used on stored data.
+package protocol StoredColumns {
+    associatedtype Column
+    /// The value as SQLite converts it to an integer, before any domain; nil for NULL.
+    func storedInteger(_ c: Column) -> Int64?
+    /// The value as text; nil for NULL.
+    func optionalText(_ c: Column) -> String?
+}
+
+extension StoredColumns {
+    /// The value within `domain`; NULL as 0 (within the domain).
+    package func number(_ c: Column, _ domain: StoredNumber.Domain) -> Int64 {
+        StoredNumber.clamp(storedInteger(c) ?? 0, domain)
+    }
+    package func optionalNumber(_ c: Column, _ domain: StoredNumber.Domain) -> Int64? {
+        storedInteger(c).map { StoredNumber.clamp($0, domain) }
+    }
+
+    package func id(_ c: Column) -> Int64 { number(c, .id) }
+    package func optionalID(_ c: Column) -> Int64? { optionalNumber(c, .id) }
+
+    /// An instant, in Unix seconds.
+    package func unixSeconds(_ c: Column) -> Int64 { number(c, .instant) }
+    package func date(_ c: Column) -> Date { Date(unixSeconds: unixSeconds(c)) }
+    package func optionalDate(_ c: Column) -> Date? { optionalNumber(c, .instant).map(Date.init(unixSeconds:)) }
+
+    /// A length of time in seconds.
+    package func seconds(_ c: Column) -> Int { Int(number(c, .seconds)) }
+    package func optionalSeconds(_ c: Column) -> Int? { optionalNumber(c, .seconds).map { Int($0) } }
+
+    package func count(_ c: Column) -> Int { Int(number(c, .count)) }
+    package func bool(_ c: Column) -> Bool { (storedInteger(c) ?? 0) != 0 }
+
+    package func text(_ c: Column) -> String { optionalText(c) ?? "" }
+}
+
+extension Row: StoredColumns {
+    package typealias Column = RowColumn
+
+    func value(_ c: RowColumn) -> DatabaseValue {
+        switch c {
+        case let .index(i): return self[i] as DatabaseValue? ?? .null
+        case let .name(n): return self[n] as DatabaseValue? ?? .null
+        }
+    }
+
+    package func storedInteger(_ c: RowColumn) -> Int64? { StoredNumber.integer(value(c)) }
+    package func optionalText(_ c: RowColumn) -> String? { Row.text(value(c)) }
 
     static func text(_ value: DatabaseValue) -> String? {
         switch value.storage {
@@ -46,37 +230,24 @@ extension Row {
         case let .double(d): return String(d)
         }
     }
+}
 
-    static func int64(_ value: DatabaseValue) -> Int64? {
-        switch value.storage {
-        case .null: return nil
-        case let .int64(i): return i
-        case let .double(d): return clamped(d)
-        case let .string(s): return leadingNumber(s)
-        case .blob: return 0
-        }
+/// Column readers over SQLite's C API: for listings of thousands of rows, where GRDB's generic
+/// decoding (metadata lookups per value) costs more than the reads themselves. The numbers go
+/// through the same checked conversion as every other read.
+struct RawColumns: StoredColumns {
+    let stmt: OpaquePointer
+
+    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
+    func storedInteger(_ i: Int32) -> Int64? { StoredNumber.integer(stmt, i) }
+    /// SQLite's text of the value (a blob's bytes, invalid UTF-8 repaired as U+FFFD); nil for NULL.
+    func optionalText(_ i: Int32) -> String? {
+        guard !isNull(i), let p = sqlite3_column_text(stmt, i) else { return nil }
+        let n = Int(sqlite3_column_bytes(stmt, i))
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
     }
-
-    private static func clamped(_ d: Double) -> Int64 {
-        guard d.isFinite else { return d > 0 ? .max : (d < 0 ? .min : 0) }
-        if d >= 9.2e18 { return .max }
-        if d <= -9.2e18 { return .min }
-        return Int64(d)
-    }
-
-    /// `"42abc"` → 42, `" -7"` → -7, `"1.5e3"` → 1500, `"abc"` → 0: SQLite's own text-to-integer reading.
-    private static func leadingNumber(_ s: String) -> Int64 {
-        let trimmed = s.drop { $0 == " " || $0 == "\t" }
-        var end = trimmed.startIndex
-        for c in trimmed {
-            guard c.isASCII, c.isNumber || "+-.eE".contains(c) else { break }
-            end = trimmed.index(after: end)
-        }
-        var candidate = trimmed[..<end]
-        while !candidate.isEmpty {
-            if let d = Double(candidate) { return clamped(d) }
-            candidate = candidate.dropLast()
-        }
-        return 0
+    /// A real column (a sum SQLite computed) as whole seconds within `domain`.
+    func total(_ i: Int32, _ domain: StoredNumber.Domain) -> Int64 {
+        StoredNumber.clamp(StoredNumber.integer(sqlite3_column_double(stmt, i)), domain)
     }
 }

@@ -5,14 +5,15 @@ import GRDB
 extension ActiveSession {
     init(row: Row) {
         let phase = Phase(rawValue: row.text("phase")) ?? .work
+        let cycles = Int(row.number("cycles", .positiveCount))
         let snapshot = SessionSnapshot(
-            phase: phase, cycle: row.int("cycle"), cycles: row.int("cycles"), plannedSeconds: row.int("plannedSeconds"),
-            remaining: .seconds(row.int("remainingSeconds")), isPaused: row.text("state") == "paused",
-            phaseStartedAt: Date(unixSeconds: row.int64("phaseStartedAt")), endsAt: row.optionalInt64("endsAt").map(Date.init(unixSeconds:)),
-            focusedSeconds: row.int("focusedSeconds"), workStartedAt: row.optionalInt64("workStartedAt").map(Date.init(unixSeconds:)),
-            workPlannedSeconds: row.int("workPlannedSeconds"))
-        self.init(pid: Int32(truncatingIfNeeded: row.int64("pid")), taskID: row.int64("taskId"), subtaskID: row.optionalInt64("subtaskId"),
-                  blockID: row.optionalInt64("blockId"), snapshot: snapshot, checkpointAt: Date(unixSeconds: row.int64("checkpointAt")),
+            phase: phase, cycle: Int(row.number("cycle", .positiveCount)), cycles: cycles, plannedSeconds: row.seconds("plannedSeconds"),
+            remaining: .seconds(row.seconds("remainingSeconds")), isPaused: row.text("state") == "paused",
+            phaseStartedAt: row.date("phaseStartedAt"), endsAt: row.optionalDate("endsAt"),
+            focusedSeconds: row.seconds("focusedSeconds"), workStartedAt: row.optionalDate("workStartedAt"),
+            workPlannedSeconds: row.seconds("workPlannedSeconds"))
+        self.init(pid: Int32(truncatingIfNeeded: row.id("pid")), taskID: row.id("taskId"), subtaskID: row.optionalID("subtaskId"),
+                  blockID: row.optionalID("blockId"), snapshot: snapshot, checkpointAt: row.date("checkpointAt"),
                   request: row.optionalText("request").flatMap(ActiveSession.Request.init(rawValue:)), reason: row.optionalText("reason"))
     }
 }
@@ -34,7 +35,9 @@ extension AppDatabase {
             guard session.pid == candidate.pid else { return nil }
             var entry: SessionEntry?
             if let started = session.snapshot.workStartedAt {
-                let end = max(started, session.checkpointAt)
+                // At most a day, as the store holds sessions: a timer left running for days (or
+                // a hand-edited checkpoint) must not make every later command fail to recover it.
+                let end = min(max(started, session.checkpointAt), started.addingTimeInterval(Double(StoredNumber.longestSession)))
                 let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
                                   plannedSeconds: session.snapshot.workPlannedSeconds,
                                   focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
@@ -149,8 +152,10 @@ extension AppDatabase {
     /// Focus logged today (sessions starting in [dayStart, dayEnd)), for the view and the notices.
     package func focusedSeconds(from: Date, to: Date) throws(FocusError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT ifnull(sum(focusedSeconds), 0) FROM timeLog WHERE startedAt >= ? AND startedAt < ?",
-                             arguments: [from.unixSeconds, to.unixSeconds]) ?? 0
+            // total(), not sum(): a sum of hand-edited values overflows in SQLite (an error), a total cannot.
+            let row = try Row.fetchOne(db, sql: "SELECT total(focusedSeconds) FROM timeLog WHERE startedAt >= ? AND startedAt < ?",
+                                       arguments: [from.unixSeconds, to.unixSeconds])
+            return row?.seconds(0) ?? 0
         }
     }
 }

@@ -21,7 +21,7 @@ extension AppDatabase {
 
     static func blockView(_ row: Row) -> BlockView {
         let b = ScheduledBlock(row: row)
-        return BlockView(id: b.id, subtaskID: b.subtaskID, task: row["taskTitle"], subtask: row["subtaskTitle"],
+        return BlockView(id: b.id, subtaskID: b.subtaskID, task: row.text("taskTitle"), subtask: row.text("subtaskTitle"),
                          start: b.startedAt, end: b.endedAt, status: b.status)
     }
 
@@ -53,9 +53,9 @@ extension AppDatabase {
                 FROM planRisk JOIN subtask ON subtask.id = planRisk.subtaskId JOIN task ON task.id = subtask.taskId
                 WHERE subtask.due IS NOT NULL ORDER BY subtask.due, subtask.id
                 """).map { row in
-                let competitors: String = row["competitors"]
-                return RiskView(subtaskID: row["subtaskId"], task: row["taskTitle"], subtask: row["subtaskTitle"],
-                                due: Date(unixSeconds: row["due"]), neededSeconds: row["neededSeconds"], freeSeconds: row["freeSeconds"],
+                let competitors = row.text("competitors")
+                return RiskView(subtaskID: row.id("subtaskId"), task: row.text("taskTitle"), subtask: row.text("subtaskTitle"),
+                                due: row.date("due"), neededSeconds: row.seconds("neededSeconds"), freeSeconds: row.seconds("freeSeconds"),
                                 competitors: competitors.isEmpty ? [] : competitors.split(separator: "\n").map(String.init))
             }
         }
@@ -72,8 +72,8 @@ extension AppDatabase {
                 WHERE subtask.done = 0 AND task.archived = 0 AND subtask.due <= ? AND subtask.estimateSeconds > subtask.loggedSeconds
                 ORDER BY subtask.due, subtask.id
                 """, arguments: [now.unixSeconds]).map { row in
-                OverdueView(subtaskID: row.int64("id"), task: row.text("taskTitle"), subtask: row.text("title"),
-                            due: Date(unixSeconds: row.int64("due")), remainingSeconds: row.int("remaining"))
+                OverdueView(subtaskID: row.id("id"), task: row.text("taskTitle"), subtask: row.text("title"),
+                            due: row.date("due"), remainingSeconds: row.seconds("remaining"))
             }
         }
     }
@@ -85,8 +85,8 @@ extension AppDatabase {
                 SELECT subtask.*, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
                 WHERE subtask.due > ? AND subtask.due <= ? ORDER BY subtask.due, task.titleKey, subtask.titleKey
                 """, arguments: [from.unixSeconds, to.unixSeconds]).map { row in
-                DueView(subtaskID: row["id"], task: row["taskTitle"], subtask: row["title"], due: Date(unixSeconds: row["due"]),
-                        estimateSeconds: row["estimateSeconds"], loggedSeconds: row["loggedSeconds"], done: row["done"])
+                DueView(subtaskID: row.id("id"), task: row.text("taskTitle"), subtask: row.text("title"), due: row.date("due"),
+                        estimateSeconds: row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) }, loggedSeconds: row.seconds("loggedSeconds"), done: row.bool("done"))
             }
         }
     }

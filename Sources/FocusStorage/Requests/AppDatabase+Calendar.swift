@@ -91,18 +91,18 @@ extension AppDatabase {
                 FROM calendar ORDER BY nameKey
                 """).map { row in
                 CalendarSummary(
-                    id: row.int64("id"), name: row.text("name"), source: row.text("source"), timeZone: row.text("timeZone"),
-                    eventCount: row.int("eventCount"), occurrenceCount: row.int("occurrences"),
+                    id: row.id("id"), name: row.text("name"), source: row.text("source"), timeZone: row.text("timeZone"),
+                    eventCount: row.count("eventCount"), occurrenceCount: row.count("occurrences"),
                     horizon: Self.horizon(row),
-                    importedAt: Date(unixSeconds: row.int64("importedAt")))
+                    importedAt: row.date("importedAt"))
             }
         }
     }
 
     /// A stored horizon (an end before its start, as a hand edit could leave it, is empty).
     static func horizon(_ row: Row) -> DateInterval {
-        let start = row.int64("horizonStart")
-        return DateInterval(start: Date(unixSeconds: start), end: Date(unixSeconds: max(start, row.int64("horizonEnd"))))
+        let start = row.unixSeconds("horizonStart")
+        return DateInterval(start: Date(unixSeconds: start), end: Date(unixSeconds: max(start, row.unixSeconds("horizonEnd"))))
     }
 
     /// Deletes a calendar (case-insensitive name) with its events; `then` runs in the same
@@ -129,7 +129,7 @@ extension AppDatabase {
         var result: [BusyEvent] = []
         let calendars = try Row.fetchAll(db, sql: "SELECT id, name, timeZone, horizonStart, horizonEnd, longestSeconds FROM calendar")
         for row in calendars {
-            let id = row.int64("id")
+            let id = row.id("id")
             let name = row.text("name")
             let horizon = Self.horizon(row)
             let storedZone = row.text("timeZone")
@@ -149,14 +149,14 @@ extension AppDatabase {
                 result += try raw(max(from, horizon.end), to).filter { $0.start >= horizon.end }
             }
             if from < horizon.end, to > horizon.start {
-                let longest = row.int64("longestSeconds")
+                let longest = Int64(row.seconds("longestSeconds"))
                 let lo = from.unixSeconds
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT startedAt, endedAt, summary, allDay FROM busyEvent
                     WHERE calendarId = ? AND startedAt >= ? AND startedAt < ? AND (endedAt > ? OR startedAt >= ?)
                     """, arguments: [id, lo - longest, Int64(to.timeIntervalSince1970.rounded(.up)), lo, lo])
                 while let r = try rows.next() {
-                    result.append(BusyEvent(start: Date(unixSeconds: r.int64(0)), end: Date(unixSeconds: r.int64(1)), summary: r.text(2), allDay: r.bool(3), calendar: name))
+                    result.append(BusyEvent(start: r.date(0), end: r.date(1), summary: r.text(2), allDay: r.bool(3), calendar: name))
                 }
             }
         }

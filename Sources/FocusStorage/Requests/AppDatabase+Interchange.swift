@@ -76,12 +76,13 @@ extension AppDatabase {
             let rows = try Row.fetchCursor(db, sql: sql, arguments: args)
             var count = 0
             while let row = try rows.next() {
-                let taskID = row.int64(0)
-                let subtaskID = row.optionalInt64(1)
+                let taskID = row.id(0)
+                let subtaskID = row.optionalID(1)
+                let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
-                    start: row.int64(2), end: row.int64(3), status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
-                    focusedSeconds: row.int(5), plannedSeconds: row.int(4), note: row.optionalText(7))
+                    start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
+                    focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7))
                 try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
                 count += 1
             }
@@ -158,10 +159,10 @@ private final class SessionImporter {
         self.db = db
         self.now = now.unixSeconds
         for row in try Row.fetchAll(db, sql: "SELECT id, titleKey FROM task") {
-            taskIDs[row.text(1)] = row.int64(0)
+            taskIDs[row.text(1)] = row.id(0)
         }
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, titleKey FROM subtask") {
-            subtaskIDs[row.int64(1), default: [:]][row.text(2)] = row.int64(0)
+            subtaskIDs[row.id(1), default: [:]][row.text(2)] = row.id(0)
         }
         pending.reserveCapacity(Self.batchSize)
         insertBatch = try db.makeStatement(sql: Self.insertSQL(rows: Self.batchSize))

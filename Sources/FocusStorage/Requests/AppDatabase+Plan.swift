@@ -154,7 +154,7 @@ extension AppDatabase {
             let s = Subtask(row: row)
             let taskTitle = row.text("taskTitle")
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.int("loggedSeconds")))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds")))
         }
 
         var sessions: [TimeLog] = []
@@ -262,7 +262,7 @@ extension AppDatabase {
             SELECT subtask.id, subtask.title, task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.id IN (\(list))
             """) {
-            titles[row.int64("id")] = (row.text("taskTitle"), row.text("title"))
+            titles[row.id("id")] = (row.text("taskTitle"), row.text("title"))
         }
     }
 }

@@ -33,10 +33,10 @@ extension AppDatabase {
                 let low = ids.min() ?? first, high = ids.max() ?? first
                 for row in try Row.fetchAll(db, sql: "SELECT blockId, kind FROM sentReminder WHERE blockId BETWEEN ? AND ?",
                                             arguments: [low, high]) {
-                    if let kind = ReminderKind(rawValue: row.text("kind")) { sent.insert(SentReminder(blockID: row.int64("blockId"), kind: kind)) }
+                    if let kind = ReminderKind(rawValue: row.text("kind")) { sent.insert(SentReminder(blockID: row.id("blockId"), kind: kind)) }
                 }
             }
-            let running = try Int64.fetchOne(db, sql: "SELECT blockId FROM activeSession WHERE id = 1")
+            let running = try Row.fetchOne(db, sql: "SELECT blockId FROM activeSession WHERE id = 1")?.optionalID(0)
             return ReminderState(blocks: blocks, sent: sent, runningBlockID: running)
         }
     }
@@ -54,7 +54,9 @@ extension AppDatabase {
 
     /// The last local day an end-of-day summary was sent for.
     package func lastSummaryDay() throws(FocusError) -> LocalDate? {
-        try read { db in try Int.fetchOne(db, sql: "SELECT max(day) FROM sentSummary").map(LocalDate.init(dayNumber:)) }
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT max(day) FROM sentSummary")?.optionalNumber(0, .dayNumber).map { LocalDate(dayNumber: Int($0)) }
+        }
     }
 
     /// Remembers the summary of `day` as sent; false when it already was (send nothing then).
@@ -68,12 +70,12 @@ extension AppDatabase {
     /// Focused seconds and session counts of the sessions starting in [from, to).
     package func dayTotals(from: Date, to: Date) throws(FocusError) -> (focusedSeconds: Int, completed: Int, interrupted: Int) {
         try read { db in
+            // total(), not sum(): a sum of hand-edited values overflows in SQLite (an error), a total cannot.
             let row = try Row.fetchOne(db, sql: """
-                SELECT ifnull(sum(focusedSeconds), 0) AS focused,
-                       ifnull(sum(status = 'completed'), 0) AS completed, ifnull(sum(status = 'interrupted'), 0) AS interrupted
+                SELECT total(focusedSeconds), total(status = 'completed'), total(status = 'interrupted')
                 FROM timeLog WHERE startedAt >= ? AND startedAt < ?
                 """, arguments: [from.unixSeconds, to.unixSeconds])
-            return (row?["focused"] ?? 0, row?["completed"] ?? 0, row?["interrupted"] ?? 0)
+            return (row?.seconds(0) ?? 0, row?.count(1) ?? 0, row?.count(2) ?? 0)
         }
     }
 }

@@ -95,7 +95,7 @@ extension AppDatabase {
         let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
         var firstDay = 0
         try eachRow(db, "SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ?", [lo, lo + 86_400]) {
-            firstDay = Int(sqlite3_column_int64($0, 0))
+            firstDay = $0.count(0)
             return false
         }
         var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, [lo, to.unixSeconds] + filterIDs, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
@@ -117,7 +117,7 @@ extension AppDatabase {
         let endQuarter = edge / 900 + (edge % 900 > 0 ? 1 : 0)
         var found: [Int64] = []
         try eachRow(db, "SELECT quarter FROM focusQuarter WHERE quarter >= ? AND quarter < ? AND lastEnd > ?", [firstQuarter, endQuarter, edge]) {
-            found.append(sqlite3_column_int64($0, 0))
+            found.append($0.number(0, .quarter))
             return true
         }
         guard !found.isEmpty else { return [] }
@@ -163,8 +163,8 @@ extension AppDatabase {
             let args = [lo, hi, hi, windowStart] + filterIDs
             var total: Int64 = 0, crossingCount: Int64 = 0
             try eachRow(db, dayTotal, args) { row in
-                total = Int64(sqlite3_column_double(row, 0))
-                crossingCount = sqlite3_column_int64(row, 1)
+                total = row.total(0, .seconds)
+                crossingCount = Int64(row.count(1))
                 return false
             }
             if total > 0 { sessions.append(daySpanning(lo, hi, focused: total)) }
@@ -190,10 +190,10 @@ extension AppDatabase {
         var split: [(quarter: Int64, day: Int)] = []
         var k = 0
         try eachRow(db, "SELECT quarter, focusedSeconds, lastEnd FROM focusQuarter WHERE quarter >= ? AND quarter < ?", [bounds[0] / 900, windowStart / 900]) { row in
-            let q = sqlite3_column_int64(row, 0)
-            while q * 900 >= bounds[k + 1] { k += 1 }
-            if sqlite3_column_int64(row, 2) <= bounds[k + 1] {
-                totals[k] += sqlite3_column_int64(row, 1)
+            let q = row.number(0, .quarter)
+            while k < days - 1, q * 900 >= bounds[k + 1] { k += 1 }
+            if row.unixSeconds(2) <= bounds[k + 1] {
+                totals[k] += row.number(1, .seconds)
             } else {
                 split.append((q, k))
             }
@@ -221,8 +221,9 @@ extension AppDatabase {
         let lo = from.unixSeconds, hi = to.unixSeconds
         guard lo % 900 == 0, hi % 900 == 0, lo < hi else { return nil }
         var whole: Int64 = 0
-        try eachRow(db, "SELECT ifnull(sum(focusedSeconds), 0) FROM focusQuarter WHERE quarter >= ? AND quarter < ?", [lo / 900, hi / 900]) {
-            whole = sqlite3_column_int64($0, 0)
+        // total(), not sum(): a sum of hand-edited values overflows in SQLite (an error), a total cannot.
+        try eachRow(db, "SELECT total(focusedSeconds) FROM focusQuarter WHERE quarter >= ? AND quarter < ?", [lo / 900, hi / 900]) {
+            whole = $0.total(0, .seconds)
             return false
         }
         var outside: Int64 = 0
@@ -267,7 +268,8 @@ extension AppDatabase {
             if !focus {
                 var exact = 0.0
                 try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
-                    let s = sqlite3_column_int64(row, 0), e = sqlite3_column_int64(row, 1), focused = sqlite3_column_int64(row, 2)
+                    let (s, e) = StoredNumber.session(start: row.storedInteger(0), end: row.storedInteger(1))
+                    let focused = min(row.number(2, .seconds), e - s)
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
                     if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
@@ -287,7 +289,8 @@ extension AppDatabase {
     /// row to `row` until it returns false. For the small queries a stats command runs dozens
     /// of times (probes, quarter lists): GRDB's argument boxing and row objects cost more than
     /// SQLite's own work on them.
-    static func eachRow(_ db: Database, _ sql: String, _ args: [Int64], _ row: (OpaquePointer) throws -> Bool) throws {
+    /// Every value is read through `RawColumns`, the same checked conversion as every other read.
+    static func eachRow(_ db: Database, _ sql: String, _ args: [Int64], _ row: (RawColumns) throws -> Bool) throws {
         let statement = try db.cachedStatement(sql: sql)
         let stmt = statement.sqliteStatement
         sqlite3_reset(stmt)
@@ -299,7 +302,7 @@ extension AppDatabase {
             guard code == SQLITE_ROW else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
             }
-            if try !row(stmt) { return }
+            if try !row(RawColumns(stmt: stmt)) { return }
         }
     }
 
@@ -321,11 +324,10 @@ extension AppDatabase {
         var lastTask: Int64 = 0, lastSubtask: Int64 = 0
         try eachRow(db, sql, args) { row in
             // A NULL subtask reads as 0, which no subtask has.
+            let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
             let session = StatsSession(
-                taskID: sqlite3_column_int64(row, 0), subtaskID: sqlite3_column_int64(row, 1),
-                start: sqlite3_column_int64(row, 2), end: sqlite3_column_int64(row, 3),
-                plannedSeconds: Int(sqlite3_column_int64(row, 4)), focusedSeconds: Int(sqlite3_column_int64(row, 5)),
-                completed: sqlite3_column_int(row, 6) != 0)
+                taskID: row.id(0), subtaskID: row.id(1), start: start, end: end,
+                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.bool(6))
             if session.taskID != lastTask {
                 lastTask = session.taskID
                 if ids.tasks[lastTask] == nil { ids.tasks.insert(lastTask, 0) }
@@ -346,7 +348,7 @@ extension AppDatabase {
         for (table, set) in [("task", ids.tasks), ("subtask", ids.subtasks)] {
             for id in set.ids {
                 try eachRow(db, "SELECT title FROM \(table) WHERE id = ?", [id]) { row in
-                    if let text = sqlite3_column_text(row, 0) { titles.set(id, String(cString: text)) }
+                    if let text = row.optionalText(0) { titles.set(id, text) }
                     return false
                 }
             }
@@ -371,13 +373,10 @@ extension AppDatabase {
             sql += " AND subtask.taskId IN (" + args.map { _ in "?" }.joined(separator: ",") + ")"
         }
         var progress: [SubtaskProgress] = []
-        func text(_ row: OpaquePointer, _ i: Int32) -> String { sqlite3_column_text(row, i).map { String(cString: $0) } ?? "" }
         try eachRow(db, sql, args) { row in
-            let last: Int64? = sqlite3_column_type(row, 5) == SQLITE_NULL ? nil : sqlite3_column_int64(row, 5)
             progress.append(SubtaskProgress(
-                task: text(row, 0), subtask: text(row, 1), estimateSeconds: Int(sqlite3_column_int64(row, 2)),
-                loggedSeconds: Int(sqlite3_column_int64(row, 3)), done: sqlite3_column_int64(row, 4) != 0,
-                lastWorkedAt: last.map(Date.init(unixSeconds:))))
+                task: row.text(0), subtask: row.text(1), estimateSeconds: Int(row.number(2, .positiveSeconds)),
+                loggedSeconds: row.seconds(3), done: row.bool(4), lastWorkedAt: row.optionalDate(5)))
             return true
         }
         return progress

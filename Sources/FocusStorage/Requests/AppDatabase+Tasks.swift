@@ -10,11 +10,11 @@ extension AppDatabase {
 
     static func catalog(_ db: Database) throws -> TaskCatalog {
         let tasks = try Row.fetchAll(db, sql: "SELECT id, title, archived FROM task ORDER BY id").map {
-            TaskCatalog.Entry(id: $0.int64("id"), title: $0.text("title"), closed: $0.bool("archived"))
+            TaskCatalog.Entry(id: $0.id("id"), title: $0.text("title"), closed: $0.bool("archived"))
         }
         var subs: [Int64: [TaskCatalog.Entry]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, title, done FROM subtask ORDER BY id") {
-            subs[row.int64("taskId"), default: []].append(TaskCatalog.Entry(id: row.int64("id"), title: row.text("title"), closed: row.bool("done")))
+            subs[row.id("taskId"), default: []].append(TaskCatalog.Entry(id: row.id("id"), title: row.text("title"), closed: row.bool("done")))
         }
         return TaskCatalog(tasks: tasks, subtasks: subs)
     }
@@ -129,7 +129,7 @@ extension AppDatabase {
         try read { db in
             switch target {
             case let .task(id):
-                return try Int.fetchOne(db, sql: "SELECT sessionCount FROM task WHERE id = ?", arguments: [id]) ?? 0
+                return try Row.fetchOne(db, sql: "SELECT sessionCount FROM task WHERE id = ?", arguments: [id])?.count(0) ?? 0
             case let .subtask(_, id):
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM timeLog WHERE subtaskId = ?", arguments: [id]) ?? 0
             }
@@ -171,8 +171,8 @@ extension AppDatabase {
             var unsorted: [Int64: [(overview: SubtaskOverview, key: String)]] = [:]
             while try cursor.next() != nil {
                 let subtask = Subtask(columns)
-                let overview = SubtaskOverview(subtask: subtask, loggedSeconds: columns.int(12),
-                                               lastWorkedAt: columns.optionalInt64(13).map(Date.init(unixSeconds:)))
+                let overview = SubtaskOverview(subtask: subtask, loggedSeconds: columns.seconds(12),
+                                               lastWorkedAt: columns.optionalDate(13))
                 unsorted[subtask.taskID, default: []].append((overview, columns.text(14)))
             }
             for (taskID, list) in unsorted {
@@ -185,7 +185,7 @@ extension AppDatabase {
             }
             return tasks.map { row in
                 let task = FocusTask(row: row)
-                return TaskOverview(task: task, loggedSeconds: row.int("loggedSeconds"), sessionCount: row.int("sessionCount"),
+                return TaskOverview(task: task, loggedSeconds: row.seconds("loggedSeconds"), sessionCount: row.count("sessionCount"),
                                     subtasks: subRows[task.id ?? 0] ?? [])
             }
         }
