@@ -3,47 +3,96 @@ import FocusCore
 import FocusStorage
 import Foundation
 
-/// `focus agenda [DATE] [--json]`.
+/// `focus agenda [DATE] [--week | --days N] [--json]`.
 package struct AgendaCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
-        commandName: "agenda", abstract: "One day: events, work blocks, sessions, free time left, what is due.")
+        commandName: "agenda", abstract: "A day (or a week): events, work blocks, sessions, free time left, what is due.",
+        discussion: """
+            `focus agenda --week` shows the seven days from DATE (default today), `--days N` N days; \
+            overdue and at-risk work is listed once at the end. Free time counts each day's working hours \
+            (`hours.mon` … `hours.sun`, days off: see `focus config`).
+            """)
 
     @Argument(help: ArgumentHelp("The day (default today).", valueName: "date"))
     var date: String?
+    @Flag(help: "Seven days from the day: the week ahead.")
+    var week = false
+    @Option(help: ArgumentHelp("This many days from the day (1 to \(AgendaCommand.maximumDays)).", valueName: "n"))
+    var days: Int?
     @Flag(help: "Print JSON for scripts.")
     var json = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
 
-    package func run(in env: FocusEnvironment) async throws {
-        let now = env.now()
-        let day = try date.map { d throws(FocusError) in try DateParser.date(d, today: env.today) } ?? env.calendar.day(of: now)
-        let agenda = try Self.load(day: day, now: now, env: env)
-        if json {
-            var pairs = PlanRenderer.json(blocks: agenda.blocks, atRisk: agenda.atRisk, overdue: agenda.overdue)
-            pairs += [
-                ("events", .array(agenda.events.map(CalendarBusyCommand.json))),
-                ("sessions", .array(agenda.sessions.map(LogCommand.json))),
-                ("date", .string(day.description)),
-                ("free_seconds", .int(agenda.freeSeconds)),
-                ("due", .array(agenda.due.map { d in
-                    .object([("task", .string(d.task)), ("subtask", .string(d.subtask)), ("due", .string(Timestamp.utc(d.due))),
-                             ("estimate_seconds", .optional(d.estimateSeconds)), ("logged_seconds", .int(d.loggedSeconds)),
-                             ("done", .bool(d.done))])
-                })),
-            ]
-            env.console.line(JSON.object(pairs).rendered())
-        } else {
-            env.console.out(AgendaRenderer.text(agenda, now: now, calendar: env.calendar))
+    /// The most days one agenda shows.
+    static let maximumDays = 62
+
+    package func validate() throws {
+        if week && days != nil { throw FocusError.usage("use either --week or --days, not both.") }
+        if let days, !(1...AgendaCommand.maximumDays).contains(days) {
+            throw FocusError.invalidValue(what: "--days", value: String(days), expected: "a number of days from 1 to \(AgendaCommand.maximumDays)")
         }
     }
 
-    static func load(day: LocalDate, now: Date, env: FocusEnvironment) throws(FocusError) -> AgendaDay {
+    package func run(in env: FocusEnvironment) async throws {
+        let now = env.now()
+        let day = try date.map { d throws(FocusError) in try DateParser.date(d, today: env.today) } ?? env.calendar.day(of: now)
+        let db = try env.openDatabase()
+        let rules = Planning.rules(env)
+        let first = day
+        let count = week ? 7 : (days ?? 1)
+        let agendas = try (0..<count).map { offset throws(FocusError) in
+            try Self.load(day: first.adding(days: offset), now: now, env: env, db: db, hours: rules.hours)
+        }
+        let atRisk = try db.savedRisks()
+        let overdue = try db.overdueWork(now: now)
+        if json {
+            if week || days != nil {
+                let pairs: [(String, JSON)] = [
+                    ("from", .string(first.description)), ("to", .string(first.adding(days: count - 1).description)),
+                    ("days", .array(agendas.map { .object(Self.dayJSON($0)) })),
+                    ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
+                ]
+                env.console.line(JSON.object(pairs).rendered())
+            } else {
+                let a = agendas[0]
+                var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
+                pairs += Self.dayJSON(a).filter { $0.0 != "blocks" }
+                env.console.line(JSON.object(pairs).rendered())
+            }
+            return
+        }
+        var out = agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }.joined(separator: "\n")
+        for section in [PlanRenderer.overdueLines(overdue, calendar: env.calendar, now: now),
+                        PlanRenderer.riskLines(atRisk, calendar: env.calendar, now: now)] where !section.isEmpty {
+            out += "\n" + section
+        }
+        env.console.out(out)
+    }
+
+    /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,
+    /// `due`), its blocks, and its working hours (`null` on a day off).
+    static func dayJSON(_ a: AgendaDay) -> [(String, JSON)] {
+        [
+            ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
+            ("events", .array(a.events.map(CalendarBusyCommand.json))),
+            ("sessions", .array(a.sessions.map(LogCommand.json))),
+            ("date", .string(a.day.description)),
+            ("free_seconds", .int(a.freeSeconds)),
+            ("due", .array(a.due.map { d in
+                .object([("task", .string(d.task)), ("subtask", .string(d.subtask)), ("due", .string(Timestamp.utc(d.due))),
+                         ("estimate_seconds", .optional(d.estimateSeconds)), ("logged_seconds", .int(d.loggedSeconds)),
+                         ("done", .bool(d.done))])
+            })),
+            ("working_hours", a.hours.map { .string($0.description) } ?? .null),
+        ]
+    }
+
+    static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, hours: WorkingHours) throws(FocusError) -> AgendaDay {
         let cal = env.calendar
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
-        let db = try env.openDatabase()
         let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expand)
         let sessions = try db.sessions(overlapping: start, end).filter { $0.log.startedAt >= start }
         var blocks = try db.blocks(overlapping: start, end)
@@ -57,12 +106,15 @@ package struct AgendaCommand: FocusRunnable {
         }
         var busy = events.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
         busy += blocks.filter { $0.status == .planned }.map { DateInterval(start: $0.start, end: $0.end) }
-        let workStart = cal.instant(day, env.config.dayStart)
-        let workEnd = env.config.dayEnd.minutes >= 1440 ? end : cal.instant(day, env.config.dayEnd)
-        let free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
-        return AgendaDay(day: day, events: events, blocks: blocks, sessions: sessions, freeSeconds: free,
-                         due: try db.subtasksDue(after: start, through: end), atRisk: try db.savedRisks(),
-                         overdue: try db.overdueWork(now: now))
+        let window = hours.hours(on: day)
+        var free = 0
+        if let window {
+            let workStart = cal.instant(day, window.start)
+            let workEnd = window.end.minutes >= 1440 ? end : cal.instant(day, window.end)
+            free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
+        }
+        return AgendaDay(day: day, events: events, blocks: blocks, sessions: sessions, freeSeconds: free, hours: window,
+                         due: try db.subtasksDue(after: start, through: end))
     }
 
     /// Seconds of `window` not covered by any busy interval.

@@ -8,10 +8,13 @@ import Foundation
 enum Planning {
     /// The scheduling rules of the config, in the command's zone.
     static func rules(_ env: FocusEnvironment) -> SchedulingRules {
-        SchedulingRules(
+        var rules = SchedulingRules(
             calendar: env.calendar, workdayStart: env.config.dayStart, workdayEnd: env.config.dayEnd,
             minimumBlockSeconds: env.config.minimumBlockSeconds, breakSeconds: env.config.shortBreakSeconds,
             defaultSpanSeconds: env.config.workSeconds)
+        rules.weekdayHours = env.config.weekdayHours
+        rules.daysOff = env.config.daysOff
+        return rules
     }
 
     static func context(_ env: FocusEnvironment, now: Date) -> PlanContext {

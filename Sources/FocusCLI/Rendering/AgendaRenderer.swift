@@ -9,9 +9,9 @@ struct AgendaDay {
     var blocks: [BlockView]
     var sessions: [SessionEntry]
     var freeSeconds: Int
+    /// The day's working hours; nil on a day off.
+    var hours: DayHours?
     var due: [DueView]
-    var atRisk: [RiskView]
-    var overdue: [OverdueView]
 }
 
 /// `focus agenda` and `focus calendar busy` as text. Pure builders.
@@ -85,14 +85,16 @@ enum AgendaRenderer {
         if lines.isEmpty { out += "  Nothing scheduled.\n" }
         for line in lines { out += line.2 + "\n" }
         for d in a.due {
-            out += "  Due \(calendar.timeOfDay(of: d.due)): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
+            // A due date at the day's end (a date without a time) is "end of day", not "00:00".
+            let when = d.due >= day.end ? "end of day" : "\(calendar.timeOfDay(of: d.due))"
+            out += "  Due \(when): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
             if let e = d.estimateSeconds { out += "  \(DurationParser.format(d.loggedSeconds)) / \(DurationParser.format(e))" }
             out += d.done ? "  done\n" : "\n"
         }
-        out += "Free in working hours: \(DurationParser.format(a.freeSeconds))\(calendar.day(of: now) == a.day ? " left" : "").\n"
-        for section in [PlanRenderer.overdueLines(a.overdue, calendar: calendar, now: now), PlanRenderer.riskLines(a.atRisk, calendar: calendar, now: now)]
-        where !section.isEmpty {
-            out += "\n" + section
+        if a.hours == nil {
+            out += "Day off: nothing is planned.\n"
+        } else {
+            out += "Free in working hours: \(DurationParser.format(a.freeSeconds))\(calendar.day(of: now) == a.day ? " left" : "").\n"
         }
         return out
     }

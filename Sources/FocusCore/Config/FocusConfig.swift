@@ -22,8 +22,15 @@ package struct FocusConfig: Sendable, Equatable {
     package var summaryTime: TimeOfDay?
     /// How long a hook script may run before it is stopped.
     package var hookTimeoutSeconds = 10
+    /// Per weekday (0 = Sunday): nil keeps `day_start`–`day_end`; `.some(nil)` is a day off.
+    package var weekdayHours: [DayHours??] = Array(repeating: nil, count: 7)
+    /// Dated days off (`focus config set off 2026-12-24`).
+    package var daysOff: Set<LocalDate> = []
 
     package init() {}
+
+    /// `hours.sun` … `hours.sat`, by weekday number (0 = Sunday).
+    package static let weekdayKeys = ["hours.sun", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri", "hours.sat"]
 
     /// Every key, in the order `focus config` lists them, with what it means.
     package static let keys: [(key: String, help: String)] = [
@@ -41,6 +48,14 @@ package struct FocusConfig: Sendable, Equatable {
         ("expiry", "how long other notices stay on screen (10s)"),
         ("summary_time", "time of the end-of-day summary notice, or off (off)"),
         ("hook_timeout", "how long a hook script may run before it is stopped (10s)"),
+        ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
+        ("hours.tue", "Tuesday's working hours (default)"),
+        ("hours.wed", "Wednesday's working hours (default)"),
+        ("hours.thu", "Thursday's working hours (default)"),
+        ("hours.fri", "Friday's working hours (default)"),
+        ("hours.sat", "Saturday's working hours (default)"),
+        ("hours.sun", "Sunday's working hours (default)"),
+        ("off", "dated days off: set off DATE adds one, off -DATE removes one, off none clears (none)"),
     ]
 
     /// The value of a key as `config get` prints it.
@@ -60,7 +75,14 @@ package struct FocusConfig: Sendable, Equatable {
         case "expiry": return DurationParser.format(expirySeconds).replacingOccurrences(of: " ", with: "")
         case "summary_time": return summaryTime?.description ?? "off"
         case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacingOccurrences(of: " ", with: "")
-        default: throw FocusConfig.unknownKey(key)
+        case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
+        default:
+            guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
+            switch weekdayHours[weekday] {
+            case .none: return "default"
+            case .some(.none): return "off"
+            case .some(.some(let window)): return window.description
+            }
         }
     }
 
@@ -108,12 +130,46 @@ package struct FocusConfig: Sendable, Equatable {
             let s = try duration(min: 1)
             guard s <= 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1s to 1h") }
             hookTimeoutSeconds = s
-        default: throw FocusConfig.unknownKey(key)
+        case "off": try setDaysOff(text, raw: raw)
+        default:
+            guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
+            switch text.lowercased() {
+            case "default", "": weekdayHours[weekday] = .none
+            case "off", "none": weekdayHours[weekday] = .some(nil)
+            default:
+                guard let window = DayHours.parse(text) else {
+                    throw .invalidValue(what: key, value: raw, expected: "working hours like 09:00-17:00 (start before end), off, or default")
+                }
+                weekdayHours[weekday] = .some(window)
+            }
+        }
+    }
+
+    /// `off`: `none` clears the list; each comma-separated `YYYY-MM-DD` is added, `-YYYY-MM-DD`
+    /// removed (so `config set off 2026-12-24` adds one day to those already off).
+    private mutating func setDaysOff(_ text: String, raw: String) throws(FocusError) {
+        if ["none", ""].contains(text.lowercased()) {
+            daysOff = []
+            return
+        }
+        for item in text.split(separator: ",") {
+            var entry = Substring(item.trimmingSpaces())
+            let removing = entry.hasPrefix("-")
+            if removing { entry = entry.dropFirst() }
+            guard entry.utf8.count == 10, let day = DateParser.parseDate(entry) else {
+                throw .invalidValue(what: "off", value: raw, expected: "dates like 2026-12-24 (-2026-12-24 to remove one, none to clear)")
+            }
+            if removing { daysOff.remove(day) } else { daysOff.insert(day) }
         }
     }
 
     /// Keys whose values are checked against each other by `validate()`.
     package static let relatedKeys: Set<String> = ["day_start", "day_end"]
+
+    /// Working hours for the planner and the agenda: `day_start`–`day_end`, weekday windows, days off.
+    package var workingHours: WorkingHours {
+        WorkingHours(standard: DayHours(start: dayStart, end: dayEnd), weekdays: weekdayHours, daysOff: daysOff)
+    }
 
     /// Checks the rules that tie keys together, on the finished settings: a file's lines (or a
     /// `config set` over the file) are judged as a whole, so the order they come in never matters.

@@ -38,9 +38,12 @@ struct MinuteSpan: Equatable {
 
 /// One local day's working window and the free spans left in it.
 struct WorkingDay {
-    /// Working window [start, end) in minutes (empty when start ≥ end).
+    /// Working window [start, end) in minutes (empty when start ≥ end: a day off).
     let start: Int
     let end: Int
+    /// The window's local times, minutes after midnight (equal on a day off).
+    let startMinute: Int
+    let endMinute: Int
     /// The zone offset is the same all through the working window and its start is the wall
     /// time asked for, so a later time of day is the start plus the difference in minutes.
     let uniform: Bool
@@ -52,9 +55,8 @@ struct WorkingDay {
 /// placed blocks with their breaks. Days are built when first reached.
 struct FreeTime {
     let calendar: LocalCalendar
-    /// Working hours, minutes after local midnight (end at most 1440).
-    let workdayStart: Int
-    let workdayEnd: Int
+    /// Working hours per local day (weekday windows, days off).
+    let hours: WorkingHours
     /// Break kept free on each side of a placed block, in minutes.
     let pause: Int
     /// Free spans shorter than this are dropped: no item can use them.
@@ -70,8 +72,7 @@ struct FreeTime {
 
     init(rules: SchedulingRules, busy intervals: [DateInterval], origin: Int, horizon: Int, threshold: Int, pause: Int) {
         calendar = rules.calendar
-        workdayStart = min(max(rules.workdayStart.minutes, 0), 1440)
-        workdayEnd = min(max(rules.workdayEnd.minutes, 0), 1440)
+        hours = rules.hours
         self.pause = pause
         self.threshold = max(1, threshold)
         self.origin = origin
@@ -120,10 +121,22 @@ struct FreeTime {
     /// The first minute of a built day's window at or after a local time of day.
     func start(of index: Int, notBefore minuteOfDay: Int) -> Int {
         let day = days[index]
-        if minuteOfDay <= workdayStart { return day.start }
-        if minuteOfDay >= workdayEnd { return day.end }
-        if day.uniform { return day.start + (minuteOfDay - workdayStart) }
+        if minuteOfDay <= day.startMinute { return day.start }
+        if minuteOfDay >= day.endMinute { return day.end }
+        if day.uniform { return day.start + (minuteOfDay - day.startMinute) }
         return Minutes.up(calendar.instant(localDate(index), TimeOfDay(minutes: minuteOfDay)))
+    }
+
+    /// Whether any worked weekday leaves room after `earliest` (minutes after midnight).
+    func hasHours(notBefore earliest: Int?) -> Bool {
+        hours.weeklyWindows.contains { max($0.start.minutes, earliest ?? 0) < min($0.end.minutes, 1440) }
+    }
+
+    /// A day's window in minutes after midnight (start = end on a day off).
+    private func window(_ date: LocalDate) -> (start: Int, end: Int) {
+        guard let h = hours.hours(on: date) else { return (0, 0) }
+        let start = min(max(h.start.minutes, 0), 1440)
+        return (start, max(start, min(max(h.end.minutes, 0), 1440)))
     }
 
     /// Takes a placed block and the break on both sides of it out of the free span holding it.
@@ -150,22 +163,28 @@ struct FreeTime {
 
     private func buildDay(_ index: Int) -> WorkingDay {
         let date = localDate(index)
+        let (workdayStart, workdayEnd) = window(date)
         let startTime = TimeOfDay(minutes: workdayStart)
         let startDate = calendar.instant(date, startTime)
         let endDate = workdayEnd >= 1440
             ? calendar.startOfDay(date.adding(days: 1))
             : calendar.instant(date, TimeOfDay(minutes: workdayEnd))
         let start = Minutes.up(startDate)
-        var end = Minutes.down(endDate)
+        var end = max(start, Minutes.down(endDate))
+        if workdayEnd <= workdayStart {
+            return WorkingDay(start: start, end: start, startMinute: workdayStart, endMinute: workdayStart, uniform: true, free: [])
+        }
         // A night shorter than a break (near round-the-clock hours): keep the end of the day
         // a break away from the next day's start, so blocks either side of it are a break apart.
-        if pause > 0, 1440 - workdayEnd + workdayStart < pause + 180 {
-            let next = Minutes.up(calendar.instant(date.adding(days: 1), startTime))
-            end = min(end, next - pause)
+        let next = window(date.adding(days: 1))
+        if pause > 0, next.end > next.start, 1440 - workdayEnd + next.start < pause + 180 {
+            let nextStart = Minutes.up(calendar.instant(date.adding(days: 1), TimeOfDay(minutes: next.start)))
+            end = max(start, min(end, nextStart - pause))
         }
         let uniform = calendar.utcOffset(at: startDate) == calendar.utcOffset(at: endDate)
             && calendar.timeOfDay(of: startDate) == startTime
-        return WorkingDay(start: start, end: end, uniform: uniform, free: freeSpans(from: max(start, origin), to: end))
+        return WorkingDay(start: start, end: end, startMinute: workdayStart, endMinute: workdayEnd, uniform: uniform,
+                          free: freeSpans(from: max(start, origin), to: end))
     }
 
     /// [from, to) minus busy time, keeping spans of at least the threshold.

@@ -14,7 +14,7 @@ struct ItemPlanner {
     /// The item's window [lower, upper) in minutes.
     let lower: Int
     let upper: Int
-    /// Not before this local time of day (minutes after midnight), when later than the workday start.
+    /// Not before this local time of day (minutes after midnight); each day's window starts no earlier.
     let earliest: Int?
 
     /// The item's gaps in time order, found as far as needed so far.
@@ -36,7 +36,7 @@ struct ItemPlanner {
         self.lower = lower
         self.upper = upper
         self.earliest = earliest
-        let noHours = max(free.workdayStart, earliest ?? 0) >= free.workdayEnd
+        let noHours = !free.hasHours(notBefore: earliest)
         exhausted = lower >= upper || noHours
         nextDay = exhausted ? 0 : max(0, free.dayIndex(of: lower))
         cursor = lower

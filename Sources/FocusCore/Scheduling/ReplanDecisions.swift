@@ -123,17 +123,20 @@ extension SchedulingRules {
     /// What a subtask's earliest time of day means under the working hours: nil when it falls
     /// inside them; a refusal (`doesNotFit`) when no work could ever start then, because the
     /// working day ends first; a note when the working day starts later anyway.
+    /// (Working hours per weekday count: the latest end and the earliest start of the week.)
     package func earliestNote(_ earliest: TimeOfDay?, label: String) throws(FocusError) -> String? {
         guard let earliest else { return nil }
-        let room = workdayEnd.minutes - max(earliest.minutes, workdayStart.minutes)
+        let windows = hours.weeklyWindows
+        guard let latestEnd = windows.map(\.end).max(), let earliestStart = windows.map(\.start).min() else { return nil }
+        let room = windows.map { min($0.end.minutes, 1440) - max(earliest.minutes, $0.start.minutes) }.max() ?? 0
         if room * 60 < minimumBlockSeconds {
             throw .doesNotFit("'\(label)' can never be planned: its earliest time, \(earliest), leaves "
                 + (room <= 0 ? "nothing" : DurationParser.format(room * 60)) + " before working hours end at "
-                + "\(workdayEnd) (the shortest block is \(DurationParser.format(minimumBlockSeconds))). Choose an earlier "
+                + "\(latestEnd) (the shortest block is \(DurationParser.format(minimumBlockSeconds))). Choose an earlier "
                 + "--earliest, or end the working day later: `focus config set day_end HH:MM`.")
         }
-        if earliest < workdayStart {
-            return "note: working hours start at \(workdayStart), so '\(label)' is planned from \(workdayStart), not \(earliest) "
+        if earliest < earliestStart {
+            return "note: working hours start at \(earliestStart), so '\(label)' is planned from \(earliestStart), not \(earliest) "
                 + "(`focus config set day_start \(earliest)` to work earlier)."
         }
         return nil

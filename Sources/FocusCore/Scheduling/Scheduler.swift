@@ -134,7 +134,7 @@ package enum Scheduler {
     ) -> ItemPlanner {
         let lower = max(origin, item.notBefore.map(Minutes.up) ?? origin)
         let upper = min(Minutes.down(item.due), horizon)
-        let earliest = item.earliest.map(\.minutes).flatMap { $0 > rules.workdayStart.minutes ? $0 : nil }
+        let earliest = item.earliest?.minutes
         return ItemPlanner(shape: shape, lower: lower, upper: upper, earliest: earliest, free: free)
     }
 

@@ -14,6 +14,15 @@ package struct SchedulingRules: Sendable, Equatable {
     package var breakSeconds: Int
     /// The longest block when an item has no attention span of its own (the work length).
     package var defaultSpanSeconds: Int
+    /// Weekdays with their own window, and dated days off (the default window is
+    /// `workdayStart`–`workdayEnd`).
+    package var weekdayHours: [DayHours??] = Array(repeating: nil, count: 7)
+    package var daysOff: Set<LocalDate> = []
+
+    /// Every day's working window, as the planner and the agenda use it.
+    package var hours: WorkingHours {
+        WorkingHours(standard: DayHours(start: workdayStart, end: workdayEnd), weekdays: weekdayHours, daysOff: daysOff)
+    }
 
     package init(
         calendar: LocalCalendar,
@@ -35,7 +44,7 @@ package struct SchedulingRules: Sendable, Equatable {
         a.calendar.identifier == b.calendar.identifier
             && a.workdayStart == b.workdayStart && a.workdayEnd == b.workdayEnd
             && a.minimumBlockSeconds == b.minimumBlockSeconds && a.breakSeconds == b.breakSeconds
-            && a.defaultSpanSeconds == b.defaultSpanSeconds
+            && a.defaultSpanSeconds == b.defaultSpanSeconds && a.weekdayHours == b.weekdayHours && a.daysOff == b.daysOff
     }
 }
 

@@ -1,0 +1,98 @@
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// Working hours per weekday (`hours.mon = "09:00-17:00"`, `hours.sat = "off"`) and dated days
+/// off (`focus config set off 2026-12-24`), honoured by the planner, the agenda and refusals.
+/// Sunday 29 November 2026, 20:00 in Berlin.
+@Suite struct WorkingHoursTests {
+    static let sundayEvening = "2026-11-29T19:00:00Z"
+
+    func world() throws -> TestWorld { try TestWorld(now: Self.sundayEvening) }
+
+    /// Local (Berlin) start and end of the stored planned blocks, `Mon 09:00-09:25`.
+    func blocks(_ world: TestWorld) throws -> [String] {
+        try world.database.blocks(startingFrom: TestWorld.instant(Self.sundayEvening)).filter { $0.status == .planned }.map { b in
+            let day = world.calendar.day(of: b.start)
+            return "\(RelativeTime.shortDay(day).prefix(3)) \(world.calendar.timeOfDay(of: b.start))-\(world.calendar.timeOfDay(of: b.end))"
+        }
+    }
+
+    @Test func aWeekdayWindowIsWhereThatDaysBlocksGo() async throws {
+        let world = try world()
+        world.config.dayEnd = TimeOfDay(hour: 20, minute: 0)  // no time left on Sunday evening
+        try world.config.set("hours.mon", to: "10:00-11:00")
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "2h", "--due", "2026-12-01 22:00")
+        #expect(try blocks(world) == ["Mon 10:00-10:25", "Mon 10:30-10:55", "Tue 08:00-08:25", "Tue 08:30-08:55", "Tue 09:00-09:20"])
+    }
+
+    @Test func daysOffHoldNoBlocksAndTheRefusalCountsOnlyWorkingTime() async throws {
+        let world = try world()
+        world.config.dayEnd = TimeOfDay(hour: 20, minute: 0)
+        try world.config.set("hours.mon", to: "off")
+        try world.config.set("off", to: "2026-12-01")
+        // Monday off and Tuesday off: nothing before Wednesday.
+        let refused = await world.output("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-12-01 22:00")
+        #expect(refused.code == 65)
+        #expect(refused.err.contains("there is no free time left before then"))
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "25m", "--due", "2026-12-03 22:00")
+        #expect(try blocks(world) == ["Wed 08:00-08:25"])
+    }
+
+    @Test func configTakesWeekdayHoursAndAddsOrRemovesDaysOff() async throws {
+        let world = try world()
+        #expect(await world.output("config", "set", "hours.mon", "09:00-17:00").out == "hours.mon = 09:00-17:00\n")
+        #expect(await world.output("config", "set", "hours.sat", "off").out == "hours.sat = off\n")
+        var config = world.config
+        try config.set("off", to: "2026-12-24")
+        try config.set("off", to: "2026-12-31")
+        #expect(try config.value(of: "off") == "2026-12-24,2026-12-31")
+        try config.set("off", to: "-2026-12-24")
+        #expect(try config.value(of: "off") == "2026-12-31")
+        try config.set("off", to: "none")
+        #expect(try config.value(of: "off") == "none")
+        let bad = await world.output("config", "set", "hours.tue", "17:00-09:00")
+        #expect(bad.code == 64)
+        #expect(bad.err.contains("expected working hours like 09:00-17:00 (start before end), off, or default"))
+        let file = try ConfigFile.parse("hours.mon = \"09:00-17:00\"\nhours.sun = \"off\"\noff = \"2026-12-24\"\n", path: "config.toml")
+        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 30))?.description == "09:00-17:00")
+        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 29)) == nil)
+        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 24)) == nil)
+        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 1))?.description == "08:00-22:00")
+    }
+
+    @Test func theAgendaCountsEachDaysOwnHoursAndSaysWhenADayIsOff() async throws {
+        let world = try world()
+        try world.config.set("hours.mon", to: "09:00-17:00")
+        try world.config.set("hours.tue", to: "off")
+        let monday = await world.output("agenda", "2026-11-30")
+        #expect(monday.out.hasSuffix("Free in working hours: 8h.\n"))
+        let tuesday = await world.output("agenda", "2026-12-01")
+        #expect(tuesday.out.hasSuffix("Day off: nothing is planned.\n"))
+    }
+
+    @Test func agendaWeekShowsSevenDaysWithTheirFreeTimeAndDueWork() async throws {
+        let world = try world()
+        try world.config.set("hours.sat", to: "off")
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "25m", "--due", "2026-12-01")
+        let r = await world.output("agenda", "--week")
+        #expect(r.code == 0)
+        let headings = r.out.split(separator: "\n").filter { $0.hasSuffix(" 2026") }
+        #expect(headings == ["Sun 29 Nov 2026", "Mon 30 Nov 2026", "Tue 1 Dec 2026", "Wed 2 Dec 2026", "Thu 3 Dec 2026",
+                             "Fri 4 Dec 2026", "Sat 5 Dec 2026"])
+        #expect(r.out.contains("  Due end of day: Thesis/Intro  0m / 25m\n"))
+        #expect(r.out.contains("Sat 5 Dec 2026\n  Nothing scheduled.\nDay off: nothing is planned.\n"))
+        #expect(r.out.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        let three = await world.output("agenda", "2026-12-01", "--days", "3", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(three.out.utf8)) as? [String: Any])
+        #expect(object["from"] as? String == "2026-12-01")
+        #expect(object["to"] as? String == "2026-12-03")
+        let days = try #require(object["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String } == ["2026-12-01", "2026-12-02", "2026-12-03"])
+        #expect(days.first?["working_hours"] as? String == "08:00-22:00")
+        let both = await world.output("agenda", "--week", "--days", "3")
+        #expect(both.code == 64)
+    }
+}
