@@ -96,3 +96,50 @@ import Testing
         #expect(both.code == 64)
     }
 }
+
+/// `focus plan` over the sample calendar keeps every constraint, read back from its own JSON:
+/// no overlap with busy time, inside that weekday's working hours, spans respected, before
+/// each due date, after each start date and earliest time.
+@Suite struct SamplePlanConstraintTests {
+    @Test func thePlanOverTheSampleCalendarKeepsEveryConstraint() async throws {
+        let world = try TestWorld(now: "2026-11-23T06:30:00Z")
+        try world.config.set("hours.fri", to: "09:00-13:00")
+        try world.config.set("hours.sat", to: "off")
+        try world.config.set("off", to: "2026-11-26")
+        #expect(await world.run("calendar", "import", sampleCalendarPath) == 0)
+        let work: [(String, [String])] = [
+            ("Thesis/Chapter 4", ["--estimate", "6h", "--due", "2026-11-27 17:00", "--span", "50m", "--earliest", "09:00"]),
+            ("Teaching/Exam questions", ["--estimate", "3h", "--due", "2026-11-25"]),
+            ("Side/Later", ["--estimate", "2h", "--due", "2026-12-04", "--start", "2026-11-30"]),
+            ("Side/Evening", ["--estimate", "90m", "--due", "2026-12-02", "--earliest", "18:00", "--span", "30m"]),
+        ]
+        for (path, flags) in work { #expect(await world.run(["task", "add", path] + flags + ["--force"]) == 0) }
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(await world.output("plan", "--json").out.utf8)) as? [String: Any])
+        let busyText = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-12-05", "--json").out
+        let busy = try #require(try JSONSerialization.jsonObject(with: Data(busyText.utf8)) as? [[String: Any]]).map {
+            (TestWorld.instant($0["start"] as? String ?? ""), TestWorld.instant($0["end"] as? String ?? ""))
+        }
+        let blocks = try #require(plan["blocks"] as? [[String: Any]]).filter { $0["status"] as? String == "planned" }
+        #expect(blocks.count > 10)
+        let hours = world.config.workingHours
+        let cal = world.calendar
+        for b in blocks {
+            let path = "\(b["task"] as? String ?? "")/\(b["subtask"] as? String ?? "")"
+            let start = TestWorld.instant(b["start"] as? String ?? ""), end = TestWorld.instant(b["end"] as? String ?? "")
+            let name = "\(path) \(start)–\(end)"
+            let day = cal.day(of: start)
+            let window = try #require(hours.hours(on: day), "\(name) lies on a day off")
+            #expect(cal.timeOfDay(of: start) >= window.start && (cal.day(of: end) == day ? cal.timeOfDay(of: end) <= window.end : window.end.minutes == 1440),
+                    "\(name) outside \(window)")
+            #expect(!busy.contains { $0.0 < end && start < $0.1 }, "\(name) overlaps busy time")
+            let (_, flags) = try #require(work.first { $0.0 == path })
+            func flag(_ f: String) -> String? { flags.firstIndex(of: f).map { flags[$0 + 1] } }
+            let span = try flag("--span").map { try DurationParser.seconds($0) } ?? 1500
+            #expect(Int(end.timeIntervalSince(start)) <= span, "\(name) longer than its span")
+            if let earliest = flag("--earliest") { #expect(cal.timeOfDay(of: start) >= (try DateParser.timeOfDay(earliest)), "\(name) before earliest") }
+            if let first = flag("--start") { #expect(day >= (try DateParser.date(first, today: day)), "\(name) before its start date") }
+            let due = try DateParser.resolve(DateParser.dateTime(try #require(flag("--due")), today: day), in: cal, endOfDay: true)
+            #expect(end <= due, "\(name) after its due date")
+        }
+    }
+}

@@ -29,10 +29,14 @@ enum ScheduleChecker {
             if block.end > item.due { problems.append("\(name) ends after its due date") }
 
             let day = calendar.day(of: block.start)
-            let opens = calendar.instant(day, rules.workdayStart)
-            let closes = rules.workdayEnd.minutes >= 1440
-                ? calendar.startOfDay(day.adding(days: 1)) : calendar.instant(day, rules.workdayEnd)
-            if block.start < opens || block.end > closes { problems.append("\(name) lies outside working hours") }
+            if let window = rules.hours.hours(on: day) {
+                let opens = calendar.instant(day, window.start)
+                let closes = window.end.minutes >= 1440
+                    ? calendar.startOfDay(day.adding(days: 1)) : calendar.instant(day, window.end)
+                if block.start < opens || block.end > closes { problems.append("\(name) lies outside that day's working hours") }
+            } else {
+                problems.append("\(name) lies on a day off")
+            }
             if let earliest = item.earliest, block.start < calendar.instant(day, earliest) {
                 problems.append("\(name) starts before the item's earliest time \(earliest)")
             }

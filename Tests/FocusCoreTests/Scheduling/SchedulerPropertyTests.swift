@@ -6,7 +6,7 @@ import FocusCore
 /// A random scheduling problem, rebuilt exactly from its seed.
 struct RandomSchedulingInstance {
     let seed: UInt64
-    let rules: SchedulingRules
+    var rules: SchedulingRules
     let now: Date
     let items: [WorkItem]
     let busy: [DateInterval]
@@ -31,6 +31,16 @@ struct RandomSchedulingInstance {
             breakSeconds: random.pick([0, 300, 300, 600, 900]),
             defaultSpanSeconds: random.pick([900, 1500, 1500, 2700, 3600, 5400])
         )
+        // Some weekdays with their own window or off, and a dated day off now and then.
+        for weekday in 0..<7 where random.chance(25) {
+            if random.chance(30) {
+                rules.weekdayHours[weekday] = .some(nil)
+            } else {
+                let from = random.int(5...12) * 60 + random.pick([0, 30])
+                rules.weekdayHours[weekday] = .some(DayHours(start: TimeOfDay(minutes: from), end: TimeOfDay(minutes: min(1440, from + random.int(2...12) * 60))))
+            }
+        }
+        if random.chance(20) { rules.daysOff.insert(calendar.day(of: now).adding(days: random.int(0...3))) }
 
         var busy: [DateInterval] = []
         for _ in 0..<random.int(0...30) {
