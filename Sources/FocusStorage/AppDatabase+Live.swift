@@ -39,7 +39,7 @@ extension AppDatabase {
                 close(fd)
             }
         } else if !fm.isReadableFile(atPath: path) {
-            throw .io(path: path, reason: "permission denied")
+            throw .io(path: path, reason: "permission denied", access: .read)
         }
         let queue: DatabaseQueue
         do {

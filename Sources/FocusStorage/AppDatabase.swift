@@ -80,7 +80,7 @@ package struct AppDatabase: Sendable {
         } catch let e as FocusError {
             throw e
         } catch {
-            throw AppDatabase.map(error, path: path)
+            throw AppDatabase.map(error, path: path, access: .read)
         }
     }
 
@@ -124,11 +124,12 @@ package struct AppDatabase: Sendable {
         }
     }
 
-    /// Turns an SQLite error into the sentence and exit code a person gets.
-    package static func map(_ error: any Error, path: String) -> FocusError {
+    /// Turns an SQLite error into the sentence and exit code a person gets; `access` is what the
+    /// command was doing (a read that fails says "cannot read", never "cannot write").
+    package static func map(_ error: any Error, path: String, access: IOAccess = .write) -> FocusError {
         if let e = error as? FocusError { return e }
         guard let db = error as? DatabaseError else {
-            return .io(path: path, reason: String(describing: error))
+            return .io(path: path, reason: String(describing: error), access: access)
         }
         switch db.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -140,15 +141,15 @@ package struct AppDatabase: Sendable {
         case .SQLITE_FULL:
             return .io(path: path, reason: diagnosis(path: path) ?? "the disk is full; free some space and try again (nothing was written)")
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return .io(path: path, reason: diagnosis(path: path) ?? "permission denied or read-only file system")
+            return .io(path: path, reason: diagnosis(path: path) ?? "permission denied or read-only file system", access: access)
         case .SQLITE_CANTOPEN:
-            return .io(path: path, reason: diagnosis(path: path) ?? "the file cannot be opened (check the directory exists and is writable)")
+            return .io(path: path, reason: diagnosis(path: path) ?? "the file cannot be opened (check the directory exists and is writable)", access: .open)
         case .SQLITE_IOERR:
-            return .io(path: path, reason: diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))")
+            return .io(path: path, reason: diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))", access: access)
         case .SQLITE_CONSTRAINT:
             return constraint(db)
         default:
-            return .io(path: path, reason: db.message ?? "SQLite error \(db.resultCode.rawValue)")
+            return .io(path: path, reason: db.message ?? "SQLite error \(db.resultCode.rawValue)", access: access)
         }
     }
 }

@@ -191,3 +191,13 @@ import Testing
         #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") } == 0)
     }
 }
+
+@Suite struct StorageErrorWordingTests {
+    @Test func aFailedReadSaysReadAndAFailedWriteSaysWrite() {
+        let failure = DatabaseError(resultCode: .SQLITE_IOERR, message: "disk I/O error")
+        #expect(AppDatabase.map(failure, path: "/data/focus.sqlite", access: .read).description.hasPrefix("cannot read /data/focus.sqlite: "))
+        #expect(AppDatabase.map(failure, path: "/data/focus.sqlite").description.hasPrefix("cannot write /data/focus.sqlite: "))
+        #expect(AppDatabase.map(DatabaseError(resultCode: .SQLITE_CANTOPEN), path: "/x.sqlite", access: .read).description
+            .hasPrefix("cannot open /x.sqlite: "))
+    }
+}

@@ -24,13 +24,11 @@ package struct TaskDoneCommand: FocusRunnable {
             guard var task = try db.task(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
             task.archived = !undo
             try db.updateTask(task)
-            Planning.replanQuietly(env, db)
             env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done '\(shown)' --undo` reopens it.")
         case let .subtask(_, id):
             guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
             subtask.done = !undo
             try db.updateSubtask(subtask)
-            Planning.replanQuietly(env, db)
             if undo {
                 env.console.line("Reopened \(shown).")
             } else {

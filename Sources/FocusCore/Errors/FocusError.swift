@@ -23,8 +23,9 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerSchema(path: String)
     /// The database stayed locked by another process after waiting.
     case databaseLocked(path: String)
-    /// A file or directory could not be written (or a database file could not be opened).
-    case io(path: String, reason: String)
+    /// A file or directory could not be written, read or opened (`access` says which, for the
+    /// sentence: "cannot write …", "cannot read …", "cannot open …").
+    case io(path: String, reason: String, access: IOAccess = .write)
     /// An input file named on the command line does not exist, or is a directory, FIFO,
     /// socket or device where a regular file is needed (exit 66, sysexits' EX_NOINPUT).
     case noInputFile(path: String, reason: String)
@@ -91,8 +92,8 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) was written by a newer version of focus. It was left untouched; upgrade focus to open it, or restore an older backup with `focus restore FILE`."
         case let .databaseLocked(path):
             return "\(path) is locked by another process and stayed locked. Try again in a moment."
-        case let .io(path, reason):
-            return "cannot write \(path): \(reason)."
+        case let .io(path, reason, access):
+            return "cannot \(access.rawValue) \(path): \(reason)."
         case let .noInputFile(path, reason), let .unreadable(path, reason):
             return "cannot read \(path): \(reason)."
         case let .output(failure):
@@ -111,4 +112,9 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the database refused the change: \(rule). Nothing was written; run `focus doctor` if the database was edited by hand."
         }
     }
+}
+
+/// What an I/O failure was doing, for its sentence.
+package enum IOAccess: String, Sendable {
+    case read, write, open
 }
