@@ -14,7 +14,7 @@ package struct BackupCommand: FocusRunnable {
             newest 7. `focus restore FILE` brings one back.
             """)
 
-    @Argument(help: ArgumentHelp("Where to write it (default: the dated name beside the database).", valueName: "file"))
+    @Argument(help: ArgumentHelp("Where to write it (default: the dated name beside the database).", valueName: "file"), completion: .file())
     var file: String?
     @Flag(help: "Replace FILE if it exists.") var force = false
     @OptionGroup package var global: GlobalOptions

@@ -14,7 +14,7 @@ package struct CalendarExportCommand: FocusRunnable {
             so importing a newer export into a calendar app moves events instead of duplicating them.
             """)
 
-    @Argument(help: ArgumentHelp("The file to write (replaced atomically; - is standard output).", valueName: "file.ics"))
+    @Argument(help: ArgumentHelp("The file to write (replaced atomically; - is standard output).", valueName: "file.ics"), completion: .file(extensions: ["ics"]))
     var file: String
     @OptionGroup package var global: GlobalOptions
 

@@ -15,7 +15,7 @@ package struct CalendarImportCommand: FocusRunnable {
             broken, is refused. The name defaults to the file's X-WR-CALNAME, else its base name.
             """)
 
-    @Argument(help: ArgumentHelp("An iCalendar file.", valueName: "file.ics"))
+    @Argument(help: ArgumentHelp("An iCalendar file.", valueName: "file.ics"), completion: .file(extensions: ["ics", "ical", "ifb", "icalendar"]))
     var file: String
     @Option(help: ArgumentHelp("The calendar's name (default: the name inside the file, else the file name).", valueName: "name"))
     var name: String?

@@ -6,7 +6,7 @@ import FocusStorage
 package struct CalendarRmCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an imported calendar and its busy time.")
 
-    @Argument(help: ArgumentHelp("The calendar's name (see `focus calendar list`).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The calendar's name (see `focus calendar list`).", valueName: "name"), completion: Completions.calendars)
     var name: String
     @OptionGroup package var global: GlobalOptions
 

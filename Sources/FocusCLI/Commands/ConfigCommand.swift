@@ -35,7 +35,7 @@ package struct ConfigListCommand: FocusRunnable {
 
 package struct ConfigGetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting.")
-    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key")) var key: String
+    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -46,7 +46,7 @@ package struct ConfigGetCommand: FocusRunnable {
 
 package struct ConfigSetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (validated before it is written).")
-    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key")) var key: String
+    @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
     @Argument(help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var value: String
     @OptionGroup package var global: GlobalOptions
     package init() {}

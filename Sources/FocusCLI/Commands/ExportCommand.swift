@@ -24,13 +24,14 @@ package struct ExportCommand: FocusRunnable {
             """
     )
 
-    @Option(help: ArgumentHelp("jsonl (default), csv or ics; --output FILE.csv or FILE.ics implies it.", valueName: "format"))
+    @Option(help: ArgumentHelp("jsonl (default), csv or ics; --output FILE.csv or FILE.ics implies it.", valueName: "format"),
+            completion: .list(["jsonl", "csv", "ics"]))
     var format: String?
     @Option(help: ArgumentHelp("First day (2026-11-01); needs --to.", valueName: "date"))
     var from: String?
     @Option(help: ArgumentHelp("Last day, included; needs --from.", valueName: "date"))
     var to: String?
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output (- is standard output).", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output (- is standard output).", valueName: "file"), completion: .file(extensions: ["jsonl", "csv", "ics"]))
     var output: String?
     @OptionGroup package var global: GlobalOptions
 

@@ -35,10 +35,11 @@ package struct ImportCommand: FocusRunnable {
             """
     )
 
-    @Argument(help: ArgumentHelp("The file to read.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to read.", valueName: "file"), completion: .file(extensions: ["jsonl", "csv", "json", "data"]))
     var file: String
     @Option(help: ArgumentHelp(
-        "jsonl, csv, timewarrior, watson or openpomodoro (default: from the file's name).", valueName: "format"))
+        "jsonl, csv, timewarrior, watson or openpomodoro (default: from the file's name).", valueName: "format"),
+            completion: .list(["jsonl", "csv", "timewarrior", "watson", "openpomodoro"]))
     var format: String?
     @Option(help: ArgumentHelp("Which parts become task and subtask (other trackers).", valueName: "rules"))
     var map: String?

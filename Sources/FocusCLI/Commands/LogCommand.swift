@@ -116,7 +116,7 @@ package struct LogAddCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Record a session you forgot to time.",
         discussion: "focus log add Thesis/Chapter 2 --start '2026-11-22 09:00' --duration 50m")
-    @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path")) var path: String
+    @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path"), completion: Completions.paths) var path: String
     @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
     @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
@@ -149,8 +149,8 @@ package struct LogAddCommand: FocusRunnable {
 
 package struct LogEditCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a recorded session.")
-    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id")) var id: Int64
-    @Option(help: ArgumentHelp("Move it to another task or subtask.", valueName: "path")) var task: String?
+    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id"), completion: Completions.sessionIDs) var id: Int64
+    @Option(help: ArgumentHelp("Move it to another task or subtask.", valueName: "path"), completion: Completions.paths) var task: String?
     @Option(help: ArgumentHelp("New start.", valueName: "datetime")) var start: String?
     @Option(help: ArgumentHelp("New end.", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("New length (from the start).", valueName: "duration")) var duration: String?
@@ -222,7 +222,7 @@ extension LogEditCommand {
 
 package struct LogRmCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a recorded session.")
-    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id")) var id: Int64
+    @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id"), completion: Completions.sessionIDs) var id: Int64
     @OptionGroup package var global: GlobalOptions
     package init() {}
 

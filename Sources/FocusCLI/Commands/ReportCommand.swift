@@ -14,10 +14,12 @@ package struct ReportCommand: FocusRunnable {
             """
     )
 
-    @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists; - is standard output).", valueName: "file"))
+    @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists; - is standard output).", valueName: "file"),
+            completion: .file(extensions: ["html"]))
     var html: String
     @OptionGroup var window: WindowOptions
-    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"))
+    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
+            completion: Completions.paths)
     var task: String?
     @OptionGroup package var global: GlobalOptions
 

@@ -17,7 +17,7 @@ package struct RestoreCommand: FocusRunnable {
             are listed as warnings; focus reads them clamped.
             """)
 
-    @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
+    @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file"), completion: .file()) var file: String
     @OptionGroup package var global: GlobalOptions
     package init() {}
 

@@ -19,7 +19,7 @@ package struct StartCommand: FocusRunnable {
             interrupted with the time you really focused.
             """)
 
-    @Argument(help: ArgumentHelp("Task or Task/Subtask to work on.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task or Task/Subtask to work on.", valueName: "path"), completion: Completions.paths)
     var path: String?
     @Option(help: ArgumentHelp("Work length (default: config `work`, 25m).", valueName: "duration"))
     var duration: String?

@@ -14,7 +14,8 @@ package struct StatsCommand: FocusRunnable {
     )
 
     @OptionGroup var window: WindowOptions
-    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"))
+    @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
+            completion: Completions.paths)
     var task: String?
     @Flag(help: "Print JSON for scripts.")
     var json = false

@@ -10,7 +10,7 @@ package struct TaskAddCommand: FocusRunnable {
         discussion: "`focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27` creates Thesis if needed."
     )
 
-    @Argument(help: ArgumentHelp("Task, or Task/Subtask.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task, or Task/Subtask.", valueName: "path"), completion: Completions.paths)
     var path: String
     @OptionGroup var fields: SubtaskOptions
     @Flag(help: "Save it even if it cannot fit before its due date (marked at risk).")

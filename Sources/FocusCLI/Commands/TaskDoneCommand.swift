@@ -6,7 +6,7 @@ package struct TaskDoneCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "done", abstract: "Mark a subtask done, or archive a task (hidden from lists, history kept).")
 
-    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
     var path: String
     @Flag(help: "Reopen it instead.")
     var undo = false

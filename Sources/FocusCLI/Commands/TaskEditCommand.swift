@@ -8,7 +8,7 @@ package struct TaskEditCommand: FocusRunnable {
         commandName: "edit", abstract: "Change a task's or subtask's name, notes or scheduling constraints.",
         discussion: "Pass `none` to clear a field: `focus task edit Thesis/Chapter 2 --due none`.")
 
-    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
     var path: String
     @Option(help: ArgumentHelp("A new name.", valueName: "name"))
     var title: String?

@@ -6,7 +6,7 @@ package struct TaskRmCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "rm", abstract: "Delete a task or subtask (with --force when it has logged sessions).")
 
-    @Argument(help: ArgumentHelp("Task, Task/Subtask, or #ID (exact name; prefixes are not enough to delete).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, or #ID (exact name; prefixes are not enough to delete).", valueName: "path"), completion: Completions.paths)
     var path: String
     @Flag(help: "Delete it with its logged sessions.")
     var force = false

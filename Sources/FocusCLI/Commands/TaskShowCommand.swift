@@ -6,7 +6,7 @@ package struct TaskShowCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show a task or subtask in detail.")
 
-    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
     var path: String
     @Flag(help: "Print JSON for scripts.")
     var json = false
