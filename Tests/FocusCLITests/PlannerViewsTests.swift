@@ -314,13 +314,19 @@ import Testing
         try world.database.claimSession(
             ActiveSession(pid: getpid(), taskID: 1, subtaskID: 2, blockID: nil, snapshot: snapshot, checkpointAt: now),
             isAlive: { _ in true })
+        world.answers = ["y", "y", "y", "y", "y", "y"]
         for path in ["Thesis/Chapter 2", "Thesis", "#2"] {
-            let r = await world.output("log", "rm", "--subtask", path, "--all", "--force")
+            // Refused before anything is asked, with --force or without.
+            var r = await world.output("log", "rm", "--subtask", path, "--all")
+            #expect(r.code == 69)
+            #expect(!r.err.contains("[y/N]"))
+            r = await world.output("log", "rm", "--subtask", path, "--all", "--force")
             #expect(r.code == 69)
             #expect(r.err == "focus: error: a running session (pid \(getpid())) is recording this work. Stop it with `focus stop` first, then delete its sessions.\n")
         }
         #expect(try sessionCount(world, .task(id: 1)) == 4)
         // Other work can be cleared meanwhile.
+        world.answers = nil
         let r = await world.output("log", "rm", "--subtask", "Thesis/Intro", "--all", "--force")
         #expect(r.code == 0)
         #expect(r.out == "Deleted 1 session of Thesis/Intro (25m).\n")

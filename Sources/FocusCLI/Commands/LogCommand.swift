@@ -268,6 +268,8 @@ package struct LogRmCommand: FocusRunnable {
             env.console.line("No sessions recorded for \(shown); nothing deleted.")
             return
         }
+        // Said before asking: a yes would be refused anyway.
+        try db.refuseIfRecording(target, isAlive: SessionRecovery.isAlive)
         let what = "\(page.count) session\(page.count == 1 ? "" : "s") of \(shown) (\(DurationParser.format(page.focusedSeconds)))"
         if !force {
             guard let ask = env.ask else {

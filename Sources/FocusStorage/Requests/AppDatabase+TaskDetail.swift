@@ -54,17 +54,26 @@ extension AppDatabase {
     /// process holding the running-session slot is alive). Returns what was deleted.
     package func removeSessions(of target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) -> (count: Int, focusedSeconds: Int) {
         try write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") {
-                let running = ActiveSession(row: row)
-                if isAlive(running.pid), running.records(target) {
-                    throw FocusError.unavailable(
-                        "a running session (pid \(running.pid)) is recording this work. Stop it with `focus stop` first, then delete its sessions.")
-                }
-            }
+            try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db)
             let (filter, args) = AppDatabase.sessionFilter(target)
             let totals = try AppDatabase.sessionTotals(db, filter: filter, args)
             try db.execute(sql: "DELETE FROM timeLog WHERE \(filter)", arguments: args)
             return totals
+        }
+    }
+
+    /// Refuses (exit 69) while a running session records its work on `target`: checked before
+    /// asking whether to delete its sessions, and again in the transaction that deletes them.
+    package func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) {
+        try read { db in try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db) }
+    }
+
+    private static func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") else { return }
+        let running = ActiveSession(row: row)
+        if isAlive(running.pid), running.records(target) {
+            throw FocusError.unavailable(
+                "a running session (pid \(running.pid)) is recording this work. Stop it with `focus stop` first, then delete its sessions.")
         }
     }
 
