@@ -13,6 +13,13 @@ package final class TestWorld: @unchecked Sendable {
     private let lock = NSLock()
     private var _now: Date
     package var config = FocusConfig()
+    private var _answers: [String]?
+    /// What the person types at each yes-or-no question, in turn; nil: no terminal to ask at.
+    /// Each question is written to `console`'s standard error, as the live one is.
+    package var answers: [String]? {
+        get { lock.withLock { _answers } }
+        set { lock.withLock { _answers = newValue } }
+    }
     package var configPath: String
 
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
@@ -42,12 +49,28 @@ package final class TestWorld: @unchecked Sendable {
     package func environment(global: GlobalOptions) throws(FocusError) -> FocusEnvironment {
         let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) }
         let db = database
+        var ask: (@Sendable (String) -> Bool)?
+        if answers != nil { ask = { [self] (question: String) -> Bool in self.answer(question) } }
         return FocusEnvironment(
             console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0, database: calendar.database) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
             openDatabase: { () throws(FocusError) -> AppDatabase in db },
-            makeHooks: { [hooks] _ in hooks }
+            makeHooks: { [hooks] _ in hooks },
+            ask: ask
         )
+    }
+
+    /// The next of `answers` to a question, written after it as a person's typing would be echoed.
+    private func answer(_ question: String) -> Bool {
+        console.err(question + " ")
+        let answer = lock.withLock { () -> String in
+            guard var list = _answers, !list.isEmpty else { return "" }
+            let first = list.removeFirst()
+            _answers = list
+            return first
+        }
+        console.err(answer + "\n")
+        return Confirmation.isYes(answer)
     }
 
     /// Runs a command line in-process; returns the exit code. Output is in `console`.

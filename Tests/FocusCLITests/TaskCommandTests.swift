@@ -29,11 +29,12 @@ import Testing
                                                      plannedSeconds: 1800, focusedSeconds: 1800, status: .completed), now: world.now)
         let r = await world.output("task", "list")
         #expect(r.code == 0)
+        // Soonest due first (an overdue subtask is the soonest), work without a due date after.
         #expect(r.out == """
-            Groceries #4  0m logged
             Thesis #1  30m logged
               #3  Old part                      0m / 1h         0%    due Fri 20 Nov (end of day) (overdue by 2 days) overdue
               #2  Chapter 2                     30m / 2h        25%   due Wed 25 Nov (end of day) (in 3 days)
+            Groceries #4  0m logged
 
             """)
     }

@@ -1,13 +1,30 @@
 import ArgumentParser
 import FocusCore
 
-/// `focus task list [--all] [--json]`.
+/// `focus task list [--all] [--sort due|title|progress] [--search TEXT] [--due-before DATE] [--at-risk] [--json]`.
 package struct TaskListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List tasks with their subtasks, logged time, estimates and due dates.")
+        commandName: "list", abstract: "List tasks with their subtasks, logged time, estimates and due dates.",
+        discussion: """
+            Tasks come soonest due first (the nearest due date of their open subtasks; tasks \
+            with none after them, by title). --sort progress puts the least done first: focus \
+            logged over the estimates of the open subtasks, tasks without estimated work last. \
+            The filters hold together: --due-before and --at-risk show a task when one of its \
+            open subtasks matches, with only those subtasks; --search shows a task whose title \
+            or notes hold the text whole, and otherwise only its subtasks whose title or notes \
+            hold it. --json lists the same tasks in the same order.
+            """)
 
     @Flag(help: "Include done subtasks and archived tasks.")
     var all = false
+    @Option(help: ArgumentHelp("due (default), title or progress (least done first).", valueName: "order"))
+    var sort: String?
+    @Option(help: ArgumentHelp("Only work whose title or notes hold this text (any case).", valueName: "text"))
+    var search: String?
+    @Option(help: ArgumentHelp("Only open subtasks due by the end of this local day.", valueName: "date"))
+    var dueBefore: String?
+    @Flag(help: "Only open subtasks at risk or overdue.")
+    var atRisk = false
     @Flag(help: "Print JSON for scripts.")
     var json = false
     @OptionGroup package var global: GlobalOptions
@@ -15,18 +32,38 @@ package struct TaskListCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
+        let order = try TaskListCommand.order(sort)
+        let now = env.now()
+        var filter = TaskFilter(search: search, atRisk: atRisk)
+        if let dueBefore {
+            let day = try DateParser.date(dueBefore, today: env.today, what: "--due-before date")
+            // "Before the end of that day": a due date given as the day itself (its midnight) counts.
+            filter.dueBy = env.calendar.startOfDay(day.adding(days: 1))
+        }
         let db = try env.openDatabase()
-        let tasks = try db.overview(all: all)
+        let tasks = TaskListing.apply(try db.overview(all: all), filter: filter, sort: order, now: now)
         if json {
-            let now = env.now()
             env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }).rendered())
             return
         }
         if tasks.isEmpty {
+            if filter.isActive {
+                env.console.line("No \(all ? "" : "open ")tasks match.")
+                return
+            }
             env.console.line(all ? "No tasks yet." : "No open tasks.")
             env.console.line("Add one with `focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27`.")
             return
         }
-        env.console.out(TaskRenderer(now: env.now(), calendar: env.calendar, width: env.console.width, color: env.console.allowsColor).list(tasks))
+        env.console.out(TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor).list(tasks))
+    }
+
+    /// `--sort`'s value, in any case.
+    static func order(_ text: String?) throws(FocusError) -> TaskSort {
+        guard let text else { return .due }
+        guard let order = TaskSort(rawValue: text.trimmingSpaces().lowercased()) else {
+            throw .invalidValue(what: "--sort", value: text, expected: "due, title or progress")
+        }
+        return order
     }
 }

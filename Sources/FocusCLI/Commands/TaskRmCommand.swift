@@ -17,14 +17,9 @@ package struct TaskRmCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
+        // Deleting by a mere prefix is too easy to get wrong: the whole name (or #ID) is needed.
+        let target = try catalog.resolveWhole(path)
         let shown = catalog.path(of: target)
-        // Deleting by a mere prefix is too easy to get wrong: ask for the whole name (or #ID).
-        let (t, s) = TaskCatalog.split(path)
-        let typed = s.map { "\(t)/\($0)" } ?? t
-        if TaskCatalog.hashID(t) == nil, s.flatMap(TaskCatalog.hashID) == nil, TaskCatalog.key(typed) != TaskCatalog.key(shown) {
-            throw FocusError.usage("'\(path)' is only a prefix of '\(shown)'; type the whole name (or #ID) to delete it.")
-        }
         let sessions = try db.sessionCount(target)
         if sessions > 0, !force { throw FocusError.hasHistory(path: shown, sessions: sessions) }
         try db.remove(target)

@@ -4,7 +4,14 @@ import FocusCore
 /// `focus task show PATH [--json]`.
 package struct TaskShowCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show a task or subtask in detail.")
+        commandName: "show", abstract: "Show a task or subtask in detail, with its blocks and sessions.",
+        discussion: """
+            Lists the planned blocks (upcoming ones soonest first, then earlier ones latest first, \
+            \(TaskRenderer.shownBlocks) of each at most) and the sessions, newest first (the \
+            newest \(TaskRenderer.shownSessions), and how many more there are); for a task, those \
+            of all its subtasks. --json gives all of them: "blocks" by start (as `focus plan \
+            --json`) and "sessions" newest first (as `focus log --json`).
+            """)
 
     @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
     var path: String
@@ -20,27 +27,35 @@ package struct TaskShowCommand: FocusRunnable {
         guard let overview = try db.overview(all: true, only: target.taskID).first else {
             throw FocusError.notFound(path: path, suggestions: [])
         }
-        let renderer = TaskRenderer(now: env.now(), calendar: env.calendar, width: env.console.width, color: env.console.allowsColor,
+        let now = env.now()
+        let blocks = try db.blocks(of: target)
+        // The text shows the newest sessions and counts the rest; JSON has them all.
+        let sessions = try db.sessions(of: target, limit: json ? nil : TaskRenderer.shownSessions)
+        let extra: [(String, JSON)] = json
+            ? [("blocks", .array(blocks.map(PlanRenderer.blockJSON))), ("sessions", .array(sessions.entries.map(LogCommand.json)))]
+            : []
+        let renderer = TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor,
                                     defaultSpanSeconds: env.config.workSeconds)
         if let sid = target.subtaskID, let sub = overview.subtasks.first(where: { $0.subtask.id == sid }) {
-            let recent = try db.recentSessions(limit: 5, subtaskID: sid)
             if json {
-                var obj = TaskRenderer.subtaskJSON(sub, calendar: env.calendar, now: env.now())
+                var obj = TaskRenderer.subtaskJSON(sub, calendar: env.calendar, now: now)
                 if case var .object(pairs) = obj {
                     pairs.insert(("task", .string(overview.task.title)), at: 1)
                     pairs.append(("notes", .optional(sub.subtask.notes)))
-                    obj = .object(pairs)
+                    obj = .object(pairs + extra)
                 }
                 env.console.line(obj.rendered())
             } else {
-                env.console.out(renderer.show(subtask: sub, of: overview.task, recent: recent))
+                env.console.out(renderer.show(subtask: sub, of: overview.task, blocks: blocks, sessions: sessions))
             }
             return
         }
         if json {
-            env.console.line(TaskRenderer.json(overview, calendar: env.calendar, now: env.now()).rendered())
+            var obj = TaskRenderer.json(overview, calendar: env.calendar, now: now)
+            if case let .object(pairs) = obj { obj = .object(pairs + extra) }
+            env.console.line(obj.rendered())
         } else {
-            env.console.out(renderer.show(task: overview))
+            env.console.out(renderer.show(task: overview, blocks: blocks, sessions: sessions))
         }
     }
 }

@@ -37,8 +37,23 @@ extension FocusEnvironment {
                                   timeout: .seconds(config.hookTimeoutSeconds),
                                   logPath: ProcessHookRunner.logPath(environment: environment),
                                   environment: environment, now: now, warn: warn)
-            }
+            },
+            ask: terminalQuestion(console: console)
         )
+    }
+
+    /// Yes-or-no questions on the terminal: asked on standard error (standard output stays the
+    /// command's result), answered on standard input; nil unless both are terminals.
+    static func terminalQuestion(console: any Console) -> (@Sendable (String) -> Bool)? {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
+        return { question in
+            console.err(question + " ")
+            guard let answer = TerminalMode.readLine() else {
+                console.err("\n")
+                return false
+            }
+            return Confirmation.isYes(answer)
+        }
     }
 
     /// `FOCUS_NOW` (ISO 8601) pins the start instant; time then runs on from there.

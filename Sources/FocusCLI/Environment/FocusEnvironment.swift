@@ -21,6 +21,10 @@ package struct FocusEnvironment: Sendable {
     /// The person's hook scripts, given where to say that one failed.
     package var makeHooks: @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner
     package var environment: [String: String]
+    /// Asks a person a yes-or-no question (`Delete 12 sessions of Thesis/Chapter 2 (5h 20m)? [y/N]`)
+    /// and says whether they answered yes; nil when there is no terminal to ask at (standard
+    /// input or standard error is not a terminal), so the command must be told (`--force`).
+    package var ask: (@Sendable (_ question: String) -> Bool)?
     /// Opens the store; called once per command that needs it.
     private let openStore: @Sendable () throws(FocusError) -> AppDatabase
     /// The database this command opened and whether it wrote to it (for the re-plan after it).
@@ -31,8 +35,10 @@ package struct FocusEnvironment: Sendable {
         calendar: LocalCalendar, config: FocusConfig, configPath: String, databasePath: String,
         makeNotifier: @escaping @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier, environment: [String: String],
         openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase,
-        makeHooks: @escaping @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner = { _ in NoHooks() }
+        makeHooks: @escaping @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner = { _ in NoHooks() },
+        ask: (@Sendable (_ question: String) -> Bool)? = nil
     ) {
+        self.ask = ask
         self.console = console
         self.now = now
         self.clock = clock
@@ -70,4 +76,11 @@ package final class DatabaseUse: Sendable {
 
     /// The database, when the command wrote to it.
     package var changed: AppDatabase? { state.withLock { $0.wrote ? $0.database : nil } }
+}
+
+/// A yes to a `[y/N]` question: `y` or `yes`, in any case; anything else (Enter included) is no.
+package enum Confirmation {
+    package static func isYes(_ answer: String) -> Bool {
+        ["y", "yes"].contains(answer.trimmingSpaces().lowercased())
+    }
 }

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusStorage
 import Foundation
 
 /// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
@@ -91,17 +92,82 @@ package struct TaskRenderer {
         }
     }
 
-    package func show(task t: TaskOverview) -> String {
+    package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> String {
         var out = bold(Sanitized.shown(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
         if let notes = t.task.notes { out += "  " + Sanitized.shown(notes) + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
-        if t.subtasks.isEmpty { return out + "  No subtasks.\n" }
-        let idWidth = t.subtasks.map { "#\($0.subtask.id ?? 0)".count }.max() ?? 2
-        for s in t.subtasks { out += "  " + subtaskLine(s, idWidth: idWidth) + "\n" }
+        if t.subtasks.isEmpty {
+            out += "  No subtasks.\n"
+        } else {
+            let idWidth = t.subtasks.map { "#\($0.subtask.id ?? 0)".count }.max() ?? 2
+            for s in t.subtasks { out += "  " + subtaskLine(s, idWidth: idWidth) + "\n" }
+        }
+        out += blockSection(blocks, naming: true)
+        if let sessions { out += sessionSection(sessions, naming: true) }
         return out
     }
 
-    package func show(subtask s: SubtaskOverview, of task: FocusTask, recent: [SessionEntry]) -> String {
+    /// How many blocks ahead, blocks gone by, and sessions `task show` lists; the rest are counted.
+    package static let shownBlocks = 20
+    package static let shownSessions = 20
+
+    /// `upcoming blocks:` soonest first (a block running now among them), then `earlier blocks:`
+    /// latest first, at most `shownBlocks` of each: `    Mon 30 Nov 09:00–09:25  planned  #12`,
+    /// with the subtask's title when `naming` (a task's view). `blocks` come by start.
+    func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
+        let upcoming = blocks.filter { $0.end > now }
+        let earlier = Array(blocks.filter { $0.end <= now }.reversed())
+        let today = calendar.day(of: now)
+        let days = blocks.isEmpty ? [] : [upcoming.prefix(TaskRenderer.shownBlocks), earlier.prefix(TaskRenderer.shownBlocks)]
+            .flatMap { $0.map { RelativeTime.shortDay(calendar.day(of: $0.start), today: today) } }
+        let dayWidth = days.map(displayWidth).max() ?? 0
+        let nameWidth = naming ? (blocks.map { displayWidth(truncate(Sanitized.shown($0.subtask), 40)) }.max() ?? 0) : 0
+        var out = ""
+        func lines<C: Collection>(_ title: String, _ list: C) where C.Element == BlockView {
+            guard !list.isEmpty else { return }
+            out += "  \(title):\n"
+            for b in list.prefix(TaskRenderer.shownBlocks) {
+                let day = RelativeTime.shortDay(calendar.day(of: b.start), today: today)
+                out += "    " + pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
+                if naming { out += pad(truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
+                out += b.status.rawValue
+                if let id = b.id { out += "  " + dim("#\(id)") }
+                out += "\n"
+            }
+            if list.count > TaskRenderer.shownBlocks { out += "    and \(list.count - TaskRenderer.shownBlocks) more\n" }
+        }
+        lines("upcoming blocks", upcoming)
+        lines("earlier blocks", earlier)
+        return out
+    }
+
+    /// `sessions:` newest first, at most `shownSessions`, then how many more there are:
+    /// `    ✓ Fri 27 Nov 09:00–09:25  25m  #21  note`, with the subtask's title when `naming`.
+    func sessionSection(_ page: SessionPage, naming: Bool) -> String {
+        guard !page.entries.isEmpty else { return "" }
+        let today = calendar.day(of: now)
+        let shown = page.entries.prefix(TaskRenderer.shownSessions)
+        let days = shown.map { RelativeTime.shortDay(calendar.day(of: $0.log.startedAt), today: today) }
+        let dayWidth = days.map(displayWidth).max() ?? 0
+        // A task's view names the subtask of each session; one logged on the task itself has none.
+        let names = naming ? shown.map { e in e.subtask.map { truncate(Sanitized.shown($0), 40) } ?? "–" } : []
+        let nameWidth = names.map(displayWidth).max() ?? 0
+        var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
+        for (i, (e, day)) in zip(shown, days).enumerated() {
+            let mark = e.log.status == .completed ? "✓" : "✗"
+            out += "    \(mark) " + pad(day, dayWidth) + " \(calendar.timeOfDay(of: e.log.startedAt))–\(calendar.timeOfDay(of: e.log.endedAt))  "
+            out += pad(DurationParser.format(e.log.focusedSeconds), 7)
+            if naming { out += " " + pad(names[i], nameWidth) }
+            out += "  " + dim("#\(e.log.id ?? 0)")
+            if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
+            out += "\n"
+        }
+        let more = page.count - shown.count
+        if more > 0 { out += "    and \(more) more (`focus log` lists sessions by day)\n" }
+        return out
+    }
+
+    package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> String {
         let sub = s.subtask
         var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + pad(k, 14) + v + "\n" }
@@ -120,17 +186,8 @@ package struct TaskRenderer {
         }
         row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
         if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
-        if !recent.isEmpty {
-            out += "  recent sessions:\n"
-            for e in recent {
-                let day = RelativeTime.shortDay(calendar.day(of: e.log.startedAt), today: calendar.day(of: now))
-                let t = calendar.timeOfDay(of: e.log.startedAt)
-                let mark = e.log.status == .completed ? "✓" : "✗"
-                out += "    \(mark) \(day) \(t)  \(DurationParser.format(e.log.focusedSeconds))"
-                if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
-                out += "\n"
-            }
-        }
+        out += blockSection(blocks, naming: false)
+        out += sessionSection(sessions, naming: false)
         return out
     }
 
@@ -147,8 +204,7 @@ package struct TaskRenderer {
 
     /// Open work whose due date has passed with estimated work left.
     package static func isOverdue(_ s: SubtaskOverview, now: Date) -> Bool {
-        guard let due = s.subtask.due, let estimate = s.subtask.estimateSeconds, !s.subtask.done else { return false }
-        return due <= now && estimate > s.loggedSeconds
+        s.isOverdue(now: now)
     }
 
     /// `not planned: no due date` (or no estimate); nil for work the planner places, or a plain to-do.

@@ -76,6 +76,20 @@ package struct TaskCatalog: Sendable {
         return .subtask(taskID: task.id, id: sub.id)
     }
 
+    /// Resolves a path for deleting: as `resolve`, but a mere prefix is refused (deleting by one
+    /// is too easy to get wrong), so the whole name (any case, any accents' spelling) or `#ID`
+    /// is needed. `toDelete` says what would go: `it`, `its sessions`.
+    package func resolveWhole(_ path: String, toDelete: String = "it") throws(FocusError) -> PathTarget {
+        let target = try resolve(path)
+        let shown = self.path(of: target)
+        let (t, s) = TaskCatalog.split(path)
+        let typed = s.map { "\(t)/\($0)" } ?? t
+        if TaskCatalog.hashID(t) == nil, s.flatMap(TaskCatalog.hashID) == nil, TaskCatalog.key(typed) != TaskCatalog.key(shown) {
+            throw .usage("'\(path)' is only a prefix of '\(shown)'; type the whole name (or #ID) to delete \(toDelete).")
+        }
+        return target
+    }
+
     /// The display path of a target.
     package func path(of target: PathTarget) -> String {
         let names = titles(of: target)

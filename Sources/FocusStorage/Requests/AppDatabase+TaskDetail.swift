@@ -1,0 +1,97 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// The sessions of one task or subtask: some of them, and how many there are in all.
+package struct SessionPage: Sendable, Equatable {
+    /// Newest first.
+    package var entries: [SessionEntry]
+    /// Every session of the task or subtask, shown or not.
+    package var count: Int
+    /// Their focus, in seconds.
+    package var focusedSeconds: Int
+
+    package init(entries: [SessionEntry], count: Int, focusedSeconds: Int) {
+        self.entries = entries
+        self.count = count
+        self.focusedSeconds = focusedSeconds
+    }
+}
+
+extension AppDatabase {
+    /// The blocks of one subtask, or of every subtask of a task, by start (`focus task show`).
+    /// Read through the subtask index, so a task's history of other work is never scanned.
+    package func blocks(of target: PathTarget) throws(FocusError) -> [BlockView] {
+        try read { db in
+            let filter: String
+            let args: StatementArguments
+            switch target {
+            case let .task(id): filter = "subtask.taskId = ?"; args = [id]
+            case let .subtask(_, id): filter = "scheduledBlock.subtaskId = ?"; args = [id]
+            }
+            return try Row.fetchAll(db, sql: AppDatabase.blockSelectSQL + """
+                 WHERE \(filter) ORDER BY scheduledBlock.startedAt, scheduledBlock.endedAt, scheduledBlock.id
+                """, arguments: args).map(AppDatabase.blockView)
+        }
+    }
+
+    /// The sessions of one subtask, or of a task (its subtasks' included), newest first: at most
+    /// `limit` of them (all without one), with the count and focus of all.
+    package func sessions(of target: PathTarget, limit: Int? = nil) throws(FocusError) -> SessionPage {
+        try read { db in
+            let (filter, args) = AppDatabase.sessionFilter(target)
+            var sql = AppDatabase.entrySelectSQL + " WHERE \(filter) ORDER BY timeLog.startedAt DESC, timeLog.id DESC"
+            var pageArgs = args
+            if let limit { sql += " LIMIT ?"; pageArgs += [max(0, limit)] }
+            let entries = try Row.fetchAll(db, sql: sql, arguments: pageArgs).map(AppDatabase.entry)
+            let totals = try AppDatabase.sessionTotals(db, filter: filter, args)
+            return SessionPage(entries: entries, count: totals.count, focusedSeconds: totals.focusedSeconds)
+        }
+    }
+
+    /// Deletes every session of a subtask, or of a task (its subtasks' included), in one
+    /// transaction, unless a running session is recording that work (`isAlive` says whether the
+    /// process holding the running-session slot is alive). Returns what was deleted.
+    package func removeSessions(of target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) -> (count: Int, focusedSeconds: Int) {
+        try write { db in
+            try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db)
+            let (filter, args) = AppDatabase.sessionFilter(target)
+            let totals = try AppDatabase.sessionTotals(db, filter: filter, args)
+            try db.execute(sql: "DELETE FROM timeLog WHERE \(filter)", arguments: args)
+            return totals
+        }
+    }
+
+    /// Refuses (exit 69) while a running session records its work on `target`: checked before
+    /// asking whether to delete its sessions, and again in the transaction that deletes them.
+    package func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) {
+        try read { db in try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db) }
+    }
+
+    private static func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") else { return }
+        let running = ActiveSession(row: row)
+        if isAlive(running.pid), running.records(target) {
+            throw FocusError.unavailable(
+                "a running session (pid \(running.pid)) is recording this work. Stop it with `focus stop` first, then delete its sessions.")
+        }
+    }
+
+    /// Makes today's daily backup now if it is not there yet, so that it holds the database as it
+    /// is before a change that deletes history (README: Backups).
+    package func backUpBeforeDeleting() {
+        dailyBackup?.afterWrite(self)
+    }
+
+    private static func sessionFilter(_ target: PathTarget) -> (String, StatementArguments) {
+        switch target {
+        case let .task(id): return ("timeLog.taskId = ?", [id])
+        case let .subtask(_, id): return ("timeLog.subtaskId = ?", [id])
+        }
+    }
+
+    private static func sessionTotals(_ db: Database, filter: String, _ args: StatementArguments) throws -> (count: Int, focusedSeconds: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), total(focusedSeconds) FROM timeLog WHERE \(filter)", arguments: args)
+        return (row?.count(0) ?? 0, row?.seconds(1) ?? 0)
+    }
+}
