@@ -31,7 +31,9 @@ package enum FocusMain {
         makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
     ) async -> Int32 {
         let code = await runCommand(arguments: arguments, console: console, makeEnvironment: makeEnvironment)
-        guard code == 0, let failure = console.writeFailure else { return code }
+        // A report cut short outweighs what it said (`doctor`'s exit 1 for a problem found too);
+        // an error the command already reported keeps its own code.
+        guard code == 0 || code == 1, let failure = console.writeFailure else { return code }
         return report(failure, console: console)
     }
 
