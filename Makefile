@@ -13,6 +13,10 @@ DURATION ?= 25m
 # timewarrior for a real `timew export` to import, man-db + groff-base to render the manual).
 APT_PACKAGES = libsqlite3-dev libnotify-dev tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config timewarrior man-db groff-base zsh fish
 
+# The same flags whatever stdout is: SwiftPM colours diagnostics only on a terminal, and the
+# changed compiler flag made every switch between a terminal and a pipe rebuild everything.
+SWIFT_FLAGS = --no-color-diagnostics
+
 RELEASE_BIN = .build/release/focus
 # The binary install-files installs (and runs, for completions and the manual).
 BIN ?= $(RELEASE_BIN)
@@ -50,14 +54,14 @@ stamp:
 
 # The Swift runtime linked statically: about 5 ms less start-up for every command.
 build: deps stamp
-	$(SWIFT) build -c release --static-swift-stdlib --product focus
+	$(SWIFT) build $(SWIFT_FLAGS) -c release --static-swift-stdlib --product focus
 
 start: build
 	@$(RELEASE_BIN) task show "$(TASK)" >/dev/null 2>&1 || $(RELEASE_BIN) task add "$(TASK)"
 	$(RELEASE_BIN) start "$(TASK)" --duration $(DURATION)
 
 test: deps stamp
-	$(SWIFT) test
+	$(SWIFT) test $(SWIFT_FLAGS)
 
 install: build install-files
 
