@@ -1,3 +1,4 @@
+import FocusCLI
 import FocusCore
 import FocusTestSupport
 import Foundation
@@ -82,5 +83,26 @@ import Testing
         #expect(after.out == before.out)
         #expect(after.out.contains("\"start\": \"2026-11-20T00:00:00Z\""))
         #expect(after.out.contains("\"start\": \"2026-11-20T09:00:00Z\""))
+    }
+}
+
+@Suite struct ZoneChoiceTests {
+    @Test func aTZThatNamesNoZoneIsSaidOnceWithTheZoneUsedInstead() throws {
+        var warnings: [String] = []
+        let zone = try FocusEnvironment.timeZone(option: nil, environment: ["TZ": "Bogus"], warn: { warnings.append($0) })
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("warning: TZ='Bogus' names no zone in /usr/share/zoneinfo and is not a POSIX TZ rule; using \(zone.identifier).") == true)
+        warnings = []
+        _ = try FocusEnvironment.timeZone(option: nil, environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"], warn: { warnings.append($0) })
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func aMissingZoneDatabaseIsNamedAsTheProblem() {
+        #expect(throws: FocusError.unavailable("the zone database /nonexistent is missing, so the time zone 'Europe/Berlin' cannot be read. Install it (Debian: apt-get install tzdata), or unset TZDIR.")) {
+            try FocusEnvironment.timeZone(option: "Europe/Berlin", environment: ["TZDIR": "/nonexistent"])
+        }
+        #expect(throws: FocusError.invalidValue(what: "time zone", value: "Mars/Olympus", expected: "an IANA zone name like Europe/Berlin or America/New_York")) {
+            try FocusEnvironment.timeZone(option: "Mars/Olympus", environment: [:])
+        }
     }
 }

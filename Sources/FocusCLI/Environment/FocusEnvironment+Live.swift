@@ -8,7 +8,7 @@ extension FocusEnvironment {
     package static func live(global: GlobalOptions, environment: [String: String], console: (any Console)? = nil) throws(FocusError) -> FocusEnvironment {
         let console = console ?? StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
-        let zone = try timeZone(option: global.tz, environment: environment)
+        let zone = try timeZone(option: global.tz, environment: environment, warn: console.note)
         let calendar = LocalCalendar(zone: zone, database: ZoneDatabase(environment: environment))
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
@@ -73,17 +73,29 @@ extension FocusEnvironment {
 
     /// `--tz` (an IANA name from the zone database), else `TZ` (a name, a zone file's path or
     /// a POSIX rule), else the system zone (`/etc/localtime`).
-    package static func timeZone(option: String?, environment: [String: String]) throws(FocusError) -> ZoneRules {
+    /// A `TZ` that names no zone is not silent: `warn` says so once, naming the zone used instead.
+    package static func timeZone(option: String?, environment: [String: String], warn: (String) -> Void = { _ in }) throws(FocusError) -> ZoneRules {
+        let database = ZoneDatabase(environment: environment)
         if let option {
-            guard let zone = ZoneRules.named(option, environment: environment) else {
+            guard let zone = database.zone(named: option) else {
+                if !database.exists {
+                    throw .unavailable("the zone database \(database.directory) is missing, so the time zone '\(option)' cannot be read. "
+                        + "Install it (Debian: apt-get install tzdata)\(environment["TZDIR"] != nil ? ", or unset TZDIR" : "").")
+                }
                 throw .invalidValue(what: "time zone", value: option, expected: "an IANA zone name like Europe/Berlin or America/New_York")
             }
             return zone
         }
-        if let tz = environment["TZ"], !tz.isEmpty, let zone = ZoneRules.fromTZ(tz, environment: environment) {
-            return zone
+        let system = { database.system }
+        if let tz = environment["TZ"], !tz.isEmpty {
+            if let zone = database.zone(tz: tz) { return zone }
+            let fallback = system()
+            let why = database.exists ? "names no zone in \(database.directory) and is not a POSIX TZ rule"
+                : "cannot be read: the zone database \(database.directory) is missing (Debian: tzdata)"
+            warn("warning: TZ='\(tz)' \(why); using \(fallback.identifier). Set TZ to a name like Europe/Berlin, or pass --tz.")
+            return fallback
         }
-        return ZoneRules.system(environment: environment)
+        return system()
     }
 
     static func configFilePath(environment: [String: String]) -> String {
