@@ -22,7 +22,7 @@ package struct DoctorCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         var problems = 0
-        func row(_ label: String, _ value: String) { env.console.line(pad(label, 15) + Sanitized.terminal(value)) }
+        func row(_ label: String, _ value: String) { env.console.line(TerminalText.pad(label, 15) + Sanitized.terminal(value)) }
         /// A problem line: marked ✗ (and counted: the command then exits 1).
         func problem(_ label: String, _ value: String) {
             problems += 1

@@ -31,7 +31,7 @@ package struct LogCommand: ParsableCommand {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
         let to = calendar.timeOfDay(of: e.log.endedAt)
-        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }

@@ -34,7 +34,7 @@ package struct CountdownRenderer: Sendable {
     /// `s` cut to `n` display columns; colour escapes are kept whole and take no room, and a cut
     /// line ends by resetting the style.
     static func fit(_ s: String, _ n: Int) -> String {
-        guard displayWidth(s) > n else { return s }
+        guard TerminalText.displayWidth(s) > n else { return s }
         var out = ""
         var used = 0
         var inEscape = false
@@ -49,49 +49,49 @@ package struct CountdownRenderer: Sendable {
         return out.contains("\u{1B}") ? out + "\u{1B}[0m" : out
     }
 
-    private func style(_ code: String, _ s: String) -> String { color ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    private func style(_ style: StyledLine.Style, _ s: String) -> String { style.apply(s, color: color) }
 
     /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session so far.
     package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
         let phaseName: String
-        let phaseColor: String
+        let phaseColor: StyledLine.Style
         switch snap.phase {
-        case .work: (phaseName, phaseColor) = ("WORK", "1;31")
-        case .shortBreak: (phaseName, phaseColor) = ("BREAK", "1;32")
-        case .longBreak: (phaseName, phaseColor) = ("LONG BREAK", "1;36")
+        case .work: (phaseName, phaseColor) = ("WORK", .boldRed)
+        case .shortBreak: (phaseName, phaseColor) = ("BREAK", .boldGreen)
+        case .longBreak: (phaseName, phaseColor) = ("LONG BREAK", .boldCyan)
         }
-        let state = snap.isPaused ? " " + style("1;33", "PAUSED") : ""
+        let state = snap.isPaused ? " " + style(.boldYellow, "PAUSED") : ""
         let cycle = "\(snap.cycle)/\(snap.cycles)"
         // Line 1: phase, path, cycle.
         let headLeft = style(phaseColor, "● " + phaseName) + state + "  "
         let headRight = "  cycle " + cycle
-        let pathRoom = width - displayWidth(headLeft) - displayWidth(headRight)
-        let line1 = headLeft + (pathRoom >= 4 ? pad(truncate(path, pathRoom), pathRoom) + headRight : truncate(path, max(1, width - displayWidth(headLeft))))
+        let pathRoom = width - TerminalText.displayWidth(headLeft) - TerminalText.displayWidth(headRight)
+        let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path, pathRoom), pathRoom) + headRight : TerminalText.truncate(path, max(1, width - TerminalText.displayWidth(headLeft))))
 
         // Line 2: the clock face, a progress bar, percent and today's total.
-        let clock = style("1", DurationParser.clock(snap.remainingSeconds))
+        let clock = style(.bold, DurationParser.clock(snap.remainingSeconds))
         let planned = max(1, snap.plannedSeconds)
         let done = min(1, max(0, 1 - snap.remaining.seconds / Double(planned)))
         let percent = " \(Int((done * 100).rounded(.down)))%"
         let today = "  today " + DurationParser.format(todaySeconds)
-        var barRoom = width - displayWidth(clock) - 2 - displayWidth(percent) - displayWidth(today) - 2
+        var barRoom = width - TerminalText.displayWidth(clock) - 2 - TerminalText.displayWidth(percent) - TerminalText.displayWidth(today) - 2
         var line2: String
         if barRoom < 6 {
-            barRoom = max(0, width - displayWidth(clock) - 2 - displayWidth(percent))
+            barRoom = max(0, width - TerminalText.displayWidth(clock) - 2 - TerminalText.displayWidth(percent))
             line2 = barRoom >= 6 ? clock + "  " + bar(done, barRoom) + percent : clock + percent
         } else {
             line2 = clock + "  " + bar(done, barRoom) + percent + today
         }
         // Line 3: keys.
         let keys = snap.isPaused ? "space resume · s skip · q stop" : "space pause · s skip · q stop"
-        let line3 = style("2", truncate(keys, width))
-        let fitted = [line1, "  " + line2, "  " + line3].map { displayWidth($0) > width ? truncate($0, width) : $0 }
+        let line3 = style(.dim, TerminalText.truncate(keys, width))
+        let fitted = [line1, "  " + line2, "  " + line3].map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         // A terminal narrower than the layout's minimum still gets lines that fit it.
         return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
     }
 
     private func bar(_ fraction: Double, _ n: Int) -> String {
         let filled = Int((fraction * Double(n)).rounded(.down))
-        return style("32", String(repeating: "█", count: filled)) + style("2", String(repeating: "░", count: max(0, n - filled)))
+        return style(.green, String(repeating: "█", count: filled)) + style(.dim, String(repeating: "░", count: max(0, n - filled)))
     }
 }

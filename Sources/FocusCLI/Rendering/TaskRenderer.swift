@@ -19,9 +19,9 @@ package struct TaskRenderer {
         self.defaultSpanSeconds = defaultSpanSeconds
     }
 
-    private func dim(_ s: String) -> String { color ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    private func bold(_ s: String) -> String { color ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    private func red(_ s: String) -> String { color ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    private func dim(_ s: String) -> String { StyledLine.Style.dim.apply(s, color: color) }
+    private func bold(_ s: String) -> String { StyledLine.Style.bold.apply(s, color: color) }
+    private func red(_ s: String) -> String { StyledLine.Style.red.apply(s, color: color) }
 
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
     /// Built as bytes: appending to a String cost thousands of instructions a row, and
@@ -57,14 +57,14 @@ package struct TaskRenderer {
     func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
         func append(_ text: String, paddedTo n: Int) {
             line.append(contentsOf: text.utf8)
-            let w = displayWidth(text)
+            let w = TerminalText.displayWidth(text)
             if w < n { line.append(contentsOf: repeatElement(0x20, count: n - w)) }
         }
         append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
         line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
         let title = (s.subtask.done ? "✓ " : "") + Sanitized.shown(s.subtask.title)
-        append(truncate(title, titleRoom), paddedTo: titleRoom)
+        append(TerminalText.truncate(title, titleRoom), paddedTo: titleRoom)
         line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
         if let e = s.subtask.estimateSeconds {
@@ -120,16 +120,16 @@ package struct TaskRenderer {
         let today = calendar.day(of: now)
         let days = blocks.isEmpty ? [] : [upcoming.prefix(TaskRenderer.shownBlocks), earlier.prefix(TaskRenderer.shownBlocks)]
             .flatMap { $0.map { RelativeTime.shortDay(calendar.day(of: $0.start), today: today) } }
-        let dayWidth = days.map(displayWidth).max() ?? 0
-        let nameWidth = naming ? (blocks.map { displayWidth(truncate(Sanitized.shown($0.subtask), 40)) }.max() ?? 0) : 0
+        let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
+        let nameWidth = naming ? (blocks.map { TerminalText.displayWidth(TerminalText.truncate(Sanitized.shown($0.subtask), 40)) }.max() ?? 0) : 0
         var out = ""
         func lines<C: Collection>(_ title: String, _ list: C) where C.Element == BlockView {
             guard !list.isEmpty else { return }
             out += "  \(title):\n"
             for b in list.prefix(TaskRenderer.shownBlocks) {
                 let day = RelativeTime.shortDay(calendar.day(of: b.start), today: today)
-                out += "    " + pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
-                if naming { out += pad(truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
+                out += "    " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
+                if naming { out += TerminalText.pad(TerminalText.truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
                 out += b.status.rawValue
                 if let id = b.id { out += "  " + dim("#\(id)") }
                 out += "\n"
@@ -148,16 +148,16 @@ package struct TaskRenderer {
         let today = calendar.day(of: now)
         let shown = page.entries.prefix(TaskRenderer.shownSessions)
         let days = shown.map { RelativeTime.shortDay(calendar.day(of: $0.log.startedAt), today: today) }
-        let dayWidth = days.map(displayWidth).max() ?? 0
+        let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
         // A task's view names the subtask of each session; one logged on the task itself has none.
-        let names = naming ? shown.map { e in e.subtask.map { truncate(Sanitized.shown($0), 40) } ?? "–" } : []
-        let nameWidth = names.map(displayWidth).max() ?? 0
+        let names = naming ? shown.map { e in e.subtask.map { TerminalText.truncate(Sanitized.shown($0), 40) } ?? "–" } : []
+        let nameWidth = names.map(TerminalText.displayWidth).max() ?? 0
         var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
         for (i, (e, day)) in zip(shown, days).enumerated() {
             let mark = e.log.status == .completed ? "✓" : "✗"
-            out += "    \(mark) " + pad(day, dayWidth) + " \(calendar.timeOfDay(of: e.log.startedAt))–\(calendar.timeOfDay(of: e.log.endedAt))  "
-            out += pad(DurationParser.format(e.log.focusedSeconds), 7)
-            if naming { out += " " + pad(names[i], nameWidth) }
+            out += "    \(mark) " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: e.log.startedAt))–\(calendar.timeOfDay(of: e.log.endedAt))  "
+            out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
+            if naming { out += " " + TerminalText.pad(names[i], nameWidth) }
             out += "  " + dim("#\(e.log.id ?? 0)")
             if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
             out += "\n"
@@ -170,7 +170,7 @@ package struct TaskRenderer {
     package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> String {
         let sub = s.subtask
         var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
-        func row(_ k: String, _ v: String) { out += "  " + pad(k, 14) + v + "\n" }
+        func row(_ k: String, _ v: String) { out += "  " + TerminalText.pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
         row("logged", logged)
@@ -252,29 +252,4 @@ package struct TaskRenderer {
             ("overdue", .bool(isOverdue(s, now: now))),
         ])
     }
-}
-
-/// Display columns of text that may hold colour escapes (`ESC [ … m`), which take none;
-/// the rest is measured by `TerminalText.width`.
-func displayWidth(_ s: String) -> Int {
-    // Plain ASCII without escapes (most lines): one column per byte.
-    if !s.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) { return s.utf8.count }
-    guard s.utf8.contains(0x1B) else { return TerminalText.width(s) }
-    var visible = ""
-    var inEscape = false
-    for scalar in s.unicodeScalars {
-        if inEscape { if scalar == "m" { inEscape = false }; continue }
-        if scalar == "\u{1B}" { inEscape = true; continue }
-        visible.unicodeScalars.append(scalar)
-    }
-    return TerminalText.width(visible)
-}
-
-func pad(_ s: String, _ n: Int) -> String {
-    let w = displayWidth(s)
-    return w >= n ? s : s + TerminalText.spaces(n - w)
-}
-
-func truncate(_ s: String, _ n: Int) -> String {
-    displayWidth(s) > n ? TerminalText.truncated(s, to: n) : s
 }

@@ -52,7 +52,7 @@ final class LiveSessionView: SessionView {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
                 let lines = renderer.lines(snapshot, todaySeconds: today)
                 out += lines.joined(separator: "\n")
-                s.drawnWidths = lines.map(displayWidth)
+                s.drawnWidths = lines.map(TerminalText.displayWidth)
             }
             console.out(out)
         }

@@ -103,6 +103,33 @@ package enum TerminalText {
         return out + "…"
     }
 
+    /// Display columns of text that may hold colour escapes (`ESC [ … m`), which take none;
+    /// the rest is measured by `width`.
+    package static func displayWidth(_ s: String) -> Int {
+        // Plain ASCII without escapes (most lines): one column per byte.
+        if !s.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) { return s.utf8.count }
+        guard s.utf8.contains(0x1B) else { return width(s) }
+        var visible = ""
+        var inEscape = false
+        for scalar in s.unicodeScalars {
+            if inEscape { if scalar == "m" { inEscape = false }; continue }
+            if scalar == "\u{1B}" { inEscape = true; continue }
+            visible.unicodeScalars.append(scalar)
+        }
+        return width(visible)
+    }
+
+    /// `s` (escapes allowed) with spaces added on the right up to `n` columns; never cut.
+    package static func pad(_ s: String, _ n: Int) -> String {
+        let w = displayWidth(s)
+        return w >= n ? s : s + spaces(n - w)
+    }
+
+    /// `s` cut to `n` columns (with `…`) when it is wider.
+    package static func truncate(_ s: String, _ n: Int) -> String {
+        displayWidth(s) > n ? truncated(s, to: n) : s
+    }
+
     /// `s` padded with spaces on the right to `columns` display columns (cut when longer).
     package static func padRight(_ s: String, _ columns: Int) -> String {
         let t = truncated(s, to: columns)
@@ -121,10 +148,11 @@ package enum TerminalText {
     }
 }
 
-/// A line of terminal output made of styled runs, cut to a width before styles are applied.
+/// A line of terminal output made of styled runs, cut to a width before styles are applied:
+/// the one styled-text type of every terminal view (stats, tasks, the countdown).
 package struct StyledLine: Sendable {
     package enum Style: Sendable {
-        case plain, bold, dim, green, red, cyan, yellow
+        case plain, bold, dim, green, red, cyan, yellow, boldYellow, boldRed, boldGreen, boldCyan
 
         var sgr: String? {
             switch self {
@@ -135,7 +163,17 @@ package struct StyledLine: Sendable {
             case .red: return "31"
             case .cyan: return "36"
             case .yellow: return "33"
+            case .boldYellow: return "1;33"
+            case .boldRed: return "1;31"
+            case .boldGreen: return "1;32"
+            case .boldCyan: return "1;36"
             }
+        }
+
+        /// `text` in this style (SGR escapes, ECMA-48) when `color` is on, else as it is.
+        package func apply(_ text: String, color: Bool) -> String {
+            guard color, let code = sgr else { return text }
+            return "\u{1B}[\(code)m" + text + "\u{1B}[0m"
         }
     }
 
@@ -186,8 +224,8 @@ package struct StyledLine: Sendable {
         }
         var out = ""
         for (text, style) in kept {
-            if color, let code = style.sgr, text.contains(where: { $0 != " " }) {
-                out += "\u{1B}[\(code)m" + text + "\u{1B}[0m"
+            if text.contains(where: { $0 != " " }) {
+                out += style.apply(text, color: color)
             } else {
                 out += text
             }
