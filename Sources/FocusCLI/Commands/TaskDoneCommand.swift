@@ -15,18 +15,17 @@ package struct TaskDoneCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let db = try env.openDatabase()
-        let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
-        let shown = Sanitized.terminal(catalog.path(of: target))
-        switch target {
-        case let .task(id):
-            guard var task = try db.task(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+        let work = try NamedWork.open(path, in: env)
+        let db = work.db
+        let shown = Sanitized.terminal(work.shown)
+        switch work.target {
+        case .task:
+            var task = try work.task()
             task.archived = !undo
             try db.updateTask(task)
             env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done '\(shown)' --undo` reopens it.")
         case let .subtask(_, id):
-            guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            guard var subtask = try work.subtask() else { return }
             subtask.done = !undo
             try db.updateSubtask(subtask)
             if undo {

@@ -20,21 +20,20 @@ package struct TaskEditCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let db = try env.openDatabase()
-        let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
-        switch target {
-        case let .task(id):
+        let work = try NamedWork.open(path, in: env)
+        let db = work.db
+        switch work.target {
+        case .task:
             if fields.hasSchedulingFields {
-                throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: edit '\(catalog.path(of: target))/<subtask>'.")
+                throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: edit '\(work.shown)/<subtask>'.")
             }
-            guard var task = try db.task(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            var task = try work.task()
             if let title { task.title = try Titles.validateTask(title) }
             if let notes = fields.notes { task.notes = notes.isEmpty || notes.lowercased() == "none" ? nil : notes }
             try db.updateTask(task)
             env.console.line("Updated task \(Sanitized.terminal(task.title)).")
         case let .subtask(_, id):
-            guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
+            guard var subtask = try work.subtask() else { return }
             let previous = subtask
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
