@@ -10,7 +10,7 @@ package struct ExportCommand: FocusRunnable {
         commandName: "export",
         abstract: "Write the session history as JSON Lines, CSV or iCalendar, oldest first.",
         discussion: """
-            jsonl and csv are the format `focus import` reads: one session per line with task, \
+            jsonl and csv are the format that focus import reads: one session per line with task, \
             subtask, start and end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, \
             planned_seconds and note (when there is one).
 

@@ -39,7 +39,7 @@ package struct LogCommand: ParsableCommand {
 
 package struct LogListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
-    @Option(help: ArgumentHelp("How many local days back, today included (default 7).", valueName: "n")) var last: Int = 7
+    @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
     @Flag(help: "Print JSON for scripts.") var json = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
@@ -115,7 +115,7 @@ struct LogTimes {
 package struct LogAddCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Record a session you forgot to time.",
-        discussion: "focus log add Thesis/Chapter 2 --start '2026-11-22 09:00' --duration 50m")
+        discussion: "`focus log add \"Thesis/Chapter 2\" --start \"2026-11-22 09:00\" --duration 50m` records 50 minutes from 09:00.")
     @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path")) var path: String
     @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
     @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?

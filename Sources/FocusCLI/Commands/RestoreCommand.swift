@@ -13,7 +13,7 @@ package struct RestoreCommand: FocusRunnable {
         discussion: """
             FILE must be an intact focus database (a daily backup, or one from `focus backup`). \
             The current database is kept as focus.sqlite.before-restore-TIME beside it. Not \
-            while a session or `focus daemon` runs.
+            while a session or the reminder daemon runs.
             """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String
