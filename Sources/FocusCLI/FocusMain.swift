@@ -74,7 +74,8 @@ package enum FocusMain {
             }
         }
         do {
-            let env = try makeEnvironment(command.global)
+            var env = try makeEnvironment(command.global)
+            env.readsOnly = command.readsOnly
             try await command.run(in: env)
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {

@@ -18,7 +18,9 @@ package struct DoctorCommand: FocusRunnable {
         var problems = 0
         func row(_ label: String, _ value: String) { env.console.line(pad(label, 15) + Sanitized.terminal(value)) }
         row("version", FocusVersion.text)
-        do {
+        if !env.databaseExists() {
+            row("database", "\(env.databasePath) (not created yet: the first command that records something makes it)")
+        } else { do {
             let db = try env.openDatabase()
             let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
             let mode = try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "?" }
@@ -26,7 +28,7 @@ package struct DoctorCommand: FocusRunnable {
         } catch {
             problems += 1
             row("database", "\(env.databasePath): \(error.description)")
-        }
+        } }
         row("backups", DoctorCommand.backups(databasePath: env.databasePath))
         let configExists = FileManager.default.fileExists(atPath: env.configPath)
         row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))

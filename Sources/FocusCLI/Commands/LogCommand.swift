@@ -58,7 +58,7 @@ package struct LogListCommand: FocusRunnable {
             return
         }
         if entries.isEmpty {
-            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start <task>`.")
+            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
             return
         }
         env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))
