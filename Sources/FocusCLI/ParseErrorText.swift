@@ -18,7 +18,7 @@ enum ParseErrorText {
         if let option = between(message, "Missing value for '", "'") {
             let name = option.split(separator: " ").first.map(String.init) ?? option
             var s = "missing value for \(name): give one, as in \(option)."
-            if let i = arguments.firstIndex(of: name), i + 1 < arguments.count, arguments[i + 1].hasPrefix("-") {
+            if let i = arguments.firstIndex(of: name), i + 1 < arguments.count, arguments[i + 1].hasPrefix("-"), !arguments[i + 1].hasPrefix("--") {
                 s += " A value that starts with '-' is written \(name)=\(Quoted.shell(arguments[i + 1]))."
             }
             return s + " " + seeHelp
@@ -93,7 +93,8 @@ enum ParseErrorText {
     }
 
     /// The command line with the words around `value` joined into one, when that parses: the
-    /// usual cause is a name with a space typed without quotes (`Thesis/Chapter 2`).
+    /// usual cause is a name with a space typed without quotes (`Thesis/Chapter 2`). Only words
+    /// in an argument's place are joined, never an option's value.
     private static func quotedFix(value: String, arguments: [String], after start: Int, parses: ([String]) -> Bool) -> [String]? {
         for i in arguments.indices where i > start && arguments[i] == value {
             guard !arguments[i - 1].hasPrefix("-") else { continue }
@@ -101,7 +102,9 @@ enum ParseErrorText {
             while last + 1 < arguments.count, !arguments[last + 1].hasPrefix("-") { last += 1 }
             var first = i - 1
             while true {
-                for end in stride(from: last, through: i, by: -1) {
+                // Words right after an option are its value (`--duration 50m 1s`): never joined.
+                let afterOption = first > start && arguments[first - 1].hasPrefix("-")
+                for end in stride(from: last, through: i, by: -1) where !afterOption {
                     let joined = Array(arguments[..<first]) + [arguments[first...end].joined(separator: " ")] + Array(arguments[(end + 1)...])
                     if parses(joined) { return joined }
                 }

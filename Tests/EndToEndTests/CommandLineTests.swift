@@ -54,7 +54,7 @@ import Testing
             (["log", "rm", "999"], 64, "no session with id 999"),
             (["stop"], 69, "no session is running"),
             (["--tz", "Mars/Olympus", "log"], 64, "invalid time zone"),
-            (["frob"], 64, "See `focus --help`."),
+            (["frob"], 64, "unknown command 'frob'. See `focus --help`"),
         ]
         for (args, code, fragment) in cases {
             let r = try await s.run(args)

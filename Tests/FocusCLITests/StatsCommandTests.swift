@@ -151,7 +151,7 @@ import Testing
         let r = await (try Self.world()).output(args)
         #expect(r.code == 64)
         #expect(r.err.hasPrefix("focus: error: "))
-        #expect(r.err.hasSuffix("See `focus --help`.\n"))
+        #expect(r.err.hasSuffix("See `focus \(args[0]) --help`.\n"))
     }
 
     @Test func estimatesComeFromTheSubtasksOfTheTasksShown() async throws {

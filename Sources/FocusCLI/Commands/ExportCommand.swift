@@ -66,7 +66,7 @@ package struct ExportCommand: FocusRunnable {
 
         let console = env.console
         // `--output -` (or /dev/stdout) is standard output, like no --output at all.
-        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, mode: 0o600, standardOutput: console) }
+        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, access: .requested, standardOutput: console) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(ExportCommand.chunkSize + 4096)
         func flush() throws {
