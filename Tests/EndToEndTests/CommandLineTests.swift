@@ -81,7 +81,8 @@ import Testing
         defer { s.remove() }
         let blocker = s.dir.appendingPathComponent("blocker")
         try Data().write(to: blocker)
-        let r = try await s.run("task", "list", env: ["FOCUS_DB": blocker.path + "/focus/focus.sqlite"])
+        // A command that writes (one that only reads finds no database there and creates none).
+        let r = try await s.run("task", "add", "Thesis", env: ["FOCUS_DB": blocker.path + "/focus/focus.sqlite"])
         #expect(r.code == 74)
         #expect(r.err.contains(blocker.path))
     }
