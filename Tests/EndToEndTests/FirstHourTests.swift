@@ -252,10 +252,15 @@ import Glibc
     @Test func theRecordLineComesBeforeTheNoticeEveryCycle() async throws {
         let s = try Sandbox()
         defer { s.remove() }
-        // No session bus: notices are printed in the terminal.
-        let r = try await s.run("start", "--create", "Thesis/Chapter 2", "--duration", "1s", "--break", "1s", "--count", "3", env: ["NO_COLOR": "1"])
-        #expect(r.code == 0, "\(r.err)")
-        let lines = (r.out + r.err).split(separator: "\n").map(String.init)
+        try await s.run("task", "add", "Thesis/Chapter 2")
+        let bin = s.dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
+        // No session bus: notices are printed in the terminal (standard error), read here in
+        // one stream with the record lines (standard output), as a person sees them.
+        let r = try await Self.runInShell("focus start \"Thesis/Chapter 2\" --duration 1s --break 1s --count 3 2>&1", db: s.db, sandbox: s, bin: bin.path)
+        #expect(r.code == 0, "\(r.out)")
+        let lines = r.out.split(separator: "\n").map(String.init)
         let records = lines.indices.filter { lines[$0].contains("completed: Thesis/Chapter 2") && lines[$0].contains("(recorded as #") }
         let notices = lines.indices.filter { lines[$0].contains("Focus complete") }
         #expect(records.count == 3 && notices.count == 3, "\(lines)")
