@@ -126,7 +126,12 @@ package enum FocusMain {
         }
         let message = oneLine(RootCommand.message(for: error))
         let sentence = ParseErrorText.sentence(message, arguments: arguments) { candidate in
-            (try? RootCommand.parsingWithoutCompletionProbe(candidate)) != nil
+            do {
+                _ = try RootCommand.parsingWithoutCompletionProbe(candidate)
+                return nil
+            } catch {
+                return oneLine(RootCommand.message(for: error))
+            }
         }
         // The parser's message may echo what was typed (an unknown option or value).
         console.err("focus: error: \(Sanitized.terminal(sentence))\n")

@@ -9,8 +9,9 @@ enum ParseErrorText {
     /// - Parameters:
     ///   - message: the parser's first line (`Missing value for '--estimate <duration>'`).
     ///   - arguments: the command line (global options already moved after the subcommand).
-    ///   - parses: whether a command line would parse, to test a quoted fix before offering it.
-    static func sentence(_ message: String, arguments: [String], parses: ([String]) -> Bool) -> String {
+    ///   - parseError: the parser's message for a command line, nil when it parses: a quoted fix
+    ///     is tried before it is offered.
+    static func sentence(_ message: String, arguments: [String], parseError: ([String]) -> String?) -> String {
         let path = commandPath(arguments)
         let command = (["focus"] + path.map(\.name)).joined(separator: " ")
         let seeHelp = "See `\(command) --help`."
@@ -26,6 +27,10 @@ enum ParseErrorText {
         if message.hasPrefix("Unknown option '") {
             let rest = message.dropFirst("Unknown option '".count)
             let name = rest.prefix { $0 != "'" }
+            if path.isEmpty, name == "--db" || name == "--tz" {
+                let example = name == "--db" ? "--db ~/work.sqlite stats" : "--tz Europe/Berlin stats"
+                return "\(name) goes with a command and needs a value, as in `focus \(example)`. See `focus --help` for the commands."
+            }
             var s = "unknown option '\(name)' for `\(command)`."
             if let suggestion = between(message, "Did you mean '", "'?") { s += " Did you mean \(suggestion)?" }
             return s + " \(seeHelp.dropLast()) for its options."
@@ -38,7 +43,8 @@ enum ParseErrorText {
             if path.isEmpty, arguments.first == value {
                 return "unknown command '\(value)'. See `focus --help` for the commands."
             }
-            if let fixed = quotedFix(value: value, arguments: arguments, after: path.count, parses: parses) {
+            if let fixed = quotedFix(value: value, arguments: arguments, after: path.count, takesNames: path.last?.takesNames ?? false,
+                                     namedOptions: path.last?.namedOptions ?? [], parseError: parseError) {
                 let line = (["focus"] + fixed.map(Quoted.shell)).joined(separator: " ")
                 return "unexpected argument '\(value)': a name with spaces needs quotes, as in `\(line)`."
             }
@@ -68,6 +74,10 @@ enum ParseErrorText {
     struct Step {
         var name: String
         var subcommands: [String]
+        /// Whether the command's arguments include a path or a name (where words may need quotes).
+        var takesNames: Bool
+        /// Its options whose value is a path or a name (`--task`).
+        var namedOptions: Set<String>
         var hasSubcommands: Bool { !subcommands.isEmpty }
     }
 
@@ -78,7 +88,14 @@ enum ParseErrorText {
         for arg in arguments {
             guard let sub = level.first(where: { $0._commandName == arg || $0.configuration.aliases.contains(arg) }) else { break }
             level = sub.configuration.subcommands
-            steps.append(Step(name: sub._commandName, subcommands: level.filter { $0.configuration.shouldDisplay }.map { $0._commandName }))
+            let usage = sub.helpMessage(columns: 1000).split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            // A positional `<path>` or `<name>` in the usage line (not an option's value, `--db <path>`).
+            let words = usage.split(separator: " ").map { $0.trimmingCharacters(in: ["[", "]"]) }
+            let named = words.indices.filter { i in i > 0 && ["<path>", "<name>"].contains(words[i]) }
+            let takesNames = named.contains { !words[$0 - 1].hasPrefix("-") }
+            let namedOptions = Set(named.map { words[$0 - 1] }.filter { $0.hasPrefix("--") && $0 != "--db" })
+            steps.append(Step(name: sub._commandName, subcommands: level.filter { $0.configuration.shouldDisplay }.map { $0._commandName },
+                              takesNames: takesNames, namedOptions: namedOptions))
         }
         return steps
     }
@@ -93,26 +110,47 @@ enum ParseErrorText {
     }
 
     /// The command line with the words around `value` joined into one, when that parses: the
-    /// usual cause is a name with a space typed without quotes (`Thesis/Chapter 2`). Only words
-    /// in an argument's place are joined, never an option's value.
-    private static func quotedFix(value: String, arguments: [String], after start: Int, parses: ([String]) -> Bool) -> [String]? {
+    /// usual cause is a name with a space typed without quotes (`Thesis/Chapter 2`), or a
+    /// date-time (`--due 2026-11-27 17:00`). Words are joined in an argument's place when the
+    /// command takes a path or a name there, and after an option whose value is one (`--task`)
+    /// or into a date and a time, never into any other option value (`--duration 50m 1s` is not `"50m 1s"`). A line with a
+    /// second such mistake is fixed again (at most three).
+    private static func quotedFix(value: String, arguments: [String], after start: Int, takesNames: Bool, namedOptions: Set<String>,
+                                  parseError: ([String]) -> String?, depth: Int = 3) -> [String]? {
+        guard depth > 0 else { return nil }
         for i in arguments.indices where i > start && arguments[i] == value {
             guard !arguments[i - 1].hasPrefix("-") else { continue }
             var last = i
             while last + 1 < arguments.count, !arguments[last + 1].hasPrefix("-") { last += 1 }
             var first = i - 1
             while true {
-                // Words right after an option are its value (`--duration 50m 1s`): never joined.
                 let afterOption = first > start && arguments[first - 1].hasPrefix("-")
-                for end in stride(from: last, through: i, by: -1) where !afterOption {
-                    let joined = Array(arguments[..<first]) + [arguments[first...end].joined(separator: " ")] + Array(arguments[(end + 1)...])
-                    if parses(joined) { return joined }
+                for end in stride(from: last, through: i, by: -1) {
+                    let words = Array(arguments[first...end])
+                    let allowed = afterOption
+                        ? namedOptions.contains(arguments[first - 1]) || (words.count == 2 && isTimeOfDay(words[1]))
+                        : takesNames
+                    if !allowed { continue }
+                    let joined = Array(arguments[..<first]) + [words.joined(separator: " ")] + Array(arguments[(end + 1)...])
+                    guard let error = parseError(joined) else { return joined }
+                    if let next = unexpectedValue(error),
+                       let fixed = quotedFix(value: next, arguments: joined, after: start, takesNames: takesNames, namedOptions: namedOptions,
+                                             parseError: parseError, depth: depth - 1) {
+                        return fixed
+                    }
                 }
                 guard first - 1 >= start, !arguments[first - 1].hasPrefix("-"), i - first < 4 else { break }
                 first -= 1
             }
         }
         return nil
+    }
+
+    /// `17:00`, `9:30`, `09:00:00`.
+    private static func isTimeOfDay(_ s: String) -> Bool {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count) else { return false }
+        return parts.allSatisfy { p in (1...2).contains(p.count) && p.allSatisfy(\.isASCII) && p.allSatisfy(\.isNumber) }
     }
 
     /// The text between `open` and the next `close` after it.

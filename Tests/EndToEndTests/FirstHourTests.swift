@@ -179,6 +179,16 @@ import Glibc
         (["frob"], "focus: error: unknown command 'frob'. See `focus --help` for the commands.\n"),
         (["task", "frob"], "focus: error: unknown command 'frob' for `focus task`; its commands are add, list, show, edit, done, rm. See `focus task --help`.\n"),
         (["--db", "x.sqlite", "start", "--count"], "focus: error: missing value for --count: give one, as in --count <k>. See `focus start --help`.\n"),
+        (["task", "add", "Thesis/Chapter", "2", "--due", "2026-11-27", "17:00"],
+         "focus: error: unexpected argument '2': a name with spaces needs quotes, as in `focus task add \"Thesis/Chapter 2\" --due \"2026-11-27 17:00\"`.\n"),
+        (["stats", "--task", "Thesis/Chapter", "2"],
+         "focus: error: unexpected argument '2': a name with spaces needs quotes, as in `focus stats --task \"Thesis/Chapter 2\"`.\n"),
+        // Never joined into a value that is not a name or a date-time.
+        (["start", "x", "--duration", "50m", "1s"],
+         "focus: error: unexpected argument '1s': `focus start` does not take it (a name with spaces needs quotes). See `focus start --help`.\n"),
+        (["agenda", "tomorrow", "extra"],
+         "focus: error: unexpected argument 'extra': `focus agenda` does not take it (a name with spaces needs quotes). See `focus agenda --help`.\n"),
+        (["--tz"], "focus: error: --tz goes with a command and needs a value, as in `focus --tz Europe/Berlin stats`. See `focus --help` for the commands.\n"),
         (["task", "add", "x", "--notes", "-y"],
          "focus: error: missing value for --notes: give one, as in --notes <text>. A value that starts with '-' is written --notes=-y. See `focus task add --help`.\n"),
     ])
