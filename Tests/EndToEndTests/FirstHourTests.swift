@@ -48,7 +48,8 @@ import Glibc
     /// The page of `focus generate-man` as text: roff escapes undone.
     static func manText(_ roff: String) -> String {
         roff.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(dq", with: "\"")
-            .replacingOccurrences(of: "\\e", with: "\\").replacingOccurrences(of: "\\&", with: "")
+            .replacingOccurrences(of: "\\ ", with: " ").replacingOccurrences(of: "\\&", with: "")
+            .replacingOccurrences(of: "\\e", with: "\\")
     }
 
     /// Examples that cannot run as printed in a test, each with its reason. (None today: `focus
@@ -110,6 +111,14 @@ import Glibc
             }
         }
         #expect(examples.count >= 8, "\(examples)")
+
+        // As printed: `--help` (80 columns) never cuts an example across lines.
+        for (path, text) in texts where !Self.examples(in: text).isEmpty {
+            let help = try await s.run(Array(path.split(separator: " ").dropFirst().map(String.init)) + ["--help"])
+            for example in Self.examples(in: text) {
+                #expect(help.out.contains("`\(example)`"), "\(path) --help cuts `\(example)` across lines:\n\(help.out)")
+            }
+        }
 
         // The manual is written from the same help: its examples are the same ones.
         let man = try await s.run("generate-man")

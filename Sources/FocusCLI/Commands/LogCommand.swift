@@ -115,7 +115,10 @@ struct LogTimes {
 package struct LogAddCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Record a session you forgot to time.",
-        discussion: "`focus log add \"Thesis/Chapter 2\" --start \"2026-11-22 09:00\" --duration 50m` records 50 minutes from 09:00.")
+        discussion: """
+            50 minutes from 09:00 on 22 November:
+            `focus log add "Thesis/Chapter 2" --start "2026-11-22 09:00" --duration 50m`
+            """)
     @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path")) var path: String
     @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
     @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?

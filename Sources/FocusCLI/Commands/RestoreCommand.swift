@@ -11,9 +11,10 @@ package struct RestoreCommand: FocusRunnable {
         commandName: "restore",
         abstract: "Replace the database with a backup, keeping the current one aside.",
         discussion: """
-            FILE must be an intact focus database (a daily backup, or one from `focus backup`). \
-            The current database is kept as focus.sqlite.before-restore-TIME beside it. Not \
-            while a session or the reminder daemon runs.
+            FILE must be an intact focus database:
+            a daily backup, or one written by `focus backup`. The current database is kept as \
+            focus.sqlite.before-restore-TIME beside it. Not while a session or the reminder \
+            daemon runs.
             """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file")) var file: String

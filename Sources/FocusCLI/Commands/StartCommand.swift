@@ -16,9 +16,12 @@ package struct StartCommand: FocusRunnable {
         discussion: """
             Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop. \
             A session that reaches 0:00 is recorded as completed; stopping early records it as \
-            interrupted with the time you really focused. \
-            `focus start "Thesis/Chapter 2" --duration 50m` works 50 minutes on it; \
-            `focus start --create "Thesis/Chapter 5"` adds it first if it is new.
+            interrupted with the time you really focused.
+
+            50 minutes of work, then breaks and more work:
+            `focus start "Thesis/Chapter 2" --duration 50m`
+            A task or subtask that is new is added first with --create:
+            `focus start --create "Thesis/Chapter 5"`
             """)
 
     @Argument(help: ArgumentHelp("Task or Task/Subtask to work on.", valueName: "path"))
