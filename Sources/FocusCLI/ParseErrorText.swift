@@ -76,7 +76,7 @@ enum ParseErrorText {
         var subcommands: [String]
         /// Whether the command's arguments include a path or a name (where words may need quotes).
         var takesNames: Bool
-        /// Its options whose value is a path or a name (`--task`).
+        /// Its options whose value is a path, a name or free text (`--task`, `--notes`).
         var namedOptions: Set<String>
         var hasSubcommands: Bool { !subcommands.isEmpty }
     }
@@ -91,8 +91,8 @@ enum ParseErrorText {
             let usage = sub.helpMessage(columns: 1000).split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
             // A positional `<path>` or `<name>` in the usage line (not an option's value, `--db <path>`).
             let words = usage.split(separator: " ").map { $0.trimmingCharacters(in: ["[", "]"]) }
-            let named = words.indices.filter { i in i > 0 && ["<path>", "<name>"].contains(words[i]) }
-            let takesNames = named.contains { !words[$0 - 1].hasPrefix("-") }
+            let named = words.indices.filter { i in i > 0 && ["<path>", "<name>", "<text>"].contains(words[i]) }
+            let takesNames = named.contains { !words[$0 - 1].hasPrefix("-") && words[$0] != "<text>" }
             let namedOptions = Set(named.map { words[$0 - 1] }.filter { $0.hasPrefix("--") && $0 != "--db" })
             steps.append(Step(name: sub._commandName, subcommands: level.filter { $0.configuration.shouldDisplay }.map { $0._commandName },
                               takesNames: takesNames, namedOptions: namedOptions))
@@ -115,13 +115,24 @@ enum ParseErrorText {
     /// command takes a path or a name there, and after an option whose value is one (`--task`)
     /// or into a date and a time, never into any other option value (`--duration 50m 1s` is not `"50m 1s"`). A line with a
     /// second such mistake is fixed again (at most three).
+    /// At most `budget` command lines are tried in all (each is a parse), however long the line.
     private static func quotedFix(value: String, arguments: [String], after start: Int, takesNames: Bool, namedOptions: Set<String>,
                                   parseError: ([String]) -> String?, depth: Int = 3) -> [String]? {
+        // A line typed by hand; a generated one of thousands of words gets no suggestion (each
+        // try is a parse of the whole line).
+        guard arguments.count <= 40 else { return nil }
+        var budget = 16
+        return quotedFix(value: value, arguments: arguments, after: start, takesNames: takesNames, namedOptions: namedOptions,
+                         parseError: parseError, depth: depth, budget: &budget)
+    }
+
+    private static func quotedFix(value: String, arguments: [String], after start: Int, takesNames: Bool, namedOptions: Set<String>,
+                                  parseError: ([String]) -> String?, depth: Int, budget: inout Int) -> [String]? {
         guard depth > 0 else { return nil }
         for i in arguments.indices where i > start && arguments[i] == value {
             guard !arguments[i - 1].hasPrefix("-") else { continue }
             var last = i
-            while last + 1 < arguments.count, !arguments[last + 1].hasPrefix("-") { last += 1 }
+            while last + 1 < arguments.count, last - i < 3, !arguments[last + 1].hasPrefix("-") { last += 1 }
             var first = i - 1
             while true {
                 let afterOption = first > start && arguments[first - 1].hasPrefix("-")
@@ -131,11 +142,13 @@ enum ParseErrorText {
                         ? namedOptions.contains(arguments[first - 1]) || (words.count == 2 && isTimeOfDay(words[1]))
                         : takesNames
                     if !allowed { continue }
+                    guard budget > 0 else { return nil }
+                    budget -= 1
                     let joined = Array(arguments[..<first]) + [words.joined(separator: " ")] + Array(arguments[(end + 1)...])
                     guard let error = parseError(joined) else { return joined }
                     if let next = unexpectedValue(error),
                        let fixed = quotedFix(value: next, arguments: joined, after: start, takesNames: takesNames, namedOptions: namedOptions,
-                                             parseError: parseError, depth: depth - 1) {
+                                             parseError: parseError, depth: depth - 1, budget: &budget) {
                         return fixed
                     }
                 }
