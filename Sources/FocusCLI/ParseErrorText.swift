@@ -50,6 +50,9 @@ enum ParseErrorText {
             }
             return "unexpected argument '\(value)': `\(command)` does not take it (a name with spaces needs quotes). \(seeHelp)"
         }
+        if let flag = between(message, "The option '", "' does not take any value") {
+            return "\(flag) takes no value: write \(flag) alone. \(seeHelp)"
+        }
         if let argument = between(message, "Missing expected argument '", "'") {
             return "missing \(argument): `\(command)` needs it. \(seeHelp)"
         }

@@ -197,6 +197,7 @@ import Glibc
          "focus: error: unexpected argument '1s': `focus start` does not take it (a name with spaces needs quotes). See `focus start --help`.\n"),
         (["agenda", "tomorrow", "extra"],
          "focus: error: unexpected argument 'extra': `focus agenda` does not take it (a name with spaces needs quotes). See `focus agenda --help`.\n"),
+        (["start", "x", "--no-break=yes"], "focus: error: --no-break takes no value: write --no-break alone. See `focus start --help`.\n"),
         (["--tz"], "focus: error: --tz goes with a command and needs a value, as in `focus --tz Europe/Berlin stats`. See `focus --help` for the commands.\n"),
         (["task", "add", "x", "--notes", "-y"],
          "focus: error: missing value for --notes: give one, as in --notes <text>. A value that starts with '-' is written --notes=-y. See `focus task add --help`.\n"),
