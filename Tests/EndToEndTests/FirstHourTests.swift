@@ -224,6 +224,14 @@ import Glibc
         try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
         let run = try await Self.runInShell(fix, db: s.db, sandbox: s, bin: bin.path)
         #expect(run.code == 0, "`\(fix)`: \(run.err)")
+
+        // A suggestion in a result line quotes the name too.
+        try await s.run("task", "add", "Side project's")
+        let done = try await s.run("task", "done", "Side project's")
+        #expect(done.out.contains("`focus task done \"Side project's\" --undo` reopens it."), "\(done.out)")
+        let undo = try #require(done.out.split(separator: "`").dropFirst().first.map(String.init))
+        let reopened = try await Self.runInShell(undo, db: s.db, sandbox: s, bin: bin.path)
+        #expect(reopened.code == 0 && reopened.out.contains("Reopened task Side project's."), "`\(undo)`: \(reopened.err)")
     }
 
     // MARK: start --create

@@ -25,7 +25,7 @@ package struct TaskDoneCommand: FocusRunnable {
             task.archived = !undo
             try db.updateTask(task)
             Planning.replanQuietly(env, db)
-            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done '\(shown)' --undo` reopens it.")
+            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done \(Quoted.shell(shown)) --undo` reopens it.")
         case let .subtask(_, id):
             guard var subtask = try db.subtask(id: id) else { throw FocusError.notFound(path: path, suggestions: []) }
             subtask.done = !undo
