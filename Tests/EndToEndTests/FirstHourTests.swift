@@ -245,6 +245,8 @@ import Glibc
         #expect(missing.err == "focus: error: no task matches 'Nope/x'. Run `focus task add \"Nope/x\"` first, or `focus start --create \"Nope/x\"` to add and start it.\n")
         let spaced = try await s.run("start", "Side project/it's", "--duration", "1s", "--no-break")
         #expect(spaced.err.contains("Run `focus task add \"Side project/it's\"` first, or `focus start --create \"Side project/it's\"`"), "\(spaced.err)")
+        let prefix = try await s.run("start", "thes/Intro", "--duration", "1s", "--no-break")
+        #expect(prefix.err.hasSuffix("Run `focus task add \"Thesis/Intro\"` first, or `focus start --create \"Thesis/Intro\"` to add and start it.\n"), "\(prefix.err)")
         let dollar = try await s.run("start", "$HOME/x", "--duration", "1s", "--no-break")
         #expect(dollar.err.contains("Run `focus task add '$HOME/x'` first"), "\(dollar.err)")
         #expect(try await s.logs().isEmpty)

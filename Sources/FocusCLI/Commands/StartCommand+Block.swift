@@ -11,7 +11,9 @@ extension StartCommand {
             do {
                 return (try catalog.resolve(path), nil, catalog)
             } catch let .notFound(missing, suggestions) {
-                guard create else { throw FocusError.usage(Self.notFoundSentence(path: path, missing: missing, suggestions: suggestions)) }
+                guard create else {
+                    throw FocusError.usage(Self.notFoundSentence(path: path, missing: missing, suggestions: suggestions, catalog: catalog))
+                }
                 try add(path, catalog: catalog, db: db, env: env)
                 let fresh = try db.catalog()
                 return (try fresh.resolve(path), nil, fresh)
@@ -31,11 +33,17 @@ extension StartCommand {
     }
 
     /// "no task matches 'Nope/x'." with the two ways to go on: add it, or add and start it. An
-    /// `#ID` cannot be added, so it gets the usual pointer to the list.
-    static func notFoundSentence(path: String, missing: String, suggestions: [String]) -> String {
-        let trimmed = path.trimmingSpaces()
+    /// `#ID` cannot be added, so it gets the usual pointer to the list. A subtask of a task that
+    /// exists (named by a prefix, `thes/Intro`) is suggested under the task's own name, since
+    /// `task add` takes a task's whole name.
+    static func notFoundSentence(path: String, missing: String, suggestions: [String], catalog: TaskCatalog) -> String {
+        var trimmed = path.trimmingSpaces()
         guard TaskCatalog.hashID(TaskCatalog.split(trimmed).task) == nil, TaskCatalog.hashID(trimmed) == nil else {
             return FocusError.noMatch(missing, suggestions: suggestions, fix: "Run `focus task list` to see all.")
+        }
+        let (taskPart, subPart) = TaskCatalog.split(trimmed)
+        if let subPart, !subPart.isEmpty, let task = try? catalog.resolve(taskPart) {
+            trimmed = catalog.titles(of: .task(id: task.taskID)).task + "/" + subPart
         }
         // Always quoted, so the suggestion reads the same for `Nope/x` and `"Nope/x 2"`.
         let plain = Quoted.shell(trimmed)
