@@ -62,7 +62,7 @@ package enum FocusMain {
                 console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
                 return negative.exitCode
             }
-            return report(parseError: error, console: console, wrap: !machine)
+            return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console, wrap: !machine)
         }
         guard let command = parsed as? any FocusRunnable else {
             // `--help`, `help CMD`, or a group without its subcommand (`focus task`): these
@@ -72,11 +72,12 @@ package enum FocusMain {
                 try other.run()
                 return 0
             } catch {
-                return report(parseError: error, console: console)
+                return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console)
             }
         }
         do {
-            let env = try makeEnvironment(command.global)
+            var env = try makeEnvironment(command.global)
+            env.readsOnly = command.readsOnly
             try await command.run(in: env)
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
@@ -115,7 +116,9 @@ package enum FocusMain {
         return nil
     }
 
-    private static func report(parseError error: any Error, console: any Console, wrap: Bool = true) -> Int32 {
+    /// Help on standard output (exit 0), or the parser's error in focus's voice (`ParseErrorText`),
+    /// one line, exit 64.
+    private static func report(parseError error: any Error, arguments: [String], console: any Console, wrap: Bool = true) -> Int32 {
         let code = RootCommand.exitCode(for: error)
         if code == .success {
             // --help, --version, `focus help ...`.
@@ -123,12 +126,17 @@ package enum FocusMain {
             console.out((wrap ? wrapped(message, width: 80) : message) + "\n")
             return 0
         }
-        var message = RootCommand.message(for: error)
-        if message.isEmpty { message = "invalid command line" }
+        let message = oneLine(RootCommand.message(for: error))
+        let sentence = ParseErrorText.sentence(message, arguments: arguments) { candidate in
+            do {
+                _ = try RootCommand.parsingWithoutCompletionProbe(candidate)
+                return nil
+            } catch {
+                return oneLine(RootCommand.message(for: error))
+            }
+        }
         // The parser's message may echo what was typed (an unknown option or value).
-        var line = Sanitized.terminal(oneLine(message))
-        if let last = line.last, !".?!".contains(last) { line += "." }
-        console.err("focus: error: \(line) See `focus --help`.\n")
+        console.err("focus: error: \(Sanitized.terminal(sentence))\n")
         return 64
     }
 

@@ -54,7 +54,7 @@ import Testing
             (["log", "rm", "999"], 64, "no session with id 999"),
             (["stop"], 69, "no session is running"),
             (["--tz", "Mars/Olympus", "log"], 64, "invalid time zone"),
-            (["frob"], 64, "See `focus --help`."),
+            (["frob"], 64, "unknown command 'frob'. See `focus --help`"),
         ]
         for (args, code, fragment) in cases {
             let r = try await s.run(args)
@@ -81,7 +81,8 @@ import Testing
         defer { s.remove() }
         let blocker = s.dir.appendingPathComponent("blocker")
         try Data().write(to: blocker)
-        let r = try await s.run("task", "list", env: ["FOCUS_DB": blocker.path + "/focus/focus.sqlite"])
+        // A command that writes (one that only reads finds no database there and creates none).
+        let r = try await s.run("task", "add", "Thesis", env: ["FOCUS_DB": blocker.path + "/focus/focus.sqlite"])
         #expect(r.code == 74)
         #expect(r.err.contains(blocker.path))
     }

@@ -23,11 +23,14 @@ final class FileWorld {
         _ = try dir.file("config/focus/config.toml", "notifications = false\nbell = false\n")
     }
 
-    /// Runs a command line as if it were `now` (ISO 8601) in Berlin.
+    /// Runs a command line as if it were `now` (ISO 8601) in Berlin (a step whose result the
+    /// test does not need may ignore it).
+    @discardableResult
     func run(_ arguments: String..., now: String) async -> (code: Int32, out: String, err: String) {
         await run(arguments, now: now)
     }
 
+    @discardableResult
     func run(_ arguments: [String], now: String) async -> (code: Int32, out: String, err: String) {
         let environment = ["FOCUS_DB": db, "FOCUS_NOW": now, "TZ": "Europe/Berlin", "HOME": dir.path,
                            "XDG_CONFIG_HOME": dir.path + "/config"]

@@ -39,11 +39,12 @@ import Testing
         }
     }
 
-    @Test func theReportReplacesAnOldFileAndIsPrivate() async throws {
+    @Test func theReportReplacesAnOldFileKeepingItsPermissions() async throws {
         let world = try TestWorld()
         try F.seed(world, F.smallHistory)
         let dir = try TempDir()
         let path = try dir.file("r.html", "old")
+        chmod(path, 0o600)
         let r = await world.output("report", "--html", path, "--last", "3")
         #expect(r.out == "\(path)\n2026-11-20 → 2026-11-22: 1h 55m focused, 2 completed, 1 interrupted.\n")
         let html = try dir.read("r.html")

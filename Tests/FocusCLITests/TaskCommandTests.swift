@@ -70,8 +70,8 @@ import Testing
         (["task", "add", "Thesis/Ch", "--earliest", "25:00"], "invalid earliest time '25:00'"),
         (["task", "add", "Thesis", "--estimate", "2h"], "belong to subtasks"),
         (["task", "add", "Thesis/Ch", "--start", "2026-12-01", "--due", "2026-11-30"], "invalid start date"),
-        (["task", "frobnicate"], "See `focus --help`."),
-        (["task", "add"], "Missing expected argument"),
+        (["task", "frobnicate"], "See `focus task --help`."),
+        (["task", "add"], "missing <path>"),
         (["task", "add", "/Ch"], "invalid task name ''"),
     ])
     func badValuesGetOneLineAndExit64(args: [String], fragment: String) async throws {

@@ -37,7 +37,7 @@ import Testing
         #expect(state.stored == state.recomputed)
 
         // Recorded, edited (moved to another quarter, less focus), removed, cascaded.
-        let garden = try #require(try db.catalog().resolve("Garden").taskID)
+        let garden = try db.catalog().resolve("Garden").taskID
         let id = try db.recordSession(TimeLog(taskID: garden, startedAt: Date(timeIntervalSince1970: Double(base + 7200)), endedAt: Date(timeIntervalSince1970: Double(base + 8700)),
                                               plannedSeconds: 1500, focusedSeconds: 1500, status: .completed), now: now)
         var log = try #require(try db.session(id: id)?.log)

@@ -8,9 +8,11 @@ package struct AgendaCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "agenda", abstract: "A day (or a week): events, work blocks, sessions, free time left, what is due.",
         discussion: """
-            `focus agenda --week` shows the seven days from DATE (default today), `--days N` N days; \
-            overdue and at-risk work is listed once at the end. Free time counts each day's working hours \
-            (`hours.mon` … `hours.sun`, days off: see `focus config`).
+            The seven days from DATE (default today), with overdue and at-risk work listed once at the end:
+            `focus agenda --week`
+            --days N shows N days. Free time counts each day's working hours (hours.mon … hours.sun, \
+            and days off), as the config shows them:
+            `focus config`
             """)
 
     @Argument(help: ArgumentHelp("The day (default today).", valueName: "date"))

@@ -11,7 +11,7 @@ package struct BackupCommand: FocusRunnable {
         discussion: """
             Without FILE, today's daily backup beside the database (focus.sqlite.backup-DATE). \
             focus also makes one itself the first time it writes on a day, and keeps the \
-            newest 7. `focus restore FILE` brings one back.
+            newest 7. Bring one back with focus restore and its name.
             """)
 
     @Argument(help: ArgumentHelp("Where to write it (default: the dated name beside the database).", valueName: "file"), completion: .file())

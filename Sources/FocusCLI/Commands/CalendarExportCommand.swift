@@ -25,7 +25,7 @@ package struct CalendarExportCommand: FocusRunnable {
         let now = env.now()
         let blocks = try db.blocks(startingFrom: env.calendar.startOfDay(env.calendar.day(of: now)))
         let events = Self.events(blocks, now: now, calendar: env.calendar)
-        let output = try AtomicFileWriter(path: file, mode: 0o644, standardOutput: env.console, makeParent: true)
+        let output = try AtomicFileWriter(path: file, access: .requested, standardOutput: env.console, makeParent: true)
         try output.write(ICSWriter.calendar(events: events, stamp: now, name: "focus plan"))
         try output.commit()
         guard !output.isStandardOutput else { return }

@@ -66,7 +66,7 @@ package struct ConfigSetCommand: FocusRunnable {
         let text = ConfigFile.updating(existing, key: key, value: normalized)
         // The finished file is what later commands read: it must read back whole.
         _ = try ConfigFile.parse(text, path: env.configPath)
-        try AtomicFile.write(text, to: env.configPath, mode: 0o600)
+        try AtomicFile.write(text, to: env.configPath, access: .privateToUser)
         env.console.line("\(key) = \(normalized)")
         // Working hours, lengths and breaks shape the plan: plan again under the new settings
         // (when there is a database; setting up focus before its first use creates none).

@@ -13,7 +13,7 @@ enum SessionControl {
     static func send(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) async throws -> (AppDatabase, ActiveSession) {
         let db = try env.openDatabase()
         guard let session = try db.requestControl(request, reason: reason) else {
-            throw FocusError.unavailable("no session is running. Start one with `focus start <task>`.")
+            throw FocusError.unavailable("no session is running. Start one with `focus start \"Thesis/Chapter 2\"`.")
         }
         guard kill(session.pid, SIGUSR1) == 0 else {
             throw FocusError.unavailable("the running session's process (pid \(session.pid)) cannot be reached.")

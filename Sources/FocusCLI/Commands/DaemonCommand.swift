@@ -93,7 +93,7 @@ package struct DaemonCommand: FocusRunnable {
             arguments += ["--db", DaemonCommand.absolute(named, from: FileManager.default.currentDirectoryPath)]
         }
         let unit = try DaemonCommand.unit(executable: exe, arguments: arguments)
-        try AtomicFile.write(unit, to: path, mode: 0o644)
+        try AtomicFile.write(unit, to: path, access: .requested)
         env.console.line("Wrote \(Sanitized.terminal(path))")
         env.console.line("Enable it with: systemctl --user enable --now focus")
     }

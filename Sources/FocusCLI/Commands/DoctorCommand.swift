@@ -29,7 +29,9 @@ package struct DoctorCommand: FocusRunnable {
             row(label, "✗ " + value)
         }
         row("version", FocusVersion.text)
-        do {
+        if !env.databaseExists() {
+            row("database", "\(env.databasePath) (not created yet: the first command that records something makes it)")
+        } else { do {
             let db = try env.openDatabase()
             let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
             let mode = try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "?" }
@@ -45,7 +47,7 @@ package struct DoctorCommand: FocusRunnable {
             }
         } catch {
             problem("database", "\(env.databasePath): \(error.description)")
-        }
+        } }
         row("backups", DoctorCommand.backups(databasePath: env.databasePath))
         let configExists = FileManager.default.fileExists(atPath: env.configPath)
         row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))

@@ -10,7 +10,7 @@ package struct ExportCommand: FocusRunnable {
         commandName: "export",
         abstract: "Write the session history as JSON Lines, CSV or iCalendar, oldest first.",
         discussion: """
-            jsonl and csv are the format `focus import` reads: one session per line with task, \
+            jsonl and csv are the format that focus import reads: one session per line with task, \
             subtask, start and end (UTC, like 2026-11-20T08:00:00Z), status, focused_seconds, \
             planned_seconds and note (when there is one).
 
@@ -67,7 +67,7 @@ package struct ExportCommand: FocusRunnable {
 
         let console = env.console
         // `--output -` (or /dev/stdout) is standard output, like no --output at all.
-        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, mode: 0o600, standardOutput: console) }
+        let file = try output.map { path throws(FocusError) in try AtomicFileWriter(path: path, access: .requested, standardOutput: console) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(ExportCommand.chunkSize + 4096)
         func flush() throws {

@@ -39,7 +39,7 @@ package struct LogCommand: ParsableCommand {
 
 package struct LogListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
-    @Option(help: ArgumentHelp("How many local days back, today included (default 7).", valueName: "n")) var last: Int = 7
+    @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
     @Flag(help: "Print JSON for scripts.") var json = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
@@ -58,7 +58,7 @@ package struct LogListCommand: FocusRunnable {
             return
         }
         if entries.isEmpty {
-            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start <task>`.")
+            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
             return
         }
         env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))
@@ -115,7 +115,10 @@ struct LogTimes {
 package struct LogAddCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Record a session you forgot to time.",
-        discussion: "focus log add Thesis/Chapter 2 --start '2026-11-22 09:00' --duration 50m")
+        discussion: """
+            50 minutes from 09:00 on 22 November:
+            `focus log add "Thesis/Chapter 2" --start "2026-11-22 09:00" --duration 50m`
+            """)
     @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path"), completion: Completions.paths) var path: String
     @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
     @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?
@@ -224,12 +227,14 @@ package struct LogRmCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "rm", abstract: "Delete a recorded session, or every session of a subtask or task.",
         discussion: """
-            focus log rm 12 deletes session #12. focus log rm --subtask "Thesis/Chapter 2" --all \
-            deletes every session of that subtask (a task's path: every session of the task and \
-            its subtasks) in one transaction, after asking on a terminal; --force deletes without \
-            asking (needed without a terminal). It is refused while a running session records that \
-            work. Before it deletes, today's daily backup is made if it is not there yet, so the \
-            sessions can be brought back with `focus restore` (see `focus doctor` for the backups).
+            Delete session #12:
+            `focus log rm 12`
+            Delete every session of a subtask (a task's path: of the task and its subtasks) in one \
+            transaction, after asking on a terminal; --force deletes without asking (needed without \
+            a terminal):
+            `focus log rm --subtask "Thesis/Chapter 2" --all --force`
+            Refused while a running session records that work. Before it deletes, today's daily \
+            backup is made if it is not there yet, so a restore can bring the sessions back.
             """)
     @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id"), completion: Completions.sessionIDs) var id: Int64?
     @Option(help: ArgumentHelp("With --all: the subtask (or task) whose sessions to delete; the whole name or #ID.", valueName: "path"), completion: Completions.paths)

@@ -30,7 +30,7 @@ package struct ReportCommand: FocusRunnable {
         let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
         // Atomic for a file; `-` or /dev/stdout is standard output (and then nothing else is printed).
-        let file = try AtomicFileWriter(path: html, mode: 0o600, standardOutput: env.console)
+        let file = try AtomicFileWriter(path: html, access: .requested, standardOutput: env.console)
         try file.write(page)
         try file.commit()
         guard !file.isStandardOutput else { return }

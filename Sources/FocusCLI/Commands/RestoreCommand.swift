@@ -11,10 +11,11 @@ package struct RestoreCommand: FocusRunnable {
         commandName: "restore",
         abstract: "Replace the database with a backup, keeping the current one aside.",
         discussion: """
-            FILE must be an intact focus database (a daily backup, or one from `focus backup`). \
-            The current database is kept as focus.sqlite.before-restore-TIME beside it. Not \
-            while a session or `focus daemon` runs. Stored numbers out of range (a hand edit) \
-            are listed as warnings; focus reads them clamped.
+            FILE must be an intact focus database:
+            a daily backup, or one written by `focus backup`. The current database is kept as \
+            focus.sqlite.before-restore-TIME beside it. Not while a session or the reminder \
+            daemon runs. Stored numbers out of range (a hand edit) are listed as \
+            warnings; focus reads them clamped.
             """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file"), completion: .file()) var file: String

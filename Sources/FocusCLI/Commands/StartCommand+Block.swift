@@ -2,10 +2,23 @@ import FocusCore
 import FocusStorage
 
 extension StartCommand {
-    /// What to work on: the path given; with none, the subtask of the scheduled block running
-    /// now or next today (the session is then linked to that block).
-    func workTarget(catalog: TaskCatalog, db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> (PathTarget, blockID: Int64?) {
-        if let path { return (try catalog.resolve(path), nil) }
+    /// What to work on: the path given (added first with `--create` when it does not exist);
+    /// with none, the subtask of the scheduled block running now or next today (the session is
+    /// then linked to that block). The catalog returned names the target.
+    func workTarget(db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> (PathTarget, blockID: Int64?, catalog: TaskCatalog) {
+        let catalog = try db.catalog()
+        if let path {
+            do {
+                return (try catalog.resolve(path), nil, catalog)
+            } catch let .notFound(missing, suggestions) {
+                guard create else {
+                    throw FocusError.usage(Self.notFoundSentence(path: path, missing: missing, suggestions: suggestions, catalog: catalog))
+                }
+                try add(path, catalog: catalog, db: db, env: env)
+                let fresh = try db.catalog()
+                return (try fresh.resolve(path), nil, fresh)
+            }
+        }
         let now = env.now()
         let today = env.calendar.day(of: now)
         let blocks = try db.blocks(overlapping: env.calendar.startOfDay(today), env.calendar.startOfDay(today.adding(days: 1)))
@@ -16,6 +29,50 @@ extension StartCommand {
         }
         let target = PathTarget.subtask(taskID: subtask.taskID, id: block.subtaskID)
         env.console.note("working on the block \(env.calendar.timeOfDay(of: block.startedAt))–\(env.calendar.timeOfDay(of: block.endedAt)): \(Sanitized.terminal(catalog.path(of: target))).")
-        return (target, block.id)
+        return (target, block.id, catalog)
+    }
+
+    /// "no task matches 'Nope/x'." with the two ways to go on: add it, or add and start it. An
+    /// `#ID` cannot be added, so it gets the usual pointer to the list. A subtask of a task that
+    /// exists (named by a prefix, `thes/Intro`) is suggested under the task's own name, since
+    /// `task add` takes a task's whole name.
+    static func notFoundSentence(path: String, missing: String, suggestions: [String], catalog: TaskCatalog) -> String {
+        var trimmed = path.trimmingSpaces()
+        guard TaskCatalog.hashID(TaskCatalog.split(trimmed).task) == nil, TaskCatalog.hashID(trimmed) == nil else {
+            return FocusError.noMatch(missing, suggestions: suggestions, fix: "Run `focus task list` to see all.")
+        }
+        let (taskPart, subPart) = TaskCatalog.split(trimmed)
+        if let subPart, !subPart.isEmpty, let task = try? catalog.resolve(taskPart) {
+            trimmed = catalog.titles(of: .task(id: task.taskID)).task + "/" + subPart
+        }
+        // Always quoted, so the suggestion reads the same for `Nope/x` and `"Nope/x 2"`.
+        let plain = Quoted.shell(trimmed)
+        let quoted = plain == trimmed ? "\"" + trimmed + "\"" : plain
+        return FocusError.noMatch(missing, suggestions: suggestions,
+                                  fix: "Run `focus task add \(quoted)` first, or `focus start --create \(quoted)` to add and start it.")
+    }
+
+    /// `--create`: the task or subtask added by the storage calls `task add` uses. A subtask goes
+    /// under the task its first part already names (a prefix or `#ID` too), else under a new task.
+    private func add(_ path: String, catalog: TaskCatalog, db: AppDatabase, env: FocusEnvironment) throws(FocusError) {
+        let now = env.now()
+        let (taskPart, subPart) = TaskCatalog.split(path)
+        guard let subPart, !subPart.isEmpty else {
+            let title = try Titles.validateTask(taskPart)
+            let id = try db.addTask(title: title, notes: nil, now: now)
+            env.console.line("Added task \(Sanitized.terminal(title)) (#\(id)).")
+            return
+        }
+        let subTitle = try Titles.validate(subPart, what: "subtask name")
+        let parent: String
+        if let existing = try? catalog.resolve(taskPart) {
+            parent = "#\(existing.taskID)"
+        } else {
+            parent = try Titles.validateTask(taskPart)
+        }
+        let result = try db.addSubtask(taskTitle: parent, subtask: Subtask(taskID: 0, title: subTitle, createdAt: now), now: now)
+        let names = try db.titles(taskID: result.taskID, subtaskID: result.subtaskID)
+        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
+        env.console.line("Added \(Sanitized.terminal("\(names.task)/\(names.subtask ?? subTitle)")) (#\(result.subtaskID)).")
     }
 }

@@ -17,17 +17,24 @@ package struct StartCommand: FocusRunnable {
             Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop. \
             A session that reaches 0:00 is recorded as completed; stopping early records it as \
             interrupted with the time you really focused.
+
+            50 minutes of work, then breaks and more work:
+            `focus start "Thesis/Chapter 2" --duration 50m`
+            A task or subtask that is new is added first with --create:
+            `focus start --create "Thesis/Chapter 5"`
             """)
 
     @Argument(help: ArgumentHelp("Task or Task/Subtask to work on.", valueName: "path"), completion: Completions.paths)
     var path: String?
+    @Flag(help: "Add the task or subtask first if it does not exist (as `task add` would).")
+    var create = false
     @Option(help: ArgumentHelp("Work length (default: config `work`, 25m).", valueName: "duration"))
     var duration: String?
-    @Option(name: .customLong("break"), help: ArgumentHelp("Short break length (default 5m).", valueName: "duration"))
+    @Option(name: .customLong("break"), help: ArgumentHelp("Short break length (default: config `short_break`, 5m).", valueName: "duration"))
     var shortBreak: String?
-    @Option(name: .customLong("long-break"), help: ArgumentHelp("Long break length (default 15m).", valueName: "duration"))
+    @Option(name: .customLong("long-break"), help: ArgumentHelp("Long break length (default: config `long_break`, 15m).", valueName: "duration"))
     var longBreak: String?
-    @Option(help: ArgumentHelp("Work sessions before a long break (default 4).", valueName: "n"))
+    @Option(help: ArgumentHelp("Work sessions before a long break (default: config `cycles`, 4).", valueName: "n"))
     var cycles: Int?
     @Option(help: ArgumentHelp("Stop after this many work sessions.", valueName: "k"))
     var count: Int?
@@ -68,9 +75,11 @@ package struct StartCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let plan = try plan(config: env.config)
+        if create, path == nil {
+            throw FocusError.usage("--create needs the task to add and start: `focus start --create \"Thesis/Chapter 2\"`.")
+        }
         let db = try env.openDatabase()
-        let catalog = try db.catalog()
-        let (target, blockID) = try workTarget(catalog: catalog, db: db, env: env)
+        let (target, blockID, catalog) = try workTarget(db: db, env: env)
         let shown = catalog.path(of: target)
         let pid = getpid()
         let startedAt = env.now()

@@ -7,7 +7,10 @@ package struct TaskAddCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a task, or a subtask with its scheduling constraints.",
-        discussion: "`focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27` creates Thesis if needed."
+        discussion: """
+            A subtask's task is created too when it is new:
+            `focus task add "Thesis/Chapter 4" --estimate 6h --due 2026-11-27`
+            """
     )
 
     @Argument(help: ArgumentHelp("Task, or Task/Subtask.", valueName: "path"), completion: Completions.paths)

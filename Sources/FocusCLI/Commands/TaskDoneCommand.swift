@@ -23,7 +23,7 @@ package struct TaskDoneCommand: FocusRunnable {
             var task = try work.task()
             task.archived = !undo
             try db.updateTask(task)
-            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done '\(shown)' --undo` reopens it.")
+            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done \(Quoted.shell(shown)) --undo` reopens it.")
         case let .subtask(_, id):
             guard var subtask = try work.subtask() else { return }
             subtask.done = !undo

@@ -6,7 +6,10 @@ import FocusStorage
 package struct TaskEditCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change a task's or subtask's name, notes or scheduling constraints.",
-        discussion: "Pass `none` to clear a field: `focus task edit Thesis/Chapter 2 --due none`.")
+        discussion: """
+            Pass none to clear a field:
+            `focus task edit "Thesis/Chapter 2" --due none`
+            """)
 
     @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
     var path: String

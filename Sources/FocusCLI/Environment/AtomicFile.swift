@@ -5,6 +5,17 @@ import Foundation
 import Glibc
 #endif
 
+/// Who a file is for, which decides its permissions (README, Files).
+package enum FileAccess: Sendable {
+    /// A file the person asked for (`report --html`, `export --output`, `calendar export`, the
+    /// systemd unit of `daemon --install`): created 0666 less the umask, as cp(1) creates one;
+    /// a regular file it replaces keeps its permissions, as cp's target does.
+    case requested
+    /// A file focus keeps for itself (the config; the database, its backups and the hook log are
+    /// made elsewhere the same way): 0600 whatever the umask, as it may hold private notes.
+    case privateToUser
+}
+
 /// The one home of the files focus writes (`export --output`, `report --html`, `calendar
 /// export`, the config and the systemd unit; `backup FILE` follows the same rule in storage):
 /// written in pieces to a new temporary file beside the target, fsync'd, then renamed over it
@@ -28,7 +39,8 @@ package final class AtomicFileWriter {
     ///   - standardOutput: the console to write to when `path` is `-` or standard output itself;
     ///     nil refuses standard output like any other non-regular file.
     ///   - makeParent: create missing parent directories (0700) rather than refuse.
-    package init(path: String, mode: mode_t, standardOutput: (any Console)? = nil, makeParent: Bool = false) throws(FocusError) {
+    ///   - access: who the file is for: its permissions (`FileAccess`).
+    package init(path: String, access: FileAccess, standardOutput: (any Console)? = nil, makeParent: Bool = false) throws(FocusError) {
         self.path = path
         if let standardOutput, OutputFile.isStandardOutput(path) {
             temp = nil
@@ -53,8 +65,16 @@ package final class AtomicFileWriter {
         let name = ".\(base).focus-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let temp = directory.isEmpty ? name : directory + "/" + name
         self.temp = temp
-        fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode)
+        // open(2) takes the umask off 0666 for a requested file; a private one is made 0600 and
+        // set so whatever the umask.
+        fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, access == .requested ? 0o666 : 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+        var replaced = stat()
+        if access == .privateToUser {
+            fchmod(fd, 0o600)
+        } else if lstat(path, &replaced) == 0, (replaced.st_mode & S_IFMT) == S_IFREG {
+            fchmod(fd, replaced.st_mode & 0o777)
+        }
     }
 
     deinit {
@@ -120,9 +140,9 @@ package final class AtomicFileWriter {
 
 /// A whole file written at once through `AtomicFileWriter`.
 package enum AtomicFile {
-    package static func write(_ text: String, to path: String, mode: mode_t,
+    package static func write(_ text: String, to path: String, access: FileAccess,
                                standardOutput: (any Console)? = nil, makeParent: Bool = true) throws(FocusError) {
-        let file = try AtomicFileWriter(path: path, mode: mode, standardOutput: standardOutput, makeParent: makeParent)
+        let file = try AtomicFileWriter(path: path, access: access, standardOutput: standardOutput, makeParent: makeParent)
         try file.write(text)
         try file.commit()
     }

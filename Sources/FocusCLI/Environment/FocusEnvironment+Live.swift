@@ -13,7 +13,7 @@ extension FocusEnvironment {
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
         let dbPath = databasePath(option: global.db, environment: environment)
-        return FocusEnvironment(
+        var env = FocusEnvironment(
             console: console, now: now, clock: ContinuousClock(), calendar: calendar,
             config: config, configPath: configPath, databasePath: dbPath,
             makeNotifier: { fallback, warn in
@@ -40,6 +40,13 @@ extension FocusEnvironment {
             },
             ask: terminalQuestion(console: console)
         )
+        env.databaseExists = {
+            // Anything at the path counts (a directory is then refused by the open, exit 66);
+            // a dangling link does not, as the open would create the file it points to.
+            var info = stat()
+            return stat(dbPath, &info) == 0
+        }
+        return env
     }
 
     /// Yes-or-no questions on the terminal: asked on standard error (standard output stays the

@@ -27,6 +27,11 @@ package struct FocusEnvironment: Sendable {
     package var ask: (@Sendable (_ question: String) -> Bool)?
     /// Opens the store; called once per command that needs it.
     private let openStore: @Sendable () throws(FocusError) -> AppDatabase
+    /// Whether the database file exists (live: a `stat` of its path; tests: always).
+    package var databaseExists: @Sendable () -> Bool = { true }
+    /// Set for a command that only reads (`FocusRunnable.readsOnly`): a database that does not
+    /// exist is then an empty one in memory, and nothing is created on disk.
+    package var readsOnly = false
     /// The database this command opened and whether it wrote to it (for the re-plan after it).
     package let databaseUse = DatabaseUse()
 
@@ -57,7 +62,7 @@ package struct FocusEnvironment: Sendable {
     /// Opens the database (and recovers a session whose process died); every write through it is
     /// noted, so that the command's changes are re-planned after it (`Planning.replanIfStale`).
     package func openDatabase() throws(FocusError) -> AppDatabase {
-        var db = try openStore()
+        var db = try readsOnly && !databaseExists() ? AppDatabase.inMemory() : openStore()
         let use = databaseUse
         db.onWrite = { use.noteWrite() }
         use.opened(db)

@@ -18,10 +18,12 @@ package struct StandardConsole: Console {
         allowsColor = isInteractive && environment["NO_COLOR"].map(\.isEmpty) != false
     }
 
+    /// `COLUMNS` when set (POSIX, XBD "Environment Variables": it overrides the system's
+    /// width), else the terminal's, else 80.
     package var width: Int {
+        if let cols = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), cols > 0 { return cols }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let cols = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), cols > 0 { return cols }
         return 80
     }
 

@@ -125,14 +125,20 @@ enum ManPageRenderer {
         if let d = a.discussion, !d.isEmpty { out += paragraphs(d) }
     }
 
-    /// Prose: blank lines become paragraph breaks.
+    /// Prose: blank lines become paragraph breaks; an example on a line of its own (a
+    /// `` `focus ...` `` span, the help's convention) stays on a line of its own.
     private static func paragraphs(_ text: String?) -> [String] {
         guard let text, !text.isEmpty else { return [] }
         var out: [String] = []
         for (n, para) in text.components(separatedBy: "\n\n").enumerated() {
             if n > 0 { out.append(".PP") }
             for line in para.split(separator: "\n") where !line.trimmingSpaces().isEmpty {
+                let trimmed = line.trimmingSpaces()
+                let example = trimmed.hasPrefix("`focus ") && trimmed.hasSuffix("`")
+                // Unfilled, so a long example runs past the margin rather than be broken.
+                if example { out.append(".nf") }
                 out.append(escapeLine(String(line)))
+                if example { out.append(".fi") }
             }
         }
         return out
@@ -151,9 +157,16 @@ enum ManPageRenderer {
         return out
     }
 
-    /// A text line that cannot be read as a request (a leading `.` or `'`).
+    /// A text line that cannot be read as a request (a leading `.` or `'`). Spaces inside a
+    /// `` `...` `` span are unbreakable (`\ `, roff(7)), so an example is never cut across lines
+    /// and pastes as printed.
     static func escapeLine(_ s: String) -> String {
-        let e = escape(s.trimmingSpaces())
+        var e = ""
+        var inSpan = false
+        for c in escape(s.trimmingSpaces()) {
+            if c == "`" { inSpan.toggle() }
+            if c == " ", inSpan { e += "\\ " } else { e.append(c) }
+        }
         return e.hasPrefix(".") || e.hasPrefix("'") ? "\\&" + e : e
     }
 

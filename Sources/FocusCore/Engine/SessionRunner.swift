@@ -71,6 +71,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
 
         func handle(_ events: [EngineEvent], at t: Duration) {
             var fresh: [Int64: WorkRecord] = [:]
+            // Notices and hooks go out after the view has shown what happened, so the line
+            // "✓ completed … (recorded as #1)" comes before a notice printed in the terminal.
+            var outgoing: [() -> Void] = []
             for event in events {
                 var recordedAs: Int64?
                 switch event {
@@ -89,16 +92,18 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 default: break
                 }
                 if let notice = notices.notice(for: event, engine: engine) {
-                    poster.post(notice, via: notifier)
+                    let (poster, notifier) = (poster, notifier)
+                    outgoing.append { poster.post(notice, via: notifier) }
                 }
                 if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
-                    let runner = hooks.runner
-                    hookPoster.enqueue { await runner.run(hook, payload: payload) }
+                    let (runner, hookPoster) = (hooks.runner, hookPoster)
+                    outgoing.append { hookPoster.enqueue { await runner.run(hook, payload: payload) } }
                 }
             }
             let snap = engine.snapshot(at: t)
             if !engine.isFinished { saveCheckpoint(snap, at: t) }
             view.update(snap, events: events, recorded: fresh)
+            for send in outgoing { send() }
         }
 
         handle(engine.start(), at: .zero)

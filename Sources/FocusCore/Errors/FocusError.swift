@@ -58,6 +58,16 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// "no task matches 'x'. Did you mean 'y'? <fix>": the sentence of `notFound`, with the fix
+    /// that suits the command (`focus start` offers to add the task).
+    package static func noMatch(_ path: String, suggestions: [String], fix: String) -> String {
+        var s = "no task matches '\(path)'."
+        if !suggestions.isEmpty {
+            s += " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+        }
+        return s + " " + fix
+    }
+
     /// `focus.sqlite.backup-DATE`, for the database at `path`.
     static func backupPattern(_ path: String) -> String {
         (URL(fileURLWithPath: path).lastPathComponent) + ".backup-DATE"
@@ -70,17 +80,13 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .usage(message):
             return message
         case let .notFound(path, suggestions):
-            var s = "no task matches '\(path)'."
-            if !suggestions.isEmpty {
-                s += " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
-            }
-            return s + " Run `focus task list` to see all."
+            return FocusError.noMatch(path, suggestions: suggestions, fix: "Run `focus task list` to see all.")
         case let .ambiguous(path, candidates):
             let shown = candidates.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
             let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
             return "'\(path)' matches \(candidates.count) tasks: \(shown)\(more). Type more of the name, or use #ID."
         case let .alreadyExists(path):
-            return "'\(path)' already exists. Use `focus task edit '\(path)'` to change it."
+            return "'\(path)' already exists. Use `focus task edit \(Quoted.shell(path))` to change it."
         case let .hasHistory(path, sessions):
             return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `focus task rm '\(path)' --force` to delete it with its history, or `focus task done` to keep it."
         case let .badInput(file, line, reason):

@@ -4,7 +4,9 @@ package enum Quoted {
     /// `Thesis` as is; `"Thesis/Chapter 2"` in double quotes; text with `"`, `$`, `` ` ``, `\`
     /// or `!` in single quotes (a `'` inside written `'\''`).
     package static func shell(_ text: String) -> String {
-        if !text.isEmpty, text.unicodeScalars.allSatisfy(isPlain) { return text }
+        // A word that starts with `#` is a comment to the shell, and one that starts with `=` is
+        // expanded by zsh: those are quoted too.
+        if !text.isEmpty, text.unicodeScalars.allSatisfy(isPlain), !"#=".contains(text.first!) { return text }
         if !text.unicodeScalars.contains(where: { "\"$`\\!".unicodeScalars.contains($0) }) { return "\"" + text + "\"" }
         return "'" + text.replacingAll("'", with: "'\\''") + "'"
     }

@@ -22,7 +22,7 @@ package struct StatsRenderer: Sendable {
         if r.isEmpty {
             let scope = r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? ""
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
-            lines.append(StyledLine("Start one with `focus start <task>`.", .dim))
+            lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
             lines += dayChart(r)
             lines.append(StyledLine())

@@ -149,3 +149,52 @@ final class RunnerHarness: Sendable {
         #expect(result.cause == .suspend(slept: .seconds(8 * 3600)))
     }
 }
+
+/// One log of what the view showed and what the notifier was given, in the order it happened.
+final class OrderLog: Sendable {
+    let entries = Mutex<[String]>([])
+    /// Signalled when a notice arrives: the view waits on it (a little) to give a notice posted
+    /// too early every chance to come first.
+    let noticeArrived = DispatchSemaphore(value: 0)
+}
+
+final class OrderView: SessionView {
+    let log: OrderLog
+    init(_ log: OrderLog) { self.log = log }
+    func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
+        guard !recorded.isEmpty else { return }
+        _ = log.noticeArrived.wait(timeout: .now() + .milliseconds(300))
+        log.entries.withLock { $0.append("view: recorded #\(recorded.keys.sorted().map(String.init).joined())") }
+    }
+    func warn(_ message: String) {}
+}
+
+final class OrderNotifier: Notifier {
+    let log: OrderLog
+    init(_ log: OrderLog) { self.log = log }
+    func post(_ notice: Notice) async {
+        log.entries.withLock { $0.append("notice: \(notice.kind)") }
+        log.noticeArrived.signal()
+    }
+}
+
+@Suite struct SessionMessageOrderTests {
+    @Test func theRecordLineIsShownBeforeTheSessionsNoticeIsPosted() async {
+        let h = RunnerHarness()
+        let log = OrderLog()
+        let origin = Date(timeIntervalSince1970: 1_795_000_000)
+        let runner = SessionRunner(clock: h.clock, now: { origin }, store: MemoryStore(), view: OrderView(log), notifier: OrderNotifier(log),
+                                   notices: SessionNotices(path: "Thesis", todayBefore: 0), mailbox: h.mailbox, tick: nil)
+        let task = h.run(runner, plan: SessionPlan(workSeconds: 60, shortBreakSeconds: 30, longBreakSeconds: 60, cycles: 4, count: 2))
+        await h.clock.settle()
+        await h.clock.advance(by: .seconds(60))
+        await h.clock.advance(by: .seconds(30))
+        await h.clock.advance(by: .seconds(60))
+        _ = await task.value
+        let entries = log.entries.withLock { $0 }
+        let shown = entries.indices.filter { entries[$0].hasPrefix("view: recorded") }
+        let completed = entries.indices.filter { entries[$0] == "notice: workCompleted" }
+        #expect(shown.count == 2 && completed.count == 2, "\(entries)")
+        for (view, notice) in zip(shown, completed) { #expect(view < notice, "\(entries)") }
+    }
+}

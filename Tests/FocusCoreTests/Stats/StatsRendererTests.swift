@@ -108,7 +108,7 @@ import FocusCore
         Focus · 2026-11-16 → 2026-11-22 · Europe/Berlin
 
         No focus sessions between 2026-11-16 and 2026-11-22.
-        Start one with `focus start <task>`.
+        Start one with `focus start "Thesis/Chapter 2"`.
 
         """)
         let filtered = StatsRenderer(width: 80, color: false, today: Self.today).render(F.week([], taskFilter: "Thesis"))

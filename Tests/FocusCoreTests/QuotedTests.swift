@@ -1,0 +1,22 @@
+import FocusCore
+import Testing
+
+/// Names in suggested commands are quoted so that the line pastes into a POSIX shell as printed.
+@Suite struct QuotedTests {
+    @Test(arguments: [
+        ("Thesis", "Thesis"),
+        ("Thesis/Chapter 2", "\"Thesis/Chapter 2\""),
+        ("it's", "\"it's\""),
+        ("$HOME/x", "'$HOME/x'"),
+        ("a'b$c", "'a'\\''b$c'"),
+        // A word that starts with `#` is a comment to the shell; `=` first is expanded by zsh.
+        ("#12", "\"#12\""),
+        ("=x", "\"=x\""),
+        ("x#1", "x#1"),
+        ("~/x", "\"~/x\""),
+        ("", "\"\""),
+    ])
+    func aNameIsOneShellWord(name: String, quoted: String) {
+        #expect(Quoted.shell(name) == quoted)
+    }
+}
