@@ -87,7 +87,7 @@ package struct LogListCommand: FocusRunnable {
 
 /// Start and end of a manual entry from the flags.
 struct LogTimes {
-    static func resolve(start: String, end: String?, duration: String?, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
+    static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
         let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note)
         let e: Date
         switch (end, duration) {
@@ -98,17 +98,25 @@ struct LogTimes {
         default:
             throw .usage("give the end of the session with either --end or --duration.")
         }
-        try check(s, e, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
+        try check(s, e, endText: end ?? duration.map { "start + \($0)" }, allowLong: allowLong, calendar: env.calendar)
         return (s, e)
     }
 
-    /// The end after the start, the length at most a day; values echoed as the person wrote them
-    /// (`endText`) or as local wall-clock time, never converted to UTC.
-    static func check(_ s: Date, _ e: Date, endText: String?, calendar: LocalCalendar) throws(FocusError) {
+    /// The end after the start; the length at most a day, or with `allowLong` (`--allow-long`: a
+    /// forgotten timer, README "Sessions longer than a day") at most 31 days. Values echoed as the
+    /// person wrote them (`endText`) or as local wall-clock time, never converted to UTC.
+    static func check(_ s: Date, _ e: Date, endText: String?, allowLong: Bool, calendar: LocalCalendar) throws(FocusError) {
         guard e > s else {
             throw .invalidValue(what: "end", value: endText ?? SessionTimes.local(e, calendar), expected: "a time after the start (\(SessionTimes.local(s, calendar)))")
         }
-        guard e.timeIntervalSince(s) <= 86_400 else { throw .invalidValue(what: "session length", value: DurationParser.format(Int(e.timeIntervalSince(s))), expected: "at most 24h") }
+        let length = e.timeIntervalSince(s)
+        let shown = length < 1e12 ? DurationParser.format(Int(length)) : "more than a century"
+        guard length <= Double(SessionRecord.maximumLengthSeconds) else {
+            throw .invalidValue(what: "session length", value: shown, expected: "at most 31 days; check the start and end")
+        }
+        guard allowLong || length <= Double(SessionRecord.dayLengthSeconds) else {
+            throw .usage("the session would last \(shown), more than a day. If a timer ran on (a forgotten timer), pass --allow-long to record it as one session; otherwise check the start and end.")
+        }
     }
 }
 
@@ -123,11 +131,12 @@ package struct LogAddCommand: FocusRunnable {
     @Flag(help: "Record it as interrupted (left early).") var interrupted = false
     @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
     @Flag(help: "Record it even if it ends after now.") var allowFuture = false
+    @Flag(help: "Record it even if it lasts more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, env: env)
+        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
         try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
         let catalog = try db.catalog()
@@ -158,6 +167,7 @@ package struct LogEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
     @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
     @Flag(help: "Allow new times that end after now.") var allowFuture = false
+    @Flag(help: "Allow a new length of more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -175,7 +185,10 @@ package struct LogEditCommand: FocusRunnable {
         if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
         if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
-        try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
+        // A length kept as it was (a move, a new note) was accepted when it was recorded.
+        let sameLength = log.endedAt.timeIntervalSince(log.startedAt) == oldLength
+        try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" },
+                           allowLong: allowLong || sameLength, calendar: env.calendar)
         if start != nil || end != nil || duration != nil {
             try SessionTimes.checkEnded(end: log.endedAt, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         }

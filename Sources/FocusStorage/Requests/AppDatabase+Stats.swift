@@ -99,20 +99,48 @@ extension AppDatabase {
             return false
         }
         var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, [lo, to.unixSeconds] + filterIDs, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
-        // And those begun the day before that run into the window (sessions last at most a day).
-        sessions += try sessionsCrossing(db, lo, from: lo - 86_400, filter: filter, filterIDs, ids: &ids)
+        // And those begun before that run into the window: the day before from the quarters,
+        // earlier ones (longer than a day) from their own index.
+        sessions += try sessionsCrossing(db, lo, from: lo - dayReach, filter: filter, filterIDs, ids: &ids)
         return sessions
     }
 
-    /// Sessions that start in `[from, edge)` and end after `edge` (and by `limit`, when given),
-    /// `filter` applied. Only the quarters whose latest end is past `edge` are read (see
-    /// `focusQuarter`), not every session of the range: for a window's first midnight that was
-    /// a day of sessions to find the few still running.
-    static func sessionsCrossing(
-        _ db: Database, _ edge: Int64, from: Int64, endingBy limit: Int64? = nil, filter: String,
+    /// How far before an instant the start-time index is read for the sessions running over it:
+    /// a day. A session may last longer (a forgotten timer, README "Sessions longer than a day");
+    /// those are read from `timeLog_long`, which holds only them.
+    static let dayReach: Int64 = 86_400
+
+    /// The WHERE term of the `timeLog_long` partial index (the v8 migration), word for word:
+    /// SQLite uses a partial index only for a query that repeats its term.
+    static let longSessionTerm = "endedAt - startedAt > 86400"
+
+    /// Sessions that start in `[from, before)` and end after `edge` (and by `limit`, when given),
+    /// `filter` applied, read from the longer-than-a-day sessions only: complete when
+    /// `before <= edge - dayReach`, as every session that starts that early and still runs at
+    /// `edge` lasts more than a day. With none stored this is one probe of an empty index.
+    static func longSessionsCrossing(
+        _ db: Database, _ edge: Int64, from: Int64, before: Int64, endingBy limit: Int64? = nil, filter: String,
         _ filterIDs: [Int64], ids: inout SessionIDs
     ) throws -> [StatsSession] {
-        guard from < edge else { return [] }
+        guard from < before else { return [] }
+        let sql = "SELECT \(entryColumns) FROM timeLog INDEXED BY timeLog_long WHERE \(longSessionTerm) AND startedAt >= ? AND startedAt < ? AND endedAt > ?"
+            + (limit == nil ? "" : " AND endedAt <= ?") + filter
+        return try statsSessions(db, sql: sql, [from, before, edge] + (limit.map { [$0] } ?? []) + filterIDs, ids: &ids)
+    }
+
+    /// Sessions that start in `[longSince, edge)` and end after `edge` (and by `limit`, when
+    /// given), `filter` applied. Those starting in `[from, edge)` come from the quarters: only
+    /// those whose latest end is past `edge` are read (see `focusQuarter`), not every session of
+    /// the range (for a window's first midnight that was a day of sessions to find the few still
+    /// running). Those starting before `from`, at least a day before `edge` (`from <= edge -
+    /// dayReach`), last longer than a day and come from `longSessionsCrossing`.
+    static func sessionsCrossing(
+        _ db: Database, _ edge: Int64, from: Int64, longSince: Int64 = .min, endingBy limit: Int64? = nil, filter: String,
+        _ filterIDs: [Int64], ids: inout SessionIDs
+    ) throws -> [StatsSession] {
+        var sessions = try longSessionsCrossing(db, edge, from: longSince, before: min(from, edge), endingBy: limit,
+                                                filter: filter, filterIDs, ids: &ids)
+        guard from < edge else { return sessions }
         let firstQuarter = from / 900 - (from % 900 < 0 ? 1 : 0)
         let endQuarter = edge / 900 + (edge % 900 > 0 ? 1 : 0)
         var found: [Int64] = []
@@ -120,10 +148,9 @@ extension AppDatabase {
             found.append(sqlite3_column_int64($0, 0))
             return true
         }
-        guard !found.isEmpty else { return [] }
+        guard !found.isEmpty else { return sessions }
         let sql = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ?"
             + (limit == nil ? "" : " AND endedAt <= ?") + filter
-        var sessions: [StatsSession] = []
         for q in found {
             let args = [max(from, q * 900), min(edge, q * 900 + 900), edge] + (limit.map { [$0] } ?? []) + filterIDs
             sessions += try statsSessions(db, sql: sql, args, ids: &ids)
@@ -147,8 +174,9 @@ extension AppDatabase {
         let windowStart = bounds[days]
         // Sessions before the window: their names are never shown.
         var unnamed = SessionIDs()
-        // Sessions from the day before that run into the first history day.
-        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - 86_400, endingBy: windowStart, filter: filter, filterIDs, ids: &unnamed)
+        // Sessions begun before that run into the first history day (and end before the window:
+        // those running into it are the window's).
+        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - dayReach, endingBy: windowStart, filter: filter, filterIDs, ids: &unnamed)
         if filter.isEmpty, bounds.allSatisfy({ $0 % 900 == 0 }) {
             try quarterDays(db, bounds, into: &sessions)
             return
@@ -228,9 +256,11 @@ extension AppDatabase {
         var outside: Int64 = 0
         var shares = 0.0
         var unnamed = SessionIDs()
-        // First the sessions counted whole that run on past `to`, then those begun before `from`.
-        for (startsFrom, edge) in [(max(lo, hi - 86_400), hi), (lo - 86_400, lo)] {
-            for session in try sessionsCrossing(db, edge, from: startsFrom, filter: "", [], ids: &unnamed) where session.focusedSeconds > 0 {
+        // First the sessions counted whole that run on past `to` (begun in [lo, hi): those begun
+        // more than a day before `to` are long ones), then those begun before `from`.
+        for (startsFrom, longSince, edge) in [(max(lo, hi - dayReach), lo, hi), (lo - dayReach, Int64.min, lo)] {
+            for session in try sessionsCrossing(db, edge, from: startsFrom, longSince: longSince, filter: "", [], ids: &unnamed)
+            where session.focusedSeconds > 0 {
                 let focused = Int64(session.focusedSeconds)
                 if edge == hi { outside += focused }
                 let wall = Double(session.end - session.start)
@@ -254,6 +284,11 @@ extension AppDatabase {
             SELECT startedAt, endedAt, focusedSeconds FROM timeLog
             WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0\(filter)
             """
+        // Those begun more than a day before the day: sessions longer than a day, from their index.
+        let overlappingLong = """
+            SELECT startedAt, endedAt, focusedSeconds FROM timeLog INDEXED BY timeLog_long
+            WHERE \(longSessionTerm) AND startedAt >= ? AND startedAt < ? AND endedAt > ? AND focusedSeconds > 0\(filter)
+            """
         var count = 0
         var day = first.adding(days: -1)
         var hi = calendar.startOfDay(first).unixSeconds
@@ -266,12 +301,14 @@ extension AppDatabase {
             }
             if !focus {
                 var exact = 0.0
-                try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
-                    let s = sqlite3_column_int64(row, 0), e = sqlite3_column_int64(row, 1), focused = sqlite3_column_int64(row, 2)
-                    let wall = Double(e - s)
-                    let overlap = Double(min(e, hi) - max(s, lo))
-                    if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
-                    return true
+                for (sql, args) in [(overlappingLong, [Int64.min, lo - dayReach, lo]), (overlapping, [lo - dayReach, hi, lo])] {
+                    try eachRow(db, sql, args + filterIDs) { row in
+                        let s = sqlite3_column_int64(row, 0), e = sqlite3_column_int64(row, 1), focused = sqlite3_column_int64(row, 2)
+                        let wall = Double(e - s)
+                        let overlap = Double(min(e, hi) - max(s, lo))
+                        if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
+                        return true
+                    }
                 }
                 focus = StatsMath.seconds(exact) > 0
             }
