@@ -200,5 +200,19 @@ import Testing
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(log.out.utf8)) as? [[String: Any]])
         #expect(rows.count == 1)
         #expect(rows.first?["focused_seconds"] as? Int == 99_000)
+        // Listed once, under the day it started, saying on which day it ended.
+        let text = await world.output("log", "--last", "7")
+        #expect(text.out == "Thu 19 Nov 2026  ·  27h 30m\n  #1  20:00–23:30 (+1d)  27h 30m ✗  Thesis/Ch 2\n")
+    }
+
+    @Test func anEditThatKeepsTheLengthNeedsNoFlagEvenPastTheCap() async throws {
+        let world = try TestWorld()
+        await world.run("task", "add", "Thesis")
+        #expect(await world.run("log", "add", "Thesis", "--start", "2026-11-01 08:00", "--duration", "25m") == 0)
+        // A database edited by hand: a session of 40 days.
+        try await world.database.writer.write { try $0.execute(sql: "UPDATE timeLog SET startedAt = endedAt - 40 * 86400, focusedSeconds = 40 * 86400") }
+        #expect(await world.run("log", "edit", "1", "--note", "found it") == 0)
+        let days = try await Self.days(world, "--from", "2026-10-01", "--to", "2026-10-03")
+        #expect(days.map { $0[1] } == ["86400", "86400", "86400"])
     }
 }

@@ -30,7 +30,11 @@ package struct LogCommand: ParsableCommand {
     static func line(_ e: SessionEntry, calendar: LocalCalendar) -> String {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
-        let to = calendar.timeOfDay(of: e.log.endedAt)
+        var to = "\(calendar.timeOfDay(of: e.log.endedAt))"
+        // A session longer than a day (a forgotten timer) says on which later day it ended.
+        if e.log.endedAt.timeIntervalSince(e.log.startedAt) > Double(SessionRecord.dayLengthSeconds) {
+            to += " (+\(calendar.day(of: e.log.endedAt).dayNumber - calendar.day(of: e.log.startedAt).dayNumber)d)"
+        }
         var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
@@ -105,10 +109,12 @@ struct LogTimes {
     /// The end after the start; the length at most a day, or with `allowLong` (`--allow-long`: a
     /// forgotten timer, README "Sessions longer than a day") at most 31 days. Values echoed as the
     /// person wrote them (`endText`) or as local wall-clock time, never converted to UTC.
-    static func check(_ s: Date, _ e: Date, endText: String?, allowLong: Bool, calendar: LocalCalendar) throws(FocusError) {
+    static func check(_ s: Date, _ e: Date, endText: String?, allowLong: Bool, keepsLength: Bool = false, calendar: LocalCalendar) throws(FocusError) {
         guard e > s else {
             throw .invalidValue(what: "end", value: endText ?? SessionTimes.local(e, calendar), expected: "a time after the start (\(SessionTimes.local(s, calendar)))")
         }
+        // A length kept as it was (a move, a new note) was accepted when it was recorded.
+        if keepsLength { return }
         let length = e.timeIntervalSince(s)
         let shown = length < 1e12 ? DurationParser.format(Int(length)) : "more than a century"
         guard length <= Double(SessionRecord.maximumLengthSeconds) else {
@@ -185,10 +191,9 @@ package struct LogEditCommand: FocusRunnable {
         if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
         if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
-        // A length kept as it was (a move, a new note) was accepted when it was recorded.
         let sameLength = log.endedAt.timeIntervalSince(log.startedAt) == oldLength
         try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" },
-                           allowLong: allowLong || sameLength, calendar: env.calendar)
+                           allowLong: allowLong, keepsLength: sameLength, calendar: env.calendar)
         if start != nil || end != nil || duration != nil {
             try SessionTimes.checkEnded(end: log.endedAt, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         }
