@@ -17,7 +17,9 @@ extension AppDatabase {
     /// day spanning that day: the calculator splits a session's focus by wall time and counts
     /// sessions, tasks and insights only inside the window, so the report is exactly the one
     /// the individual sessions give (a test holds both to that), for a fraction of the work.
-    /// Sessions before the window that cross a local midnight come one by one.
+    /// Sessions before the window that cross a local midnight come one by one. Every range read
+    /// by start time reaches back one day before its edge; sessions longer than a day (a
+    /// forgotten timer) come from `LongSessions`, read once.
     ///
     /// Without `heatmap` (everything but the HTML report: the 12-week heatmap is the only
     /// figure that needs each earlier day's total) days are read from `window.previous.from`
