@@ -153,4 +153,21 @@ import Testing
         #expect(try db.overlappingCount(from, from + 60) == 1)
         #expect(try db.overlappingCount(from + 20 * 86_400, from + 20 * 86_400 + 60) == 0)
     }
+
+    @Test func aSessionLeftPausedOverADayIsRecoveredNotRefused() throws {
+        let db = try AppDatabase.inMemory()
+        let task = try db.addTask(title: "Thesis", notes: nil, now: now)
+        let start = now - 40 * 3600
+        // Paused after 10 minutes, and left so for 30 hours while focus kept checkpointing.
+        let snapshot = SessionSnapshot(
+            phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(900), isPaused: true,
+            phaseStartedAt: start, endsAt: nil, focusedSeconds: 600, workStartedAt: start, workPlannedSeconds: 1500)
+        try db.claimSession(ActiveSession(pid: 4242, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
+                                          checkpointAt: start + 30 * 3600), isAlive: { _ in false })
+        let recovered = try db.recoverStaleSession(isAlive: { _ in false }, now: now)
+        let log = try #require(recovered?.log?.log)
+        #expect(log.endedAt.timeIntervalSince(log.startedAt) == 30 * 3600)
+        #expect(log.focusedSeconds == 600)
+        #expect(log.status == .interrupted)
+    }
 }
