@@ -78,6 +78,9 @@ package enum FocusMain {
         do {
             var env = try makeEnvironment(command.global)
             env.readsOnly = command.readsOnly
+            // The database is closed before the process exits (it holds the last reference):
+            // closing checkpoints the write-ahead log, so no -wal file is left behind.
+            defer { env.databaseUse.release() }
             try await command.run(in: env)
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {

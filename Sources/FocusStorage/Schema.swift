@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 7
+    package static let schemaVersion = 8
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -328,6 +328,58 @@ extension AppDatabase {
                 let storedKey: String = row["nameKey"] ?? ""
                 if !key.utf8.elementsEqual(storedKey.utf8) { try rekey.execute(arguments: [key, row["id"] as Int64?]) }
             }
+        }
+        migrator.registerMigration("v8-long-sessions", foreignKeyChecks: .deferred) { db in
+            // A session may last longer than a day (a forgotten timer, README "Sessions longer than
+            // a day"). SQLite cannot drop v1's `CHECK (endedAt - startedAt <= 86400)`, so timeLog is
+            // rebuilt without it the way SQLite's own documentation of ALTER TABLE describes for
+            // changes it cannot make in place: a new table with the same columns and other
+            // constraints, the rows copied with their ids, the old table dropped, the new one
+            // renamed, then every index and trigger on it re-created from the very SQL it had
+            // (v1's totals, v2's window index, v5's quarters, v6's plan state). Foreign keys are
+            // off meanwhile (GRDB's deferred checks run them once at the end); nothing references
+            // timeLog. The AUTOINCREMENT counter is carried over, so no id is ever handed out twice.
+            let dependents = try String.fetchAll(db, sql: """
+                SELECT sql FROM sqlite_master
+                WHERE tbl_name = 'timeLog' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+                ORDER BY type = 'trigger', rowid
+                """)
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'timeLog'")
+            let columns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, blockId, note, createdAt"
+            try db.execute(sql: """
+                CREATE TABLE timeLog_new (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  taskId INTEGER NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+                  subtaskId INTEGER REFERENCES subtask(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL,
+                  plannedSeconds INTEGER NOT NULL CHECK (plannedSeconds >= 0),
+                  focusedSeconds INTEGER NOT NULL CHECK (focusedSeconds >= 0),
+                  status TEXT NOT NULL CHECK (status IN ('completed', 'interrupted')),
+                  blockId INTEGER REFERENCES scheduledBlock(id) ON DELETE SET NULL,
+                  note TEXT,
+                  createdAt INTEGER NOT NULL,
+                  CHECK (endedAt >= startedAt),
+                  CHECK (focusedSeconds <= endedAt - startedAt)
+                );
+                INSERT INTO timeLog_new (\(columns)) SELECT \(columns) FROM timeLog ORDER BY id;
+                DROP TABLE timeLog;
+                ALTER TABLE timeLog_new RENAME TO timeLog;
+                """)
+            for sql in dependents { try db.execute(sql: sql) }
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'timeLog'", arguments: [sequence])
+                if db.changesCount == 0 {
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('timeLog', ?)", arguments: [sequence])
+                }
+            }
+            // Window reads take the sessions begun up to a day before the window from the start-time
+            // index, as before; the few longer ones come from this index, which holds only them
+            // (empty, it costs one probe). Queries name it with INDEXED BY and repeat its WHERE term
+            // word for word (`AppDatabase.longSessionTerm`), so SQLite always uses it.
+            try db.execute(sql: """
+                CREATE INDEX timeLog_long ON timeLog(startedAt, endedAt) WHERE endedAt - startedAt > 86400;
+                """)
         }
         return migrator
     }

@@ -116,3 +116,17 @@ import Testing
         #expect(r.out == #"[{"id": 2, "task": "Thesis", "subtask": null, "start": "2026-11-22T10:00:00Z", "end": "2026-11-22T10:20:00Z", "focused_seconds": 1200, "planned_seconds": 1200, "status": "interrupted", "block_id": null, "note": null}, {"id": 1, "task": "Thesis", "subtask": null, "start": "2026-11-22T08:00:00Z", "end": "2026-11-22T08:50:00Z", "focused_seconds": 3000, "planned_seconds": 3000, "status": "completed", "block_id": null, "note": null}]"# + "\n")
     }
 }
+
+/// A command that wrote (and re-planned after it) closes the database before it exits: the
+/// write-ahead log is checkpointed and removed, so a copy of the file alone holds everything.
+@Suite struct DatabaseClosedOnExitTests {
+    @Test func noWriteAheadLogIsLeftBehindAfterWritingCommands() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        for args in [["task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2030-01-01"],
+                     ["log", "add", "Thesis/Intro", "--start", "2026-01-05 09:00", "--duration", "25m"], ["plan"]] {
+            #expect(try await s.run(args).code == 0, "\(args)")
+            #expect(!FileManager.default.fileExists(atPath: s.db + "-wal"), "\(args) left \(s.db)-wal")
+        }
+    }
+}

@@ -110,9 +110,9 @@ import Testing
         }
         for e in try db.recentSessions(limit: 5) {
             #expect(instants.contains(Int64(e.log.startedAt.timeIntervalSince1970)))
-            // Within the rules of its table: 0 to a day long, no more focus than that.
+            // Within the rules of its table: 0 to 31 days long (a forgotten timer), no more focus than that.
             let length = e.log.endedAt.timeIntervalSince(e.log.startedAt)
-            #expect(length >= 0 && length <= 86_400)
+            #expect(length >= 0 && length <= Double(StoredNumber.longestSession))
             #expect(Double(e.log.focusedSeconds) <= length && e.log.focusedSeconds >= 0)
         }
         #expect(report.totals.focusedSeconds >= 0)
@@ -135,11 +135,11 @@ import Testing
         #expect(log.focusedSeconds == 0)
     }
 
-    @Test func aSessionWithAnOutOfRangeStartKeepsItsEndAndLastsAtMostADay() throws {
+    @Test func aSessionWithAnOutOfRangeStartKeepsItsEndAndLastsAtMostTheLongestSession() throws {
         let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET startedAt = \(Self.min)")
         let log = try #require(try db.session(id: 1)?.log)
         #expect(log.endedAt == now)
-        #expect(log.startedAt == now - 86_400)
+        #expect(log.startedAt == now - Double(StoredNumber.longestSession))
         #expect(log.focusedSeconds == 1500)
     }
 
@@ -147,7 +147,7 @@ import Testing
         let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET endedAt = \(Self.max)")
         let log = try #require(try db.session(id: 1)?.log)
         #expect(log.startedAt == now - 1500)
-        #expect(log.endedAt == now - 1500 + 86_400)
+        #expect(log.endedAt == now - 1500 + Double(StoredNumber.longestSession))
     }
 
     @Test func hugeSumsOfFocusAreTotalledNotOverflowed() throws {
@@ -183,7 +183,7 @@ import Testing
     }
 
     @Test func aSessionBreakingItsRowRulesIsListed() throws {
-        let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET endedAt = startedAt + 200000")
+        let db = try edited("PRAGMA ignore_check_constraints = ON; UPDATE timeLog SET endedAt = startedAt + 3000000")
         let found = try db.outOfRangeValues()
         #expect(found.values.map { "\($0.table) #\($0.id) \($0.column)" } == ["timeLog #1 endedAt"])
     }

@@ -128,13 +128,22 @@ import Testing
 
 @Suite struct StatsInputEquivalenceTests {
     /// 150 days of random sessions ending 2026-11-22: some across midnight, some of zero
-    /// length, some paused, in a zone with two DST changes in range.
+    /// length, some paused, some longer than a day (forgotten timers of up to 31 days), in a
+    /// zone with two DST changes in range.
     static func database() throws -> AppDatabase {
         let db = try AppDatabase.inMemory()
         var rng = SeededRandom(seed: 7)
         let end: Int64 = 1_795_392_000  // 2026-11-23T00:00:00Z
         var records: [SessionRecord] = []
         for k in 0..<3000 {
+            if k % 97 == 1 {
+                let length = 86_401 + Int64(rng.next() % (30 * 86_400))
+                let start = end - 150 * 86_400 + Int64(rng.next() % UInt64(150 * 86_400 - length))
+                records.append(SessionRecord(task: "T\(rng.next() % 4)", subtask: k % 2 == 0 ? nil : "S\(rng.next() % 3)", start: start,
+                                             end: start + length, status: k % 3 == 0 ? .interrupted : .completed,
+                                             focusedSeconds: k % 2 == 0 ? Int(length) : Int(length / 3), plannedSeconds: 1500))
+                continue
+            }
             let start = end - 150 * 86_400 + Int64(rng.next() % (150 * 86_400))
             let length = k % 17 == 0 ? 0 : Int64(rng.next() % 10_800)
             let focused = k % 5 == 0 ? Int(Double(length) * 0.7) : Int(length)
@@ -166,6 +175,16 @@ import Testing
         let target = try path.map { try db.catalog().resolve($0) }
         let all = try db.sessions(overlapping: calendar.startOfDay(window.historyFrom), calendar.startOfDay(window.to.adding(days: 1)),
                                   subtaskID: target?.subtaskID, taskID: target?.subtaskID == nil ? target?.taskID : nil)
+        // The reader of sessions one by one is itself held to a scan of the whole log.
+        let lo = calendar.startOfDay(window.historyFrom), hi = calendar.startOfDay(window.to.adding(days: 1))
+        let scanned = try db.sessions(overlapping: .distantPast, .distantFuture).filter { e in
+            e.log.startedAt < hi && (e.log.endedAt > lo || e.log.startedAt >= lo)
+                && (target == nil || (target?.subtaskID.map { e.log.subtaskID == $0 } ?? (e.log.taskID == target?.taskID)))
+        }
+        #expect(all.map(\.log.id) == scanned.map(\.log.id))
+        if path == nil, window.dayCount <= 31 {
+            #expect(all.contains { $0.log.endedAt.timeIntervalSince($0.log.startedAt) > 86_400 && $0.log.startedAt < lo - 86_400 })
+        }
         let oneByOne = StatsInput(window: window, calendar: calendar, now: now, sessions: all, progress: fast.progress,
                                   taskFilter: fast.taskFilter, historyFrom: window.historyFrom)
         #expect(fast.sessions.count < all.count)

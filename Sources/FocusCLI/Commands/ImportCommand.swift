@@ -29,6 +29,8 @@ package struct ImportCommand: FocusRunnable {
             the other tags), project (Watson), description (Open Pomodoro) or none (subtask). \
             E.g. `--map task=project:*,subtask=1` or `--map task=2,subtask=1`.
 
+            A session longer than a day (a forgotten timer) is imported as one session, with a \
+            warning naming its line; one longer than 31 days is refused as a broken end. \
             Missing tasks and subtasks are created. The whole file is checked first: a bad entry \
             stops the import with its line number, and nothing is written. Sessions already in \
             the database (same task, subtask and start) are skipped, so importing twice is safe.
@@ -66,8 +68,12 @@ package struct ImportCommand: FocusRunnable {
         // First the whole file is checked, with nothing opened for writing.
         var checker = SessionFileParser(format: format, mapping: mapping, file: file)
         let now = env.now()
+        // Sessions longer than a day are kept, each said once on standard error with its line
+        // after the import (nothing is said when the file is refused: only the error).
+        var long: [(line: Int, seconds: Int64)] = []
         let check: SessionFileParser.Emit = { [file, allowFuture, calendar = env.calendar] record, line in
             try SessionTimes.checkEnded(record, line: line, file: file, now: now, calendar: calendar, allowFuture: allowFuture)
+            if record.isLongerThanADay { long.append((line, record.end - record.start)) }
         }
         try ChunkedFile.read(file) { chunk in try checker.feed(chunk, check) }
         try checker.finish(check)
@@ -80,7 +86,22 @@ package struct ImportCommand: FocusRunnable {
             try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record) } }
             try parser.finish { record, _ in try insert(record) }
         }
+        for warning in ImportCommand.longWarnings(long, file: file) { env.console.note(warning) }
         env.console.line(ImportCommand.sentence(summary, skipped: checker.skipped, format: format))
+    }
+
+    /// The most long-session warnings one import prints; the rest are counted in one more line.
+    static let longWarningLimit = 20
+
+    /// "warning: FILE:12: a session of 27h 30m (a forgotten timer?): imported as one session",
+    /// one per session longer than a day, up to `longWarningLimit`.
+    static func longWarnings(_ long: [(line: Int, seconds: Int64)], file: String) -> [String] {
+        var lines = long.prefix(longWarningLimit).map { "warning: \(file):\($0.line): " + SessionRecord.longSessionWarning(seconds: $0.seconds) }
+        if long.count > longWarningLimit {
+            let more = long.count - longWarningLimit
+            lines.append("warning: \(file): \(more) more session\(more == 1 ? "" : "s") longer than a day, each imported as one session")
+        }
+        return lines
     }
 
     /// `--format`, else the file's name (and, for `.json`, its first bytes).

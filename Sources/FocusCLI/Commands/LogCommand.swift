@@ -30,7 +30,11 @@ package struct LogCommand: ParsableCommand {
     static func line(_ e: SessionEntry, calendar: LocalCalendar) -> String {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
-        let to = calendar.timeOfDay(of: e.log.endedAt)
+        var to = "\(calendar.timeOfDay(of: e.log.endedAt))"
+        // A session longer than a day (a forgotten timer) says on which later day it ended.
+        if e.log.endedAt.timeIntervalSince(e.log.startedAt) > Double(SessionRecord.dayLengthSeconds) {
+            to += " (+\(calendar.day(of: e.log.endedAt).dayNumber - calendar.day(of: e.log.startedAt).dayNumber)d)"
+        }
         var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
@@ -87,7 +91,7 @@ package struct LogListCommand: FocusRunnable {
 
 /// Start and end of a manual entry from the flags.
 struct LogTimes {
-    static func resolve(start: String, end: String?, duration: String?, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
+    static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
         let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note)
         let e: Date
         switch (end, duration) {
@@ -98,17 +102,27 @@ struct LogTimes {
         default:
             throw .usage("give the end of the session with either --end or --duration.")
         }
-        try check(s, e, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
+        try check(s, e, endText: end ?? duration.map { "start + \($0)" }, allowLong: allowLong, calendar: env.calendar)
         return (s, e)
     }
 
-    /// The end after the start, the length at most a day; values echoed as the person wrote them
-    /// (`endText`) or as local wall-clock time, never converted to UTC.
-    static func check(_ s: Date, _ e: Date, endText: String?, calendar: LocalCalendar) throws(FocusError) {
+    /// The end after the start; the length at most a day, or with `allowLong` (`--allow-long`: a
+    /// forgotten timer, README "Sessions longer than a day") at most 31 days. Values echoed as the
+    /// person wrote them (`endText`) or as local wall-clock time, never converted to UTC.
+    static func check(_ s: Date, _ e: Date, endText: String?, allowLong: Bool, keepsLength: Bool = false, calendar: LocalCalendar) throws(FocusError) {
         guard e > s else {
             throw .invalidValue(what: "end", value: endText ?? SessionTimes.local(e, calendar), expected: "a time after the start (\(SessionTimes.local(s, calendar)))")
         }
-        guard e.timeIntervalSince(s) <= 86_400 else { throw .invalidValue(what: "session length", value: DurationParser.format(Int(e.timeIntervalSince(s))), expected: "at most 24h") }
+        // A length kept as it was (a move, a new note) was accepted when it was recorded.
+        if keepsLength { return }
+        let length = e.timeIntervalSince(s)
+        let shown = length < 1e12 ? DurationParser.format(Int(length)) : "more than a century"
+        guard length <= Double(SessionRecord.maximumLengthSeconds) else {
+            throw .invalidValue(what: "session length", value: shown, expected: "at most 31 days; check the start and end")
+        }
+        guard allowLong || length <= Double(SessionRecord.dayLengthSeconds) else {
+            throw .usage("the session would last \(shown), more than a day. If a timer ran on (a forgotten timer), pass --allow-long to record it as one session; otherwise check the start and end.")
+        }
     }
 }
 
@@ -126,11 +140,12 @@ package struct LogAddCommand: FocusRunnable {
     @Flag(help: "Record it as interrupted (left early).") var interrupted = false
     @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
     @Flag(help: "Record it even if it ends after now.") var allowFuture = false
+    @Flag(help: "Record it even if it lasts more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, env: env)
+        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
         try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
         let catalog = try db.catalog()
@@ -161,6 +176,7 @@ package struct LogEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
     @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
     @Flag(help: "Allow new times that end after now.") var allowFuture = false
+    @Flag(help: "Allow a new length of more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -178,7 +194,9 @@ package struct LogEditCommand: FocusRunnable {
         if let end { log.endedAt = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { log.endedAt = log.startedAt.addingTimeInterval(Double(try DurationParser.seconds(duration))) }
         if start != nil, end == nil, duration == nil { log.endedAt = log.startedAt.addingTimeInterval(oldLength) }
-        try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" }, calendar: env.calendar)
+        let sameLength = log.endedAt.timeIntervalSince(log.startedAt) == oldLength
+        try LogTimes.check(log.startedAt, log.endedAt, endText: end ?? duration.map { "start + \($0)" },
+                           allowLong: allowLong, keepsLength: sameLength, calendar: env.calendar)
         if start != nil || end != nil || duration != nil {
             try SessionTimes.checkEnded(end: log.endedAt, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         }

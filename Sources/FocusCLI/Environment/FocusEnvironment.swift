@@ -81,6 +81,9 @@ package final class DatabaseUse: Sendable {
 
     /// The database, when the command wrote to it.
     package var changed: AppDatabase? { state.withLock { $0.wrote ? $0.database : nil } }
+
+    /// Lets the database go (its connection closes when the command's own handle is gone too).
+    package func release() { state.withLock { $0.database = nil } }
 }
 
 /// A yes to a `[y/N]` question: `y` or `yes`, in any case; anything else (Enter included) is no.

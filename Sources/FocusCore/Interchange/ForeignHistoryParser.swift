@@ -259,7 +259,7 @@ package struct ForeignHistoryParser {
             }
         }
         guard minutes <= Double(SessionRecord.maximumLengthSeconds) / 60 else {
-            throw InterchangeIssue("duration=\(Int(min(minutes, 1e12))) minutes is more than 24 hours; split it into sessions of a day or less")
+            throw InterchangeIssue("duration=\(Int(min(minutes, 1e12))) minutes is more than 31 days; check it (a session of up to 31 days is imported as one)")
         }
         let end = start + Int64((minutes * 60).rounded())
         let (task, subtask) = mapping.titles(tags: tags, description: description)

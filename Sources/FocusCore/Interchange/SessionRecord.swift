@@ -28,8 +28,22 @@ package struct SessionRecord: Sendable, Equatable, Hashable {
         self.note = note
     }
 
-    /// The longest session the store keeps: a day.
-    package static let maximumLengthSeconds: Int64 = 86_400
+    /// A session longer than this (a day) is kept, and said with a warning: a forgotten timer?
+    /// (README, "Sessions longer than a day").
+    package static let dayLengthSeconds: Int64 = 86_400
+
+    /// The longest session an import or `log add --allow-long` takes: 31 days. A timer forgotten
+    /// over a month's holiday is history; anything longer is a broken end (a wrong year or
+    /// month), refused with its line.
+    package static let maximumLengthSeconds: Int64 = 31 * 86_400
+
+    /// Whether the session lasts longer than a day.
+    package var isLongerThanADay: Bool { end - start > SessionRecord.dayLengthSeconds }
+
+    /// The warning for a session longer than a day, after `FILE:LINE: `.
+    package static func longSessionWarning(seconds: Int64) -> String {
+        "a session of \(TerminalText.duration(Int(seconds))) (a forgotten timer?): imported as one session"
+    }
 }
 
 /// The two interchange formats.
@@ -156,14 +170,16 @@ extension SessionRecord {
             focusedSeconds: length, plannedSeconds: length, note: note)
     }
 
-    /// The end is not before the start, and the session lasts a day or less.
+    /// The end is not before the start, and the session lasts at most `maximumLengthSeconds`
+    /// (longer than a day is kept: the importer warns).
     private static func checkSpan(start: Int64, end: Int64) throws(InterchangeIssue) {
         guard end >= start else {
             throw InterchangeIssue("end \(Timestamp.utc(Date(timeIntervalSince1970: Double(end)))) is before start \(Timestamp.utc(Date(timeIntervalSince1970: Double(start))))")
         }
-        let length = end - start
-        guard length <= maximumLengthSeconds else {
-            throw InterchangeIssue("the session lasts \(TerminalText.duration(Int(length))), more than 24 hours; split it into sessions of a day or less")
+        let length = end.subtractingReportingOverflow(start)
+        guard !length.overflow, length.partialValue <= maximumLengthSeconds else {
+            let shown = length.overflow ? "more than a century" : TerminalText.duration(Int(length.partialValue))
+            throw InterchangeIssue("the session lasts \(shown), more than 31 days; check its end (a session of up to 31 days is imported as one)")
         }
     }
 

@@ -143,10 +143,12 @@ package enum StoredNumber {
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
 
     /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
-    package static let longestSession: Int64 = 86_400
+    /// The longest session the log keeps (a forgotten timer: 31 days; README, "Sessions longer
+    /// than a day").
+    package static let longestSession: Int64 = 31 * 86_400
 
-    /// A session's start and end within the rules of its table (the end from the start to a day
-    /// after it), from the stored values (nil for NULL): what is read is then what the store
+    /// A session's start and end within the rules of its table (the end from the start to
+    /// `longestSession` after it), from the stored values (nil for NULL): what is read is then what the store
     /// would accept back. The instant that was in range stays: a start out of range with an end
     /// in range is moved to the end (at most a day before it), else the end to the start.
     package static func session(start rawStart: Int64?, end rawEnd: Int64?) -> (start: Int64, end: Int64) {

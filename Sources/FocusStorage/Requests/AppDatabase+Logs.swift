@@ -3,11 +3,16 @@ import Foundation
 import GRDB
 
 extension AppDatabase {
-    static let entrySelectSQL = """
+    static let entrySelectSQL = entrySelectSQL(index: nil)
+
+    /// `entrySelectSQL` reading timeLog through `index` (SQLite's INDEXED BY), when given.
+    static func entrySelectSQL(index: String?) -> String {
+        """
         SELECT \(TimeLog.selection), task.title AS taskTitle, subtask.title AS subtaskTitle
-        FROM timeLog JOIN task ON task.id = timeLog.taskId
+        FROM timeLog\(index.map { " INDEXED BY " + $0 } ?? "") JOIN task ON task.id = timeLog.taskId
         LEFT JOIN subtask ON subtask.id = timeLog.subtaskId
         """
+    }
 
     static func entry(_ row: Row) -> SessionEntry {
         SessionEntry(log: TimeLog(row: row), task: row.text(10), subtask: row.optionalText(11))
@@ -50,23 +55,33 @@ extension AppDatabase {
         }
     }
 
-    /// Sessions overlapping [from, to), oldest first. Reads only an index range on the start time:
-    /// sessions last at most a day, so none that overlaps can start before `from - 1 day`.
+    /// Sessions overlapping [from, to), oldest first. Reads an index range on the start time from
+    /// `from - 1 day`, and before that only the sessions longer than a day (`timeLog_long`: a
+    /// forgotten timer, README "Sessions longer than a day"), which all start earlier than the others.
     package func sessions(overlapping from: Date, _ to: Date, subtaskID: Int64? = nil, taskID: Int64? = nil) throws(FocusError) -> [SessionEntry] {
         try read { db in try AppDatabase.sessions(db, from, to, subtaskID: subtaskID, taskID: taskID) }
     }
 
     static func sessions(_ db: Database, _ from: Date, _ to: Date, subtaskID: Int64? = nil, taskID: Int64? = nil) throws -> [SessionEntry] {
-        var sql = AppDatabase.entrySelectSQL + """
+        let lo = from.unixSeconds, hi = to.unixSeconds
+        let reach = lo.subtractingReportingOverflow(dayReach)
+        let dayBack = reach.overflow ? Int64.min : reach.partialValue
+        var filter = ""
+        var filterArgs: StatementArguments = []
+        if let subtaskID { filter += " AND timeLog.subtaskId = ?"; filterArgs += [subtaskID] }
+        if let taskID { filter += " AND timeLog.taskId = ?"; filterArgs += [taskID] }
+        let order = " ORDER BY timeLog.startedAt, timeLog.id"
+        // Begun before `from - 1 day` and still running at `from`: longer than a day.
+        let long = AppDatabase.entrySelectSQL(index: "timeLog_long") + """
+             WHERE \(longSessionTerm) AND timeLog.startedAt < ? AND timeLog.startedAt < ? AND timeLog.endedAt > ?
+            """
+        var entries = try Row.fetchAll(db, sql: long + filter + order, arguments: [dayBack, hi, lo] + filterArgs).map(AppDatabase.entry)
+        let sql = AppDatabase.entrySelectSQL + """
              WHERE timeLog.startedAt >= ? AND timeLog.startedAt < ?
                AND (timeLog.endedAt > ? OR timeLog.startedAt >= ?)
             """
-        let lo = from.unixSeconds
-        var args: StatementArguments = [lo - 86_400, to.unixSeconds, lo, lo]
-        if let subtaskID { sql += " AND timeLog.subtaskId = ?"; args += [subtaskID] }
-        if let taskID { sql += " AND timeLog.taskId = ?"; args += [taskID] }
-        sql += " ORDER BY timeLog.startedAt, timeLog.id"
-        return try Row.fetchAll(db, sql: sql, arguments: args).map(AppDatabase.entry)
+        entries += try Row.fetchAll(db, sql: sql + filter + order, arguments: [dayBack, hi, lo, lo] + filterArgs).map(AppDatabase.entry)
+        return entries
     }
 
     /// Replaces a session's fields (the id stays).
@@ -94,12 +109,19 @@ extension AppDatabase {
         }
     }
 
-    /// Sessions overlapping [start, end) other than `excluding`: for the overlap warning.
+    /// Sessions overlapping [start, end) other than `excluding`: for the overlap warning. Those
+    /// begun more than a day before `start` are longer than a day, and counted from their index.
     package func overlappingCount(_ start: Date, _ end: Date, excluding id: Int64? = nil) throws(FocusError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: """
+            let lo = start.unixSeconds, hi = end.unixSeconds
+            let near = try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND id != ?
-                """, arguments: [start.unixSeconds - 86_400, end.unixSeconds, start.unixSeconds, id ?? -1]) ?? 0
+                """, arguments: [lo - AppDatabase.dayReach, hi, lo, id ?? -1]) ?? 0
+            let long = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM timeLog INDEXED BY timeLog_long
+                WHERE \(AppDatabase.longSessionTerm) AND startedAt < ? AND startedAt < ? AND endedAt > ? AND id != ?
+                """, arguments: [lo - AppDatabase.dayReach, hi, lo, id ?? -1]) ?? 0
+            return near + long
         }
     }
 }

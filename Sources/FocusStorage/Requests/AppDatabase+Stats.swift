@@ -17,7 +17,9 @@ extension AppDatabase {
     /// day spanning that day: the calculator splits a session's focus by wall time and counts
     /// sessions, tasks and insights only inside the window, so the report is exactly the one
     /// the individual sessions give (a test holds both to that), for a fraction of the work.
-    /// Sessions before the window that cross a local midnight come one by one.
+    /// Sessions before the window that cross a local midnight come one by one. Every range read
+    /// by start time reaches back one day before its edge; sessions longer than a day (a
+    /// forgotten timer) come from `LongSessions`, read once.
     ///
     /// Without `heatmap` (everything but the HTML report: the 12-week heatmap is the only
     /// figure that needs each earlier day's total) days are read from `window.previous.from`
@@ -50,22 +52,31 @@ extension AppDatabase {
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
             var ids = SessionIDs()
             var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterIDs, &ids)
+            // The few sessions longer than a day that reach the days read, in one probe: those
+            // that run into the window from more than a day before it are the window's.
+            let long = try LongSessions(db, endingAfter: calendar.startOfDay(min(window.historyFrom, window.previous.from)),
+                                        startingBefore: windowEnd, filter: filter, filterIDs)
+            let lo = windowStart.unixSeconds
+            for session in long.crossing(lo, from: .min, before: lo - AppDatabase.dayReach) {
+                ids.note(session)
+                sessions.append(session)
+            }
             let titles = try AppDatabase.titles(db, ids)
             // The tasks shown: every session read so far overlaps (or starts in) the window.
             let shown = ids.tasks.ids
             // The whole history's focus by quarter hour gives the previous period's total without
             // its sessions, and the streak's days before the window take one probe each.
             if !heatmap, target == nil, calendar.day(of: now) >= window.from,
-               let previous = try AppDatabase.focusExact(db, from: calendar.startOfDay(window.previous.from), to: windowStart) {
-                let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, filter: "", [])
+               let previous = try AppDatabase.focusExact(db, from: calendar.startOfDay(window.previous.from), to: windowStart, long: long) {
+                let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, long: long, filter: "", [])
                 return StatsInput(
                     window: window, calendar: calendar, now: now, sessions: sessions, titles: titles,
                     progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
-            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, filter: filter, filterIDs, into: &sessions)
-            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, filter: filter, filterIDs)
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs, into: &sessions)
+            let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, long: long, filter: filter, filterIDs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, titles: titles, progress: progress,
@@ -99,20 +110,66 @@ extension AppDatabase {
             return false
         }
         var sessions = try statsSessions(db, sql: windowSessionsSQL + filter, [lo, to.unixSeconds] + filterIDs, capacity: days * firstDay * 5 / 4 + 256, ids: &ids)
-        // And those begun the day before that run into the window (sessions last at most a day).
-        sessions += try sessionsCrossing(db, lo, from: lo - 86_400, filter: filter, filterIDs, ids: &ids)
+        // And those begun the day before that run into the window (earlier ones last longer than
+        // a day: the caller adds them from `LongSessions`).
+        sessions += try sessionsCrossing(db, lo, from: lo - dayReach, long: .none, filter: filter, filterIDs, ids: &ids)
         return sessions
     }
 
-    /// Sessions that start in `[from, edge)` and end after `edge` (and by `limit`, when given),
-    /// `filter` applied. Only the quarters whose latest end is past `edge` are read (see
-    /// `focusQuarter`), not every session of the range: for a window's first midnight that was
-    /// a day of sessions to find the few still running.
+    /// How far before an instant the start-time index is read for the sessions running over it:
+    /// a day. A session may last longer (a forgotten timer, README "Sessions longer than a day");
+    /// those come from `LongSessions`.
+    static let dayReach: Int64 = 86_400
+
+    /// The WHERE term of the `timeLog_long` partial index (the v8 migration), word for word:
+    /// SQLite uses a partial index only for a query that repeats its term.
+    static let longSessionTerm = "endedAt - startedAt > 86400"
+
+    /// The sessions longer than a day that end after `endingAfter` and start before
+    /// `startingBefore`, `filter` applied: every one a stats read can meet that begins more than
+    /// a day before an instant it looks at. Read once per command from `timeLog_long`, which
+    /// holds only them: with none stored (the usual case) that is one probe of an empty index,
+    /// and every later question is answered from this array.
+    struct LongSessions {
+        private(set) var sessions: [StatsSession] = []
+
+        /// No sessions: for a read that needs none of those begun more than a day before its edge.
+        static let none = LongSessions()
+        private init() {}
+
+        static let sql = "SELECT \(entryColumns) FROM timeLog INDEXED BY timeLog_long WHERE \(longSessionTerm) AND startedAt < ? AND endedAt > ?"
+
+        init(_ db: Database, endingAfter since: Date, startingBefore until: Date, filter: String, _ filterIDs: [Int64]) throws {
+            var unnamed = SessionIDs()
+            sessions = try statsSessions(db, sql: filter.isEmpty ? LongSessions.sql : LongSessions.sql + filter,
+                                         [until.unixSeconds, since.unixSeconds] + filterIDs, capacity: 0, ids: &unnamed)
+        }
+
+        /// Those that start in `[from, before)` and end after `edge` (and by `limit`): complete
+        /// when `before <= edge - dayReach` and `edge` is past the `endingAfter` read, as a
+        /// session that starts that early and still runs at `edge` lasts more than a day.
+        func crossing(_ edge: Int64, from: Int64, before: Int64, endingBy limit: Int64? = nil) -> [StatsSession] {
+            guard from < before, !sessions.isEmpty else { return [] }
+            let last = limit ?? .max
+            return sessions.filter { session in
+                session.start >= from && session.start < before && session.end > edge && session.end <= last
+            }
+        }
+    }
+
+    /// Sessions that start in `[longSince, edge)` and end after `edge` (and by `limit`, when
+    /// given), `filter` applied. Those starting in `[from, edge)` come from the quarters: only
+    /// those whose latest end is past `edge` are read (see `focusQuarter`), not every session of
+    /// the range (for a window's first midnight that was a day of sessions to find the few still
+    /// running). Those starting before `from`, at least a day before `edge` (`from <= edge -
+    /// dayReach`), last longer than a day and come from `long`.
     static func sessionsCrossing(
-        _ db: Database, _ edge: Int64, from: Int64, endingBy limit: Int64? = nil, filter: String,
-        _ filterIDs: [Int64], ids: inout SessionIDs
+        _ db: Database, _ edge: Int64, from: Int64, longSince: Int64 = .min, endingBy limit: Int64? = nil,
+        long: LongSessions, filter: String, _ filterIDs: [Int64], ids: inout SessionIDs
     ) throws -> [StatsSession] {
-        guard from < edge else { return [] }
+        var sessions = long.crossing(edge, from: longSince, before: min(from, edge), endingBy: limit)
+        for session in sessions { ids.note(session) }
+        guard from < edge else { return sessions }
         let firstQuarter = from / 900 - (from % 900 < 0 ? 1 : 0)
         let endQuarter = edge / 900 + (edge % 900 > 0 ? 1 : 0)
         var found: [Int64] = []
@@ -120,10 +177,9 @@ extension AppDatabase {
             found.append($0.number(0, .quarter))
             return true
         }
-        guard !found.isEmpty else { return [] }
+        guard !found.isEmpty else { return sessions }
         let sql = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ?"
             + (limit == nil ? "" : " AND endedAt <= ?") + filter
-        var sessions: [StatsSession] = []
         for q in found {
             let args = [max(from, q * 900), min(edge, q * 900 + 900), edge] + (limit.map { [$0] } ?? []) + filterIDs
             sessions += try statsSessions(db, sql: sql, args, ids: &ids)
@@ -134,7 +190,7 @@ extension AppDatabase {
     /// Appends the sessions of the days from `first` to the window: a day-spanning total per
     /// day for those within one day, the others as they are.
     static func historySessions(
-        _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, filter: String,
+        _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, long: LongSessions, filter: String,
         _ filterIDs: [Int64], into sessions: inout [StatsSession]
     ) throws {
         let days = window.from.dayNumber - first.dayNumber
@@ -147,8 +203,10 @@ extension AppDatabase {
         let windowStart = bounds[days]
         // Sessions before the window: their names are never shown.
         var unnamed = SessionIDs()
-        // Sessions from the day before that run into the first history day.
-        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - 86_400, endingBy: windowStart, filter: filter, filterIDs, ids: &unnamed)
+        // Sessions begun before that run into the first history day (and end before the window:
+        // those running into it are the window's).
+        sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - dayReach, endingBy: windowStart, long: long,
+                                         filter: filter, filterIDs, ids: &unnamed)
         if filter.isEmpty, bounds.allSatisfy({ $0 % 900 == 0 }) {
             try quarterDays(db, bounds, into: &sessions)
             return
@@ -217,7 +275,7 @@ extension AppDatabase {
     /// quarters in the range, less the share after `to` of the sessions that start inside and
     /// end after it, plus the share inside of those that start before `from` and end after it.
     /// Nil when either end is not on a quarter hour (a zone with an offset of odd minutes).
-    static func focusExact(_ db: Database, from: Date, to: Date) throws -> Double? {
+    static func focusExact(_ db: Database, from: Date, to: Date, long: LongSessions) throws -> Double? {
         let lo = from.unixSeconds, hi = to.unixSeconds
         guard lo % 900 == 0, hi % 900 == 0, lo < hi else { return nil }
         var whole: Int64 = 0
@@ -229,9 +287,11 @@ extension AppDatabase {
         var outside: Int64 = 0
         var shares = 0.0
         var unnamed = SessionIDs()
-        // First the sessions counted whole that run on past `to`, then those begun before `from`.
-        for (startsFrom, edge) in [(max(lo, hi - 86_400), hi), (lo - 86_400, lo)] {
-            for session in try sessionsCrossing(db, edge, from: startsFrom, filter: "", [], ids: &unnamed) where session.focusedSeconds > 0 {
+        // First the sessions counted whole that run on past `to` (begun in [lo, hi): those begun
+        // more than a day before `to` are long ones), then those begun before `from`.
+        for (startsFrom, longSince, edge) in [(max(lo, hi - dayReach), lo, hi), (lo - dayReach, Int64.min, lo)] {
+            for session in try sessionsCrossing(db, edge, from: startsFrom, longSince: longSince, long: long, filter: "", [], ids: &unnamed)
+            where session.focusedSeconds > 0 {
                 let focused = Int64(session.focusedSeconds)
                 if edge == hi { outside += focused }
                 let wall = Double(session.end - session.start)
@@ -247,8 +307,8 @@ extension AppDatabase {
     /// wall time. A session inside the day with focus settles it in one index probe; a day
     /// without one has its crossing sessions' shares summed.
     static func focusDays(
-        _ db: Database, before first: LocalDate, downTo limit: LocalDate, calendar: LocalCalendar, filter: String,
-        _ filterIDs: [Int64]
+        _ db: Database, before first: LocalDate, downTo limit: LocalDate, calendar: LocalCalendar, long: LongSessions,
+        filter: String, _ filterIDs: [Int64]
     ) throws -> Int {
         let probe = "SELECT 1 FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt <= ? AND focusedSeconds > 0\(filter) LIMIT 1"
         let overlapping = """
@@ -267,12 +327,18 @@ extension AppDatabase {
             }
             if !focus {
                 var exact = 0.0
-                try eachRow(db, overlapping, [lo - 86_400, hi, lo] + filterIDs) { row in
-                    let (s, e) = StoredNumber.session(start: row.storedInteger(0), end: row.storedInteger(1))
-                    let focused = min(row.number(2, .seconds), e - s)
+                func add(_ s: Int64, _ e: Int64, _ focused: Int64) {
                     let wall = Double(e - s)
                     let overlap = Double(min(e, hi) - max(s, lo))
                     if wall > 0, overlap > 0 { exact += StatsMath.share(Double(focused), overlap: overlap, wall: wall) }
+                }
+                // Those begun more than a day before the day are longer than a day.
+                for session in long.crossing(lo, from: .min, before: lo - dayReach) where session.focusedSeconds > 0 {
+                    add(session.start, session.end, Int64(session.focusedSeconds))
+                }
+                try eachRow(db, overlapping, [lo - dayReach, hi, lo] + filterIDs) { row in
+                    let (s, e) = StoredNumber.session(start: row.storedInteger(0), end: row.storedInteger(1))
+                    add(s, e, min(row.number(2, .seconds), e - s))
                     return true
                 }
                 focus = StatsMath.seconds(exact) > 0
@@ -310,6 +376,12 @@ extension AppDatabase {
     struct SessionIDs {
         var tasks = IDTable()
         var subtasks = IDTable()
+
+        /// Notes the task and subtask of a session taken from `LongSessions`.
+        mutating func note(_ session: StatsSession) {
+            if tasks[session.taskID] == nil { tasks.insert(session.taskID, 0) }
+            if session.subtaskID != 0, subtasks[session.subtaskID] == nil { subtasks.insert(session.subtaskID, 0) }
+        }
     }
 
     /// Reads `StatsSession` values from a query selecting `entryColumns`, stepped and read through

@@ -150,8 +150,8 @@ import Testing
          "f:3: entry 2 (interval @2): start '2026-11-20 08:00' is not a Timewarrior time like 20261120T090000Z"),
         (.timewarrior, "[\n{\"id\":7,\"start\":\"20261120T080000Z\",\"end\":\"20261120T070000Z\"}\n]",
          "f:2: entry 1 (interval @7): end 2026-11-20T07:00:00Z is before start 2026-11-20T08:00:00Z"),
-        (.timewarrior, "[\n{\"id\":7,\"start\":\"20261120T080000Z\",\"end\":\"20261121T090000Z\"}\n]",
-         "f:2: entry 1 (interval @7): the session lasts 25h, more than 24 hours; split it into sessions of a day or less"),
+        (.timewarrior, "[\n{\"id\":7,\"start\":\"20261020T080000Z\",\"end\":\"20261121T090000Z\"}\n]",
+         "f:2: entry 1 (interval @7): the session lasts 769h, more than 31 days; check its end (a session of up to 31 days is imported as one)"),
         (.timewarrior, "[\n{\"start\":\"20261120T080000Z\",\"end\":\"20261120T082500Z\",\"tags\":[\"client/acme\"]}\n]",
          "f:2: entry 1: task name 'client/acme' contains '/', which separates a task from its subtask; rename it in Timewarrior, or choose another part with --map (see focus import --help)"),
         (.timewarrior, "[\n{\"start\":\"20261120T080000Z\",\"end\":\"20261120T082500Z\",\"tags\":\"Thesis\"}\n]",
@@ -169,7 +169,7 @@ import Testing
          "f:2: the timestamp '2026-11-20T10:00:00' has no UTC offset; Open Pomodoro writes it like 2026-11-20T09:00:00+01:00"),
         (.openpomodoro, "\n\n2026-11-20T09:00:00+01:00 description=\"unclosed\n", "f:3: the quoted value of description is not closed before the end of the line"),
         (.openpomodoro, "2026-11-20T09:00:00+01:00 duration=twenty\n", "f:1: duration 'twenty' is not a number of minutes, like duration=25"),
-        (.openpomodoro, "2026-11-20T09:00:00+01:00 duration=1500\n", "f:1: duration=1500 minutes is more than 24 hours; split it into sessions of a day or less"),
+        (.openpomodoro, "2026-11-20T09:00:00+01:00 duration=44641\n", "f:1: duration=44641 minutes is more than 31 days; check it (a session of up to 31 days is imported as one)"),
         (.openpomodoro, "yesterday description=x\n", "f:1: a line starts with the time the pomodoro started, like 2026-11-20T09:00:00+01:00, not 'yesterday'"),
     ])
     func aBadEntryIsRefusedWithTheLineItStartsOnAndWhy(format: ForeignFormat, text: String, message: String) {
