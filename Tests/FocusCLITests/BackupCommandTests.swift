@@ -172,8 +172,10 @@ final class FileWorld {
             phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(1500), isPaused: false,
             phaseStartedAt: start, endsAt: start.addingTimeInterval(1500), focusedSeconds: 0, workStartedAt: start,
             workPlannedSeconds: 1500)
-        try db.claimSession(ActiveSession(pid: getpid(), taskID: 1, subtaskID: nil, blockID: nil, snapshot: snapshot, checkpointAt: start),
-                            isAlive: { _ in true })
+        var lock: SessionLock?
+        _ = try db.claimSession(ActiveSession(pid: getpid(), taskID: 1, subtaskID: nil, blockID: nil, snapshot: snapshot, checkpointAt: start),
+                                now: start) { () throws(FocusError) in lock = try SessionLock.acquire(database: w.db) }
+        defer { lock?.release() }
         let before = try FileWorld.bytes(w.db)
         let r = await w.run("restore", saved, now: now)
         #expect(r.code == 69)

@@ -33,7 +33,7 @@ import Glibc
         try world.database.claimSession(
             ActiveSession(pid: getpid(), taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID,
                           snapshot: snapshot, checkpointAt: now),
-            isAlive: { _ in true })
+            now: now, lock: {})
     }
 
     @Test func idleTemplateShowsTheNextBlockAndTodaysFocus() async throws {

@@ -103,7 +103,7 @@ import Testing
         // Foreign keys still act: a removed block leaves its session, a removed task takes its own.
         try db.writer.write { try $0.execute(sql: "DELETE FROM scheduledBlock WHERE id = 1") }
         #expect(try db.session(id: 1)?.log.blockID == nil)
-        try db.remove(.task(id: 3))
+        _ = try db.remove(.task(id: 3), isRunning: { .nobody })
         #expect(try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM timeLog WHERE taskId = 3") } == 0)
         // The identity index still makes a session itself.
         #expect(throws: FocusError.self) {
@@ -162,9 +162,9 @@ import Testing
         let snapshot = SessionSnapshot(
             phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(900), isPaused: true,
             phaseStartedAt: start, endsAt: nil, focusedSeconds: 600, workStartedAt: start, workPlannedSeconds: 1500)
-        try db.claimSession(ActiveSession(pid: 4242, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
-                                          checkpointAt: start + 30 * 3600), isAlive: { _ in false })
-        let recovered = try db.recoverStaleSession(isAlive: { _ in false }, now: now)
+        _ = try db.claimSession(ActiveSession(pid: 4242, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
+                                              checkpointAt: start + 30 * 3600), now: start, lock: {})
+        let recovered = try db.recoverStaleSession(owner: { .nobody }, now: now)
         let log = try #require(recovered?.log?.log)
         #expect(log.endedAt.timeIntervalSince(log.startedAt) == 30 * 3600)
         #expect(log.focusedSeconds == 600)

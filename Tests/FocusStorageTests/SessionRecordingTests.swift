@@ -18,7 +18,7 @@ import Testing
             workPlannedSeconds: 1500)
         try db.claimSession(ActiveSession(pid: pid, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
                                           checkpointAt: start.addingTimeInterval(Double(focused))),
-                            isAlive: { _ in false })
+                            now: start, lock: {})
     }
 
     func logs(_ db: AppDatabase) throws -> [(start: Int64, status: String)] {
@@ -32,10 +32,10 @@ import Testing
         let task = try db.addTask(title: "Thesis", notes: nil, now: start)
         // The first run was killed at once and recovered…
         try running(db, task: task, pid: 101, at: start, focused: 0)
-        #expect(try db.recoverStaleSession(isAlive: { _ in false }, now: start)?.log != nil)
+        #expect(try db.recoverStaleSession(owner: { .nobody }, now: start)?.log != nil)
         // …and the second, started in the same second, was killed too.
         try running(db, task: task, pid: 102, at: start.addingTimeInterval(0.5), focused: 5)
-        let recovered = try db.recoverStaleSession(isAlive: { _ in false }, now: start.addingTimeInterval(10))
+        let recovered = try db.recoverStaleSession(owner: { .nobody }, now: start.addingTimeInterval(10))
         #expect(recovered?.log?.log.focusedSeconds == 4)
         #expect(try db.activeSession() == nil)
         let t = start.timeIntervalSince1970

@@ -25,19 +25,19 @@ import Testing
         let snapshot = SessionSnapshot(
             phase: .shortBreak, cycle: 1, cycles: 4, plannedSeconds: 300, remaining: .seconds(300), isPaused: false,
             phaseStartedAt: start, endsAt: start + 300, focusedSeconds: 0, workStartedAt: nil, workPlannedSeconds: 1500)
-        try db.claimSession(ActiveSession(pid: pid, taskID: task, subtaskID: sub, blockID: nil, snapshot: snapshot, checkpointAt: start),
-                            isAlive: { _ in false })
+        _ = try db.claimSession(ActiveSession(pid: pid, taskID: task, subtaskID: sub, blockID: nil, snapshot: snapshot, checkpointAt: start),
+                                now: start, lock: {})
     }
 
     @Test func theDeleteItselfRefusesWorkARunningSessionRecordsEvenOnABreak() throws {
         let (db, task, sub, other) = try world()
         try claim(db, task: task, sub: sub, pid: 4242)
         for target in [PathTarget.subtask(taskID: task, id: sub), .task(id: task)] {
-            #expect(throws: FocusError.self) { try db.removeSessions(of: target, isAlive: { $0 == 4242 }) }
+            #expect(throws: FocusError.self) { try db.removeSessions(of: target, isRunning: { true }) }
             #expect(try db.sessions(of: target).count >= 2)
         }
         // A session whose process is gone holds nothing back.
-        let removed = try db.removeSessions(of: .subtask(taskID: task, id: sub), isAlive: { _ in false })
+        let removed = try db.removeSessions(of: .subtask(taskID: task, id: sub), isRunning: { false })
         #expect(removed.count == 2)
         #expect(removed.focusedSeconds == 2400)
         #expect(try db.sessions(of: .subtask(taskID: task, id: other)).count == 1)

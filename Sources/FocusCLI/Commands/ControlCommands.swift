@@ -8,17 +8,52 @@ import Glibc
 #endif
 
 /// Sends a request to the running `focus start` (it may be in another terminal) and waits
-/// briefly for it to act.
+/// briefly for it to act. The request goes in the running-session row, and the signal that
+/// tells the session to read it goes only to the process the kernel names as the holder of the
+/// session lock (`SessionLock`): never to a pid merely read from the database, which after a
+/// crash can belong to anyone.
 enum SessionControl {
-    static func send(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) async throws -> (AppDatabase, ActiveSession) {
+    struct Sent {
+        var db: AppDatabase
+        var session: ActiveSession
+        var pid: Int32
+    }
+
+    static func send(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) async throws -> Sent {
         let db = try env.openDatabase()
-        guard let session = try db.requestControl(request, reason: reason) else {
+        let outcome = try db.requestControl(request, reason: reason, owner: { SessionLock.owner(database: db.path) }, now: env.now())
+        let path = { (s: ActiveSession) in Sanitized.terminal((try? db.path(taskID: s.taskID, subtaskID: s.subtaskID)) ?? "the session") }
+        switch outcome.decision {
+        case .noSession:
             throw FocusError.unavailable("no session is running. Start one with `focus start \"Thesis/Chapter 2\"`.")
+        case .recover:
+            if let session = outcome.session {
+                SessionRecovery.tell(session, outcome.recovered, calendar: env.calendar, console: env.console)
+            }
+            throw FocusError.unavailable("no session is running: the last one's process is gone, and it was recorded as interrupted. Start one with `focus start \"Thesis/Chapter 2\"`.")
+        case let .unreachable(why):
+            throw FocusError.unavailable("a session may be running, but \(why); focus signals no process it cannot prove runs the session.")
+        case let .alreadyStopping(pid):
+            // Nudged again (only the proven holder), in case the first signal went astray.
+            if let pid { wake(pid) }
+            let what = outcome.session.map(path) ?? "the session"
+            throw FocusError.unavailable("\(what) is already being stopped (another `focus stop` asked first); nothing was changed.")
+        case let .send(pid):
+            guard let session = outcome.session else { throw FocusError.unavailable("no session is running.") }
+            guard wake(pid) else {
+                throw FocusError.unavailable("the running session's process (pid \(pid)) cannot be reached.")
+            }
+            return Sent(db: db, session: session, pid: pid)
         }
-        guard kill(session.pid, SIGUSR1) == 0 else {
-            throw FocusError.unavailable("the running session's process (pid \(session.pid)) cannot be reached.")
-        }
-        return (db, session)
+    }
+
+    /// SIGUSR1 to read the request, and SIGCONT in case the session was stopped (Ctrl-Z): it is
+    /// paused then, and must run to act.
+    @discardableResult
+    static func wake(_ pid: Int32) -> Bool {
+        guard pid > 0, kill(pid, SIGUSR1) == 0 else { return false }
+        _ = kill(pid, SIGCONT)
+        return true
     }
 
     /// Polls until `done` holds, for at most `seconds`.
@@ -40,12 +75,28 @@ package struct StopCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let (db, session) = try await SessionControl.send(.stop, reason: reason, env: env)
+        let sent = try await SessionControl.send(.stop, reason: reason, env: env)
+        let (db, session) = (sent.db, sent.session)
         let path = Sanitized.terminal(try db.path(taskID: session.taskID, subtaskID: session.subtaskID))
-        let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) { try db.activeSession()?.pid != session.pid }
-        guard stopped else { throw FocusError.unavailable("the session (pid \(session.pid)) did not stop within 5 seconds.") }
-        if let last = try db.recentSessions(limit: 1).first, last.log.status == .interrupted, last.log.taskID == session.taskID,
-           session.snapshot.phase == .work {
+        var died: SessionEntry??
+        let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) {
+            if try db.activeSession() == nil { return true }
+            // Killed instead of stopping: recovered here, with its last checkpoint.
+            if SessionLock.owner(database: db.path) == .nobody {
+                died = .some(try db.recoverStaleSession(owner: { SessionLock.owner(database: db.path) }, now: env.now())?.log)
+                return true
+            }
+            return false
+        }
+        guard stopped else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.") }
+        if let died {
+            let what = died.map { " (#\($0.log.id ?? 0), \(DurationParser.format($0.log.focusedSeconds)) focused)" } ?? ""
+            env.console.line("Stopped \(path): its process ended before it could stop; recorded as interrupted\(what).")
+            return
+        }
+        if session.snapshot.phase == .work, let last = try db.recentSessions(limit: 1).first, last.log.status == .interrupted,
+           last.log.taskID == session.taskID, last.log.subtaskID == session.subtaskID,
+           last.log.startedAt >= (session.snapshot.workStartedAt ?? .distantPast) {
             env.console.line("Stopped \(path): recorded as interrupted, \(DurationParser.format(last.log.focusedSeconds)) focused (#\(last.log.id ?? 0)).")
         } else {
             env.console.line("Stopped \(path).")
@@ -59,8 +110,9 @@ package struct PauseCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let (db, session) = try await SessionControl.send(.pause, reason: nil, env: env)
-        _ = try await SessionControl.wait(seconds: 3, clock: env.clock) { try db.activeSession().map { $0.snapshot.isPaused || $0.pid != session.pid } ?? true }
+        let sent = try await SessionControl.send(.pause, reason: nil, env: env)
+        let done = try await SessionControl.wait(seconds: 3, clock: env.clock) { try sent.db.activeSession().map { $0.snapshot.isPaused } ?? true }
+        guard done else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not pause within 3 seconds.") }
         env.console.line("Paused. `focus resume` goes on.")
     }
 }
@@ -71,8 +123,9 @@ package struct ResumeCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let (db, session) = try await SessionControl.send(.resume, reason: nil, env: env)
-        _ = try await SessionControl.wait(seconds: 3, clock: env.clock) { try db.activeSession().map { !$0.snapshot.isPaused || $0.pid != session.pid } ?? true }
+        let sent = try await SessionControl.send(.resume, reason: nil, env: env)
+        let done = try await SessionControl.wait(seconds: 3, clock: env.clock) { try sent.db.activeSession().map { !$0.snapshot.isPaused } ?? true }
+        guard done else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not resume within 3 seconds.") }
         env.console.line("Resumed.")
     }
 }

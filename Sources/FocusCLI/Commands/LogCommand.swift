@@ -292,7 +292,7 @@ package struct LogRmCommand: FocusRunnable {
             return
         }
         // Said before asking: a yes would be refused anyway.
-        try db.refuseIfRecording(target, isAlive: SessionRecovery.isAlive)
+        try db.refuseIfRecording(target, isRunning: { SessionLock.owner(database: db.path).isRunning })
         let what = "\(page.count) session\(page.count == 1 ? "" : "s") of \(shown) (\(DurationParser.format(page.focusedSeconds)))"
         if !force {
             guard let ask = env.ask else {
@@ -305,7 +305,7 @@ package struct LogRmCommand: FocusRunnable {
         }
         // The sessions stay in a backup whatever the day's first write was (README: Backups).
         db.backUpBeforeDeleting()
-        let removed = try db.removeSessions(of: target, isAlive: SessionRecovery.isAlive)
+        let removed = try db.removeSessions(of: target, isRunning: { SessionLock.owner(database: db.path).isRunning })
         env.console.line("Deleted \(removed.count) session\(removed.count == 1 ? "" : "s") of \(shown) (\(DurationParser.format(removed.focusedSeconds))).")
     }
 }

@@ -36,10 +36,23 @@ package struct RestoreCommand: FocusRunnable {
         let lockPath = DaemonLock.lockPath(forDatabase: path)
         let lock = fm.fileExists(atPath: lockPath) ? try DaemonLock.acquire(path: lockPath) : nil
         defer { lock?.release() }
-        if fm.fileExists(atPath: path), let current = try? AppDatabase.open(path: path),
-           let session = try? current.activeSession(), SessionRecovery.isAlive(session.pid) {
-            throw FocusError.unavailable("a session is running (pid \(session.pid)). Stop it with `focus stop`, then restore.")
+        // A session runs while its process holds the session lock (whatever the row says); this
+        // one holds it itself while it works, so none can start meanwhile.
+        func running(_ owner: SessionOwner) -> FocusError {
+            let who = owner.provenPID.map { " (pid \($0))" } ?? ""
+            return FocusError.unavailable("a session is running\(who). Stop it with `focus stop`, then restore.")
         }
+        let owner = SessionLock.owner(database: path)
+        if owner.isRunning { throw running(owner) }
+        var sessionLock: SessionLock?
+        if fm.fileExists(atPath: path) {
+            do {
+                sessionLock = try SessionLock.acquire(database: path)
+            } catch FocusError.unavailable {
+                throw running(SessionLock.owner(database: path))
+            }
+        }
+        defer { sessionLock?.release() }
         let aside = BackupSchedule(databasePath: path).asidePath(at: env.now())
         let restored = try AppDatabase.restore(from: file, into: path, aside: aside)
         let n = restored.facts.sessions

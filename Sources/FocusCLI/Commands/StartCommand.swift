@@ -88,23 +88,21 @@ package struct StartCommand: FocusRunnable {
             phase: .work, cycle: 1, cycles: plan.cycles, plannedSeconds: plan.workSeconds, remaining: .seconds(plan.workSeconds),
             isPaused: false, phaseStartedAt: startedAt, endsAt: startedAt.addingTimeInterval(Double(plan.workSeconds)),
             focusedSeconds: 0, workStartedAt: startedAt, workPlannedSeconds: plan.workSeconds)
-        try db.claimSession(ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID,
-                                          snapshot: first, checkpointAt: startedAt),
-                            isAlive: SessionRecovery.isAlive)
-
         let today = env.calendar.day(of: startedAt)
         let todayBefore = try db.focusedSeconds(from: env.calendar.startOfDay(today), to: env.calendar.startOfDay(today.adding(days: 1)))
         let context = ViewContext(path: shown, calendar: env.calendar, todayBefore: todayBefore)
         let live = env.console.isInteractive
         let view: any SessionView
+        var liveView: LiveSessionView?
         let fallback: any Notifier
         let warn: @Sendable (String) -> Void
         if live {
             // In the live view everything goes through the view, so the redraw stays intact.
-            let liveView = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
-            view = liveView
-            fallback = liveView
-            warn = { liveView.emit("focus: " + $0) }
+            let shown = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
+            liveView = shown
+            view = shown
+            fallback = shown
+            warn = { shown.emit("focus: " + $0) }
         } else {
             view = PlainSessionView(console: env.console, context: context, now: env.now)
             fallback = TerminalNotifier(console: env.console, bell: false)
@@ -118,9 +116,18 @@ package struct StartCommand: FocusRunnable {
         let terminal = TerminalMode()
         let keys = KeyReader()
         let signals = SignalRouter()
-        signals.start(mailbox: mailbox) {
+        // Signals are routed before the session is claimed: a `focus stop` can reach this process
+        // as soon as it holds the session lock, and an unrouted SIGUSR1 would kill it.
+        // Continued after a stop (`fg`, or `focus stop` from elsewhere): the countdown's terminal
+        // mode and keys come back only in the foreground (a background job leaves the terminal be).
+        let regainTerminal: @Sendable () -> Void = { [terminal, keys, mailbox] in
+            guard live, TerminalMode.isForeground else { return }
+            terminal.enter()
+            keys.start(mailbox: mailbox)
+        }
+        signals.start(mailbox: mailbox, onContinue: regainTerminal) {
             // Another `focus` left a request in the running-session row.
-            guard let (request, reason) = try? db.takeRequest(pid: pid) else { return nil }
+            guard let (request, reason) = try? db.takeRequest() else { return nil }
             switch request {
             case .stop: return .stop(.person(reason: reason))
             case .pause: return .pause
@@ -128,6 +135,22 @@ package struct StartCommand: FocusRunnable {
             case .skip: return .skip
             }
         }
+        // The session lock, taken inside the transaction that claims the running-session row:
+        // while this process lives, every other focus knows it runs and which process it is.
+        var sessionLock: SessionLock?
+        do {
+            let recovered = try db.claimSession(
+                ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, snapshot: first, checkpointAt: startedAt),
+                now: startedAt
+            ) { () throws(FocusError) in sessionLock = try SessionLock.acquire(database: db.path) }
+            if let recovered { SessionRecovery.tell(recovered.session, recovered.log, calendar: env.calendar, console: env.console) }
+        } catch {
+            sessionLock?.release()
+            signals.stop()
+            throw error
+        }
+        defer { sessionLock?.release() }
+
         if live {
             terminal.enter()
             keys.start(mailbox: mailbox)
@@ -152,6 +175,16 @@ package struct StartCommand: FocusRunnable {
             runner.sleptSoFar = {
                 continuousOrigin.duration(to: continuous.now) - awakeOrigin.duration(to: awake.now)
             }
+            // Ctrl-Z: the runner has paused and saved the session; give the terminal back as it
+            // was and stop for real, as SIGTSTP's default action would (signal(7)). SIGSTOP cannot
+            // be caught, so this returns only once the process is continued.
+            runner.park = { [liveView, terminal, keys] in
+                liveView?.detach()
+                keys.stop()
+                terminal.restore()
+                raise(SIGSTOP)
+                regainTerminal()
+            }
             outcome = await runner.run(plan: plan)
         }
         signals.stop()
@@ -165,7 +198,9 @@ package struct StartCommand: FocusRunnable {
         if case let .person(reason)? = outcome.cause, let (id, _) = interrupted {
             if let reason, !reason.isEmpty {
                 try db.setNote(reason, forSession: id)
-            } else if live {
+            } else if live, TerminalMode.isForeground {
+                // (A job stopped from elsewhere while in the background asks nothing: reading
+                // the terminal would stop it again.)
                 env.console.out("Why did you stop? (Enter to skip) ")
                 if let line = TerminalMode.readLine()?.trimmingSpaces(), !line.isEmpty {
                     try db.setNote(String(line.prefix(500)), forSession: id)
@@ -178,8 +213,14 @@ package struct StartCommand: FocusRunnable {
         let sessions = outcome.recorded.count
         if sessions > 0 {
             env.console.line("This run: \(completed) of \(sessions) session\(sessions == 1 ? "" : "s") completed, \(DurationParser.format(focused)) focused. See `focus log`.")
-        } else {
+        } else if outcome.unrecorded.isEmpty {
             env.console.line("Stopped during a break; nothing more recorded.")
+        }
+        // A session that could not be saved is an I/O failure of the run (exit 74), whatever was
+        // recorded besides it.
+        if let error = outcome.recordError, !outcome.unrecorded.isEmpty {
+            let n = outcome.unrecorded.count
+            throw FocusError.io(path: db.path, reason: "\(n) work session\(n == 1 ? "" : "s") of this run could not be recorded (\(error.description.trimmingCharacters(in: CharacterSet(charactersIn: "."))))")
         }
     }
 }

@@ -50,7 +50,8 @@ package struct StatusCommand: FocusRunnable {
                 ("cycles", .int(s.cycles)),
                 ("paused", .bool(s.isPaused)),
                 ("elapsed_seconds", .int(s.elapsedSeconds)),
-                ("pid", .int(Int(active.pid))),
+                // The process the kernel names as the session's (the lock holder), not a pid merely stored.
+                ("pid", .int(Int(SessionLock.owner(database: db.path).provenPID ?? active.pid))),
             ]).rendered())
             return
         }

@@ -22,7 +22,12 @@ package struct TaskRmCommand: FocusRunnable {
         let shown = catalog.path(of: target)
         let sessions = try db.sessionCount(target)
         if sessions > 0, !force { throw FocusError.hasHistory(path: shown, sessions: sessions) }
-        try db.remove(target)
+        // Never from under a running session: its record would then fail, and status say idle.
+        if let (session, owner) = try db.remove(target, isRunning: { SessionLock.owner(database: db.path) }) {
+            let running = Sanitized.terminal((try? db.path(taskID: session.taskID, subtaskID: session.subtaskID)) ?? shown)
+            let pid = owner.provenPID.map { " (pid \($0))" } ?? ""
+            throw FocusError.unavailable("the running session on \(running)\(pid) records into '\(Sanitized.terminal(shown))'; nothing was deleted. Stop it with `focus stop` first, then delete it.")
+        }
         let what = sessions > 0 ? " and its \(sessions) session\(sessions == 1 ? "" : "s")" : ""
         env.console.line("Deleted \(Sanitized.terminal(shown))\(what).")
     }

@@ -2,7 +2,8 @@ import FocusCore
 import FocusStorage
 import Foundation
 
-/// The runner's store: the time log and the running-session row of this process.
+/// The runner's store: the time log and the running-session row, written by the process that
+/// holds the session lock (so the row is this process's own).
 struct DatabaseSessionStore: SessionStore {
     let database: AppDatabase
     let pid: Int32
@@ -19,10 +20,11 @@ struct DatabaseSessionStore: SessionStore {
     }
 
     func checkpoint(_ snapshot: SessionSnapshot) throws(FocusError) {
-        try database.checkpointSession(pid: pid, snapshot, at: now())
+        try database.checkpointSession(ActiveSession(pid: pid, taskID: taskID, subtaskID: subtaskID, blockID: blockID,
+                                                     snapshot: snapshot, checkpointAt: now()))
     }
 
     func finish() throws(FocusError) {
-        try database.finishSession(pid: pid)
+        try database.finishSession()
     }
 }

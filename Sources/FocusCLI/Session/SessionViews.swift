@@ -58,6 +58,16 @@ final class LiveSessionView: SessionView {
         }
     }
 
+    /// Leaves the drawn block where it is and moves below it (before the process stops, so the
+    /// shell writes under it); the next update draws a new block.
+    func detach() {
+        state.withLock { s in
+            guard !s.drawnWidths.isEmpty else { return }
+            s.drawnWidths = []
+            console.out("\n")
+        }
+    }
+
     /// A permanent line above the block (the block is redrawn on the next tick).
     func emit(_ line: String) {
         state.withLock { s in
@@ -119,14 +129,19 @@ enum SessionMessages {
                 let what = phase == .work ? "work started · \(path)" : "\(phase.label) started"
                 out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
             case let .workEnded(r):
-                let id = recorded.first { $0.value == r }?.key
-                let idText = id.map { " as #\($0)" } ?? ""
                 let from = context.calendar.timeOfDay(of: r.startedAt)
                 let to = context.calendar.timeOfDay(of: r.endedAt)
+                // The views are given the id of every session that was saved: one without an id
+                // was not, and is never said to be.
+                guard let id = recorded.first(where: { $0.value == r })?.key else {
+                    let what = r.status == .completed ? "completed" : "interrupted"
+                    out.append("✗ NOT recorded: \(path) \(from)–\(to), \(what) with \(DurationParser.format(r.focusedSeconds)) focused, could not be saved")
+                    continue
+                }
                 if r.status == .completed {
-                    out.append("✓ completed: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) focused (recorded\(idText))")
+                    out.append("✓ completed: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) focused (recorded as #\(id))")
                 } else {
-                    out.append("✗ interrupted: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) of \(DurationParser.format(r.plannedSeconds)) focused (recorded\(idText))")
+                    out.append("✗ interrupted: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) of \(DurationParser.format(r.plannedSeconds)) focused (recorded as #\(id))")
                 }
             case let .breakEnded(phase, _):
                 out.append("\(phase.label) over")

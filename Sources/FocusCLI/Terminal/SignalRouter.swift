@@ -8,20 +8,28 @@ import Glibc
 
 /// Turns signals into session commands through Dispatch sources (signals themselves are set to
 /// SIG_IGN, so nothing runs in a signal handler): SIGINT → stop by the person, SIGTERM/SIGHUP →
-/// stop by a signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left.
+/// stop by a signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left,
+/// SIGTSTP (Ctrl-Z) → suspend (a pause; the runner then stops the process for real), SIGCONT →
+/// `onContinue` (the terminal back in the session's mode when in the foreground) and a redraw.
 package final class SignalRouter: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "focus.signals")
 
     package init() {}
 
-    package func start(mailbox: Mailbox<SessionCommand>, onRequest: @escaping @Sendable () -> SessionCommand?) {
+    package func start(mailbox: Mailbox<SessionCommand>, onContinue: @escaping @Sendable () -> Void = {},
+                       onRequest: @escaping @Sendable () -> SessionCommand?) {
         let routes: [(Int32, @Sendable () -> SessionCommand?)] = [
             (SIGINT, { .stop(.person(reason: nil)) }),
             (SIGTERM, { .stop(.signal) }),
             (SIGHUP, { .stop(.signal) }),
             (SIGWINCH, { .redraw }),
             (SIGUSR1, onRequest),
+            (SIGTSTP, { .suspend }),
+            (SIGCONT, {
+                onContinue()
+                return .redraw
+            }),
         ]
         for (signo, command) in routes {
             signal(signo, SIG_IGN)
@@ -44,18 +52,22 @@ package final class SignalRouter: @unchecked Sendable {
 package final class KeyReader: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let queue = DispatchQueue(label: "focus.keys")
+    private let lock = NSLock()
 
     package init() {}
 
+    /// Starts listening (nothing when already listening, or when standard input is no terminal).
     package func start(mailbox: Mailbox<SessionCommand>) {
-        guard isatty(STDIN_FILENO) == 1 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard source == nil, isatty(STDIN_FILENO) == 1 else { return }
         let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
         source.setEventHandler { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 64)
             let n = read(STDIN_FILENO, &buffer, buffer.count)
             if n <= 0 {
                 // End of input: stop listening; the session goes on.
-                self?.source?.cancel()
+                self?.stop()
                 return
             }
             for byte in buffer[0..<n] {
@@ -67,6 +79,8 @@ package final class KeyReader: @unchecked Sendable {
     }
 
     package func stop() {
+        lock.lock()
+        defer { lock.unlock() }
         source?.cancel()
         source = nil
     }

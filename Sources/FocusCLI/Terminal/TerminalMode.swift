@@ -41,6 +41,13 @@ package final class TerminalMode: @unchecked Sendable {
         }
     }
 
+    /// Whether this process is in the terminal's foreground process group (a job continued with
+    /// `bg` is not, and must leave the terminal's settings alone: tcsetattr(3)).
+    package static var isForeground: Bool {
+        let group = tcgetpgrp(STDIN_FILENO)
+        return group >= 0 && group == getpgrp()
+    }
+
     /// Reads one line in the terminal's normal (cooked) mode: for the interruption reason.
     /// Returns nil at end of input.
     package static func readLine() -> String? {

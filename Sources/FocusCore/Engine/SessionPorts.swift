@@ -55,6 +55,9 @@ package enum SessionCommand: Sendable, Equatable {
     case resume
     case skip
     case stop(StopCause)
+    /// The terminal asked the process to stop (Ctrl-Z, SIGTSTP): pause, let the process stop,
+    /// and go on where it was when it is continued — the time stopped is a pause, not focus.
+    case suspend
     /// Redraw now (the terminal was resized).
     case redraw
 }

@@ -26,6 +26,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     package var poster = NoticePoster()
     /// Hooks, one after another, apart from the notices.
     package var hookPoster = NoticePoster()
+    /// Called after a `.suspend` has paused the session and saved it: restores the terminal and
+    /// stops the process; returns once the process is continued. Nil: the pause alone.
+    package var park: (@Sendable () async -> Void)?
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
@@ -47,6 +50,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         package var order: [Int64]
         package var cause: StopCause?
         package var engine: CountdownEngine.Summary
+        /// Work sessions that ended but could not be saved, with why: never reported as recorded.
+        package var unrecorded: [WorkRecord] = []
+        package var recordError: FocusError?
     }
 
     package func run(plan: SessionPlan) async -> Outcome {
@@ -55,6 +61,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         var recorded: [Int64: WorkRecord] = [:]
         var order: [Int64] = []
         var cause: StopCause?
+        var unrecorded: [WorkRecord] = []
+        var recordError: FocusError?
         var lastCheckpoint: Duration = .zero
         var slept = sleptSoFar()
 
@@ -85,6 +93,10 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                         fresh[id] = record
                         order.append(id)
                     } catch {
+                        // Said as it is: the view gets no id for it and says it was not recorded,
+                        // no hook claims it, and the run ends with an error.
+                        unrecorded.append(record)
+                        recordError = error
                         view.warn("could not record the session: \(error.description)")
                     }
                 case let .finished(c):
@@ -95,7 +107,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                     let (poster, notifier) = (poster, notifier)
                     outgoing.append { poster.post(notice, via: notifier) }
                 }
-                if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
+                if case .workEnded = event, recordedAs == nil {
+                    // Not recorded: the session hooks run for recorded sessions only.
+                } else if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
                     let (runner, hookPoster) = (hooks.runner, hookPoster)
                     outgoing.append { hookPoster.enqueue { await runner.run(hook, payload: payload) } }
                 }
@@ -125,13 +139,26 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             slept = sleptNow
 
             var events = engine.advance(to: at)
+            if command == .suspend {
+                // Ctrl-Z: paused and saved before the process stops, resumed when it is continued.
+                let wasPaused = engine.isPaused
+                if !wasPaused { events += engine.pause(at: at) }
+                if !events.isEmpty { handle(events, at: at) }
+                events = []
+                if !engine.isFinished, let park { await park() }
+                // A suspend of the machine while the process was stopped happened in a pause.
+                slept = sleptSoFar()
+                let back = offset()
+                if !wasPaused, !engine.isFinished { handle(engine.resume(at: back), at: back) }
+                continue
+            }
             switch command {
             case .togglePause?: events += engine.isPaused ? engine.resume(at: at) : engine.pause(at: at)
             case .pause?: events += engine.pause(at: at)
             case .resume?: events += engine.resume(at: at)
             case .skip?: events += engine.skip(at: at)
             case let .stop(c)?: events += engine.stop(at: at, cause: c)
-            case .redraw?, nil: break
+            case .redraw?, .suspend?, nil: break
             }
             if events.isEmpty {
                 let snap = engine.snapshot(at: at)
@@ -145,7 +172,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         // Notices and hooks already started get their (bounded) time to finish before the process exits.
         await poster.drain()
         await hookPoster.drain()
-        return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary)
+        return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary, unrecorded: unrecorded, recordError: recordError)
     }
 
     /// Sleeps until `deadline` unless a command arrives first.

@@ -32,14 +32,3 @@ package struct ActiveSession: Sendable, Equatable {
         return max(0, Int(ends.timeIntervalSince(now).rounded(.up)))
     }
 }
-
-extension ActiveSession {
-    /// Whether this running session records its work on `target`: the subtask itself, or for a
-    /// task, the task or any of its subtasks.
-    package func records(_ target: PathTarget) -> Bool {
-        switch target {
-        case let .task(id): return taskID == id
-        case let .subtask(_, id): return subtaskID == id
-        }
-    }
-}

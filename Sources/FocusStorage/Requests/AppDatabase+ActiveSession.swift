@@ -24,47 +24,62 @@ extension AppDatabase {
         try read { db in try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1").map(ActiveSession.init(row:)) }
     }
 
-    /// Finds a running-session row whose process is gone and records its work as interrupted with
-    /// the last checkpointed focus. Returns what was recovered (nil when nothing was stale).
-    package func recoverStaleSession(isAlive: (Int32) -> Bool, now: Date) throws(FocusError) -> (session: ActiveSession, log: SessionEntry?)? {
-        // A cheap read first: this runs before most commands.
-        guard let candidate = try activeSession(), !isAlive(candidate.pid) else { return nil }
+    /// Finds a running-session row whose process is gone (`owner` says nobody holds the session
+    /// lock) and records its work as interrupted with the last checkpointed focus. Returns what
+    /// was recovered (nil when nothing was stale).
+    package func recoverStaleSession(owner: () -> SessionOwner, now: Date) throws(FocusError) -> (session: ActiveSession, log: SessionEntry?)? {
+        // A cheap read first: this runs before most commands, and the lock is looked at only
+        // when there is a row.
+        guard try activeSession() != nil, owner() == .nobody else { return nil }
         return try write { db -> (ActiveSession, SessionEntry?)? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") else { return nil }
+            // Again inside the transaction: a session claims the lock only inside one of its own.
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1"), owner() == .nobody else { return nil }
             let session = ActiveSession(row: row)
-            guard session.pid == candidate.pid else { return nil }
-            var entry: SessionEntry?
-            if let started = session.snapshot.workStartedAt {
-                // At most a day, as the store holds sessions: a timer left running for days (or
-                // a hand-edited checkpoint) must not make every later command fail to recover it.
-                let end = min(max(started, session.checkpointAt), started.addingTimeInterval(Double(StoredNumber.longestSession)))
-                let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
-                                  plannedSeconds: session.snapshot.workPlannedSeconds,
-                                  focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
-                                  status: .interrupted, blockID: session.blockID, note: "recovered: focus ended unexpectedly")
-                let id = try AppDatabase.insertTimed(log, now: now, db)
-                entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
-            }
-            try db.execute(sql: "DELETE FROM activeSession WHERE id = 1")
-            return (session, entry)
+            return (session, try AppDatabase.recover(session, now: now, db))
         }
     }
 
-    /// Claims the one running-session slot, or says who holds it.
-    package func claimSession(_ session: ActiveSession, isAlive: (Int32) -> Bool) throws(FocusError) {
-        try write { db in
+    /// Records the work in progress of a row whose process is gone as interrupted (focus up to its
+    /// last checkpoint) and deletes the row, in the caller's transaction.
+    static func recover(_ session: ActiveSession, now: Date, _ db: Database) throws -> SessionEntry? {
+        var entry: SessionEntry?
+        if let started = session.snapshot.workStartedAt {
+            // At most the longest session the store holds: a timer left running for weeks (or a
+            // hand-edited checkpoint) must not make every later command fail to recover it.
+            let end = min(max(started, session.checkpointAt), started.addingTimeInterval(Double(StoredNumber.longestSession)))
+            let blockID = try session.blockID.flatMap { id in
+                try Row.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [id]).map { $0.id(0) }
+            }
+            let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
+                              plannedSeconds: session.snapshot.workPlannedSeconds,
+                              focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
+                              status: .interrupted, blockID: blockID, note: "recovered: focus ended unexpectedly")
+            let id = try AppDatabase.insertTimed(log, now: now, db)
+            entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
+        }
+        try db.execute(sql: "DELETE FROM activeSession WHERE id = 1")
+        return entry
+    }
+
+    /// Claims the one running-session slot, in one transaction: `lock` takes the session lock
+    /// (or throws, saying who holds it); a row left by a process that is gone — none holds the
+    /// lock now that this one does — is recorded as interrupted; then this session's row is
+    /// written. Returns what was recovered.
+    package func claimSession(_ session: ActiveSession, now: Date,
+                              lock: () throws(FocusError) -> Void) throws(FocusError) -> (session: ActiveSession, log: SessionEntry?)? {
+        try write { db -> (ActiveSession, SessionEntry?)? in
+            try lock()
+            var recovered: (ActiveSession, SessionEntry?)?
             if let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") {
-                let other = ActiveSession(row: row)
-                if isAlive(other.pid), other.pid != session.pid {
-                    throw FocusError.unavailable("a session is already running (pid \(other.pid)). Stop it with `focus stop`, or see it with `focus status`.")
-                }
-                try db.execute(sql: "DELETE FROM activeSession WHERE id = 1")
+                let stale = ActiveSession(row: row)
+                recovered = (stale, try AppDatabase.recover(stale, now: now, db))
             }
             try db.execute(sql: """
                 INSERT INTO activeSession (id, pid, taskId, subtaskId, blockId, phase, state, cycle, cycles, workStartedAt,
                   phaseStartedAt, plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: AppDatabase.sessionArguments(session))
+            return recovered
         }
     }
 
@@ -95,52 +110,110 @@ extension AppDatabase {
                 snap.workPlannedSeconds, snap.focusedSeconds, snap.remainingSeconds, snap.endsAt?.unixSeconds, s.checkpointAt.unixSeconds]
     }
 
-    /// Saves the running session's progress (only the owner's row is touched).
-    package func checkpointSession(pid: Int32, _ snap: SessionSnapshot, at now: Date) throws(FocusError) {
+    /// Saves the running session's progress. Only the process holding the session lock calls
+    /// this, so the row is its own whatever pid it says (a hand edit is put right), and a row
+    /// deleted behind its back is written again.
+    package func checkpointSession(_ session: ActiveSession) throws(FocusError) {
         try write { db in
+            var args = AppDatabase.sessionArguments(session)
+            // A block deleted meanwhile (re-planned away) is no longer referred to.
+            if let block = session.blockID, try Int64.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [block]) == nil {
+                var s = session
+                s.blockID = nil
+                args = AppDatabase.sessionArguments(s)
+            }
             try db.execute(sql: """
-                UPDATE activeSession SET phase = ?, state = ?, cycle = ?, cycles = ?, workStartedAt = ?, phaseStartedAt = ?,
-                  plannedSeconds = ?, workPlannedSeconds = ?, focusedSeconds = ?, remainingSeconds = ?, endsAt = ?, checkpointAt = ?
-                WHERE id = 1 AND pid = ?
-                """, arguments: [snap.phase.rawValue, snap.isPaused ? "paused" : "running", snap.cycle, snap.cycles,
-                                 snap.workStartedAt?.unixSeconds, snap.phaseStartedAt.unixSeconds, snap.plannedSeconds,
-                                 snap.workPlannedSeconds, snap.focusedSeconds, snap.remainingSeconds, snap.endsAt?.unixSeconds,
-                                 now.unixSeconds, pid])
+                INSERT INTO activeSession (id, pid, taskId, subtaskId, blockId, phase, state, cycle, cycles, workStartedAt,
+                  phaseStartedAt, plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, phase = excluded.phase, state = excluded.state,
+                  cycle = excluded.cycle, cycles = excluded.cycles, workStartedAt = excluded.workStartedAt,
+                  phaseStartedAt = excluded.phaseStartedAt, plannedSeconds = excluded.plannedSeconds,
+                  workPlannedSeconds = excluded.workPlannedSeconds, focusedSeconds = excluded.focusedSeconds,
+                  remainingSeconds = excluded.remainingSeconds, endsAt = excluded.endsAt, checkpointAt = excluded.checkpointAt
+                """, arguments: args)
         }
     }
 
     /// Records a finished work session and, in the same transaction, marks the running row as
-    /// having no work in progress, so a crash right after can never record it twice.
+    /// having no work in progress, so a crash right after can never record it twice. Called by
+    /// the lock holder only (the row is its own).
     package func recordWork(_ log: TimeLog, pid: Int32, now: Date) throws(FocusError) -> Int64 {
         try write { db in
+            var log = log
+            if let block = log.blockID, try Int64.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [block]) == nil {
+                log.blockID = nil
+            }
             let id = try AppDatabase.insertTimed(log, now: now, db)
-            try db.execute(sql: "UPDATE activeSession SET workStartedAt = NULL, focusedSeconds = 0 WHERE id = 1 AND pid = ?", arguments: [pid])
+            try db.execute(sql: "UPDATE activeSession SET workStartedAt = NULL, focusedSeconds = 0, pid = ? WHERE id = 1", arguments: [pid])
             return id
         }
     }
 
-    /// Clears the running-session row of this process.
-    package func finishSession(pid: Int32) throws(FocusError) {
-        try write { db in try db.execute(sql: "DELETE FROM activeSession WHERE id = 1 AND pid = ?", arguments: [pid]) }
+    /// Clears the running-session row (by the lock holder, at the end of its run).
+    package func finishSession() throws(FocusError) {
+        try write { db in try db.execute(sql: "DELETE FROM activeSession WHERE id = 1") }
     }
 
-    /// Leaves a request (stop, pause, resume) for the running process; returns its pid.
-    package func requestControl(_ request: ActiveSession.Request, reason: String?) throws(FocusError) -> ActiveSession? {
+    /// What a control request found and did: see `ControlDecision`.
+    package struct ControlOutcome: Sendable {
+        package var decision: ControlDecision
+        package var session: ActiveSession?
+        /// The work recorded when the session's process was found gone.
+        package var recovered: SessionEntry?
+    }
+
+    /// Leaves a request (stop, pause, resume) for the running process, deciding in the same
+    /// transaction — with `owner`, the holder of the session lock — whether there is a session,
+    /// whether its process is gone (then it is recovered here), and whether a stop is already
+    /// pending (then nothing is written). The caller signals `.send`'s pid, and no other.
+    package func requestControl(_ request: ActiveSession.Request, reason: String?, owner: () -> SessionOwner,
+                                now: Date) throws(FocusError) -> ControlOutcome {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") else { return nil }
-            try db.execute(sql: "UPDATE activeSession SET request = ?, reason = ? WHERE id = 1", arguments: [request.rawValue, reason])
-            return ActiveSession(row: row)
+            let session = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1").map(ActiveSession.init(row:))
+            let decision = ControlDecision.decide(request, row: session, owner: session == nil ? .nobody : owner())
+            var recovered: SessionEntry?
+            switch decision {
+            case .recover:
+                if let session { recovered = try AppDatabase.recover(session, now: now, db) }
+            case .send:
+                try db.execute(sql: "UPDATE activeSession SET request = ?, reason = ? WHERE id = 1", arguments: [request.rawValue, reason])
+            case .noSession, .alreadyStopping, .unreachable:
+                break
+            }
+            return ControlOutcome(decision: decision, session: session, recovered: recovered)
         }
     }
 
-    /// Takes (and clears) a pending request addressed to this process.
-    package func takeRequest(pid: Int32) throws(FocusError) -> (ActiveSession.Request, String?)? {
+    /// Takes a pending request (by the lock holder). A stop stays in the row until the run is
+    /// over, so a second `focus stop` sees that one is under way.
+    package func takeRequest() throws(FocusError) -> (ActiveSession.Request, String?)? {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT request, reason FROM activeSession WHERE id = 1 AND pid = ?", arguments: [pid]),
+            guard let row = try Row.fetchOne(db, sql: "SELECT request, reason FROM activeSession WHERE id = 1"),
                   let raw = row.optionalText("request"), let request = ActiveSession.Request(rawValue: raw) else { return nil }
             let reason = row.optionalText("reason")
-            try db.execute(sql: "UPDATE activeSession SET request = NULL, reason = NULL WHERE id = 1")
+            if request != .stop {
+                try db.execute(sql: "UPDATE activeSession SET request = NULL, reason = NULL WHERE id = 1")
+            }
             return (request, reason)
+        }
+    }
+
+    /// Deletes a task or subtask with everything under it, unless the running session records
+    /// it: then nothing is deleted and the session is returned (`isRunning` says whether its
+    /// process holds the session lock; a row whose process is gone goes with the task).
+    package func remove(_ target: PathTarget, isRunning: () -> SessionOwner) throws(FocusError) -> (session: ActiveSession, owner: SessionOwner)? {
+        try write { db -> (ActiveSession, SessionOwner)? in
+            if let session = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1").map(ActiveSession.init(row:)),
+               session.records(target) {
+                let owner = isRunning()
+                if owner.isRunning { return (session, owner) }
+            }
+            switch target {
+            case let .task(id): try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
+            case let .subtask(_, id): try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [id])
+            }
+            return nil
         }
     }
 

@@ -50,11 +50,11 @@ extension AppDatabase {
     }
 
     /// Deletes every session of a subtask, or of a task (its subtasks' included), in one
-    /// transaction, unless a running session is recording that work (`isAlive` says whether the
+    /// transaction, unless a running session is recording that work (`isRunning` says whether the
     /// process holding the running-session slot is alive). Returns what was deleted.
-    package func removeSessions(of target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) -> (count: Int, focusedSeconds: Int) {
+    package func removeSessions(of target: PathTarget, isRunning: () -> Bool) throws(FocusError) -> (count: Int, focusedSeconds: Int) {
         try write { db in
-            try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db)
+            try AppDatabase.refuseIfRecording(target, isRunning: isRunning, db)
             let (filter, args) = AppDatabase.sessionFilter(target)
             let totals = try AppDatabase.sessionTotals(db, filter: filter, args)
             try db.execute(sql: "DELETE FROM timeLog WHERE \(filter)", arguments: args)
@@ -64,16 +64,16 @@ extension AppDatabase {
 
     /// Refuses (exit 69) while a running session records its work on `target`: checked before
     /// asking whether to delete its sessions, and again in the transaction that deletes them.
-    package func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool) throws(FocusError) {
-        try read { db in try AppDatabase.refuseIfRecording(target, isAlive: isAlive, db) }
+    package func refuseIfRecording(_ target: PathTarget, isRunning: () -> Bool) throws(FocusError) {
+        try read { db in try AppDatabase.refuseIfRecording(target, isRunning: isRunning, db) }
     }
 
-    private static func refuseIfRecording(_ target: PathTarget, isAlive: (Int32) -> Bool, _ db: Database) throws {
+    private static func refuseIfRecording(_ target: PathTarget, isRunning: () -> Bool, _ db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1") else { return }
         let running = ActiveSession(row: row)
-        if isAlive(running.pid), running.records(target) {
+        if running.records(target), isRunning() {
             throw FocusError.unavailable(
-                "a running session (pid \(running.pid)) is recording this work. Stop it with `focus stop` first, then delete its sessions.")
+                "a running session is recording this work. Stop it with `focus stop` first, then delete its sessions.")
         }
     }
 

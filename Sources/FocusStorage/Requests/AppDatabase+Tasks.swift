@@ -136,16 +136,6 @@ extension AppDatabase {
         }
     }
 
-    /// Deletes a task or subtask with everything under it (sessions and blocks included).
-    package func remove(_ target: PathTarget) throws(FocusError) {
-        try write { db in
-            switch target {
-            case let .task(id): try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
-            case let .subtask(_, id): try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [id])
-            }
-        }
-    }
-
     /// Tasks with their subtasks and logged totals, by title. Without `all`, archived tasks and
     /// done subtasks are left out.
     package func overview(all: Bool, only taskID: Int64? = nil) throws(FocusError) -> [TaskOverview] {
