@@ -1,4 +1,5 @@
 import FocusCore
+import FocusStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -49,6 +50,24 @@ package final class ProgressMeter: @unchecked Sendable {
             sinceCheck = 0
             tick()
         }
+    }
+
+    /// Whether anything will be drawn (a caller can skip the work of reporting otherwise).
+    package var isEnabled: Bool { enabled }
+
+    /// Sets how far the work is, for work reported in steps (a copy of the database).
+    package func update(done: Int, total: Int?) {
+        guard enabled else { return }
+        self.done = done
+        self.total = total
+        tick()
+    }
+
+    /// The `update` closure for `AppDatabase`'s copies, or nil when nothing is drawn (a copy
+    /// is then made in one step).
+    package var copyProgress: AppDatabase.CopyProgress? {
+        guard enabled else { return nil }
+        return { [self] done, total in update(done: done, total: total) }
     }
 
     /// Sets the total once known (it may be learnt on the way).
