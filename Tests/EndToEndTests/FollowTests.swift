@@ -13,7 +13,7 @@ final class Follower: Sendable {
     private let closing = Mutex(false)
     private let collected = Mutex<[String]>([])
 
-    init(_ sandbox: Sandbox, _ args: [String]) throws {
+    init(_ sandbox: Sandbox, _ args: [String], env extra: [String: String] = [:]) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
         var actions = posix_spawn_file_actions_t()
@@ -24,7 +24,7 @@ final class Follower: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         let argv = ([Sandbox.binary, "status", "--follow"] + args).map { strdup($0) } + [nil]
-        let envp = sandbox.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = sandbox.environment.merging(extra) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for p in argv { free(p) }
             for p in envp { free(p) }
@@ -148,6 +148,21 @@ struct FollowTests {
         try await s.run("stop")
         _ = try await session
         #expect(await f.waitFor { _ in f.lines.last == "" && f.lines.count > count }, "\(f.lines)")
+    }
+
+    @Test func todaysTotalResetsAtLocalMidnight() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let history = s.dir.appendingPathComponent("h.jsonl").path
+        let line = #"{"task": "Thesis", "start": "2026-11-24T09:00:00+01:00", "end": "2026-11-24T09:25:00+01:00", "status": "completed"}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: history))
+        #expect(try await s.run(["import", history], env: ["FOCUS_NOW": "2026-11-24T23:00:00+01:00"]).code == 0)
+        // Three seconds before midnight in Berlin (the sandbox's zone); time runs on from there.
+        let f = try Follower(s, ["--format", "{today}"], env: ["FOCUS_NOW": "2026-11-24T23:59:57+01:00"])
+        defer { f.stop() }
+        #expect(await f.waitFor { $0 == "25m" }, "\(f.lines)")
+        #expect(await f.waitFor { $0 == "0m" }, "\(f.lines)")
+        #expect(f.lines == ["25m", "0m"])
     }
 
     @Test func closingTheReadingEndEndsTheFollowerWithExitZero() async throws {
