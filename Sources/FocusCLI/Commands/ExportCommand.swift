@@ -89,6 +89,7 @@ package struct ExportCommand: FocusRunnable {
         let toTerminal = (file == nil || file!.isStandardOutput) && isatty(STDOUT_FILENO) == 1
         let progress = ProgressMeter(verb: "Exporting", unit: .items("sessions"), total: nil, quiet: quiet || toTerminal, environment: env.environment)
         defer { progress.finish() }
+        if progress.isEnabled { progress.setTotal(try db.exportCount(from: start, to: end)) }
         let count: Int
         switch format {
         case let .interchange(f):
