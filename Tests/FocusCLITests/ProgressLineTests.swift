@@ -28,6 +28,11 @@ import Testing
         #expect(line.hasPrefix("Importing 412,000"))
     }
 
+    @Test func aStepOfUnknownSizeShowsItsNameAndTheSecondsGoneBy() {
+        #expect(ProgressLine.phase("Reading its events", elapsed: 2.7) == "Reading its events · 2 s")
+        #expect(ProgressLine.phase("Building the report", elapsed: 0.6, width: 10) == "Building ")
+    }
+
     @Test func numbersAndDurations() {
         #expect(ProgressLine.grouped(0) == "0")
         #expect(ProgressLine.grouped(999) == "999")

@@ -1,6 +1,8 @@
+import Dispatch
 import FocusCore
 import FocusStorage
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -110,9 +112,75 @@ package final class ProgressMeter: @unchecked Sendable {
         return Int(info.st_size)
     }
 
-    private static func width() -> Int {
+    static func width() -> Int {
         var size = winsize()
         if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80
     }
+}
+
+/// The progress line of work done in steps whose size is not known ahead (a calendar parsed
+/// whole, a report computed in one query): the step's name and the seconds gone, redrawn by a
+/// timer four times a second from half a second on, on a terminal's standard error only, and
+/// erased at the end. The work itself is not touched. (Unchecked: the timer is set once in
+/// `init` and only cancelled after; everything else is behind the mutex.)
+package final class ProgressTicker: @unchecked Sendable {
+    private struct State {
+        var label: String
+        var drawn = false
+        var finished = false
+        var shown = ""
+    }
+
+    private let state: Mutex<State>
+    private let started = ContinuousClock.now
+    private let timer: DispatchSourceTimer?
+
+    package init(_ label: String, quiet: Bool, environment: [String: String]) {
+        state = Mutex(State(label: label))
+        guard !quiet, ProgressMeter.isTerminal(environment: environment) else {
+            timer = nil
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "focus.progress"))
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(250))
+        self.timer = timer
+        timer.setEventHandler { [weak self] in self?.draw() }
+        timer.resume()
+    }
+
+    /// Names the step now under way.
+    package func phase(_ label: String) { state.withLock { $0.label = label } }
+
+    private func draw() {
+        state.withLock { s in
+            guard !s.finished else { return }
+            let elapsed = started.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let text = ProgressLine.phase(s.label, elapsed: seconds, width: ProgressMeter.width())
+            guard !s.drawn || text != s.shown else { return }
+            StandardConsole.write("\r\u{1B}[2K" + text, to: STDERR_FILENO)
+            s.shown = text
+            s.drawn = true
+        }
+    }
+
+    /// Erases the line for a moment (a warning is printed next); the timer draws it again.
+    package func clear() {
+        state.withLock { s in
+            if s.drawn, !s.finished { StandardConsole.write("\r\u{1B}[2K", to: STDERR_FILENO) }
+            s.drawn = false
+        }
+    }
+
+    /// Stops the timer and erases the line, if one was drawn (before anything else is written).
+    package func finish() {
+        timer?.cancel()
+        state.withLock { s in
+            if s.drawn, !s.finished { StandardConsole.write("\r\u{1B}[2K", to: STDERR_FILENO) }
+            s.finished = true
+        }
+    }
+
+    deinit { finish() }
 }

@@ -37,6 +37,13 @@ package enum ProgressLine {
         return line.count > limit ? String(line.prefix(limit)) : line
     }
 
+    /// A step whose size is not known ahead: `Expanding events · 2 s`, cut to `width`.
+    package static func phase(_ label: String, elapsed: Double, width: Int = 80) -> String {
+        let line = "\(label) · \(Int(elapsed.rounded(.down))) s"
+        let limit = max(1, width - 1)
+        return line.count > limit ? String(line.prefix(limit)) : line
+    }
+
     /// `1,000,000`.
     package static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
