@@ -165,6 +165,20 @@ struct FollowTests {
         #expect(f.lines == ["25m", "0m"])
     }
 
+    @Test func aNewlyPlannedBlockShowsAtOnce() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("task", "add", "Other")
+        let f = try Follower(s, ["--format", "{next}"])
+        defer { f.stop() }
+        #expect(await f.waitFor { $0 == "" })
+        let due = ISO8601DateFormatter.string(from: Date().addingTimeInterval(4 * 86_400), timeZone: TimeZone(identifier: "Europe/Berlin")!,
+                                              formatOptions: [.withFullDate])
+        let added = try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", due)
+        #expect(added.code == 0, "\(added.err)")
+        #expect(await f.waitFor { $0.hasSuffix(" Thesis/Chapter 2") }, "\(f.lines)")
+    }
+
     @Test func closingTheReadingEndEndsTheFollowerWithExitZero() async throws {
         let s = try Sandbox()
         defer { s.remove() }
