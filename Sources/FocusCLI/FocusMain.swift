@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import Foundation
+import Synchronization
 
 /// Parses the command line, builds the environment and runs the command. Every failure becomes
 /// one line, `focus: error: ...`, and the documented exit code; never a stack trace.
@@ -34,8 +35,15 @@ package enum FocusMain {
         // A report cut short outweighs what it said (`doctor`'s exit 1 for a problem found too);
         // an error the command already reported keeps its own code.
         guard code == 0 || code == 1, let failure = console.writeFailure else { return code }
+        if failure.stream == .output, failure.isBrokenPipe, readerEndsCommand.withLock({ $0 }) { return 0 }
         return report(failure, console: console)
     }
+
+    /// Set by a command whose output is a stream with no end of its own (`focus status
+    /// --follow`): its reader going away is how it is meant to end, exit 0 (README, Status bars).
+    private static let readerEndsCommand = Mutex(false)
+
+    package static func endedByReader() { readerEndsCommand.withLock { $0 = true } }
 
     /// The output failure as the command's result: one line on standard error, exit 74. A
     /// broken pipe (`focus log | head -1`) is not announced: the reader chose to stop reading,

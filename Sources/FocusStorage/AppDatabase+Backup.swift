@@ -70,7 +70,7 @@ extension AppDatabase {
     /// journal mode so the copy is one self-contained file. A copy that fails SQLite's
     /// `quick_check` is removed and reported: the database itself is damaged.
     @discardableResult
-    package func backup(to path: String) throws(FocusError) -> BackupFacts {
+    package func backup(to path: String, progress: CopyProgress? = nil) throws(FocusError) -> BackupFacts {
         // Only a regular file (or a new name) is replaced: never a device, FIFO or directory.
         try OutputFile.checkReplaceable(path)
         let temporary = AppDatabase.temporaryPath(beside: path)
@@ -78,7 +78,7 @@ extension AppDatabase {
         try AppDatabase.createPrivateFile(temporary)
         do {
             let copy = try DatabaseQueue(path: AppDatabase.sqliteName(temporary), configuration: AppDatabase.plainConfiguration())
-            try writer.backup(to: copy)
+            try AppDatabase.copy(writer, to: copy, progress: progress)
             let facts = try copy.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
                 return try AppDatabase.check(db, quick: true)
@@ -172,7 +172,7 @@ extension AppDatabase {
     /// `aside` first. A database that opens is replaced in place by SQLite's backup API in one
     /// transaction (so every process sees the old or the new one, never a mix, and a kill leaves
     /// the old); one that does not open (damaged) is moved aside and the copy renamed over it.
-    package static func restore(from source: String, into path: String, aside: String) throws(FocusError) -> Restored {
+    package static func restore(from source: String, into path: String, aside: String, progress: CopyProgress? = nil) throws(FocusError) -> Restored {
         let facts = try inspect(backup: source)
         _ = try requireRegularOrMissing(path)
         do {
@@ -187,7 +187,7 @@ extension AppDatabase {
         do {
             let from = try DatabaseQueue(path: sqliteName(source), configuration: plainConfiguration(readOnly: true))
             let copy = try DatabaseQueue(path: sqliteName(staging), configuration: plainConfiguration())
-            try from.backup(to: copy)
+            try AppDatabase.copy(from, to: copy, progress: progress)
             try from.close()
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
@@ -276,6 +276,23 @@ extension AppDatabase {
         }
         let sessions = try Int.fetchOne(db, sql: "SELECT count(*) FROM timeLog") ?? 0
         return .success(version: version, sessions: sessions)
+    }
+
+    /// Told how far a copy has gone: bytes copied and bytes in all.
+    package typealias CopyProgress = (_ doneBytes: Int, _ totalBytes: Int) -> Void
+
+    /// SQLite's online backup from `source` to `destination`: in one step without `progress`;
+    /// with it, in steps of 4 MiB or so, telling it after each (https://sqlite.org/backup.html).
+    static func copy(_ source: any DatabaseReader, to destination: any DatabaseWriter, progress: CopyProgress?) throws {
+        guard let progress else {
+            try source.backup(to: destination)
+            return
+        }
+        let pageSize = try source.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } ?? 4096
+        let pagesPerStep = CInt(max(1, (4 << 20) / max(512, pageSize)))
+        try source.backup(to: destination, pagesPerStep: pagesPerStep) { step in
+            progress(step.completedPageCount * pageSize, step.totalPageCount * pageSize)
+        }
     }
 
     /// For copies: no mmap or hooks, a busy timeout like the store's.

@@ -115,3 +115,33 @@ extension AppDatabase {
         return nil
     }
 }
+
+extension AppDatabase {
+    /// Whether the file at `path` is a focus database another process has finished creating
+    /// (its schema version is set, in the same read a reader of the WAL sees): a follower
+    /// (`focus status --follow`) waits for that rather than open a file still being made, which
+    /// would look like another program's database, or race its creator's migrations. Only
+    /// read (a read-only connection could not make the -shm file a WAL database needs, and
+    /// waits on a writer instead).
+    package static func isInitialized(path: String) -> Bool {
+        guard (try? requireRegularOrMissing(path)) == true else { return false }
+        do {
+            var config = plainConfiguration()
+            config.busyMode = .timeout(0.5)
+            let queue = try DatabaseQueue(path: sqliteName(path), configuration: config)
+            let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+            return version > 0
+        } catch {
+            return false
+        }
+    }
+}
+
+extension AppDatabase {
+    /// SQLite's `PRAGMA data_version` on this connection: it changes when another connection
+    /// commits to the database (https://sqlite.org/pragma.html#pragma_data_version), so a
+    /// follower can tell in one cheap read whether anything is new.
+    package func dataVersion() throws(FocusError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

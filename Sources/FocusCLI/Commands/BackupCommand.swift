@@ -17,6 +17,7 @@ package struct BackupCommand: FocusRunnable {
     @Argument(help: ArgumentHelp("Where to write it (default: the dated name beside the database).", valueName: "file"), completion: .file())
     var file: String?
     @Flag(help: "Replace FILE if it exists.") var force = false
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -29,7 +30,9 @@ package struct BackupCommand: FocusRunnable {
             throw FocusError.usage("\(target) already exists. Pick another name, or add --force to replace it.")
         }
         let db = try env.openDatabase()
-        let facts = try db.backup(to: target)
+        let progress = ProgressMeter(verb: "Backing up", unit: .bytes, total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
+        let facts = try db.backup(to: target, progress: progress.copyProgress)
+        progress.finish()
         if file == nil { AppDatabase.prune(schedule) }
         let sessions = "\(facts.sessions) session\(facts.sessions == 1 ? "" : "s")"
         env.console.line("Backed up \(env.databasePath) to \(target) (\(sessions), \(BackupCommand.size(facts.bytes))).")

@@ -21,6 +21,7 @@ package struct CalendarImportCommand: FocusRunnable {
     var name: String?
     @Flag(help: "Refuse the whole file when any event does not parse (nothing is stored).")
     var strict = false
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -32,21 +33,27 @@ package struct CalendarImportCommand: FocusRunnable {
     static let daysAhead = 180
 
     package func run(in env: FocusEnvironment) async throws {
+        let progress = ProgressTicker("Reading the calendar", quiet: quiet, environment: env.environment)
+        defer { progress.finish() }
         let data = try Self.read(file)
+        progress.phase("Reading its events")
         let now = env.now()
         let horizon = DateInterval(start: now.addingTimeInterval(-Double(Self.daysBack * 86_400)),
                                    end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
         // The parsed document is the largest thing an import holds: it lives only inside this
         // call, so its memory is given back before the occurrences are written.
         let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
-                                                                  strict: strict, warn: { env.console.note($0) })
+                                                                  strict: strict, warn: { progress.clear(); env.console.note($0) })
+        progress.phase("Storing \(ProgressLine.grouped(occurrences.count)) busy times")
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
         let replaced = try db.importCalendar(
             CalendarImport(name: calendarName, source: source, content: data,
                            timeZone: env.calendar.identifier, horizon: horizon, eventCount: events, importedAt: now),
             occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        progress.phase("Planning again")
         let outcome = Planning.replanIfStale(env, db)
+        progress.finish()
         var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {

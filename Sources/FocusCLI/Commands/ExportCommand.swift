@@ -4,6 +4,10 @@ import FocusCore
 import FocusStorage
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `focus export [--format jsonl|csv|ics] [--from DATE --to DATE] [--output FILE]`.
 package struct ExportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
@@ -33,6 +37,7 @@ package struct ExportCommand: FocusRunnable {
     var to: String?
     @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output (- is standard output).", valueName: "file"), completion: .file(extensions: ["jsonl", "csv", "ics"]))
     var output: String?
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal and the export goes elsewhere).") var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -81,6 +86,11 @@ package struct ExportCommand: FocusRunnable {
             }
             buffer.removeAll(keepingCapacity: true)
         }
+        // Not over an export scrolling by on the same terminal.
+        let toTerminal = (file == nil || file!.isStandardOutput) && isatty(STDOUT_FILENO) == 1
+        let progress = ProgressMeter(verb: "Exporting", unit: .items("sessions"), total: nil, quiet: quiet || toTerminal, environment: env.environment)
+        defer { progress.finish() }
+        if progress.isEnabled { progress.setTotal(try db.exportCount(from: start, to: end)) }
         let count: Int
         switch format {
         case let .interchange(f):
@@ -88,6 +98,7 @@ package struct ExportCommand: FocusRunnable {
             buffer.append(contentsOf: writer.header.utf8)
             count = try db.exportSessions(from: start, to: end) { record in
                 writer.append(record, to: &buffer)
+                progress.advance()
                 if buffer.count >= ExportCommand.chunkSize { try flush() }
             }
         case .ics:
@@ -95,11 +106,13 @@ package struct ExportCommand: FocusRunnable {
             let stamp = ICSWriter.utcDateTime(env.now())
             count = try db.exportSessions(from: start, to: end) { record, identity in
                 ICSWriter.append(ExportCommand.event(record, identity: identity), stamp: stamp, to: &buffer)
+                progress.advance()
                 if buffer.count >= ExportCommand.chunkSize { try flush() }
             }
             ICSWriter.end(to: &buffer)
         }
         try flush()
+        progress.finish()
         if let file {
             try file.commit()
             guard !file.isStandardOutput else { return }

@@ -47,6 +47,7 @@ package struct ImportCommand: FocusRunnable {
     var map: String?
     @Flag(help: "Import sessions that end after now too (refused otherwise).")
     var allowFuture = false
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -71,21 +72,30 @@ package struct ImportCommand: FocusRunnable {
         // Sessions longer than a day are kept, each said once on standard error with its line
         // after the import (nothing is said when the file is refused: only the error).
         var long: [(line: Int, seconds: Int64)] = []
+        let checking = ProgressMeter(verb: "Checking", unit: .bytes, total: ProgressMeter.fileSize(file), quiet: quiet, environment: env.environment, checkEvery: 1)
+        let records = ProgressMeter.Tally()
         let check: SessionFileParser.Emit = { [file, allowFuture, calendar = env.calendar] record, line in
+            records.count += 1
             try SessionTimes.checkEnded(record, line: line, file: file, now: now, calendar: calendar, allowFuture: allowFuture)
             if record.isLongerThanADay { long.append((line, record.end - record.start)) }
         }
-        try ChunkedFile.read(file) { chunk in try checker.feed(chunk, check) }
+        try ChunkedFile.read(file) { chunk in
+            try checker.feed(chunk, check)
+            checking.advance(by: chunk.count)
+        }
         try checker.finish(check)
+        checking.finish()
         // Then it is read again inside one transaction (memory stays flat whatever its size;
         // anything that fails now still rolls everything back).
         let db = try env.openDatabase()
         let path = file
+        let importing = ProgressMeter(verb: "Importing", unit: .items("sessions"), total: records.count, quiet: quiet, environment: env.environment)
         let summary = try db.importSessions(now: now) { insert in
             var parser = SessionFileParser(format: format, mapping: mapping, file: path)
-            try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record) } }
-            try parser.finish { record, _ in try insert(record) }
+            try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record); importing.advance() } }
+            try parser.finish { record, _ in try insert(record); importing.advance() }
         }
+        importing.finish()
         for warning in ImportCommand.longWarnings(long, file: file) { env.console.note(warning) }
         env.console.line(ImportCommand.sentence(summary, skipped: checker.skipped, format: format))
     }

@@ -21,14 +21,18 @@ package struct ReportCommand: FocusRunnable {
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
             completion: Completions.paths)
     var task: String?
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
+        let progress = ProgressTicker("Building the report", quiet: quiet, environment: env.environment)
+        defer { progress.finish() }
         let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
+        progress.finish()
         // Atomic for a file; `-` or /dev/stdout is standard output (and then nothing else is printed).
         let file = try AtomicFileWriter(path: html, access: .requested, standardOutput: env.console)
         try file.write(page)

@@ -19,6 +19,7 @@ package struct RestoreCommand: FocusRunnable {
             """)
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file"), completion: .file()) var file: String
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
@@ -54,7 +55,9 @@ package struct RestoreCommand: FocusRunnable {
         }
         defer { sessionLock?.release() }
         let aside = BackupSchedule(databasePath: path).asidePath(at: env.now())
-        let restored = try AppDatabase.restore(from: file, into: path, aside: aside)
+        let progress = ProgressMeter(verb: "Restoring", unit: .bytes, total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
+        let restored = try AppDatabase.restore(from: file, into: path, aside: aside, progress: progress.copyProgress)
+        progress.finish()
         let n = restored.facts.sessions
         env.console.line("Restored \(path) from \(file) (\(n) session\(n == 1 ? "" : "s"), schema \(restored.facts.schemaVersion)).")
         if let kept = restored.aside {

@@ -3,9 +3,10 @@ import FocusCore
 import FocusStorage
 import Foundation
 
-/// `focus status [--json | --format FMT | --waybar | --i3blocks]`: for prompts and status bars,
-/// which run it every second. Each output reads only what it shows: the running session, and
-/// the next block and today's focus (one indexed query each) only when asked for.
+/// `focus status [--json | --format FMT | --waybar | --i3blocks] [--follow]`: for prompts and
+/// status bars, which run it every second, or once with `--follow`. Each output reads only what
+/// it shows: the running session, and the next block and today's focus (one indexed query each)
+/// only when asked for.
 package struct StatusCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the running session (for prompts and status bars).",
@@ -14,31 +15,64 @@ package struct StatusCommand: FocusRunnable {
             {cycle} {cycles} {next} (the next planned block, `14:00 Thesis/Chapter 2`) {today} \
             (focus today, `1h35m`). Idle prints `idle`; with --format an empty line, or, when the \
             template has {next} or {today}, the template with the session's placeholders empty. --waybar prints JSON for waybar's custom module \
-            (return-type json); --i3blocks prints full_text, short_text and colour lines.
+            (return-type json); --i3blocks prints full_text, short_text and colour lines. \
+            --follow keeps running and prints again only when the output changes: each second \
+            while a session runs, at once when a session starts, stops, pauses or resumes, at \
+            midnight and when the next block changes; it ends when its reader goes away or on \
+            SIGINT/SIGTERM. With --follow, --i3blocks prints one JSON object a line \
+            (full_text, short_text, color) for i3blocks' interval=persist and format=json.
             """)
 
     @Flag(help: "Print JSON.") var json = false
     @Option(help: ArgumentHelp("A template, e.g. '{path} {remaining}'.", valueName: "format")) var format: String?
     @Flag(help: "Print JSON for a waybar custom module.") var waybar = false
     @Flag(help: "Print the three lines an i3blocks block reads.") var i3blocks = false
+    @Flag(help: "Keep running; print again whenever the output changes (for status bars).") var follow = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
         let chosen = [json ? "--json" : nil, format != nil ? "--format" : nil, waybar ? "--waybar" : nil, i3blocks ? "--i3blocks" : nil].compactMap { $0 }
         if chosen.count > 1 { throw FocusError.usage("\(chosen.joined(separator: " and ")) cannot be used together; choose one.") }
+        if follow {
+            try StatusFollower(command: self, env: env).run()
+            return
+        }
         let db = try env.openDatabase()
-        let active = try db.activeSession()
         let now = env.now()
+        let reading = try read(db, now: now, calendar: env.calendar)
+        env.console.line(text(reading, now: now, calendar: env.calendar))
+    }
 
+    /// Whether the output shows the next block / today's focus (each costs a query).
+    var wantsNext: Bool { waybar || i3blocks || format?.contains("{next}") == true }
+    var wantsToday: Bool { waybar || i3blocks || format?.contains("{today}") == true }
+
+    /// Reads what the output needs at `now`.
+    func read(_ db: AppDatabase, now: Date, calendar: LocalCalendar) throws(FocusError) -> StatusReading {
+        let active = try db.activeSession()
+        var reading = StatusReading(active: active, day: calendar.day(of: now))
+        if let active {
+            let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
+            reading.task = names.task
+            reading.subtask = names.subtask
+        }
+        if json, active != nil { reading.provenPID = SessionLock.owner(database: db.path).provenPID }
+        if !json, wantsNext { reading.next = try db.nextBlock(at: now, excluding: active?.blockID) }
+        if !json, wantsToday {
+            let today = reading.day
+            reading.loggedToday = try db.focusedSeconds(from: calendar.startOfDay(today), to: calendar.startOfDay(today.adding(days: 1)))
+        }
+        return reading
+    }
+
+    /// The output (one line, or i3blocks' three) for a reading at `now`.
+    func text(_ reading: StatusReading, now: Date, calendar: LocalCalendar) -> String {
+        let session = reading.session(at: now)
         if json {
-            guard let active else {
-                env.console.line(JSON.object([("state", .string("idle"))]).rendered())
-                return
-            }
-            let s = try session(active, db: db, now: now)
+            guard let active = reading.active, let s = session else { return JSON.object([("state", .string("idle"))]).rendered() }
             let snap = active.snapshot
-            env.console.line(JSON.object([
+            return JSON.object([
                 ("state", .string(s.state)),
                 ("task", .string(s.task)),
                 ("subtask", .optional(s.subtask)),
@@ -51,52 +85,82 @@ package struct StatusCommand: FocusRunnable {
                 ("paused", .bool(s.isPaused)),
                 ("elapsed_seconds", .int(s.elapsedSeconds)),
                 // The process the kernel names as the session's (the lock holder), not a pid merely stored.
-                ("pid", .int(Int(SessionLock.owner(database: db.path).provenPID ?? active.pid))),
-            ]).rendered())
-            return
+                ("pid", .int(Int(reading.provenPID ?? active.pid))),
+            ]).rendered()
         }
 
-        let preset = waybar || i3blocks
-        let wantsNext = preset || format?.contains("{next}") == true
-        let wantsToday = preset || format?.contains("{today}") == true
         var facts = StatusFacts()
-        if let active { facts.session = try session(active, db: db, now: now) }
-        if wantsNext, let block = try db.nextBlock(at: now, excluding: active?.blockID) {
-            facts.next = StatusRenderer.next(start: block.start, path: block.path, now: now, calendar: env.calendar)
+        facts.session = session
+        if let block = reading.next {
+            facts.next = StatusRenderer.next(start: block.start, path: block.path, now: now, calendar: calendar)
         }
-        if wantsToday {
-            let today = env.calendar.day(of: now)
-            let logged = try db.focusedSeconds(from: env.calendar.startOfDay(today), to: env.calendar.startOfDay(today.adding(days: 1)))
-            let running = facts.session.map { $0.phase == .work ? $0.elapsedSeconds : 0 } ?? 0
+        if let logged = reading.loggedToday {
+            let running = session.map { $0.phase == .work ? $0.elapsedSeconds : 0 } ?? 0
             facts.todaySeconds = logged + running
         }
 
         if waybar {
-            env.console.line(StatusRenderer.waybar(facts))
+            return StatusRenderer.waybar(facts)
         } else if i3blocks {
-            env.console.line(StatusRenderer.i3blocks(facts))
+            return follow ? StatusRenderer.i3blocksJSON(facts) : StatusRenderer.i3blocks(facts)
         } else if let format {
             if facts.session == nil {
                 // Idle: an empty line, unless the template shows the next block or today's focus.
                 let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
-                env.console.line(Sanitized.terminal(line.trimmingSpaces()))
-            } else {
-                env.console.line(Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts))))
+                return Sanitized.terminal(line.trimmingSpaces())
             }
+            return Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts)))
         } else if let s = facts.session {
             let pausedText = s.isPaused ? " · paused" : ""
-            env.console.line("\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(DurationParser.clock(s.remainingSeconds)) left")
-        } else {
-            env.console.line("idle")
+            return "\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(DurationParser.clock(s.remainingSeconds)) left"
         }
+        return "idle"
+    }
+}
+
+/// What `focus status` read from the database: enough to render it at any later instant until
+/// the database changes, the day ends or the next block ends (`focus status --follow` redraws
+/// each second from one reading).
+struct StatusReading {
+    var active: ActiveSession?
+    var task = ""
+    var subtask: String?
+    /// The next planned block, when the output shows it.
+    var next: BlockView?
+    /// Focus logged on `day` (sessions that ended), when the output shows it.
+    var loggedToday: Int?
+    /// The local day the reading was made on.
+    var day: LocalDate
+    /// The session's process as the kernel names it (the session lock's holder), for `--json`.
+    var provenPID: Int32?
+
+    init(active: ActiveSession?, day: LocalDate) {
+        self.active = active
+        self.day = day
     }
 
-    private func session(_ active: ActiveSession, db: AppDatabase, now: Date) throws(FocusError) -> StatusFacts.Session {
-        let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
+    /// An empty reading: no database yet.
+    static func empty(day: LocalDate) -> StatusReading {
+        var reading = StatusReading(active: nil, day: day)
+        reading.loggedToday = 0
+        return reading
+    }
+
+    func session(at now: Date) -> StatusFacts.Session? {
+        guard let active else { return nil }
         let snap = active.snapshot
         return StatusFacts.Session(
-            task: names.task, subtask: names.subtask, phase: snap.phase, isPaused: snap.isPaused,
+            task: task, subtask: subtask, phase: snap.phase, isPaused: snap.isPaused,
             remainingSeconds: active.remainingSeconds(at: now), plannedSeconds: snap.plannedSeconds,
             cycle: snap.cycle, cycles: snap.cycles)
+    }
+
+    /// When the remaining time next changes (it is rounded up to whole seconds), if it runs.
+    func nextTick(after now: Date) -> Date? {
+        guard let active, !active.snapshot.isPaused, let ends = active.snapshot.endsAt, ends > now else { return nil }
+        let left = ends.timeIntervalSince(now)
+        let fraction = left - left.rounded(.down)
+        // Just past the instant the rounded-up count drops (a whole second when exactly on it).
+        return now.addingTimeInterval((fraction == 0 ? 1 : fraction) + 0.005)
     }
 }

@@ -152,6 +152,16 @@ enum StatusRenderer {
         [oneLine(barText(facts)), oneLine(shortText(facts)), color(facts)].joined(separator: "\n")
     }
 
+    /// The same as one JSON object a line, for i3blocks' `interval=persist` with `format=json`
+    /// (`focus status --follow --i3blocks`): in that mode each plain line would be a new full_text.
+    static func i3blocksJSON(_ facts: StatusFacts) -> String {
+        JSON.object([
+            ("full_text", .string(oneLine(barText(facts)))),
+            ("short_text", .string(oneLine(shortText(facts)))),
+            ("color", .string(color(facts))),
+        ]).rendered()
+    }
+
     /// Red at work, green on a break, amber when paused, grey when idle.
     static func color(_ facts: StatusFacts) -> String {
         guard let s = facts.session else { return "#768390" }

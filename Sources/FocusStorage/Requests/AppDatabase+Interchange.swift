@@ -50,6 +50,19 @@ extension AppDatabase {
         try exportSessions(from: from, to: to) { record, _ in try body(record) }
     }
 
+    /// How many sessions `exportSessions(from:to:)` would write now (for a progress line's total).
+    package func exportCount(from: Date?, to: Date?) throws(FocusError) -> Int {
+        try read { db in
+            var sql = "SELECT count(*) FROM timeLog"
+            var conditions: [String] = []
+            var args: StatementArguments = []
+            if let from { conditions.append("startedAt >= ?"); args += [from.unixSeconds] }
+            if let to { conditions.append("startedAt < ?"); args += [to.unixSeconds] }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            return try Int.fetchOne(db, sql: sql, arguments: args) ?? 0
+        }
+    }
+
     /// As `exportSessions(from:to:_:)`, each session with its identity (the task and subtask
     /// ids of the identity index; with the start they name the session while it exists).
     @discardableResult
