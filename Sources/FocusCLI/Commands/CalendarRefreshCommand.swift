@@ -29,7 +29,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
         let feeds: [CalendarSummary]
         if let name {
             guard let calendar = all.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) else {
-                throw FocusError.unavailable("no calendar is named '\(Sanitized.terminal(name))'. Run `focus calendar list` to see them.")
+                throw FocusError.usage("no calendar is named '\(Sanitized.terminal(name))'. Run `focus calendar list` to see them.")
             }
             guard CalendarFeed.isFeed(source: calendar.source) else {
                 throw FocusError.usage("calendar '\(Sanitized.terminal(calendar.name))' was imported from a file, not subscribed: import the file again with `focus calendar import`.")
@@ -48,7 +48,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
             do {
                 try refresh(feed, fetcher: fetcher, db: db)
             } catch let error as FocusError {
-                let kept = CalendarFeed.failure(error, name: feed.name, keptSince: FeedState.decode(feed.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
+                let kept = CalendarFeed.failure(error, name: feed.name, label: Self.label(feed), keptSince: FeedState.decode(feed.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
                                                     ?? String(env.calendar.wallClockText(feed.importedAt).prefix(16)))
                 var state = FeedState.decode(feed.feedState)
                 state.lastError = kept.description
@@ -65,10 +65,14 @@ package struct CalendarRefreshCommand: FocusRunnable {
         }
     }
 
+    static func label(_ feed: CalendarSummary) -> String {
+        "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
+    }
+
     private func refresh(_ feed: CalendarSummary, fetcher: FeedFetcher, db: AppDatabase) throws {
         let state = FeedState.decode(feed.feedState)
         let request = CalendarFeed.request(url: feed.source, state: state, conditional: !acceptEmpty)
-        let label = "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
+        let label = Self.label(feed)
         switch try CalendarFeed.judge(try fetcher.client.get(request), request: request, label: label) {
         case .unchanged:
             var state = state

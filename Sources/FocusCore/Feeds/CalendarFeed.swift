@@ -177,13 +177,15 @@ package enum CalendarFeed {
     }
 
     /// A failure, said as one line that names the calendar and the copy still in use.
-    package static func failure(_ error: FocusError, name: String, keptSince: String?) -> FocusError {
+    package static func failure(_ error: FocusError, name: String, label: String, keptSince: String?) -> FocusError {
         let kept = keptSince.map { " The copy fetched \($0) is kept and used." } ?? ""
         switch error {
         case .unavailable(let message):
             return .unavailable("calendar '\(name)' was not refreshed: \(message)\(kept)")
-        case let .badInput(file, line, reason):
-            return .badInput(file: file, line: line, reason: reason + kept)
+        case let .badInput(_, line, reason):
+            let trimmed = reason.trimmingCharacters(in: .whitespaces)
+            let ended = trimmed.hasSuffix(".") ? trimmed : trimmed + "."
+            return .badInput(file: label, line: line, reason: ended + kept)
         default:
             return error
         }
