@@ -71,9 +71,8 @@ package struct CalendarRefreshCommand: FocusRunnable {
 
     private func refresh(_ feed: CalendarSummary, fetcher: FeedFetcher, db: AppDatabase) throws {
         let state = FeedState.decode(feed.feedState)
-        let request = CalendarFeed.request(url: feed.source, state: state, conditional: !acceptEmpty)
         let label = Self.label(feed)
-        switch try CalendarFeed.judge(try fetcher.client.get(request), request: request, label: label) {
+        switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {
         case .unchanged:
             var state = state
             state.fetchedAt = fetcher.env.now()

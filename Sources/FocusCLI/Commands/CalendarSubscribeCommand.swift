@@ -35,9 +35,8 @@ package struct CalendarSubscribeCommand: FocusRunnable {
             state.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path
         }
         let fetcher = FeedFetcher(env: env, client: CurlHTTPClient(environment: env.environment))
-        let request = CalendarFeed.request(url: address, state: state, conditional: false)
         let label = "feed \(CalendarFeed.shownAddress(address))"
-        guard case let .body(data, etag, modified) = try CalendarFeed.judge(try fetcher.client.get(request), request: request, label: label) else {
+        guard case let .body(data, etag, modified) = try CalendarFeed.fetch(address, state: state, conditional: false, label: label, client: fetcher.client) else {
             throw FocusError.unavailable("\(CalendarFeed.shownAddress(address)) answered 304 Not Modified to a first request.")
         }
         state.etag = etag

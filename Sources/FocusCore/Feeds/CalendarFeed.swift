@@ -159,6 +159,14 @@ package enum CalendarFeed {
         return .body(response.body, etag: etag, lastModified: modified)
     }
 
+    /// One fetch through `client`: the request for `state` (conditional unless told not to),
+    /// judged. Throws what the client or `judge` throws.
+    package static func fetch(_ url: String, state: FeedState, conditional: Bool, label: String,
+                              client: any HTTPClient) throws(FocusError) -> Fetched {
+        let request = request(url: url, state: state, conditional: conditional)
+        return try judge(try client.get(request), request: request, label: label)
+    }
+
     /// An HTML document: said so by its Content-Type, or starting with `<` (after a byte order
     /// mark and white space) where `BEGIN:VCALENDAR` belongs.
     static func isWebPage(_ response: HTTPResponse) -> Bool {
