@@ -13,6 +13,8 @@ reads DIR/mode (default "ok") and DIR/feed.ics, and appends one line to DIR/log:
   huge      a 200 body without end (the client's size cap stops it)
   redirect-http  a 302 to http:// (a downgrade when served over TLS)
   loop      a 302 to itself, for ever
+  close     the connection closed without an answer
+  partial   the first DIR/cut bytes of the feed (a truncated body)
 """
 import hashlib
 import os
@@ -90,6 +92,13 @@ class Handler(BaseHTTPRequestHandler):
                 pass
         elif mode == "redirect-http":
             self.send(302, b"", "text/plain", [("Location", "http://127.0.0.1:%d/feed.ics" % self.server.server_port)])
+        elif mode == "close":
+            self.record(0)
+            self.close_connection = True
+            self.connection.shutdown(2)
+        elif mode == "partial":
+            body = read("feed.ics")
+            self.send(200, body[: int(read("cut", b"0") or 0)])
         elif mode == "loop":
             self.send(302, b"", "text/plain", [("Location", self.path)])
         else:
