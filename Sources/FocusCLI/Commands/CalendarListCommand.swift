@@ -4,7 +4,7 @@ import Foundation
 
 /// `focus calendar list [--json]`.
 package struct CalendarListCommand: FocusRunnable {
-    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List imported calendars.")
+    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List imported and subscribed calendars (for a feed: when it was last fetched, and the last error).")
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
@@ -37,7 +37,7 @@ package struct CalendarListCommand: FocusRunnable {
             return
         }
         if calendars.isEmpty {
-            env.console.line("No calendars. Import one with `focus calendar import FILE.ics`.")
+            env.console.line("No calendars. Import one with `focus calendar import FILE.ics`, or subscribe to one with `focus calendar subscribe URL`.")
             return
         }
         let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0

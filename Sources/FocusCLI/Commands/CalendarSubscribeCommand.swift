@@ -79,8 +79,8 @@ struct FeedFetcher {
         calendar.feedState = state.encoded
         let replaced = try db.importCalendar(calendar, occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         let outcome = Planning.replanIfStale(env, db)
-        let shownVerb = verb == "Subscribed to" && replaced ? "Subscribed again to" : verb
-        var line = "\(shownVerb) calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
+        let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
+        var line = "\(verb) calendar \(Sanitized.terminal(calendarName))\(replacing): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
             line += " " + PlanRenderer.summary(outcome)
