@@ -68,11 +68,12 @@ typedef struct FocusCurl {
     const char *(*curl_easy_strerror)(int code);
 } FocusCurl;
 
-/// Loads libcurl and fills `api`. Returns NULL, or why it could not.
-static inline const char *focus_curl_load(FocusCurl *api) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+/// Loads libcurl (`name`, or NULL for Debian's libcurl.so.4) and fills `api`. Returns NULL,
+/// or why it could not.
+static inline const char *focus_curl_load(FocusCurl *api, const char *name) {
+    void *library = dlopen(name ? name : "libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     // Debian's GnuTLS build has the same ABI under another name.
-    if (library == NULL) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL && name == NULL) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return "libcurl.so.4 is not installed";
 #define FOCUS_RESOLVE(name) \
     if ((*(void **)&api->name = dlsym(library, #name)) == NULL) return "libcurl.so.4 lacks " #name;

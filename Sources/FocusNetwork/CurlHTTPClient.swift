@@ -15,9 +15,12 @@ package struct CurlHTTPClient: HTTPClient {
         timeoutOverrideMilliseconds = environment["FOCUS_HTTP_TIMEOUT_MS"].flatMap(Int.init).map { max(1, min($0, 600_000)) }
     }
 
+    /// Loaded once per process. `FOCUS_LIBCURL` names another library file (tests of a
+    /// machine without libcurl).
     private nonisolated(unsafe) static let library: (api: FocusCurl, failure: String?) = {
         var api = FocusCurl()
-        let failure = focus_curl_load(&api).map { String(cString: $0) }
+        let name = ProcessInfo.processInfo.environment["FOCUS_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
+        let failure = withOptionalCString(name) { focus_curl_load(&api, $0) }.map { String(cString: $0) }
         return (api, failure)
     }()
 

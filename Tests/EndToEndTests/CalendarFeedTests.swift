@@ -233,4 +233,20 @@ struct CalendarFeedTests {
         let file = try await sandbox.run(["calendar", "refresh", "nothing"], env: direct)
         #expect(file.code == 64)
     }
+
+    @Test("without libcurl, subscribe and refresh fail in one line (69) naming the package, and the copy stays")
+    func missingLibcurl() async throws {
+        let server = try FeedServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        #expect(try await sandbox.run(["calendar", "subscribe", server.url()], env: direct).code == 0)
+        let gone = direct.merging(["FOCUS_LIBCURL": "libcurl-not-here.so.4"]) { $1 }
+        for args in [["calendar", "subscribe", server.url(), "--name", "Other"], ["calendar", "refresh"]] {
+            let r = try await sandbox.run(args, env: gone)
+            #expect(r.code == 69, "\(args): \(r.err)")
+            #expect(r.err.hasPrefix("focus: error: ") && r.err.contains("apt-get install libcurl4") && r.err.split(separator: "\n").count == 1)
+        }
+        #expect(try await calendars(sandbox).map { $0["events"] as? Int } == [7])
+        #expect(try await sandbox.run(["status"], env: gone).code == 0)
+    }
 }
