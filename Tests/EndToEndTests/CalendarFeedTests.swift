@@ -179,6 +179,9 @@ struct CalendarFeedTests {
         #expect(list.first?["fetched_at"] is String)
         let shown = try await sandbox.run(["calendar", "list"], env: direct)
         #expect(shown.out.contains("last refresh failed"))
+        let doctor = try await sandbox.run(["doctor"], env: direct)
+        #expect(doctor.code == 1)
+        #expect(doctor.out.contains("✗ 'Uni' fetched") && doctor.out.contains("could not connect"))
     }
 
     @Test("a feed over TLS from a private CA: refused without --ca-file, fetched with it; https never redirects down to http")
