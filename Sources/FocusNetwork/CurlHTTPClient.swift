@@ -73,6 +73,8 @@ package struct CurlHTTPClient: HTTPClient {
         switch Int32(code) {
         case Int32(FOCUS_CURLE_WRITE_ERROR) where bodyOverflow, Int32(FOCUS_CURLE_FILESIZE_EXCEEDED):
             return .badInput(file: shown, line: nil, reason: "the feed is larger than \(request.maximumBytes >> 20) MB, the most focus reads from one calendar.")
+        case 3:  // CURLE_URL_MALFORMAT
+            return .invalidValue(what: "calendar address", value: shown, expected: "an address libcurl can read (\(message))")
         case Int32(FOCUS_CURLE_COULDNT_RESOLVE_HOST):
             return .unavailable("could not find the host of \(shown) (offline, or a typing error in the address).")
         case Int32(FOCUS_CURLE_COULDNT_RESOLVE_PROXY):

@@ -110,6 +110,19 @@ def run(t):
                 p = t.focus(db, "calendar", "refresh", "Feed", env=env)
                 lines = open(os.path.join(d, "log")).read().splitlines()[before:]
                 row.check(p.returncode == 0 and len(lines) == 1 and " 304 " in lines[0], f"{what}: unchanged refresh got {lines}")
+        # Hostile addresses: refused (64) or unreachable (69) in one line, nothing added.
+        for i in range(4 if t.quick else 12):
+            row.runs += 1
+            scheme = rng.choice(["https", "http", "webcal", "ftp", "file", "HTTPS", "javascript", ""])
+            host = rng.choice(["exämple.invalid", "[zz", "a" * rng.randint(250, 400) + ".invalid", "u:p@h.invalid",
+                               "h.invalid:" + str(rng.randint(65536, 10**6)), "h.invalid:x", "", "example.com",
+                               "10.255.255.1", "%00.invalid", "h.invalid"])
+            path = "/" + "".join(rng.choice("abc/?#%é \t\x01") for _ in range(rng.randint(0, 12)))
+            url = f"{scheme}://{host}{path}" if rng.random() < 0.9 else host + path
+            p = t.focus(db, "calendar", "subscribe", url, "--name", f"Hostile {i}", env=env, timeout=60)
+            ok = p.returncode in (64, 65, 69) and t.one_error_line(p, p.returncode)
+            row.check(ok, f"subscribe {url[:80]!r}: exit {p.returncode}: {p.stderr.strip()[:300]!r}")
+            row.check(stored() == kept and t.sql(db, "SELECT count(*) FROM calendar") == "1", f"subscribe {url[:80]!r} changed the calendars")
         server.kill()
         server.wait()
         row.runs += 1

@@ -75,6 +75,16 @@ package enum CalendarFeed {
         }
         let host = Self.hostName(authority: authority)
         guard !host.isEmpty else { throw refused("an address with a host name") }
+        guard Self.validHost(host, bracketed: authority.hasPrefix("[")) else {
+            throw refused("a host name of letters, digits, '-' and '.' (an international name in its xn-- form), or an IP address")
+        }
+        let afterHost = authority.hasPrefix("[") ? authority.drop { $0 != "]" }.dropFirst() : authority.drop { $0 != ":" }
+        if !afterHost.isEmpty {
+            guard afterHost.first == ":", let port = Int(afterHost.dropFirst()), (1...65_535).contains(port),
+                  afterHost.dropFirst().allSatisfy(\.isASCII) else {
+                throw refused("a port number from 1 to 65535 after the host")
+            }
+        }
         if fetched == "http", !insecure, !isLoopback(host) {
             throw FocusError.usage("refusing plain http:// to \(host): the calendar and its secret address would cross the network unencrypted. Use https:// (or webcal://), or pass --insecure to allow it.")
         }
@@ -87,6 +97,16 @@ package enum CalendarFeed {
     package static func host(of url: String) -> String {
         guard let range = url.range(of: "://") else { return url }
         return hostName(authority: String(url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }))
+    }
+
+    /// A DNS name (RFC 1123: letters, digits, hyphens, dots; at most 253 characters) or, in
+    /// brackets, an IPv6 address.
+    static func validHost(_ host: String, bracketed: Bool) -> Bool {
+        guard host.utf8.count <= 253 else { return false }
+        if bracketed {
+            return host.unicodeScalars.allSatisfy { "0123456789abcdef:.".unicodeScalars.contains($0) } && host.contains(":")
+        }
+        return host.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "." }
     }
 
     /// The host of an authority (`[::1]:8080` → `::1`), lowercased.

@@ -34,9 +34,11 @@ struct CalendarFeedDecisionTests {
         #expect(try CalendarFeed.address("HTTPS://example.com", insecure: false) == "https://example.com/")
         #expect(try CalendarFeed.address("http://localhost:8080/x.ics#frag", insecure: false) == "http://localhost:8080/x.ics")
         #expect(try CalendarFeed.address("http://[::1]:80/x", insecure: false) == "http://[::1]:80/x")
+        #expect(try CalendarFeed.address("https://xn--exmple-cua.com:8443/ab?c=é", insecure: false) == "https://xn--exmple-cua.com:8443/ab?c=é")
         #expect(try CalendarFeed.address("http://example.com/x", insecure: true) == "http://example.com/x")
         for bad in ["http://example.com/x", "ftp://example.com/x", "file:///etc/passwd", "https://u:p@example.com/x",
-                    "https:///x", "example.com/x.ics", "https://exa mple.com/x", ""] {
+                    "https:///x", "example.com/x.ics", "https://exa mple.com/x", "", "https://exämple.com/x", "https://[zz/x",
+                    "https://h:99999/x", "https://h:abc/x", "https://h:/x", "https://\(String(repeating: "a", count: 300)).com/x"] {
             #expect(throws: FocusError.self, "\(bad)") { try CalendarFeed.address(bad, insecure: false) }
         }
     }
