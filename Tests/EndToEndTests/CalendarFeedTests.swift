@@ -113,6 +113,8 @@ struct CalendarFeedTests {
         let server = try FeedServer()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
+        let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(7 * 86_400))
+        #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "2h", "--due", due], env: direct).code == 0)
         let sub = try await sandbox.run(["calendar", "subscribe", server.url()], env: direct)
         #expect(sub.code == 0, "\(sub.err)")
         #expect(sub.out.contains("Subscribed to calendar Classes: 7 events"))
@@ -127,6 +129,7 @@ struct CalendarFeedTests {
         let changed = try await sandbox.run(["calendar", "refresh", "classes"], env: direct)
         #expect(changed.code == 0, "\(changed.err)")
         #expect(changed.out.contains("Refreshed calendar Classes: 8 events"))
+        #expect(changed.out.contains("Plan: "), "the plan follows the changed busy time: \(changed.out)")
         #expect(server.answers == ["200", "304", "200"])
         let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25"], env: direct)
         #expect(busy.out.contains("Extra seminar"))
