@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar",
+                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar", "FocusNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +59,11 @@ let package = Package(
         .systemLibrary(name: "CLibNotify"),
         // Desktop notifications (libnotify) and the terminal fallback.
         .target(name: "FocusNotifications", dependencies: ["FocusCore", "CLibNotify"]),
+        // libcurl (Debian's libcurl4, from libcurl4-openssl-dev), loaded with dlopen on the first
+        // calendar feed fetch, so that no other command loads it or its TLS library.
+        .systemLibrary(name: "CLibCurl"),
+        // The HTTP client behind FocusCore's HTTPClient port, over libcurl.
+        .target(name: "FocusNetwork", dependencies: ["FocusCore", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers. Core's tests compile neither the CLI nor GRDB.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),

@@ -33,7 +33,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         let list = await world.output("calendar", "list", "--json")
         #expect(list.out == """
             [{"name": "Classes", "source": "\(sampleCalendarPath)", "events": 7, "imported_at": "2026-11-22T09:00:00Z", \
-            "busy_times": 362, "timezone": "Europe/Berlin"}]
+            "busy_times": 362, "timezone": "Europe/Berlin", "kind": "file"}]
 
             """)
         let text = await world.output("calendar", "list")

@@ -4,9 +4,9 @@ import ArgumentParser
 package struct CalendarCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Import calendars (.ics), list and remove them, show busy time, export the plan.",
+        abstract: "Import calendars (.ics) or subscribe to feeds, list and remove them, show busy time, export the plan.",
         subcommands: [
-            CalendarImportCommand.self, CalendarListCommand.self, CalendarRmCommand.self,
+            CalendarImportCommand.self, CalendarSubscribeCommand.self, CalendarRefreshCommand.self, CalendarListCommand.self, CalendarRmCommand.self,
             CalendarBusyCommand.self, CalendarExportCommand.self,
         ]
     )

@@ -63,7 +63,7 @@ package struct CalendarImportCommand: FocusRunnable {
     }
 
     /// The calendar's name, its number of events and its occurrences within `horizon`.
-    static func expand(_ data: Data, file: String, name: String?, horizon: DateInterval, local: LocalCalendar,
+    static func expand(_ data: Data, file: String, name: String?, fallbackName: String? = nil, horizon: DateInterval, local: LocalCalendar,
                        strict: Bool, warn: (String) -> Void) throws -> (String, Int, [CalendarOccurrence]) {
         let document: ICSDocument
         do {
@@ -74,7 +74,7 @@ package struct CalendarImportCommand: FocusRunnable {
         for warning in document.warnings {
             warn("warning: \(file):\(warning.line): \(warning.message)")
         }
-        let calendarName = try calendarName(option: name, document: document, file: file)
+        let calendarName = try calendarName(option: name, document: document, file: fallbackName ?? file)
         let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: local)
         return (calendarName, document.events.count, occurrences)
     }

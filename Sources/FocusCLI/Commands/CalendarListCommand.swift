@@ -1,9 +1,10 @@
 import ArgumentParser
 import FocusCore
+import Foundation
 
 /// `focus calendar list [--json]`.
 package struct CalendarListCommand: FocusRunnable {
-    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List imported calendars.")
+    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List imported and subscribed calendars (for a feed: when it was last fetched, and the last error).")
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
@@ -15,16 +16,28 @@ package struct CalendarListCommand: FocusRunnable {
         let calendars = try env.openDatabase().calendars()
         if json {
             env.console.line(JSON.array(calendars.map { c in
-                .object([
+                var fields: [(String, JSON)] = [
                     ("name", .string(c.name)), ("source", .string(c.source)), ("events", .int(c.eventCount)),
                     ("imported_at", .string(Timestamp.utc(c.importedAt))), ("busy_times", .int(c.occurrenceCount)),
                     ("timezone", .string(c.timeZone)),
-                ])
+                ]
+                if CalendarFeed.isFeed(source: c.source) {
+                    let state = FeedState.decode(c.feedState)
+                    let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
+                    fields += [
+                        ("kind", .string("feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
+                        ("last_error", state.lastError.map { .string($0) } ?? .null), ("last_error_at", instant(state.lastErrorAt)),
+                        ("empty_kept_aside_at", instant(state.emptyKeptAsideAt)),
+                    ]
+                } else {
+                    fields.append(("kind", .string("file")))
+                }
+                return .object(fields)
             }).rendered())
             return
         }
         if calendars.isEmpty {
-            env.console.line("No calendars. Import one with `focus calendar import FILE.ics`.")
+            env.console.line("No calendars. Import one with `focus calendar import FILE.ics`, or subscribe to one with `focus calendar subscribe URL`.")
             return
         }
         let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0
@@ -32,9 +45,31 @@ package struct CalendarListCommand: FocusRunnable {
         for c in calendars {
             let name = Sanitized.shown(c.name)
             out += name + TerminalText.spaces(width - name.count)
-            out += "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))"
-            out += "  \(Sanitized.shown(c.source))\n"
+            let events = "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")"
+            guard CalendarFeed.isFeed(source: c.source) else {
+                out += events + "  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(Sanitized.shown(c.source))\n"
+                continue
+            }
+            let state = FeedState.decode(c.feedState)
+            let fetched = state.fetchedAt ?? c.importedAt
+            out += events + "  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
+            out += "  \(Sanitized.shown(CalendarFeed.shownAddress(c.source)))\n"
+            if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
+                out += TerminalText.spaces(width) + "  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(Sanitized.shown(error))\n"
+            }
+            if let aside = state.emptyKeptAsideAt, aside >= fetched {
+                out += TerminalText.spaces(width) + "  came back empty \(env.calendar.wallClockText(aside).prefix(16)); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
+            }
         }
         env.console.out(out)
+    }
+
+    /// `45 s`, `12 min`, `3 h`, `2 days`.
+    static func age(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds))
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 2 * 86_400 { return "\(s / 3600) h" }
+        return "\(s / 86_400) days"
     }
 }

@@ -45,6 +45,17 @@ package struct DoctorCommand: FocusRunnable {
                 for value in found.values { row("", "✗ " + value.description) }
                 if n > found.values.count { row("", "✗ ... and \(n - found.values.count) more") }
             }
+            // Subscribed calendars: how old each copy is, and a failed last refresh as a problem.
+            for feed in try db.calendars() where CalendarFeed.isFeed(source: feed.source) {
+                let state = FeedState.decode(feed.feedState)
+                let fetched = state.fetchedAt ?? feed.importedAt
+                let age = "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)"
+                if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
+                    problem("feed", "\(age); the refresh of \(env.calendar.wallClockText(at).prefix(16)) failed: \(error)")
+                } else {
+                    row("feed", age)
+                }
+            }
         } catch {
             problem("database", "\(env.databasePath): \(error.description)")
         } }

@@ -16,6 +16,9 @@ package struct CalendarImport: Sendable {
     /// VEVENTs in the file.
     package var eventCount: Int
     package var importedAt: Date
+    /// A subscribed feed's `FeedState` as JSON (empty for a file), kept in `calendar.content`,
+    /// which the v3 migration left unused (the file moved to `calendarFile`).
+    package var feedState = ""
 
     package init(name: String, source: String, content: String, timeZone: String, horizon: DateInterval, eventCount: Int, importedAt: Date) {
         self.init(name: name, source: source, content: Data(content.utf8), timeZone: timeZone, horizon: horizon, eventCount: eventCount, importedAt: importedAt)
@@ -42,6 +45,8 @@ package struct CalendarSummary: Sendable, Equatable {
     package var occurrenceCount: Int
     package var horizon: DateInterval
     package var importedAt: Date
+    /// A feed's `FeedState` as JSON; empty for a file.
+    package var feedState = ""
 }
 
 /// Expands a stored calendar's raw text over [from, to) in a zone: used where the stored
@@ -64,9 +69,9 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt, eventCount)
-                    VALUES (?, ?, ?, '', ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [calendar.name, TaskCatalog.key(calendar.name), calendar.source, calendar.timeZone,
+                arguments: [calendar.name, TaskCatalog.key(calendar.name), calendar.source, calendar.feedState, calendar.timeZone,
                             calendar.horizon.start.unixSeconds, calendar.horizon.end.unixSeconds, calendar.importedAt.unixSeconds,
                             calendar.eventCount])
             let id = db.lastInsertedRowID
@@ -87,15 +92,27 @@ extension AppDatabase {
     package func calendars() throws(FocusError) -> [CalendarSummary] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, name, source, timeZone, eventCount, horizonStart, horizonEnd, importedAt, occurrenceCount AS occurrences
+                SELECT id, name, source, timeZone, eventCount, horizonStart, horizonEnd, importedAt, occurrenceCount AS occurrences,
+                       content AS feedState
                 FROM calendar ORDER BY nameKey
                 """).map { row in
                 CalendarSummary(
                     id: row.id("id"), name: row.text("name"), source: row.text("source"), timeZone: row.text("timeZone"),
                     eventCount: row.count("eventCount"), occurrenceCount: row.count("occurrences"),
                     horizon: Self.horizon(row),
-                    importedAt: row.date("importedAt"))
+                    importedAt: row.date("importedAt"), feedState: row.text("feedState"))
             }
+        }
+    }
+
+    /// Replaces a feed's remembered state (validators, last success, last error) and nothing
+    /// else: its copy and busy times stay, and the plan stays current. Returns false when no
+    /// calendar has this id any more.
+    @discardableResult
+    package func updateFeedState(calendarID: Int64, state: String) throws(FocusError) -> Bool {
+        try write { db in
+            try db.execute(sql: "UPDATE calendar SET content = ? WHERE id = ?", arguments: [state, calendarID])
+            return db.changesCount > 0
         }
     }
 

@@ -1,0 +1,193 @@
+#ifndef FOCUS_CLIBCURL_SHIM_H
+#define FOCUS_CLIBCURL_SHIM_H
+
+// libcurl (libcurl.so.4, Debian's libcurl4, pulled in by libcurl4-openssl-dev), loaded with
+// dlopen on the first calendar feed fetch: no other command loads it, or the TLS library and
+// the dozen libraries behind it. The constants below are those of libcurl's public headers
+// (curl.h, easy.h: CURLOPT_*, CURLINFO_*, CURLE_*), a stable ABI since libcurl 7.
+//
+// The whole transfer runs here in C (curl_easy_setopt is variadic, which Swift cannot call
+// through a pointer): one GET with the caller's limits, the body and the final response's
+// header lines collected in buffers that stop at a size cap.
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    FOCUS_CURLOPT_WRITEDATA = 10001,
+    FOCUS_CURLOPT_URL = 10002,
+    FOCUS_CURLOPT_ERRORBUFFER = 10010,
+    FOCUS_CURLOPT_WRITEFUNCTION = 20011,
+    FOCUS_CURLOPT_USERAGENT = 10018,
+    FOCUS_CURLOPT_HTTPHEADER = 10023,
+    FOCUS_CURLOPT_HEADERDATA = 10029,
+    FOCUS_CURLOPT_NOPROGRESS = 43,
+    FOCUS_CURLOPT_FOLLOWLOCATION = 52,
+    FOCUS_CURLOPT_CAINFO = 10065,
+    FOCUS_CURLOPT_MAXREDIRS = 68,
+    FOCUS_CURLOPT_HEADERFUNCTION = 20079,
+    FOCUS_CURLOPT_NOSIGNAL = 99,
+    FOCUS_CURLOPT_ACCEPT_ENCODING = 10102,
+    FOCUS_CURLOPT_MAXFILESIZE_LARGE = 30117,
+    FOCUS_CURLOPT_TIMEOUT_MS = 155,
+    FOCUS_CURLOPT_CONNECTTIMEOUT_MS = 156,
+    FOCUS_CURLOPT_PROTOCOLS_STR = 10318,
+    FOCUS_CURLOPT_REDIR_PROTOCOLS_STR = 10319,
+    FOCUS_CURLINFO_RESPONSE_CODE = 0x200000 + 2,
+};
+
+/// The libcurl error codes focus tells apart (CURLE_*).
+enum {
+    FOCUS_CURLE_OK = 0,
+    FOCUS_CURLE_UNSUPPORTED_PROTOCOL = 1,
+    FOCUS_CURLE_COULDNT_RESOLVE_PROXY = 5,
+    FOCUS_CURLE_COULDNT_RESOLVE_HOST = 6,
+    FOCUS_CURLE_COULDNT_CONNECT = 7,
+    FOCUS_CURLE_WRITE_ERROR = 23,
+    FOCUS_CURLE_OPERATION_TIMEDOUT = 28,
+    FOCUS_CURLE_SSL_CONNECT_ERROR = 35,
+    FOCUS_CURLE_TOO_MANY_REDIRECTS = 47,
+    FOCUS_CURLE_GOT_NOTHING = 52,
+    FOCUS_CURLE_RECV_ERROR = 56,
+    FOCUS_CURLE_SSL_CERTPROBLEM = 58,
+    FOCUS_CURLE_PEER_FAILED_VERIFICATION = 60,
+    FOCUS_CURLE_FILESIZE_EXCEEDED = 63,
+    FOCUS_CURLE_SSL_CACERT_BADFILE = 77,
+};
+
+typedef struct FocusCurl {
+    void *(*curl_easy_init)(void);
+    int (*curl_easy_setopt)(void *handle, int option, ...);
+    int (*curl_easy_perform)(void *handle);
+    int (*curl_easy_getinfo)(void *handle, int info, ...);
+    void (*curl_easy_cleanup)(void *handle);
+    void *(*curl_slist_append)(void *list, const char *string);
+    void (*curl_slist_free_all)(void *list);
+    const char *(*curl_easy_strerror)(int code);
+} FocusCurl;
+
+/// Loads libcurl (`name`, or NULL for Debian's libcurl.so.4) and fills `api`. Returns NULL,
+/// or why it could not.
+static inline const char *focus_curl_load(FocusCurl *api, const char *name) {
+    void *library = dlopen(name ? name : "libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    // Debian's GnuTLS build has the same ABI under another name.
+    if (library == NULL && name == NULL) library = dlopen("libcurl-gnutls.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return "libcurl.so.4 is not installed";
+#define FOCUS_RESOLVE(name) \
+    if ((*(void **)&api->name = dlsym(library, #name)) == NULL) return "libcurl.so.4 lacks " #name;
+    FOCUS_RESOLVE(curl_easy_init)
+    FOCUS_RESOLVE(curl_easy_setopt)
+    FOCUS_RESOLVE(curl_easy_perform)
+    FOCUS_RESOLVE(curl_easy_getinfo)
+    FOCUS_RESOLVE(curl_easy_cleanup)
+    FOCUS_RESOLVE(curl_slist_append)
+    FOCUS_RESOLVE(curl_slist_free_all)
+    FOCUS_RESOLVE(curl_easy_strerror)
+#undef FOCUS_RESOLVE
+    return NULL;
+}
+
+/// Bytes collected up to `limit`; `overflow` is set once more arrived.
+typedef struct FocusCurlBuffer {
+    char *data;
+    size_t length;
+    size_t capacity;
+    size_t limit;
+    int overflow;
+} FocusCurlBuffer;
+
+static inline int focus_curl_append(FocusCurlBuffer *buffer, const char *bytes, size_t count) {
+    if (count > buffer->limit - buffer->length) { buffer->overflow = 1; return 0; }
+    if (buffer->length + count > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 16384;
+        while (capacity < buffer->length + count) capacity *= 2;
+        if (capacity > buffer->limit) capacity = buffer->limit;
+        char *grown = (char *)realloc(buffer->data, capacity);
+        if (grown == NULL) { buffer->overflow = 1; return 0; }
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->length, bytes, count);
+    buffer->length += count;
+    return 1;
+}
+
+static size_t focus_curl_on_body(char *bytes, size_t size, size_t count, void *user) {
+    // Returning less than given aborts the transfer (CURLE_WRITE_ERROR).
+    return focus_curl_append((FocusCurlBuffer *)user, bytes, size * count) ? size * count : 0;
+}
+
+static size_t focus_curl_on_header(char *bytes, size_t size, size_t count, void *user) {
+    FocusCurlBuffer *buffer = (FocusCurlBuffer *)user;
+    size_t n = size * count;
+    // A status line starts each response (a redirect's, then the next): keep the last one's.
+    if (n >= 5 && memcmp(bytes, "HTTP/", 5) == 0) buffer->length = 0;
+    return focus_curl_append(buffer, bytes, n) ? n : 0;
+}
+
+typedef struct FocusCurlResult {
+    int code;
+    long status;
+    char error[256];
+    FocusCurlBuffer body;
+    FocusCurlBuffer headers;
+} FocusCurlResult;
+
+/// One GET. `headers` holds request header lines separated by '\n'; `ca_file` may be NULL.
+/// The caller frees the buffers with `focus_curl_result_free`.
+static inline void focus_curl_get(const FocusCurl *api, const char *url, const char *headers,
+                                  const char *ca_file, const char *protocols, const char *redirect_protocols,
+                                  long connect_ms, long total_ms, long max_redirects, size_t max_bytes,
+                                  const char *user_agent, FocusCurlResult *result) {
+    memset(result, 0, sizeof *result);
+    result->body.limit = max_bytes;
+    result->headers.limit = 1 << 20;
+    void *curl = api->curl_easy_init();
+    if (curl == NULL) { result->code = -1; strcpy(result->error, "libcurl could not start a transfer"); return; }
+    void *list = NULL;
+    char *copy = strdup(headers ? headers : "");
+    for (char *line = copy, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        if (*line) list = api->curl_slist_append(list, line);
+    }
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_URL, url);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_ERRORBUFFER, result->error);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_NOSIGNAL, 1L);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_NOPROGRESS, 1L);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_PROTOCOLS_STR, protocols);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_REDIR_PROTOCOLS_STR, redirect_protocols);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_FOLLOWLOCATION, 1L);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_MAXREDIRS, max_redirects);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_TIMEOUT_MS, total_ms);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_MAXFILESIZE_LARGE, (long long)max_bytes);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_ACCEPT_ENCODING, "");
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_USERAGENT, user_agent);
+    if (list) api->curl_easy_setopt(curl, FOCUS_CURLOPT_HTTPHEADER, list);
+    if (ca_file) api->curl_easy_setopt(curl, FOCUS_CURLOPT_CAINFO, ca_file);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_WRITEFUNCTION, focus_curl_on_body);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_WRITEDATA, &result->body);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_HEADERFUNCTION, focus_curl_on_header);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_HEADERDATA, &result->headers);
+    result->code = api->curl_easy_perform(curl);
+    api->curl_easy_getinfo(curl, FOCUS_CURLINFO_RESPONSE_CODE, &result->status);
+    if (result->error[0] == 0 && result->code != 0) {
+        const char *text = api->curl_easy_strerror(result->code);
+        if (text) strncpy(result->error, text, sizeof result->error - 1);
+    }
+    api->curl_easy_cleanup(curl);
+    if (list) api->curl_slist_free_all(list);
+    free(copy);
+}
+
+static inline void focus_curl_result_free(FocusCurlResult *result) {
+    free(result->body.data);
+    free(result->headers.data);
+    result->body.data = NULL;
+    result->headers.data = NULL;
+}
+
+#endif

@@ -1,0 +1,91 @@
+import ArgumentParser
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import Foundation
+
+/// `focus calendar refresh [NAME] [--accept-empty]`.
+package struct CalendarRefreshCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "refresh", abstract: "Fetch subscribed calendars again (all of them without NAME).",
+        discussion: """
+            Requests are conditional (If-None-Match, If-Modified-Since): an unchanged feed costs one small \
+            request and changes nothing. A failed fetch (offline, a server error, a timeout, TLS, a web page \
+            or a body that does not parse) keeps the last good copy in use; `calendar list` says how old it is. \
+            A feed that comes back with no events while the copy kept has some is kept aside with a warning.
+            """)
+
+    @Argument(help: ArgumentHelp("A subscribed calendar's name.", valueName: "name"))
+    var name: String?
+    @Flag(help: "Take a feed that came back with no events (the copy kept is replaced by the empty one).")
+    var acceptEmpty = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        let all = try db.calendars()
+        let feeds: [CalendarSummary]
+        if let name {
+            guard let calendar = all.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) else {
+                throw FocusError.usage("no calendar is named '\(Sanitized.terminal(name))'. Run `focus calendar list` to see them.")
+            }
+            guard CalendarFeed.isFeed(source: calendar.source) else {
+                throw FocusError.usage("calendar '\(Sanitized.terminal(calendar.name))' was imported from a file, not subscribed: import the file again with `focus calendar import`.")
+            }
+            feeds = [calendar]
+        } else {
+            feeds = all.filter { CalendarFeed.isFeed(source: $0.source) }
+            if feeds.isEmpty {
+                env.console.line("No subscribed calendars. Subscribe to one with `focus calendar subscribe URL`.")
+                return
+            }
+        }
+        let fetcher = FeedFetcher(env: env, client: CurlHTTPClient(environment: env.environment))
+        var failures: [FocusError] = []
+        for feed in feeds {
+            do {
+                try refresh(feed, fetcher: fetcher, db: db)
+            } catch let error as FocusError {
+                let kept = CalendarFeed.failure(error, name: feed.name, label: Self.label(feed), keptSince: FeedState.decode(feed.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
+                                                    ?? String(env.calendar.wallClockText(feed.importedAt).prefix(16)))
+                var state = FeedState.decode(feed.feedState)
+                state.lastError = kept.description
+                state.lastErrorAt = env.now()
+                try db.updateFeedState(calendarID: feed.id, state: state.encoded)
+                if feeds.count == 1 { throw kept }
+                env.console.note("warning: " + kept.description)
+                failures.append(kept)
+            }
+        }
+        if let first = failures.first {
+            let message = "\(failures.count) of \(feeds.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."
+            throw first.exitCode == 69 ? FocusError.unavailable(message) : FocusError.badInput(file: "calendar refresh", line: nil, reason: message)
+        }
+    }
+
+    static func label(_ feed: CalendarSummary) -> String {
+        "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
+    }
+
+    private func refresh(_ feed: CalendarSummary, fetcher: FeedFetcher, db: AppDatabase) throws {
+        let state = FeedState.decode(feed.feedState)
+        let label = Self.label(feed)
+        switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {
+        case .unchanged:
+            var state = state
+            state.fetchedAt = fetcher.env.now()
+            state.lastError = nil
+            state.lastErrorAt = nil
+            try db.updateFeedState(calendarID: feed.id, state: state.encoded)
+            fetcher.env.console.line("Calendar \(Sanitized.terminal(feed.name)) is unchanged (\(feed.eventCount) event\(feed.eventCount == 1 ? "" : "s")).")
+        case let .body(data, etag, modified):
+            var next = state
+            next.etag = etag
+            next.lastModified = modified
+            try fetcher.store(data, address: feed.source, state: next, name: feed.name, nameFallback: feed.name, label: label, db: db,
+                              verb: "Refreshed", keptEvents: feed.eventCount, acceptEmpty: acceptEmpty, calendarID: feed.id)
+        }
+    }
+}

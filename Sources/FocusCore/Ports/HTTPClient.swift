@@ -1,0 +1,55 @@
+import Foundation
+
+/// One GET, with the limits every calendar feed fetch uses (README, "Your real calendar").
+package struct HTTPRequest: Sendable, Equatable {
+    package var url: String
+    /// Extra request headers (`If-None-Match`, `If-Modified-Since`), in order.
+    package var headers: [HTTPHeader]
+    /// A PEM file of trusted certificates used instead of the system's store (a private CA).
+    package var caFile: String?
+    package var connectTimeoutSeconds: Int = 10
+    package var totalTimeoutSeconds: Int = 60
+    package var maximumBytes: Int = 32 << 20
+    package var maximumRedirects: Int = 5
+
+    package init(url: String, headers: [HTTPHeader] = [], caFile: String? = nil) {
+        self.url = url
+        self.headers = headers
+        self.caFile = caFile
+    }
+
+    /// The value sent for a header (case-insensitive name), nil when not sent.
+    package func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+package struct HTTPHeader: Sendable, Equatable {
+    package var name: String
+    package var value: String
+    package init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The final response after redirects.
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    /// Header names lowercased; a repeated header keeps its last value.
+    package var headers: [String: String]
+    package var body: Data
+
+    package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.body = body
+    }
+}
+
+/// Fetches over HTTP(S). Failures to get any response (no network, refused, timeout, TLS,
+/// too many redirects, a redirect down from https) are `.unavailable` (exit 69); a body over
+/// the cap is `.badInput` (65). Any status is a response, judged by the caller.
+package protocol HTTPClient: Sendable {
+    func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse
+}

@@ -1,0 +1,105 @@
+import CLibCurl
+import FocusCore
+import Foundation
+
+/// `HTTPClient` over libcurl, loaded with dlopen on the first request (README: no other
+/// command pays for the HTTP stack). TLS peers are verified against the system's CA store (or
+/// the request's `caFile`); `https_proxy`, `http_proxy` and `no_proxy` are read from the
+/// environment by libcurl itself. A redirect is followed at most `maximumRedirects` times and
+/// never from https to http.
+package struct CurlHTTPClient: HTTPClient {
+    /// Overrides both timeouts, in milliseconds (tests of a server that never answers).
+    private let timeoutOverrideMilliseconds: Int?
+
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        timeoutOverrideMilliseconds = environment["FOCUS_HTTP_TIMEOUT_MS"].flatMap(Int.init).map { max(1, min($0, 600_000)) }
+    }
+
+    /// Loaded once per process. `FOCUS_LIBCURL` names another library file (tests of a
+    /// machine without libcurl).
+    private nonisolated(unsafe) static let library: (api: FocusCurl, failure: String?) = {
+        var api = FocusCurl()
+        let name = ProcessInfo.processInfo.environment["FOCUS_LIBCURL"].flatMap { $0.isEmpty ? nil : $0 }
+        let failure = withOptionalCString(name) { focus_curl_load(&api, $0) }.map { String(cString: $0) }
+        return (api, failure)
+    }()
+
+    package func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
+        let (api, failure) = Self.library
+        if let failure {
+            throw .unavailable("calendar feeds need libcurl, and \(failure). Install it (Debian: apt-get install libcurl4).")
+        }
+        let shown = CalendarFeed.shownAddress(request.url)
+        let https = request.url.lowercased().hasPrefix("https:")
+        let headerText = request.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        let connectMs = timeoutOverrideMilliseconds ?? request.connectTimeoutSeconds * 1000
+        let totalMs = timeoutOverrideMilliseconds ?? request.totalTimeoutSeconds * 1000
+        var result = FocusCurlResult()
+        request.url.withCString { url in
+            headerText.withCString { headers in
+                withOptionalCString(request.caFile) { ca in
+                    var api = api
+                    focus_curl_get(&api, url, headers, ca, https ? "https" : "http,https", https ? "https" : "http,https",
+                                   connectMs, totalMs, request.maximumRedirects, request.maximumBytes,
+                                   "focus (calendar feed)", &result)
+                }
+            }
+        }
+        defer { focus_curl_result_free(&result) }
+        let message = withUnsafeBytes(of: result.error) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        let code = Int(result.code)
+        if code != 0 {
+            throw Self.failure(code: code, message: message, shown: shown, bodyOverflow: result.body.overflow != 0,
+                               request: request, totalMs: totalMs)
+        }
+        let body = result.body.data.map { Data(bytes: $0, count: result.body.length) } ?? Data()
+        let headerLines = result.headers.data.map { String(decoding: Data(bytes: $0, count: result.headers.length), as: UTF8.self) } ?? ""
+        return HTTPResponse(status: result.status, headers: Self.headers(headerLines), body: body)
+    }
+
+    /// `Name: value` lines of one response (its status line skipped).
+    static func headers(_ text: String) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+            guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") else { continue }
+            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return headers
+    }
+
+    static func failure(code: Int, message: String, shown: String, bodyOverflow: Bool, request: HTTPRequest, totalMs: Int) -> FocusError {
+        switch Int32(code) {
+        case Int32(FOCUS_CURLE_WRITE_ERROR) where bodyOverflow, Int32(FOCUS_CURLE_FILESIZE_EXCEEDED):
+            return .badInput(file: shown, line: nil, reason: "the feed is larger than \(request.maximumBytes >> 20) MB, the most focus reads from one calendar.")
+        case 3:  // CURLE_URL_MALFORMAT
+            return .invalidValue(what: "calendar address", value: shown, expected: "an address libcurl can read (\(message))")
+        case Int32(FOCUS_CURLE_COULDNT_RESOLVE_HOST):
+            return .unavailable("could not find the host of \(shown) (offline, or a typing error in the address).")
+        case Int32(FOCUS_CURLE_COULDNT_RESOLVE_PROXY):
+            return .unavailable("could not find the proxy named by https_proxy/http_proxy (\(message)).")
+        case Int32(FOCUS_CURLE_COULDNT_CONNECT):
+            return .unavailable("could not connect to \(shown) (offline, or the server is down: \(message)).")
+        case Int32(FOCUS_CURLE_OPERATION_TIMEDOUT):
+            return .unavailable("\(shown) did not answer in time (connect limit \(request.connectTimeoutSeconds) s, whole request \(totalMs / 1000) s).")
+        case Int32(FOCUS_CURLE_TOO_MANY_REDIRECTS):
+            return .unavailable("\(shown) redirected more than \(request.maximumRedirects) times.")
+        case Int32(FOCUS_CURLE_UNSUPPORTED_PROTOCOL):
+            return .unavailable("\(shown) redirected to an address focus does not follow (never from https down to http): \(message).")
+        case Int32(FOCUS_CURLE_SSL_CONNECT_ERROR), Int32(FOCUS_CURLE_PEER_FAILED_VERIFICATION), Int32(FOCUS_CURLE_SSL_CERTPROBLEM),
+             Int32(FOCUS_CURLE_SSL_CACERT_BADFILE):
+            let hint = request.caFile == nil ? " For a calendar server with a private certificate authority, pass --ca-file PATH." : ""
+            return .unavailable("the TLS connection to \(shown) failed: \(message).\(hint)")
+        case Int32(FOCUS_CURLE_GOT_NOTHING), Int32(FOCUS_CURLE_RECV_ERROR):
+            return .unavailable("\(shown) closed the connection without a complete answer (\(message)).")
+        default:
+            return .unavailable("fetching \(shown) failed: \(message.isEmpty ? "libcurl error \(code)" : message).")
+        }
+    }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
