@@ -49,26 +49,12 @@ final class FeedServer: @unchecked Sendable {
 
     /// Started with default signal handling (the test process may block or ignore some).
     private static func spawn(_ args: [String]) throws -> pid_t {
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = args.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, args[0], &actions, &attr, argv, environ)
+        let rc = Spawn.spawn(&pid, args[0], arguments: args, environment: ProcessInfo.processInfo.environment, actions: &actions)
         guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
         return pid
     }

@@ -23,26 +23,8 @@ final class Follower: Sendable {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, fds[0])
-        let argv = ([Sandbox.binary, "status", "--follow"] + args).map { strdup($0) } + [nil]
-        let envp = sandbox.environment.merging(extra) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, Sandbox.binary, &actions, &attr, argv, envp)
+        let rc = Spawn.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "status", "--follow"] + args, environment: sandbox.environment.merging(extra) { $1 }, actions: &actions)
         close(fds[1])
         guard rc == 0 else {
             close(fds[0])

@@ -13,6 +13,32 @@ enum Spawn {
         var err: String
     }
 
+    /// Starts `path` with `arguments` (argv, the program's name first) and `environment`, its
+    /// files set up by `actions`, with no blocked signals and default handlers whatever the test
+    /// thread had (a blocked SIGCHLD makes shells wait forever). posix_spawn's result.
+    static func spawn(_ pid: inout pid_t, _ path: String, arguments: [String], environment: [String: String],
+                      actions: inout posix_spawn_file_actions_t) -> Int32 {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return posix_spawn(&pid, path, &actions, &attr, argv, envp)
+    }
+
     static func run(_ path: String, _ args: [String], environment: [String: String], stdin: String?, capture: Bool) throws -> Output {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
@@ -29,28 +55,8 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([path] + args).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        // The child starts with no blocked signals and default handlers, whatever the test
-        // thread had (a blocked SIGCHLD makes shells wait forever).
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        let rc = Spawn.spawn(&pid, path, arguments: [path] + args, environment: environment, actions: &actions)
         guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
