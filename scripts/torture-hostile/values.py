@@ -206,9 +206,13 @@ WRITES = [
 ]
 
 
+# The longest session the store keeps (a forgotten timer: README, "Sessions longer than a day").
+LONGEST_SESSION = 31 * 86_400
+
+
 def broken_rules(t, db, table, r):
     """The column a row names when it breaks a rule between its columns that doctor checks
-    (a session lasts 0 to 86400 s, a block ends after it starts), its numbers being in range."""
+    (a session lasts 0 to LONGEST_SESSION s, a block ends after it starts), its numbers being in range."""
     if table not in ("timeLog", "scheduledBlock"):
         return None
     got = t.sql(db, f"SELECT typeof(startedAt), typeof(endedAt), startedAt, endedAt FROM {table} WHERE id = {r}").split("|")
@@ -218,7 +222,7 @@ def broken_rules(t, db, table, r):
     lo, hi = INSTANTS
     if not (lo <= start <= hi and lo <= end <= hi):
         return None
-    if table == "timeLog" and (end < start or end - start > 86_400):
+    if table == "timeLog" and (end < start or end - start > LONGEST_SESSION):
         return "endedAt"
     if table == "scheduledBlock" and end <= start:
         return "endedAt"
