@@ -93,7 +93,7 @@ import Testing
                                                      focusedSeconds: 100, status: .completed), now: world.now)
         var r = await world.output("task", "rm", "Thesis")
         #expect(r.code == 64)
-        #expect(r.err.contains("has 1 logged session. Run `focus task rm 'Thesis' --force`"))
+        #expect(r.err.contains("has 1 logged session. Run `focus task rm Thesis --force` to delete it with its history, or `focus task done Thesis` to keep it."))
         r = await world.output("task", "rm", "Thes", "--force")
         #expect(r.code == 64, "a prefix is not enough to delete")
         r = await world.output("task", "rm", "thesis", "--force")

@@ -88,7 +88,7 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .alreadyExists(path):
             return "'\(path)' already exists. Use `focus task edit \(Quoted.shell(path))` to change it."
         case let .hasHistory(path, sessions):
-            return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `focus task rm '\(path)' --force` to delete it with its history, or `focus task done` to keep it."
+            return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `focus task rm \(Quoted.shell(path)) --force` to delete it with its history, or `focus task done \(Quoted.shell(path))` to keep it."
         case let .badInput(file, line, reason):
             if let line { return "\(file):\(line): \(reason)" }
             return "\(file): \(reason)"

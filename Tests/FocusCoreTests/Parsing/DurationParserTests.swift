@@ -31,3 +31,12 @@ import Testing
         #expect(DurationParser.clock(seconds) == text)
     }
 }
+
+@Suite struct QuotedCommandTests {
+    @Test(arguments: [("Thesis", "Thesis"), ("Thesis/Chapter 2", "\"Thesis/Chapter 2\""), ("Bob's talk", "\"Bob's talk\""),
+                      ("say \"hi\" $now", "'say \"hi\" $now'"), ("it's $5", "'it'\\''s $5'")])
+    func suggestedCommandsQuoteNamesForTheShell(name: String, quoted: String) {
+        #expect(Quoted.shell(name) == quoted)
+        #expect(FocusError.hasHistory(path: name, sessions: 2).description.contains("focus task rm \(quoted) --force"))
+    }
+}
