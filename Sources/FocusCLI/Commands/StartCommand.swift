@@ -188,7 +188,7 @@ package struct StartCommand: FocusRunnable {
             outcome = await runner.run(plan: plan)
         }
         signals.stop()
-        Planning.replanQuietly(env, db)
+        Planning.replanIfStale(env, db)
         try finish(outcome, db: db, env: env, live: live)
     }
 

@@ -85,9 +85,7 @@ enum AgendaRenderer {
         if lines.isEmpty { out += "  Nothing scheduled.\n" }
         for line in lines { out += line.2 + "\n" }
         for d in a.due {
-            // A due date at the day's end (a date without a time) is "end of day", not "00:00".
-            let when = d.due >= day.end ? "end of day" : "\(calendar.timeOfDay(of: d.due))"
-            out += "  Due \(when): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
+            out += "  Due \(DueText.time(of: d.due, on: a.day, calendar: calendar)): \(Sanitized.shown("\(d.task)/\(d.subtask)"))"
             if let e = d.estimateSeconds { out += "  \(DurationParser.format(d.loggedSeconds)) / \(DurationParser.format(e))" }
             out += d.done ? "  done\n" : "\n"
         }

@@ -47,7 +47,7 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// rule said in words: reached only past the commands' checks (a hand-edited database).
     case storeRule(String)
 
-    /// Exit codes of shared/PRODUCT.md (sysexits).
+    /// Exit codes of the README's "Exit codes" table (sysexits(3)).
     package var exitCode: Int32 {
         switch self {
         case .invalidValue, .usage, .notFound, .ambiguous, .alreadyExists, .hasHistory, .noSuchLog, .duplicateSession: return 64

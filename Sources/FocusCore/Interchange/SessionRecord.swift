@@ -1,7 +1,7 @@
 import Foundation
 
-/// One session as the history interchange carries it (shared/PRODUCT.md, "Session history
-/// interchange"): named by task and subtask titles, instants in whole Unix seconds.
+/// One session as the history interchange carries it (README: session history moves in and
+/// out as JSON Lines): named by task and subtask titles, instants in whole Unix seconds.
 package struct SessionRecord: Sendable, Equatable, Hashable {
     package var task: String
     /// nil when the session was logged against the task itself.

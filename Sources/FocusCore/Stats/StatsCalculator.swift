@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns sessions into a `StatsReport`. Pure: the same input always gives the same report.
 ///
-/// Rules (shared/PRODUCT.md, "`focus stats --json`"):
+/// Rules (README, "Stats for scripts"):
 /// - focused time is split at local midnight; with pauses the focused seconds are spread in
 ///   proportion to the wall time in each day; a day is a calendar day (23–25 hours);
 ///   only the part inside the window counts;
