@@ -1,0 +1,146 @@
+import Foundation
+
+/// How to reach one CalDAV account: the address the person gave (or the one discovery settled
+/// on), the login, and the TLS rules of every request to it (README, "Your real calendar").
+package struct CalDAVEndpoint: Sendable, Equatable {
+    /// An absolute `https://` (or loopback `http://`) address.
+    package var url: String
+    package var user: String?
+    /// Never stored: read from `password_command` or standard input for each run.
+    package var password: String?
+    /// A PEM file of trusted certificate authorities used instead of the system's.
+    package var caFile: String?
+    /// Plain http:// to a host other than this machine was allowed (`--insecure`).
+    package var insecure: Bool
+
+    package init(url: String, user: String? = nil, password: String? = nil, caFile: String? = nil, insecure: Bool = false) {
+        self.url = url
+        self.user = user
+        self.password = password
+        self.caFile = caFile
+        self.insecure = insecure
+    }
+}
+
+/// What discovery found (RFC 6764 section 6, RFC 5397 `current-user-principal`, RFC 4791
+/// section 6.2.1 `calendar-home-set`).
+package struct CalDAVAccount: Sendable, Equatable {
+    /// The context path discovery settled on (after `/.well-known/caldav` redirects).
+    package var contextURL: String
+    package var principalURL: String
+    /// Absolute collection URLs, each ending in `/`.
+    package var homeURLs: [String]
+
+    package init(contextURL: String, principalURL: String, homeURLs: [String]) {
+        self.contextURL = contextURL
+        self.principalURL = principalURL
+        self.homeURLs = homeURLs
+    }
+}
+
+/// One calendar collection of an account (RFC 4791 section 4.2).
+package struct RemoteCalendar: Sendable, Equatable {
+    /// Absolute collection URL, ending in `/`.
+    package var url: String
+    /// `DAV:displayname`, else the collection's last path segment (percent-decoded).
+    package var displayName: String
+    /// `supported-calendar-component-set` (`VEVENT`, `VTODO`, …), upper-cased; empty when the
+    /// server does not say (then any component is allowed, RFC 4791 section 5.2.3).
+    package var components: [String]
+    /// `CS:getctag` when the server has it.
+    package var ctag: String?
+    /// `DAV:sync-token` (RFC 6578 section 4): nil when the collection does not report one.
+    package var syncToken: String?
+    /// `DAV:sync-collection` is in the collection's `supported-report-set`.
+    package var supportsSync: Bool
+    /// The collection is read-only for this login (no `DAV:write` / `bind` privilege) when
+    /// the server reports `current-user-privilege-set`; nil when it does not.
+    package var writable: Bool?
+
+    package init(url: String, displayName: String, components: [String] = [], ctag: String? = nil, syncToken: String? = nil,
+                 supportsSync: Bool = false, writable: Bool? = nil) {
+        self.url = url
+        self.displayName = displayName
+        self.components = components
+        self.ctag = ctag
+        self.syncToken = syncToken
+        self.supportsSync = supportsSync
+        self.writable = writable
+    }
+
+    /// Holds events: says VEVENT, or says nothing.
+    package var holdsEvents: Bool { components.isEmpty || components.contains("VEVENT") }
+}
+
+/// One calendar object resource (RFC 4791 section 4.1): its absolute URL, its entity tag, and
+/// its iCalendar text when it was asked for.
+package struct RemoteResource: Sendable, Equatable {
+    package var url: String
+    package var etag: String?
+    package var data: Data?
+
+    package init(url: String, etag: String? = nil, data: Data? = nil) {
+        self.url = url
+        self.etag = etag
+        self.data = data
+    }
+}
+
+/// What changed in a collection since a sync token (RFC 6578 section 3.2).
+package struct RemoteChanges: Sendable, Equatable {
+    /// True when this is the whole collection (no token, a token the server no longer accepts
+    /// (RFC 6578 section 3.8, `DAV:valid-sync-token`), or a server without sync-collection):
+    /// every resource not in `changed` is gone.
+    package var complete: Bool
+    /// New or changed resources, with their data.
+    package var changed: [RemoteResource]
+    /// URLs of removed resources (empty when `complete`).
+    package var removed: [String]
+    /// The token to send next time; nil when the server has none.
+    package var token: String?
+
+    package init(complete: Bool, changed: [RemoteResource], removed: [String], token: String?) {
+        self.complete = complete
+        self.changed = changed
+        self.removed = removed
+        self.token = token
+    }
+}
+
+/// How a conditional write ended (RFC 9110 section 13.1.1 `If-Match`, 13.1.2 `If-None-Match`).
+package enum RemoteWrite: Sendable, Equatable {
+    /// Written; the new entity tag when the server sent one.
+    case written(etag: String?)
+    /// 412 Precondition Failed: the resource changed on the server (or exists, for a create).
+    case changedOnServer
+    /// 404 / 410: the resource is not there (a delete of what is already gone is not an error).
+    case missing
+}
+
+/// A CalDAV account over HTTP. Failures to get any answer are `.unavailable` (69), a refused
+/// login too (with a sentence about the password); an answer that is not the XML asked for is
+/// `.badInput` (65).
+package protocol CalDAVClient: Sendable {
+    /// Follows RFC 6764: the URL as given, then `/.well-known/caldav`, to the principal and
+    /// its calendar home(s).
+    func discover(_ endpoint: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount
+    /// The calendar collections in the account's homes (PROPFIND Depth 1).
+    func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar]
+    /// The collection's own properties (PROPFIND Depth 0): a calendar's ctag and sync token.
+    func calendar(at url: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar
+    /// The events overlapping [from, to) with their data: a `calendar-query` REPORT with a
+    /// `time-range` filter (RFC 4791 section 7.8).
+    func events(in calendarURL: String, from: Date, to: Date, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteResource]
+    /// Changes since `token` (nil: the initial sync): `sync-collection` (RFC 6578) then a
+    /// `calendar-multiget` (RFC 4791 section 7.9) for the changed ones. Falls back to the whole
+    /// collection (`complete`) when the token is refused or sync-collection is not supported.
+    func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges
+    /// PUT one calendar object: `ifMatch` nil creates (`If-None-Match: *`), else replaces only
+    /// that version.
+    func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+    /// DELETE one calendar object, only the version `ifMatch` when given.
+    func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+    /// MKCALENDAR (RFC 4791 section 5.3.1) with a display name; `.changedOnServer` when
+    /// something already exists there.
+    func makeCalendar(_ url: String, displayName: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+}
