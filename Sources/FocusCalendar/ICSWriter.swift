@@ -10,6 +10,9 @@ package struct ExportEvent: Sendable, Equatable {
     package var description: String?
     /// `CONFIRMED`, `TENTATIVE` or `CANCELLED`; omitted when nil.
     package var status: String?
+    /// More content lines, written as given after the others (`CATEGORIES:focus`,
+    /// `X-FOCUS-BLOCK:12`): names and values already in RFC 5545 form.
+    package var properties: [String] = []
 
     package init(uid: String, start: Date, end: Date, summary: String, description: String? = nil, status: String? = nil) {
         self.uid = uid
@@ -70,6 +73,7 @@ package enum ICSWriter {
             let token = status.uppercased().filter { $0.isLetter || $0 == "-" }
             if !token.isEmpty { line("STATUS:" + token, &out) }
         }
+        for property in event.properties { line(property, &out) }
         line("END:VEVENT", &out)
     }
 

@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 8
+    package static let schemaVersion = 9
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -379,6 +379,64 @@ extension AppDatabase {
             // word for word (`AppDatabase.longSessionTerm`), so SQLite always uses it.
             try db.execute(sql: """
                 CREATE INDEX timeLog_long ON timeLog(startedAt, endedAt) WHERE endedAt - startedAt > 86400;
+                """)
+        }
+        migrator.registerMigration("v9-live-calendars") { db in
+            // CalDAV accounts (README, "Your real calendar"). A connected collection is a calendar
+            // like an imported file (its busy times in busyEvent), with the account it came from,
+            // its address and its sync token (RFC 6578); its calendar object resources are kept one
+            // row each, so a refresh applies only what changed. A subscribed feed's state (ETag,
+            // last fetch, last error) moves out of v1's `content` column, which v3 left unused,
+            // into `fetchState`. Passwords are never stored: an account keeps the command that
+            // prints one. Published events are those focus wrote to a calendar, with the ETag and
+            // a digest of what it wrote, so a re-plan rewrites only what changed and focus never
+            // touches an event it did not create.
+            try db.execute(sql: """
+                CREATE TABLE calendarAccount (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  url TEXT NOT NULL,
+                  principalUrl TEXT NOT NULL,
+                  homeUrls TEXT NOT NULL,
+                  user TEXT NOT NULL DEFAULT '',
+                  passwordCommand TEXT,
+                  caFile TEXT,
+                  insecure INTEGER NOT NULL DEFAULT 0 CHECK (insecure IN (0, 1)),
+                  connectedAt INTEGER NOT NULL,
+                  UNIQUE (url, user)
+                );
+                ALTER TABLE calendar ADD COLUMN accountId INTEGER REFERENCES calendarAccount(id) ON DELETE CASCADE;
+                ALTER TABLE calendar ADD COLUMN remoteUrl TEXT;
+                ALTER TABLE calendar ADD COLUMN syncToken TEXT;
+                ALTER TABLE calendar ADD COLUMN fetchState TEXT NOT NULL DEFAULT '';
+                UPDATE calendar SET fetchState = content, content = '' WHERE content <> '';
+                CREATE INDEX calendar_accountId ON calendar(accountId);
+                CREATE TABLE calendarResource (
+                  calendarId INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                  url TEXT NOT NULL,
+                  etag TEXT,
+                  data BLOB NOT NULL,
+                  PRIMARY KEY (calendarId, url)
+                ) WITHOUT ROWID;
+                CREATE TABLE publishTarget (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  accountId INTEGER NOT NULL REFERENCES calendarAccount(id) ON DELETE CASCADE,
+                  url TEXT NOT NULL,
+                  name TEXT NOT NULL,
+                  sessions INTEGER NOT NULL DEFAULT 0 CHECK (sessions IN (0, 1)),
+                  publishedAt INTEGER,
+                  lastError TEXT,
+                  UNIQUE (accountId, url)
+                );
+                CREATE TABLE publishedEvent (
+                  targetId INTEGER NOT NULL REFERENCES publishTarget(id) ON DELETE CASCADE,
+                  uid TEXT NOT NULL,
+                  kind TEXT NOT NULL CHECK (kind IN ('block', 'session')),
+                  url TEXT NOT NULL,
+                  etag TEXT,
+                  fingerprint TEXT NOT NULL,
+                  endedAt INTEGER NOT NULL,
+                  PRIMARY KEY (targetId, uid)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

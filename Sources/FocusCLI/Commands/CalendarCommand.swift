@@ -6,7 +6,7 @@ package struct CalendarCommand: ParsableCommand {
         commandName: "calendar",
         abstract: "Import calendars (.ics) or subscribe to feeds, list and remove them, show busy time, export the plan.",
         subcommands: [
-            CalendarImportCommand.self, CalendarSubscribeCommand.self, CalendarRefreshCommand.self, CalendarListCommand.self, CalendarRmCommand.self,
+            CalendarImportCommand.self, CalendarSubscribeCommand.self, CalendarConnectCommand.self, CalendarRefreshCommand.self, CalendarPublishCommand.self, CalendarListCommand.self, CalendarRmCommand.self,
             CalendarBusyCommand.self, CalendarExportCommand.self,
         ]
     )

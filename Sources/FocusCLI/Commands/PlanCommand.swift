@@ -27,5 +27,11 @@ package struct PlanCommand: FocusRunnable {
         } else {
             env.console.out(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar, now: env.now()))
         }
+        // The plan in a published calendar follows the saved one (README, "Your real calendar").
+        if !dryRun {
+            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin()) {
+                if line.hasPrefix("warning: ") { env.console.note(line) } else if !json { env.console.line(line) }
+            }
+        }
     }
 }

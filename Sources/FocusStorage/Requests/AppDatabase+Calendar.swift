@@ -16,8 +16,8 @@ package struct CalendarImport: Sendable {
     /// VEVENTs in the file.
     package var eventCount: Int
     package var importedAt: Date
-    /// A subscribed feed's `FeedState` as JSON (empty for a file), kept in `calendar.content`,
-    /// which the v3 migration left unused (the file moved to `calendarFile`).
+    /// A subscribed feed's `FeedState` as JSON (empty for a file), kept in `calendar.fetchState`
+    /// (migration v9).
     package var feedState = ""
 
     package init(name: String, source: String, content: String, timeZone: String, horizon: DateInterval, eventCount: Int, importedAt: Date) {
@@ -47,6 +47,8 @@ package struct CalendarSummary: Sendable, Equatable {
     package var importedAt: Date
     /// A feed's `FeedState` as JSON; empty for a file.
     package var feedState = ""
+    /// Read from a connected CalDAV account (`calendar connect`), not a file or a feed.
+    package var connected = false
 }
 
 /// Expands a stored calendar's raw text over [from, to) in a zone: used where the stored
@@ -68,8 +70,8 @@ extension AppDatabase {
             let replaced = db.changesCount > 0
             try db.execute(
                 sql: """
-                    INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt, eventCount)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO calendar (name, nameKey, source, content, fetchState, timeZone, horizonStart, horizonEnd, importedAt, eventCount)
+                    VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [calendar.name, TaskCatalog.key(calendar.name), calendar.source, calendar.feedState, calendar.timeZone,
                             calendar.horizon.start.unixSeconds, calendar.horizon.end.unixSeconds, calendar.importedAt.unixSeconds,
@@ -93,14 +95,14 @@ extension AppDatabase {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, name, source, timeZone, eventCount, horizonStart, horizonEnd, importedAt, occurrenceCount AS occurrences,
-                       content AS feedState
+                       fetchState AS feedState, accountId IS NOT NULL AS connected
                 FROM calendar ORDER BY nameKey
                 """).map { row in
                 CalendarSummary(
                     id: row.id("id"), name: row.text("name"), source: row.text("source"), timeZone: row.text("timeZone"),
                     eventCount: row.count("eventCount"), occurrenceCount: row.count("occurrences"),
                     horizon: Self.horizon(row),
-                    importedAt: row.date("importedAt"), feedState: row.text("feedState"))
+                    importedAt: row.date("importedAt"), feedState: row.text("feedState"), connected: row.bool("connected"))
             }
         }
     }
@@ -111,7 +113,7 @@ extension AppDatabase {
     @discardableResult
     package func updateFeedState(calendarID: Int64, state: String) throws(FocusError) -> Bool {
         try write { db in
-            try db.execute(sql: "UPDATE calendar SET content = ? WHERE id = ?", arguments: [state, calendarID])
+            try db.execute(sql: "UPDATE calendar SET fetchState = ? WHERE id = ?", arguments: [state, calendarID])
             return db.changesCount > 0
         }
     }

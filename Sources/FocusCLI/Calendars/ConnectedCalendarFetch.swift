@@ -1,0 +1,133 @@
+import FocusCalendar
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import Foundation
+
+/// Fetching a connected CalDAV calendar and storing its busy time (README, "Your real
+/// calendar"), for `calendar connect`, `calendar refresh` and the daemon. A collection that
+/// reports a sync token is kept current with sync-collection (RFC 6578): an unchanged one costs
+/// one request. Otherwise its events in the planning window are read with a time-range
+/// calendar-query (RFC 4791 section 7.8), skipped when its ctag has not changed.
+struct ConnectedCalendarFetch {
+    let env: FocusEnvironment
+    let client: any CalDAVClient
+
+    init(env: FocusEnvironment, client: (any CalDAVClient)? = nil) {
+        self.env = env
+        self.client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+    }
+
+    enum Outcome {
+        case unchanged(events: Int)
+        case stored(events: Int, occurrences: Int, horizon: DateInterval)
+    }
+
+    var horizon: DateInterval {
+        let now = env.now()
+        return DateInterval(start: now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400)),
+                            end: now.addingTimeInterval(Double(CalendarImportCommand.daysAhead * 86_400)))
+    }
+
+    /// Fetches `remote` for the first time (or again, whole) and stores it as `name`.
+    func first(_ remote: RemoteCalendar, name: String, accountID: Int64, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+        var state = FeedState()
+        let changes: RemoteChanges
+        if remote.supportsSync || remote.syncToken != nil {
+            changes = try client.changes(in: remote.url, since: nil, endpoint)
+        } else {
+            let window = horizon
+            changes = RemoteChanges(complete: true, changed: try client.events(in: remote.url, from: window.start, to: window.end, endpoint),
+                                    removed: [], token: nil)
+            state.etag = remote.ctag
+        }
+        return try store(changes, name: name, accountID: accountID, remoteURL: remote.url, state: state, db: db)
+    }
+
+    /// Fetches what changed in a stored connected calendar.
+    func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+        var state = FeedState.decode(calendar.fetchState)
+        if let token = calendar.syncToken {
+            let changes = try client.changes(in: calendar.remoteURL, since: token, endpoint)
+            if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty {
+                try markFetched(calendar, token: changes.token ?? token, state: &state, db: db)
+                return .unchanged(events: calendar.eventCount)
+            }
+            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+        }
+        let remote = try client.calendar(at: calendar.remoteURL, endpoint)
+        if remote.supportsSync || remote.syncToken != nil {
+            let changes = try client.changes(in: calendar.remoteURL, since: nil, endpoint)
+            state.etag = nil
+            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+        }
+        if let ctag = remote.ctag, ctag == state.etag {
+            try markFetched(calendar, token: nil, state: &state, db: db)
+            return .unchanged(events: calendar.eventCount)
+        }
+        let window = horizon
+        let events = try client.events(in: calendar.remoteURL, from: window.start, to: window.end, endpoint)
+        state.etag = remote.ctag
+        return try store(RemoteChanges(complete: true, changed: events, removed: [], token: nil), name: calendar.name,
+                         accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+    }
+
+    private func markFetched(_ calendar: ConnectedCalendar, token: String?, state: inout FeedState, db: AppDatabase) throws {
+        state.fetchedAt = env.now()
+        state.lastError = nil
+        state.lastErrorAt = nil
+        try db.updateConnectedState(calendarID: calendar.id, syncToken: token, fetchState: state.encoded)
+    }
+
+    /// Applies `changes` and expands every resource kept, through the reader `calendar import`
+    /// uses (the same leniency and warnings; the resources read as one iCalendar stream).
+    private func store(_ changes: RemoteChanges, name: String, accountID: Int64, remoteURL: String, state: FeedState, db: AppDatabase) throws -> Outcome {
+        var state = state
+        let now = env.now()
+        state.fetchedAt = now
+        state.lastError = nil
+        state.lastErrorAt = nil
+        let window = horizon
+        let label = "calendar '\(name)' (\(CalendarFeed.shownAddress(remoteURL)))"
+        let stored = try db.storeConnectedCalendar(
+            name: name, accountID: accountID, remoteURL: remoteURL, changes: changes, fetchState: state.encoded,
+            timeZone: env.calendar.identifier, horizon: window, at: now
+        ) { resources in
+            var content = Data()
+            for resource in resources {
+                guard let data = resource.data, !data.isEmpty else { continue }
+                content.append(data)
+                if data.last != 0x0A { content.append(contentsOf: [0x0D, 0x0A]) }
+            }
+            guard !content.isEmpty else { return ConnectedExpansion(content: content, eventCount: 0, occurrences: []) }
+            let (_, events, occurrences) = try CalendarImportCommand.expand(
+                content, file: label, name: name, horizon: window, local: env.calendar, strict: false, warn: { env.console.note($0) })
+            return ConnectedExpansion(content: content, eventCount: events,
+                                      occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        }
+        return .stored(events: stored.events, occurrences: stored.occurrences, horizon: window)
+    }
+
+    /// Records a failed fetch (the copy kept stays in use) and returns the one line to say.
+    func failed(_ error: FocusError, calendar: ConnectedCalendar, db: AppDatabase) -> FocusError {
+        var state = FeedState.decode(calendar.fetchState)
+        let since = state.fetchedAt ?? calendar.importedAt
+        let kept = CalendarFeed.failure(error, name: calendar.name, label: "calendar '\(calendar.name)' (\(CalendarFeed.shownAddress(calendar.remoteURL)))",
+                                        keptSince: String(env.calendar.wallClockText(since).prefix(16)))
+        state.lastError = kept.description
+        state.lastErrorAt = env.now()
+        try? db.updateConnectedState(calendarID: calendar.id, syncToken: calendar.syncToken, fetchState: state.encoded)
+        return kept
+    }
+
+    /// One line about an outcome.
+    func line(_ outcome: Outcome, name: String, verb: String) -> String {
+        switch outcome {
+        case let .unchanged(events):
+            return "Calendar \(Sanitized.terminal(name)) is unchanged (\(events) event\(events == 1 ? "" : "s"))."
+        case let .stored(events, occurrences, horizon):
+            return "\(verb) calendar \(Sanitized.terminal(name)): \(events) event\(events == 1 ? "" : "s"), "
+                + "\(occurrences) busy time\(occurrences == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import Foundation
+
+/// `focus calendar connect URL [--user USER] [--password-stdin | --password-command CMD]
+/// [--calendar NAME ...] [--ca-file PATH] [--insecure]`.
+package struct CalendarConnectCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "connect", abstract: "Connect a CalDAV account; its calendars count as busy time.",
+        discussion: """
+            The account is found from the server's address or its /.well-known/caldav (RFC 6764), \
+            and its calendars are listed. Those named with --calendar count as busy time (default: every \
+            calendar that holds events); `focus calendar refresh` keeps them current. focus never stores \
+            a password: give the command that prints it (--password-command, run without a shell, \
+            e.g. 'pass show caldav/fastmail'), pipe it in (--password-stdin), or type it when asked.
+
+            Examples:
+              focus calendar connect https://caldav.fastmail.com/ --user me@fastmail.com --password-command 'pass show fastmail'
+              focus calendar connect https://cloud.example.org/remote.php/dav --user me --calendar Personal
+            """)
+
+    @Argument(help: ArgumentHelp("The server's address (https://, or http:// to this machine).", valueName: "url"))
+    var url: String
+    @Option(help: ArgumentHelp("The account's user name.", valueName: "user"))
+    var user: String?
+    @Flag(help: "Read the password from the first line of standard input.")
+    var passwordStdin = false
+    @Option(help: ArgumentHelp("A command that prints the password (run without a shell, each time focus needs it).", valueName: "command"))
+    var passwordCommand: String?
+    @Option(name: .customLong("calendar"), help: ArgumentHelp("A calendar that counts as busy time (repeatable; default: all that hold events).", valueName: "name"))
+    var calendars: [String] = []
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's (a private CA).", valueName: "path"))
+    var caFile: String?
+    @Flag(help: "Allow plain http:// to another machine (the password and calendars cross the network unencrypted).")
+    var insecure = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func validate() throws {
+        if passwordStdin, passwordCommand != nil {
+            throw ValidationError("Give either --password-stdin or --password-command, not both.")
+        }
+        if (passwordStdin || passwordCommand != nil), user == nil {
+            throw ValidationError("A password needs a user name: add --user USER.")
+        }
+    }
+
+    package func run(in env: FocusEnvironment) async throws {
+        let address = try CalendarFeed.address(url, insecure: insecure)
+        var ca: String?
+        if let caFile {
+            _ = try CalendarImportCommand.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
+            ca = URL(fileURLWithPath: caFile).standardizedFileURL.path
+        }
+        if let passwordCommand { _ = try CommandLineWords.split(passwordCommand) }
+        let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
+        let password = try login.password(user: user, command: passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
+        let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
+        let fetch = ConnectedCalendarFetch(env: env)
+        let account = try fetch.client.discover(endpoint)
+        let remote = try fetch.client.calendars(account, endpoint)
+        let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars)
+
+        let db = try env.openDatabase()
+        let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
+        let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
+        env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
+        let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
+        for calendar in remote {
+            let busy = chosen.contains { $0.url == calendar.url }
+            let kind = calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
+            let name = Sanitized.terminal(calendar.displayName)
+            env.console.line("  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)")
+        }
+        // A calendar another source already has under this name keeps it: this one is named
+        // after its host too.
+        let stored = try db.calendars()
+        let mine = Set(try db.connectedCalendars().filter { $0.accountID == accountID }.map(\.remoteURL))
+        var failures = 0
+        for calendar in chosen {
+            var name = calendar.displayName
+            if let clash = stored.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }), !mine.contains(clash.source) {
+                name += " (\(CalendarFeed.host(of: address)))"
+            }
+            do {
+                let outcome = try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db)
+                env.console.line(fetch.line(outcome, name: name, verb: "Stored"))
+            } catch let error as FocusError {
+                failures += 1
+                env.console.note("warning: calendar '\(Sanitized.terminal(name))' could not be read: \(error.description)")
+            }
+        }
+        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
+            env.console.line(PlanRenderer.summary(outcome))
+        }
+        if failures > 0, failures == chosen.count {
+            throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")
+        }
+    }
+}

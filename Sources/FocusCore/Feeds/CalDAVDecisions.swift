@@ -1,0 +1,211 @@
+import Foundation
+
+/// The decisions of a connected CalDAV account, apart from the network and the store
+/// (README, "Your real calendar").
+package enum CalDAVChoice {
+    /// The calendars that count as busy time: those named (display name or last path segment,
+    /// case-insensitively, each name once), else every calendar that holds events. A name that
+    /// matches none is refused with the names there are.
+    package static func busyCalendars(_ calendars: [RemoteCalendar], named names: [String]) throws(FocusError) -> [RemoteCalendar] {
+        guard !names.isEmpty else { return calendars.filter(\.holdsEvents) }
+        var chosen: [RemoteCalendar] = []
+        for name in names {
+            guard let match = calendar(named: name, in: calendars) else {
+                let there = calendars.map { "'\($0.displayName)'" }.joined(separator: ", ")
+                throw FocusError.usage("the account has no calendar named '\(name)'\(there.isEmpty ? " (it has none)" : "; it has \(there)").")
+            }
+            guard match.holdsEvents else {
+                throw FocusError.usage("calendar '\(match.displayName)' holds only \(match.components.joined(separator: ", ")), no events: it cannot count as busy time.")
+            }
+            if !chosen.contains(where: { $0.url == match.url }) { chosen.append(match) }
+        }
+        return chosen
+    }
+
+    /// The calendar a name means: its display name, else its last path segment, compared as
+    /// task titles are (case-insensitively, NFC).
+    package static func calendar(named name: String, in calendars: [RemoteCalendar]) -> RemoteCalendar? {
+        let key = TaskCatalog.key(name)
+        return calendars.first { TaskCatalog.key($0.displayName) == key }
+            ?? calendars.first { TaskCatalog.key(lastSegment($0.url)) == key }
+    }
+
+    /// `https://host/dav/alice/work/` → `work`.
+    package static func lastSegment(_ url: String) -> String {
+        let path = url.split(separator: "/", omittingEmptySubsequences: true)
+        return path.last.map(String.init)?.removingPercentEncoding ?? url
+    }
+
+    /// Where a new calendar named `name` is made in a home: a path segment of its letters and
+    /// digits (lower-cased, others as `-`), never empty.
+    package static func newCalendarURL(home: String, name: String) -> String {
+        var slug = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) { slug.unicodeScalars.append(scalar) } else if !slug.hasSuffix("-") { slug += "-" }
+        }
+        slug = slug.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        if slug.isEmpty { slug = "focus" }
+        return (home.hasSuffix("/") ? home : home + "/") + slug + "/"
+    }
+}
+
+/// An event focus put on a server, as it last wrote it.
+package struct PublishedEvent: Sendable, Equatable {
+    package enum Kind: String, Sendable { case block, session }
+    package var uid: String
+    package var kind: Kind
+    package var url: String
+    package var etag: String?
+    /// A digest of what was written; a different one means the event must be written again.
+    package var fingerprint: String
+    /// The event's end: a block that has ended is history and stays on the calendar.
+    package var end: Date
+
+    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date) {
+        self.uid = uid
+        self.kind = kind
+        self.url = url
+        self.etag = etag
+        self.fingerprint = fingerprint
+        self.end = end
+    }
+}
+
+/// An event the plan (or the history) wants on the server.
+package struct WantedEvent: Sendable, Equatable {
+    package var uid: String
+    package var kind: PublishedEvent.Kind
+    package var fingerprint: String
+    package var end: Date
+    /// Index into the caller's list of event texts.
+    package var index: Int
+
+    package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int) {
+        self.uid = uid
+        self.kind = kind
+        self.fingerprint = fingerprint
+        self.end = end
+        self.index = index
+    }
+}
+
+/// One write of a publication.
+package enum PublishAction: Sendable, Equatable {
+    case create(WantedEvent)
+    case update(WantedEvent, PublishedEvent)
+    case delete(PublishedEvent)
+}
+
+/// What publishing the plan writes: every wanted event that is new or changed, and a delete
+/// for every event focus wrote that is no longer wanted, except blocks that have already ended
+/// (the calendar keeps them as the record of the day). focus only ever touches events it
+/// published (README: it never changes or deletes an event it did not create).
+package enum Publication {
+    package static func actions(wanted: [WantedEvent], published: [PublishedEvent], now: Date) -> [PublishAction] {
+        var byUID: [String: PublishedEvent] = [:]
+        for event in published { byUID[event.uid] = event }
+        var actions: [PublishAction] = []
+        var kept = Set<String>()
+        for want in wanted {
+            kept.insert(want.uid)
+            if let existing = byUID[want.uid] {
+                if existing.fingerprint != want.fingerprint { actions.append(.update(want, existing)) }
+            } else {
+                actions.append(.create(want))
+            }
+        }
+        for event in published.sorted(by: { $0.uid < $1.uid }) where !kept.contains(event.uid) {
+            if event.kind == .block, event.end <= now { continue }
+            actions.append(.delete(event))
+        }
+        return actions
+    }
+
+    /// The resource name of an event in its calendar: its UID made safe for a path.
+    package static func resourceURL(calendar: String, uid: String) -> String {
+        var name = ""
+        for scalar in uid.unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar) {
+                name.unicodeScalars.append(scalar)
+            } else {
+                name += "_"
+            }
+        }
+        return (calendar.hasSuffix("/") ? calendar : calendar + "/") + name + ".ics"
+    }
+
+    /// A stable digest of an event's text (FNV-1a, 64 bits) without its DTSTAMP line, which
+    /// changes with every write.
+    package static func fingerprint(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for line in text.split(separator: "\r\n") where !line.hasPrefix("DTSTAMP:") {
+            for byte in line.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            hash ^= 0x0A
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// Splits a `password_command` into its words the way a POSIX shell splits a simple command
+/// (single quotes, double quotes with `\` before `"`, `\`, `$` and `` ` ``, and backslash
+/// escapes), so it runs without a shell: no expansion, no pipes, no redirections.
+package enum CommandLineWords {
+    package static func split(_ text: String) throws(FocusError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var iterator = Array(text.unicodeScalars).makeIterator()
+        enum Quote { case none, single, double }
+        var quote = Quote.none
+        while let c = iterator.next() {
+            switch quote {
+            case .single:
+                if c == "'" { quote = .none } else { current.unicodeScalars.append(c) }
+            case .double:
+                if c == "\"" {
+                    quote = .none
+                } else if c == "\\" {
+                    guard let next = iterator.next() else { throw unclosed(text) }
+                    if !"\"\\$`".unicodeScalars.contains(next) { current += "\\" }
+                    current.unicodeScalars.append(next)
+                } else {
+                    current.unicodeScalars.append(c)
+                }
+            case .none:
+                switch c {
+                case " ", "\t", "\n":
+                    if inWord { words.append(current) }
+                    current = ""
+                    inWord = false
+                case "'":
+                    quote = .single
+                    inWord = true
+                case "\"":
+                    quote = .double
+                    inWord = true
+                case "\\":
+                    guard let next = iterator.next() else { throw unclosed(text) }
+                    current.unicodeScalars.append(next)
+                    inWord = true
+                default:
+                    current.unicodeScalars.append(c)
+                    inWord = true
+                }
+            }
+        }
+        guard quote == .none else { throw unclosed(text) }
+        if inWord { words.append(current) }
+        guard !words.isEmpty else {
+            throw FocusError.invalidValue(what: "password command", value: text, expected: "a program and its arguments, e.g. 'pass show caldav/fastmail'")
+        }
+        return words
+    }
+
+    private static func unclosed(_ text: String) -> FocusError {
+        .invalidValue(what: "password command", value: text, expected: "a command line whose quotes are closed (it runs without a shell)")
+    }
+}

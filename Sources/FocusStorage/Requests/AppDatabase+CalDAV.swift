@@ -1,0 +1,257 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// A connected CalDAV account as stored (README, "Your real calendar"): never a password, only
+/// the command that prints one.
+package struct StoredAccount: Sendable, Equatable {
+    package var id: Int64
+    package var url: String
+    package var principalURL: String
+    package var homeURLs: [String]
+    /// Empty when the account has no login.
+    package var user: String
+    package var passwordCommand: String?
+    package var caFile: String?
+    package var insecure: Bool
+}
+
+/// A calendar read from a CalDAV account.
+package struct ConnectedCalendar: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    package var accountID: Int64
+    package var remoteURL: String
+    package var syncToken: String?
+    /// `FeedState` JSON: when it was last fetched, the last failure.
+    package var fetchState: String
+    package var eventCount: Int
+    package var importedAt: Date
+}
+
+/// Where focus publishes the plan.
+package struct PublishTarget: Sendable, Equatable {
+    package var id: Int64
+    package var accountID: Int64
+    package var url: String
+    package var name: String
+    package var sessions: Bool
+    package var publishedAt: Date?
+    package var lastError: String?
+}
+
+/// A connected calendar's expansion: the stream its resources make (what `calendar busy`
+/// expands again outside the stored window), its events and its busy occurrences.
+package struct ConnectedExpansion {
+    package var content: Data
+    package var eventCount: Int
+    package var occurrences: [(start: Date, end: Date, summary: String, allDay: Bool, uid: String)]
+
+    package init(content: Data, eventCount: Int, occurrences: [(start: Date, end: Date, summary: String, allDay: Bool, uid: String)]) {
+        self.content = content
+        self.eventCount = eventCount
+        self.occurrences = occurrences
+    }
+}
+
+extension AppDatabase {
+    // MARK: Accounts
+
+    /// Stores an account (one per address and user), keeping its password command when none is
+    /// given. Returns its id.
+    package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
+                             caFile: String?, insecure: Bool, at now: Date) throws(FocusError) -> Int64 {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (url, user) DO UPDATE SET
+                  principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
+                  passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
+                  caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt
+                """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds])
+            return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
+        }
+    }
+
+    package func accounts() throws(FocusError) -> [StoredAccount] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure FROM calendarAccount ORDER BY connectedAt DESC, id DESC
+                """).map { row in
+                StoredAccount(id: row.id("id"), url: row.text("url"), principalURL: row.text("principalUrl"),
+                              homeURLs: row.text("homeUrls").split(separator: "\n").map(String.init), user: row.text("user"),
+                              passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"))
+            }
+        }
+    }
+
+    // MARK: Connected calendars
+
+    package func connectedCalendars() throws(FocusError) -> [ConnectedCalendar] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, name, accountId, remoteUrl, syncToken, fetchState, eventCount, importedAt FROM calendar
+                WHERE accountId IS NOT NULL ORDER BY nameKey
+                """).map(Self.connected)
+        }
+    }
+
+    private static func connected(_ row: Row) -> ConnectedCalendar {
+        ConnectedCalendar(id: row.id("id"), name: row.text("name"), accountID: row.id("accountId"), remoteURL: row.text("remoteUrl"),
+                          syncToken: row.optionalText("syncToken"), fetchState: row.text("fetchState"), eventCount: row.count("eventCount"),
+                          importedAt: row.date("importedAt"))
+    }
+
+    /// The resources kept for a connected calendar.
+    package func resources(calendarID: Int64) throws(FocusError) -> [RemoteResource] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT url, etag, data FROM calendarResource WHERE calendarId = ? ORDER BY url", arguments: [calendarID]).map {
+                RemoteResource(url: $0.text("url"), etag: $0.optionalText("etag"), data: Self.blob($0))
+            }
+        }
+    }
+
+    /// Applies a fetch of a connected calendar in one transaction: the changed resources are
+    /// stored and the removed ones dropped (all others too when `changes.complete`), then the
+    /// whole set is expanded by `expand` and its busy times replace the stored ones. The
+    /// calendar row is kept (found by account and address) or made, replacing a calendar of the
+    /// same name from elsewhere. Returns the calendar's id, its events and busy times.
+    package func storeConnectedCalendar(
+        name: String, accountID: Int64, remoteURL: String, changes: RemoteChanges, fetchState: String, timeZone: String,
+        horizon: DateInterval, at now: Date, expand: ([RemoteResource]) throws -> ConnectedExpansion
+    ) throws -> (id: Int64, events: Int, occurrences: Int) {
+        try write { db in
+            var id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE accountId = ? AND remoteUrl = ?", arguments: [accountID, remoteURL])
+            if id == nil {
+                try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)])
+                try db.execute(sql: """
+                    INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt, accountId, remoteUrl)
+                    VALUES (?, ?, ?, '', ?, 0, 0, ?, ?, ?)
+                    """, arguments: [name, TaskCatalog.key(name), remoteURL, timeZone, now.unixSeconds, accountID, remoteURL])
+                id = db.lastInsertedRowID
+            }
+            guard let id else { return (0, 0, 0) }
+            if changes.complete {
+                try db.execute(sql: "DELETE FROM calendarResource WHERE calendarId = ?", arguments: [id])
+            }
+            for url in changes.removed {
+                try db.execute(sql: "DELETE FROM calendarResource WHERE calendarId = ? AND url = ?", arguments: [id, url])
+            }
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO calendarResource (calendarId, url, etag, data) VALUES (?, ?, ?, ?)
+                ON CONFLICT (calendarId, url) DO UPDATE SET etag = excluded.etag, data = excluded.data
+                """)
+            for resource in changes.changed {
+                try upsert.execute(arguments: [id, resource.url, resource.etag, resource.data ?? Data()])
+            }
+            let all = try Row.fetchAll(db, sql: "SELECT url, etag, data FROM calendarResource WHERE calendarId = ? ORDER BY url", arguments: [id]).map {
+                RemoteResource(url: $0.text("url"), etag: $0.optionalText("etag"), data: Self.blob($0))
+            }
+            let expansion = try expand(all)
+            try db.execute(sql: "DELETE FROM busyEvent WHERE calendarId = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM calendarFile WHERE calendarId = ?", arguments: [id])
+            try AppDatabase.insertContent(expansion.content, calendarID: id, db)
+            var busy = BusyInserter(db, calendarID: id)
+            for o in expansion.occurrences {
+                try busy.add(start: o.start, end: o.end, summary: o.summary, allDay: o.allDay, uid: o.uid)
+            }
+            try busy.flush()
+            try db.execute(sql: """
+                UPDATE calendar SET name = ?, nameKey = ?, timeZone = ?, horizonStart = ?, horizonEnd = ?, importedAt = ?,
+                  eventCount = ?, longestSeconds = ?, occurrenceCount = ?, syncToken = ?, fetchState = ?
+                WHERE id = ?
+                """, arguments: [name, TaskCatalog.key(name), timeZone, horizon.start.unixSeconds, horizon.end.unixSeconds, now.unixSeconds,
+                                 expansion.eventCount, busy.longest, busy.count, changes.token, fetchState, id])
+            return (id, expansion.eventCount, busy.count)
+        }
+    }
+
+    /// Records a fetch that changed nothing (or failed): the token and the fetch state only.
+    package func updateConnectedState(calendarID: Int64, syncToken: String?, fetchState: String) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "UPDATE calendar SET syncToken = ?, fetchState = ? WHERE id = ?", arguments: [syncToken, fetchState, calendarID])
+        }
+    }
+
+    /// A resource's bytes (text or blob, as a hand edit may leave them).
+    static func blob(_ row: Row) -> Data {
+        switch (row["data"] as DatabaseValue? ?? .null).storage {
+        case let .blob(data): return data
+        case let .string(text): return Data(text.utf8)
+        default: return Data()
+        }
+    }
+
+    // MARK: Publishing
+
+    /// Subtasks' notes by id (the published blocks carry them).
+    package func subtaskNotes() throws(FocusError) -> [Int64: String] {
+        try read { db in
+            var notes: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, notes FROM subtask WHERE notes IS NOT NULL AND notes <> ''") {
+                notes[row.id("id")] = row.text("notes")
+            }
+            return notes
+        }
+    }
+
+    package func savePublishTarget(accountID: Int64, url: String, name: String, sessions: Bool) throws(FocusError) -> PublishTarget {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO publishTarget (accountId, url, name, sessions) VALUES (?, ?, ?, ?)
+                ON CONFLICT (accountId, url) DO UPDATE SET name = excluded.name, sessions = excluded.sessions
+                """, arguments: [accountID, url, name, sessions ? 1 : 0])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM publishTarget WHERE accountId = ? AND url = ?", arguments: [accountID, url])
+            return row.map(Self.target) ?? PublishTarget(id: db.lastInsertedRowID, accountID: accountID, url: url, name: name, sessions: sessions)
+        }
+    }
+
+    package func publishTargets() throws(FocusError) -> [PublishTarget] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM publishTarget ORDER BY id").map(Self.target) }
+    }
+
+    private static func target(_ row: Row) -> PublishTarget {
+        PublishTarget(id: row.id("id"), accountID: row.id("accountId"), url: row.text("url"), name: row.text("name"),
+                      sessions: row.bool("sessions"), publishedAt: row.optionalDate("publishedAt"),
+                      lastError: row.optionalText("lastError"))
+    }
+
+    package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
+                             arguments: [targetID]).map { row in
+                PublishedEvent(uid: row.text("uid"), kind: PublishedEvent.Kind(rawValue: row.text("kind")) ?? .block, url: row.text("url"),
+                               etag: row.optionalText("etag"), fingerprint: row.text("fingerprint"), end: row.date("endedAt"))
+            }
+        }
+    }
+
+    /// Records one write to the server as soon as it is done, so an interrupted publication
+    /// never forgets an event it wrote (the next one finds it by UID and updates it).
+    package func recordPublished(targetID: Int64, _ event: PublishedEvent) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (targetId, uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag,
+                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt
+                """, arguments: [targetID, event.uid, event.kind.rawValue, event.url, event.etag, event.fingerprint, event.end.unixSeconds])
+        }
+    }
+
+    package func forgetPublished(targetID: Int64, uid: String) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM publishedEvent WHERE targetId = ? AND uid = ?", arguments: [targetID, uid])
+        }
+    }
+
+    package func notePublication(targetID: Int64, at date: Date?, error: String?) throws(FocusError) {
+        try write { db in
+            if let date {
+                try db.execute(sql: "UPDATE publishTarget SET publishedAt = ?, lastError = ? WHERE id = ?", arguments: [date.unixSeconds, error, targetID])
+            } else {
+                try db.execute(sql: "UPDATE publishTarget SET lastError = ? WHERE id = ?", arguments: [error, targetID])
+            }
+        }
+    }
+}
