@@ -12,6 +12,8 @@ import Glibc
 /// those and the requests go without a password (the server says whether it needs one).
 struct CalDAVLogin {
     var passwordFromStandardInput = false
+    /// Whether a person at a terminal may be asked (not after `plan`, not in the daemon).
+    var mayPrompt = true
 
     /// The endpoint of a stored account, with its password.
     func endpoint(_ account: StoredAccount, env: FocusEnvironment) throws(FocusError) -> CalDAVEndpoint {
@@ -23,7 +25,7 @@ struct CalDAVLogin {
     func password(user: String?, command: String?, host: String, env: FocusEnvironment) throws(FocusError) -> String? {
         if passwordFromStandardInput { return try Self.standardInputPassword() }
         if let command, !command.isEmpty { return try Self.run(command, environment: env.environment) }
-        guard let user, isatty(0) == 1, isatty(2) == 1 else { return nil }
+        guard let user, mayPrompt, isatty(0) == 1, isatty(2) == 1 else { return nil }
         return Self.prompt("Password for \(user) at \(host): ")
     }
 

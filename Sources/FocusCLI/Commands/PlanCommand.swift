@@ -29,7 +29,7 @@ package struct PlanCommand: FocusRunnable {
         }
         // The plan in a published calendar follows the saved one (README, "Your real calendar").
         if !dryRun {
-            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin()) {
+            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) {
                 if line.hasPrefix("warning: ") { env.console.note(line) } else if !json { env.console.line(line) }
             }
         }
