@@ -132,14 +132,15 @@ struct PlanPublisher {
 
     /// Publishes the plan to every target (after a re-plan): failures are warnings, the plan
     /// itself is already saved. Returns the lines to say.
-    static func publishAll(env: FocusEnvironment, db: AppDatabase, login: CalDAVLogin, client: (any CalDAVClient)? = nil) -> [String] {
+    static func publishAll(env: FocusEnvironment, db: AppDatabase, login: CalDAVLogin, endpoints: [Int64: CalDAVEndpoint] = [:],
+                           client: (any CalDAVClient)? = nil) -> [String] {
         guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
         let client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
         var lines: [String] = []
         for target in targets {
             guard let account = accounts.first(where: { $0.id == target.accountID }) else { continue }
             do {
-                let endpoint = try login.endpoint(account, env: env)
+                let endpoint = try endpoints[account.id] ?? login.endpoint(account, env: env)
                 let summary = try PlanPublisher(env: env, client: client).publish(target, endpoint: endpoint, db: db)
                 lines += summary.warnings.map { "warning: " + $0 }
                 if summary.created + summary.updated + summary.deleted > 0 { lines.append(line(summary, target: target)) }

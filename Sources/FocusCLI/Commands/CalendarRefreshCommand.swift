@@ -23,44 +23,74 @@ package struct CalendarRefreshCommand: FocusRunnable {
 
     package init() {}
 
+    @Flag(help: "Read the password of a connected CalDAV account from the first line of standard input.")
+    var passwordStdin = false
+
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let all = try db.calendars()
-        let feeds: [CalendarSummary]
+        let chosen: [CalendarSummary]
         if let name {
             guard let calendar = all.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) else {
                 throw FocusError.usage("no calendar is named '\(Sanitized.terminal(name))'. Run `focus calendar list` to see them.")
             }
-            guard CalendarFeed.isFeed(source: calendar.source) else {
+            guard calendar.connected || CalendarFeed.isFeed(source: calendar.source) else {
                 throw FocusError.usage("calendar '\(Sanitized.terminal(calendar.name))' was imported from a file, not subscribed: import the file again with `focus calendar import`.")
             }
-            feeds = [calendar]
+            chosen = [calendar]
         } else {
-            feeds = all.filter { CalendarFeed.isFeed(source: $0.source) }
-            if feeds.isEmpty {
-                env.console.line("No subscribed calendars. Subscribe to one with `focus calendar subscribe URL`.")
+            chosen = all.filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }
+            if chosen.isEmpty {
+                env.console.line("No subscribed calendars. Subscribe to one with `focus calendar subscribe URL`, or connect a CalDAV account with `focus calendar connect URL`.")
                 return
             }
         }
         let fetcher = FeedFetcher(env: env, client: CurlHTTPClient(environment: env.environment))
+        let connected = try chosen.contains(where: \.connected) ? db.connectedCalendars() : []
+        let accounts = connected.isEmpty ? [] : try db.accounts()
+        let remote = ConnectedCalendarFetch(env: env)
+        var endpoints: [Int64: CalDAVEndpoint] = [:]
         var failures: [FocusError] = []
-        for feed in feeds {
+        for calendar in chosen {
             do {
-                try refresh(feed, fetcher: fetcher, db: db)
-            } catch let error as FocusError {
-                let kept = CalendarFeed.failure(error, name: feed.name, label: Self.label(feed), keptSince: FeedState.decode(feed.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
-                                                    ?? String(env.calendar.wallClockText(feed.importedAt).prefix(16)))
-                var state = FeedState.decode(feed.feedState)
-                state.lastError = kept.description
-                state.lastErrorAt = env.now()
-                try db.updateFeedState(calendarID: feed.id, state: state.encoded)
-                if feeds.count == 1 { throw kept }
+                if calendar.connected {
+                    guard let stored = connected.first(where: { $0.id == calendar.id }),
+                          let account = accounts.first(where: { $0.id == stored.accountID }) else { continue }
+                    do {
+                        let endpoint = try endpoints[account.id] ?? CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
+                        endpoints[account.id] = endpoint
+                        let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
+                        env.console.line(remote.line(outcome, name: stored.name, verb: "Refreshed"))
+                    } catch let error as FocusError {
+                        throw remote.failed(error, calendar: stored, db: db)
+                    }
+                } else {
+                    do {
+                        try refresh(calendar, fetcher: fetcher, db: db)
+                    } catch let error as FocusError {
+                        let kept = CalendarFeed.failure(error, name: calendar.name, label: Self.label(calendar), keptSince: FeedState.decode(calendar.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
+                                                            ?? String(env.calendar.wallClockText(calendar.importedAt).prefix(16)))
+                        var state = FeedState.decode(calendar.feedState)
+                        state.lastError = kept.description
+                        state.lastErrorAt = env.now()
+                        try db.updateFeedState(calendarID: calendar.id, state: state.encoded)
+                        throw kept
+                    }
+                }
+            } catch let kept as FocusError {
+                if chosen.count == 1 { throw kept }
                 env.console.note("warning: " + kept.description)
                 failures.append(kept)
             }
         }
+        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
+            env.console.line(PlanRenderer.summary(outcome))
+        }
+        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: endpoints) {
+            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+        }
         if let first = failures.first {
-            let message = "\(failures.count) of \(feeds.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."
+            let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."
             throw first.exitCode == 69 ? FocusError.unavailable(message) : FocusError.badInput(file: "calendar refresh", line: nil, reason: message)
         }
     }
