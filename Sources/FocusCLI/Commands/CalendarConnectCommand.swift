@@ -57,14 +57,16 @@ package struct CalendarConnectCommand: FocusRunnable {
         }
         if let passwordCommand { _ = try CommandLineWords.split(passwordCommand) }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let password = try login.password(user: user, command: passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
+        // Connecting an account again uses the password command it was connected with.
+        let db = try env.openDatabase()
+        let known = try db.accounts().first { $0.url == address && $0.user == (user ?? "") }
+        let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)
         let remote = try fetch.client.calendars(account, endpoint)
         let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars)
 
-        let db = try env.openDatabase()
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
@@ -93,6 +95,9 @@ package struct CalendarConnectCommand: FocusRunnable {
                 failures += 1
                 env.console.note("warning: calendar '\(Sanitized.terminal(name))' could not be read: \(error.description)")
             }
+        }
+        for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
+            env.console.line("Calendar \(Sanitized.terminal(name)) no longer counts as busy time (removed).")
         }
         if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))

@@ -167,6 +167,20 @@ extension AppDatabase {
         }
     }
 
+    /// Removes the account's calendars whose address is not in `keeping` (a connect that chose
+    /// fewer); returns their names.
+    package func removeConnectedCalendars(accountID: Int64, keeping: Set<String>) throws(FocusError) -> [String] {
+        try write { db in
+            var removed: [String] = []
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, remoteUrl FROM calendar WHERE accountId = ? ORDER BY nameKey", arguments: [accountID])
+            where !keeping.contains(row.text("remoteUrl")) {
+                try db.execute(sql: "DELETE FROM calendar WHERE id = ?", arguments: [row.id("id")])
+                removed.append(row.text("name"))
+            }
+            return removed
+        }
+    }
+
     /// Records a fetch that changed nothing (or failed): the token and the fetch state only.
     package func updateConnectedState(calendarID: Int64, syncToken: String?, fetchState: String) throws(FocusError) {
         try write { db in

@@ -1,0 +1,176 @@
+import FocusCoreTestSupport
+import Foundation
+import Testing
+
+/// `calendar connect`, `refresh` and `publish` against a real CalDAV server (Radicale, started
+/// per test on a free loopback port). Tuesday 24 November 2026, 23:00 in Berlin: working hours
+/// (08:00–22:00) are over, so the plan's first free time is Wednesday 08:00.
+private let now = "2026-11-24T23:00:00+01:00"
+private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": now]
+
+/// Wednesday's stand-up, 09:00–10:00 in Berlin.
+private func standup(start: String = "20261125T080000Z", end: String = "20261125T090000Z") -> String {
+    RadicaleServer.event(uid: "standup@example.org", summary: "Stand-up", start: start, end: end)
+}
+
+private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+private func planStarts(_ sandbox: Sandbox) async throws -> [String] {
+    let r = try await sandbox.run(["plan", "--json"], env: direct)
+    let blocks = (json(r.out) as? [String: Any])?["blocks"] as? [[String: Any]] ?? []
+    return blocks.compactMap { $0["start"] as? String }
+}
+
+/// The calendar objects in a collection, as a raw REPORT (not focus's client) returns them.
+private func objects(_ server: RadicaleServer, _ path: String) throws -> [String] {
+    let body = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+          <D:prop><C:calendar-data/></D:prop>
+          <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"/></C:comp-filter></C:filter>
+        </C:calendar-query>
+        """
+    let response = try server.request("REPORT", path, body: body, headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"])
+    // Each object's data, unescaped enough to read its lines.
+    return response.body.components(separatedBy: "BEGIN:VEVENT").dropFirst().map {
+        $0.replacingOccurrences(of: "&#13;", with: "").replacingOccurrences(of: "\r", with: "")
+    }
+}
+
+@Suite("CalDAV accounts against Radicale", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
+struct CalDAVAccountTests {
+    @Test("connect finds the account, lists its calendars and reads busy time; refresh follows the server and the plan moves")
+    func connectAndRefresh() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.makeCalendar("chores", displayName: "Chores", components: ["VTODO"])
+        try server.put("work/standup.ics", ics: standup())
+        #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
+
+        let connect = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-stdin"],
+                                            env: direct, stdin: server.password + "\n")
+        #expect(connect.code == 0, "\(connect.err)")
+        #expect(connect.out.contains("Connected to http://127.0.0.1:\(server.port)/ as alice: 2 calendars."), "\(connect.out)")
+        #expect(connect.out.contains("✓ Work") && connect.out.contains("· Chores"), "\(connect.out)")
+        #expect(connect.out.contains("Stored calendar Work: 1 event"), "\(connect.out)")
+        #expect(try await planStarts(sandbox) == ["2026-11-25T09:00:00Z"], "the block follows the stand-up")
+
+        // The stand-up grows on the server: refresh sees it and the block moves.
+        try server.put("work/standup.ics", ics: standup(start: "20261125T070000Z", end: "20261125T100000Z"))
+        let refresh = try await sandbox.run(["calendar", "refresh", "--password-stdin"], env: direct, stdin: server.password + "\n")
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(refresh.out.contains("Refreshed calendar Work: 1 event"), "\(refresh.out)")
+        #expect(try await planStarts(sandbox) == ["2026-11-25T10:00:00Z"])
+
+        let unchanged = try await sandbox.run(["calendar", "refresh", "work", "--password-stdin"], env: direct, stdin: server.password + "\n")
+        #expect(unchanged.code == 0, "\(unchanged.err)")
+        #expect(unchanged.out.contains("Calendar Work is unchanged (1 event)."), "\(unchanged.out)")
+
+        // Removed on the server: gone here too.
+        try server.delete("work/standup.ics")
+        _ = try await sandbox.run(["calendar", "refresh", "--password-stdin"], env: direct, stdin: server.password + "\n")
+        #expect(try await planStarts(sandbox) == ["2026-11-25T07:00:00Z"])
+        let list = json(try await sandbox.run(["calendar", "list", "--json"], env: direct).out) as? [[String: Any]] ?? []
+        #expect(list.map { $0["name"] as? String } == ["Work"])
+        #expect(list.first?["events"] as? Int == 0)
+    }
+
+    @Test("publish writes the plan, a re-plan moves it, a finished task's blocks go, a hand-made event is untouched and never busy twice")
+    func publishThePlan() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.put("work/standup.ics", ics: standup())
+        #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27", "--notes", "Outline first"], env: direct).code == 0)
+        let command = "printf '%s\\n' '\(server.password)'"
+        let connect = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct)
+        #expect(connect.code == 0, "\(connect.err)")
+
+        let publish = try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct)
+        #expect(publish.code == 0, "\(publish.err)")
+        #expect(publish.out.contains("Made calendar Focus plan"), "\(publish.out)")
+        #expect(publish.out.contains("Published 1 planned block to Focus plan (1 new)."), "\(publish.out)")
+        var events = try objects(server, "focus-plan/")
+        #expect(events.count == 1)
+        #expect(events.first?.contains("SUMMARY:Thesis/Draft") == true && events.first?.contains("CATEGORIES:focus") == true)
+        #expect(events.first?.contains("DTSTART:20261125T090000Z") == true && events.first?.contains("Outline first") == true, "\(events)")
+
+        // A person's own event in the same calendar.
+        try server.put("focus-plan/lunch.ics", ics: RadicaleServer.event(uid: "lunch@example.org", summary: "Lunch",
+                                                                        start: "20261125T110000Z", end: "20261125T120000Z"))
+        // Twice the work: the next plan writes a second block and leaves the first as it was.
+        #expect(try await sandbox.run(["task", "edit", "Thesis/Draft", "--estimate", "50m"], env: direct).code == 0)
+        let plan = try await sandbox.run(["plan"], env: direct)
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.out.contains("Published 2 planned blocks to Focus plan (1 new)."), "\(plan.out)")
+        events = try objects(server, "focus-plan/")
+        #expect(events.filter { $0.contains("CATEGORIES:focus") }.count == 2)
+        #expect(events.filter { $0.contains("SUMMARY:Lunch") }.count == 1)
+
+        // The published calendar counted as busy too: focus's own blocks are not busy time.
+        let again = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user], env: direct)
+        #expect(again.code == 0, "\(again.err)")
+        let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
+        let summaries = (json(busy.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }.sorted()
+        #expect(summaries == ["Lunch", "Stand-up"], "\(busy.out)")
+
+        // Done: its blocks leave the calendar; the lunch stays.
+        #expect(try await sandbox.run(["task", "done", "Thesis/Draft"], env: direct).code == 0)
+        let after = try await sandbox.run(["plan"], env: direct)
+        #expect(after.out.contains("Published 0 planned blocks to Focus plan (2 removed)."), "\(after.out)")
+        events = try objects(server, "focus-plan/")
+        #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
+    }
+
+    @Test("a wrong password, a failing password command and a server that is down: one line, exit 69, the copy kept")
+    func failures() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.put("work/standup.ics", ics: standup())
+
+        let wrong = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-stdin"], env: direct, stdin: "nope\n")
+        #expect(wrong.code == 69, "\(wrong.err)")
+        #expect(wrong.err.hasPrefix("focus: error: ") && wrong.err.split(separator: "\n").count == 1, "\(wrong.err)")
+        #expect(!wrong.err.contains("nope"), "the password is never shown")
+
+        let failing = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", "false"], env: direct)
+        #expect(failing.code == 69)
+        #expect(failing.err.contains("the password command 'false' failed"), "\(failing.err)")
+
+        #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-stdin"],
+                                      env: direct, stdin: server.password + "\n").code == 0)
+        server.stop()
+        let down = try await sandbox.run(["calendar", "refresh", "--password-stdin"], env: direct, stdin: server.password + "\n")
+        #expect(down.code == 69, "\(down.err)")
+        #expect(down.err.contains("calendar 'Work' was not refreshed") && down.err.contains("is kept and used"), "\(down.err)")
+        let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
+        #expect(busy.out.contains("Stand-up"))
+    }
+
+    @Test("two refreshes at once store each event once")
+    func concurrentRefreshes() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.put("work/standup.ics", ics: standup())
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        for i in 0..<5 {
+            try server.put("work/extra-\(i).ics", ics: RadicaleServer.event(uid: "extra-\(i)@example.org", summary: "Extra \(i)",
+                                                                           start: "20261126T1\(i)0000Z", end: "20261126T1\(i)3000Z"))
+        }
+        async let a = sandbox.run(["calendar", "refresh"], env: direct)
+        async let b = sandbox.run(["calendar", "refresh"], env: direct)
+        let (ra, rb) = try await (a, b)
+        #expect(ra.code == 0 && rb.code == 0, "\(ra.err) \(rb.err)")
+        let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-26", "--json"], env: direct)
+        let summaries = (json(busy.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }
+        #expect(summaries.count == 6 && Set(summaries).count == 6, "\(summaries)")
+    }
+}
