@@ -259,28 +259,43 @@ package enum XMLReader {
                 var end = i + 1
                 while end < to, end - i < 12, b[end] != UInt8(ascii: ";") { end += 1 }
                 guard end < to, b[end] == UInt8(ascii: ";") else { throw Failure(offset: i, reason: "a '&' that starts no entity (write &amp;)") }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
-                switch name {
-                case "lt": out.append(UInt8(ascii: "<"))
-                case "gt": out.append(UInt8(ascii: ">"))
-                case "amp": out.append(UInt8(ascii: "&"))
-                case "quot": out.append(UInt8(ascii: "\""))
-                case "apos": out.append(UInt8(ascii: "'"))
-                default:
-                    let value: UInt32?
-                    if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                        value = UInt32(name.dropFirst(2), radix: 16)
-                    } else if name.hasPrefix("#") {
-                        value = UInt32(name.dropFirst(), radix: 10)
-                    } else {
-                        throw Failure(offset: i, reason: "the entity &\(name); (only &lt; &gt; &amp; &quot; &apos; and &#…; exist without a DOCTYPE)")
+                let length = end - i - 1
+                if length == 2, b[i + 2] == UInt8(ascii: "t"), b[i + 1] == UInt8(ascii: "l") {
+                    out.append(UInt8(ascii: "<"))
+                } else if length == 2, b[i + 2] == UInt8(ascii: "t"), b[i + 1] == UInt8(ascii: "g") {
+                    out.append(UInt8(ascii: ">"))
+                } else if length == 3, starts(b, i, "&amp;") {
+                    out.append(UInt8(ascii: "&"))
+                } else if length == 4, starts(b, i, "&quot;") {
+                    out.append(UInt8(ascii: "\""))
+                } else if length == 4, starts(b, i, "&apos;") {
+                    out.append(UInt8(ascii: "'"))
+                } else if length >= 2, b[i + 1] == UInt8(ascii: "#") {
+                    let hex = b[i + 2] == UInt8(ascii: "x") || b[i + 2] == UInt8(ascii: "X")
+                    var value: UInt32 = 0
+                    var digits = 0
+                    for k in (i + (hex ? 3 : 2))..<end {
+                        let c = b[k]
+                        let digit: UInt32
+                        switch c {
+                        case 0x30...0x39: digit = UInt32(c - 0x30)
+                        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
+                        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
+                        default: digit = 99
+                        }
+                        guard digit < 99, value <= 0x10FFFF else { digits = 0; break }
+                        value = value * (hex ? 16 : 10) + digit
+                        digits += 1
                     }
                     // XML 1.0 section 2.2: Char excludes NUL, most C0 controls and surrogates.
-                    guard let value, value == 0x9 || value == 0xA || value == 0xD || value >= 0x20,
-                          let scalar = Unicode.Scalar(value) else {
+                    guard digits > 0, value == 0x9 || value == 0xA || value == 0xD || value >= 0x20, let scalar = Unicode.Scalar(value) else {
+                        let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
                         throw Failure(offset: i, reason: "the character reference &\(name); names no XML character")
                     }
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    UTF8.encode(scalar) { out.append($0) }
+                } else {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
+                    throw Failure(offset: i, reason: "the entity &\(name); (only &lt; &gt; &amp; &quot; &apos; and &#…; exist without a DOCTYPE)")
                 }
                 i = end + 1
                 run = i
