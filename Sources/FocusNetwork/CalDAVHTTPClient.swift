@@ -278,8 +278,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
             """
         let (response, finalURL) = try send("MKCALENDAR", Self.collection(url), body: Data(body.utf8), endpoint)
         // RFC 4791 section 5.3.1: something already there fails DAV:resource-must-be-null;
-        // servers answer 405 (RFC 4918 section 9.3.1, as for MKCOL) or 403 with that element.
-        if response.status == 405 || (response.status == 403 && String(decoding: response.body, as: UTF8.self).contains("resource-must-be-null")) {
+        // servers answer 405 (RFC 4918 section 9.3.1, as for MKCOL), or 403 or 409 with that
+        // element (Radicale: 409).
+        if response.status == 405 || ([403, 409].contains(response.status) && String(decoding: response.body, as: UTF8.self).contains("resource-must-be-null")) {
             return .changedOnServer
         }
         return try written(response, url: finalURL, method: "MKCALENDAR", endpoint)
