@@ -339,7 +339,8 @@ package struct CalDAVHTTPClient: CalDAVClient {
     }
 
     static func notMultistatus(_ response: HTTPResponse, url: String) -> FocusError {
-        .badInput(file: CalendarFeed.shownAddress(url), line: nil,
+        if isWebPage(response) { return webPage(url) }
+        return .badInput(file: CalendarFeed.shownAddress(url), line: nil,
                   reason: "the server answered HTTP \(response.status) where a WebDAV multistatus (207) was expected: the address is not a CalDAV collection, or a proxy or login page is in the way.")
     }
 
@@ -400,11 +401,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
 
     static func readMultistatus(_ response: HTTPResponse, url: String) throws(FocusError) -> Multistatus {
         let shown = CalendarFeed.shownAddress(url)
-        let text = response.body.prefix(512)
-        let type = (response.headers["content-type"] ?? "").lowercased()
-        if type.contains("html") || String(decoding: text, as: UTF8.self).lowercased().contains("<html") {
-            throw .badInput(file: shown, line: nil, reason: "the server sent a web page (HTML), not a WebDAV answer: perhaps a login page, or not a CalDAV address.")
-        }
+        if isWebPage(response) { throw webPage(url) }
         let root = try XMLReader.parse(response.body, source: shown)
         guard root.is(dav, "multistatus") else {
             throw .badInput(file: shown, line: nil, reason: "the server answered with <\(root.name)> where a WebDAV multistatus was expected.")
@@ -423,6 +420,16 @@ package struct CalDAVHTTPClient: CalDAVClient {
             responses.append(DAVResponse(href: href, url: resolve(href, against: url), status: status, properties: properties))
         }
         return Multistatus(root: root, responses: responses, url: url)
+    }
+
+    static func isWebPage(_ response: HTTPResponse) -> Bool {
+        (response.headers["content-type"] ?? "").lowercased().contains("html")
+            || String(decoding: response.body.prefix(512), as: UTF8.self).lowercased().contains("<html")
+    }
+
+    static func webPage(_ url: String) -> FocusError {
+        .badInput(file: CalendarFeed.shownAddress(url), line: nil,
+                  reason: "the server sent a web page (HTML), not a WebDAV answer: perhaps a login page, or not a CalDAV address.")
     }
 
     /// `HTTP/1.1 404 Not Found` → 404.

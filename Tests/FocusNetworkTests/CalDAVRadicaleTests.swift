@@ -15,7 +15,7 @@ private func text(_ resource: RemoteResource?) -> String {
     String(decoding: resource?.data ?? Data(), as: UTF8.self)
 }
 
-private let week = (from: Date(timeIntervalSince1970: 1_795_564_800), to: Date(timeIntervalSince1970: 1_796_169_600))  // 2026-11-23 … 11-30
+private let week = (from: Date(timeIntervalSince1970: 1_795_392_000), to: Date(timeIntervalSince1970: 1_795_996_800))  // 2026-11-23 … 11-30
 
 @Suite("CalDAV against Radicale", .serialized, .enabled(if: RadicaleServer.available, "Radicale is not installed (pip install radicale)"))
 struct CalDAVRadicaleTests {
