@@ -165,7 +165,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
     static func resource(_ item: DAVResponse) -> RemoteResource? {
         guard let data = item.property(caldav, "calendar-data") else { return nil }
         let etag = item.property(dav, "getetag")?.trimmedText
-        return RemoteResource(url: item.url, etag: etag.flatMap { $0.isEmpty ? nil : $0 }, data: Data(data.text.utf8))
+        // White space around a CDATA section is the XML's indentation, not the calendar's.
+        let text = data.text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return RemoteResource(url: item.url, etag: etag.flatMap { $0.isEmpty ? nil : $0 }, data: Data(text))
     }
 
     // MARK: Sync
