@@ -1,4 +1,7 @@
+// scripts/fuzz compiles this file into one module with FocusCore's sources.
+#if canImport(FocusCore)
 import FocusCore
+#endif
 import Foundation
 
 /// `CalDAVClient` over any `HTTPClient`: WebDAV (RFC 4918) and CalDAV (RFC 4791) requests with

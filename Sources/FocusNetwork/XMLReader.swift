@@ -1,4 +1,7 @@
+// scripts/fuzz compiles this file into one module with FocusCore's sources.
+#if canImport(FocusCore)
 import FocusCore
+#endif
 import Foundation
 
 /// A small namespace-aware XML reader, enough for WebDAV answers (RFC 4918 section 14.16
