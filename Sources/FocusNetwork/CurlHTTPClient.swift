@@ -31,7 +31,9 @@ package struct CurlHTTPClient: HTTPClient {
         }
         let shown = CalendarFeed.shownAddress(request.url)
         let https = request.url.lowercased().hasPrefix("https:")
-        let headerText = request.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        // One line per header: a line break inside a value (an entity tag read from a hostile
+        // server's XML) would start a header of its own.
+        let headerText = request.headers.map { Self.oneLine("\($0.name): \($0.value)") }.joined(separator: "\n")
         let connectMs = timeoutOverrideMilliseconds ?? request.connectTimeoutSeconds * 1000
         let totalMs = timeoutOverrideMilliseconds ?? request.totalTimeoutSeconds * 1000
         let method = request.method.uppercased() == "GET" && request.body == nil ? nil : request.method
@@ -79,6 +81,10 @@ package struct CurlHTTPClient: HTTPClient {
         let body = result.body.data.map { Data(bytes: $0, count: result.body.length) } ?? Data()
         let headerLines = result.headers.data.map { String(decoding: Data(bytes: $0, count: result.headers.length), as: UTF8.self) } ?? ""
         return HTTPResponse(status: result.status, headers: Self.headers(headerLines), body: body)
+    }
+
+    package static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
     /// A feed fetch says so; a CalDAV request says it is one.

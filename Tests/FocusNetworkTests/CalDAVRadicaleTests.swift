@@ -71,8 +71,12 @@ struct CalDAVRadicaleTests {
         #expect(second.removed.isEmpty)
         #expect(second.token != first.token)
 
-        let unchanged = try client.changes(in: calendar, since: second.token, ep)
+        // Counted at the HTTP port: one REPORT, no multiget.
+        let counted = ScriptedHTTPClient { request throws(FocusError) in try CurlHTTPClient(environment: [:]).send(request) }
+        let unchanged = try CalDAVHTTPClient(http: counted).changes(in: calendar, since: second.token, ep)
         #expect(unchanged.changed.isEmpty && unchanged.removed.isEmpty && !unchanged.complete)
+        #expect(unchanged.token == second.token)
+        #expect(counted.requests.map(\.method) == ["REPORT"])
 
         try server.put("work/standup.ics", ics: RadicaleServer.event(uid: "standup", summary: "Standup (moved)"))
         let third = try client.changes(in: calendar, since: second.token, ep)

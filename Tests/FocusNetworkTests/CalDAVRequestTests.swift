@@ -253,3 +253,11 @@ struct CalDAVRequestTests {
         #expect(changes.changed.last?.url == "https://dav.example/alice/work/event-1999.ics")
     }
 }
+
+@Suite("HTTP request lines")
+struct HTTPRequestLineTests {
+    @Test("A line break inside a header value cannot start another header")
+    func headerInjection() {
+        #expect(CurlHTTPClient.oneLine("If-Match: \"1\"\r\nX-Evil: yes") == "If-Match: \"1\"  X-Evil: yes")
+    }
+}
