@@ -176,44 +176,69 @@ package struct CalDAVHTTPClient: CalDAVClient {
     // MARK: Sync
 
     package func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
-        let body = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <d:sync-collection xmlns:d="DAV:">
-              \(token.map { "<d:sync-token>\(Self.escape($0))</d:sync-token>" } ?? "<d:sync-token/>")
-              <d:sync-level>1</d:sync-level>
-              <d:prop><d:getetag/></d:prop>
-            </d:sync-collection>
-            """
-        // RFC 6578 section 3.2: the REPORT goes with Depth 0.
-        let (response, finalURL) = try send("REPORT", calendarURL, depth: "0", body: Data(body.utf8), endpoint)
-        if (400..<500).contains(response.status), response.status != 401 {
-            // RFC 6578 section 3.8: a token the server no longer accepts (403 or 409 with
-            // DAV:valid-sync-token, some servers any 4xx) means starting over; a 4xx to the
-            // initial sync means no sync-collection here (501 comes below).
-            if token != nil { return try changes(in: calendarURL, since: nil, endpoint) }
-            return try wholeCollection(calendarURL, endpoint)
-        }
-        if response.status == 501 { return try wholeCollection(calendarURL, endpoint) }
-        guard response.status == 207 else {
-            try judge(response, url: finalURL, method: "REPORT", endpoint)
-            throw Self.notMultistatus(response, url: finalURL)
-        }
-        let answer = try Self.readMultistatus(response, url: finalURL)
         let collection = Self.collection(calendarURL)
-        var changed: [DAVResponse] = []
-        var removed: [String] = []
-        for item in answer.responses where item.url != collection {
-            if item.status == 404 || item.status == 410 {
-                if token != nil { removed.append(item.url) }
-            } else if item.status.map({ (200..<300).contains($0) }) ?? true {
-                changed.append(item)
+        // Each member's last state (nil: removed), in the order first seen.
+        var latest: [String: DAVResponse?] = [:]
+        var order: [String] = []
+        var current = token
+        var rounds = 0
+        while true {
+            let body = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <d:sync-collection xmlns:d="DAV:">
+                  \(current.map { "<d:sync-token>\(Self.escape($0))</d:sync-token>" } ?? "<d:sync-token/>")
+                  <d:sync-level>1</d:sync-level>
+                  <d:prop><d:getetag/></d:prop>
+                </d:sync-collection>
+                """
+            // RFC 6578 section 3.2: the REPORT goes with Depth 0.
+            let (response, finalURL) = try send("REPORT", calendarURL, depth: "0", body: Data(body.utf8), endpoint)
+            if (400..<500).contains(response.status), response.status != 401 {
+                // RFC 6578 section 3.8: a token the server no longer accepts (403 or 409 with
+                // DAV:valid-sync-token, some servers any 4xx) means starting over; a 4xx to the
+                // initial sync means no sync-collection here (501 comes below).
+                if current != nil { return try changes(in: calendarURL, since: nil, endpoint) }
+                return try wholeCollection(calendarURL, endpoint)
             }
+            if response.status == 501 { return try wholeCollection(calendarURL, endpoint) }
+            guard response.status == 207 else {
+                try judge(response, url: finalURL, method: "REPORT", endpoint)
+                throw Self.notMultistatus(response, url: finalURL)
+            }
+            let answer = try Self.readMultistatus(response, url: finalURL)
+            var truncated = false
+            for item in answer.responses {
+                if item.url == collection {
+                    // RFC 6578 section 3.6: 507 on the collection itself: more changes follow,
+                    // asked for with the token of this answer.
+                    truncated = truncated || item.status == 507
+                    continue
+                }
+                let state: DAVResponse?
+                if item.status == 404 || item.status == 410 {
+                    state = nil
+                } else if item.status.map({ (200..<300).contains($0) }) ?? true {
+                    state = item
+                } else {
+                    continue
+                }
+                if latest.updateValue(state, forKey: item.url) == nil { order.append(item.url) }
+            }
+            let newToken = answer.root.child(Self.dav, "sync-token")?.trimmedText.nilIfEmpty
+            rounds += 1
+            if truncated, let newToken, newToken != current, rounds < 100 {
+                current = newToken
+                continue
+            }
+            let changed = order.compactMap { latest[$0] ?? nil }
+            var removed = token == nil ? [] : order.filter { url in
+                if case .some(.none) = latest[url] { return true }
+                return false
+            }
+            let (resources, gone) = try multiget(calendarURL, changed, endpoint)
+            if token != nil { removed += gone }
+            return RemoteChanges(complete: token == nil, changed: resources, removed: removed, token: newToken)
         }
-        let newToken = answer.root.child(Self.dav, "sync-token")?.trimmedText
-        let (resources, gone) = try multiget(calendarURL, changed, endpoint)
-        if token != nil { removed += gone }
-        return RemoteChanges(complete: token == nil, changed: resources, removed: removed,
-                             token: newToken.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Every resource of the collection: PROPFIND Depth 1 for the hrefs, then multiget (a
@@ -492,4 +517,8 @@ package struct CalDAVHTTPClient: CalDAVClient {
     static func collection(_ url: String) -> String {
         url.hasSuffix("/") ? url : url + "/"
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -261,3 +261,25 @@ struct HTTPRequestLineTests {
         #expect(CurlHTTPClient.oneLine("If-Match: \"1\"\r\nX-Evil: yes") == "If-Match: \"1\"  X-Evil: yes")
     }
 }
+
+@Suite("CalDAV sync in parts")
+struct CalDAVTruncatedSyncTests {
+    @Test("A sync answer cut short (507 on the collection) is continued with its token until complete")
+    func truncated() throws {
+        let http = ScriptedHTTPClient { request in
+            let text = body(request)
+            guard text.contains("sync-collection") else { return multigetAnswer(request) }
+            if text.contains("<d:sync-token>t1</d:sync-token>") {
+                return multistatus(member("a.ics") + member("b.ics")
+                    + "<d:response><d:href>/alice/work/</d:href><d:status>HTTP/1.1 507 Insufficient Storage</d:status></d:response>", token: "t1b")
+            }
+            return multistatus(member("c.ics") + removed("b.ics"), token: "t2")
+        }
+        let changes = try CalDAVHTTPClient(http: http).changes(in: calendar, since: "t1", login)
+        #expect(changes.changed.map(\.url) == ["https://dav.example/alice/work/a.ics", "https://dav.example/alice/work/c.ics"])
+        #expect(changes.removed == ["https://dav.example/alice/work/b.ics"])
+        #expect(changes.token == "t2")
+        #expect(http.requests.count == 3)
+        #expect(body(http.requests[1]).contains("<d:sync-token>t1b</d:sync-token>"))
+    }
+}
