@@ -11,7 +11,7 @@ DURATION ?= 25m
 # Debian packages: C libraries (SQLite, libnotify), the zone database (tzdata), and the tools the
 # end-to-end tests drive (tmux for the countdown, dbus + python3-dbus/gi for notifications,
 # timewarrior for a real `timew export` to import, man-db + groff-base to render the manual).
-APT_PACKAGES = libsqlite3-dev libnotify-dev libcurl4-openssl-dev openssl tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config timewarrior man-db groff-base zsh fish
+APT_PACKAGES = libsqlite3-dev libnotify-dev libcurl4-openssl-dev openssl tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config curl timewarrior man-db groff-base zsh fish
 
 # The same flags whatever stdout is: SwiftPM colours diagnostics only on a terminal, and the
 # changed compiler flag made every switch between a terminal and a pipe rebuild everything.

@@ -65,7 +65,8 @@ let package = Package(
         // The HTTP client behind FocusCore's HTTPClient port, over libcurl.
         .target(name: "FocusNetwork", dependencies: ["FocusCore", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
-        // numbers. Core's tests compile neither the CLI nor GRDB.
+        // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
+        // Core's tests compile neither the CLI nor GRDB.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: ["FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI"]),
@@ -76,6 +77,8 @@ let package = Package(
         .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FocusCore"]),
+        // The CalDAV client and the XML reader, on recorded requests and against Radicale.
+        .testTarget(name: "FocusNetworkTests", dependencies: ["FocusNetwork", "FocusCore", "FocusCoreTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
     ]
 )

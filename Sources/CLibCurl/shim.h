@@ -7,8 +7,9 @@
 // (curl.h, easy.h: CURLOPT_*, CURLINFO_*, CURLE_*), a stable ABI since libcurl 7.
 //
 // The whole transfer runs here in C (curl_easy_setopt is variadic, which Swift cannot call
-// through a pointer): one GET with the caller's limits, the body and the final response's
-// header lines collected in buffers that stop at a size cap.
+// through a pointer): one request (GET, or any method with a body, for CalDAV) with the
+// caller's limits and login, the body and the final response's header lines collected in
+// buffers that stop at a size cap.
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -35,8 +36,18 @@ enum {
     FOCUS_CURLOPT_CONNECTTIMEOUT_MS = 156,
     FOCUS_CURLOPT_PROTOCOLS_STR = 10318,
     FOCUS_CURLOPT_REDIR_PROTOCOLS_STR = 10319,
+    FOCUS_CURLOPT_POSTFIELDS = 10015,
+    FOCUS_CURLOPT_CUSTOMREQUEST = 10036,
+    FOCUS_CURLOPT_UNRESTRICTED_AUTH = 105,
+    FOCUS_CURLOPT_HTTPAUTH = 107,
+    FOCUS_CURLOPT_POSTFIELDSIZE_LARGE = 30120,
+    FOCUS_CURLOPT_USERNAME = 10173,
+    FOCUS_CURLOPT_PASSWORD = 10174,
     FOCUS_CURLINFO_RESPONSE_CODE = 0x200000 + 2,
 };
+
+/// CURLAUTH_BASIC and CURLAUTH_DIGEST (libcurl's curl.h): the server's 401 picks one.
+enum { FOCUS_CURLAUTH_BASIC = 1, FOCUS_CURLAUTH_DIGEST = 2 };
 
 /// The libcurl error codes focus tells apart (CURLE_*).
 enum {
@@ -135,12 +146,37 @@ typedef struct FocusCurlResult {
     FocusCurlBuffer headers;
 } FocusCurlResult;
 
-/// One GET. `headers` holds request header lines separated by '\n'; `ca_file` may be NULL.
-/// The caller frees the buffers with `focus_curl_result_free`.
-static inline void focus_curl_get(const FocusCurl *api, const char *url, const char *headers,
-                                  const char *ca_file, const char *protocols, const char *redirect_protocols,
-                                  long connect_ms, long total_ms, long max_redirects, size_t max_bytes,
-                                  const char *user_agent, FocusCurlResult *result) {
+/// The parts of one request beyond its address. `method` NULL is GET; `body` NULL sends none
+/// (a body of `body_length` bytes otherwise); `user` NULL sends no login (`password` then
+/// ignored). Credentials go to the first host only: CURLOPT_UNRESTRICTED_AUTH stays off, so
+/// libcurl never sends them on to another host after a redirect.
+typedef struct FocusCurlRequest {
+    const char *url;
+    const char *method;
+    const char *headers;
+    const char *body;
+    size_t body_length;
+    const char *user;
+    const char *password;
+    const char *ca_file;
+    const char *protocols;
+    const char *redirect_protocols;
+    long connect_ms;
+    long total_ms;
+    long max_redirects;
+    int follow_redirects;
+    size_t max_bytes;
+    const char *user_agent;
+} FocusCurlRequest;
+
+/// One request. `headers` holds request header lines separated by '\n'. The caller frees the
+/// buffers with `focus_curl_result_free`.
+static inline void focus_curl_send(const FocusCurl *api, const FocusCurlRequest *request, FocusCurlResult *result) {
+    const char *url = request->url, *headers = request->headers, *ca_file = request->ca_file;
+    const char *protocols = request->protocols, *redirect_protocols = request->redirect_protocols;
+    const char *user_agent = request->user_agent;
+    long connect_ms = request->connect_ms, total_ms = request->total_ms, max_redirects = request->max_redirects;
+    size_t max_bytes = request->max_bytes;
     memset(result, 0, sizeof *result);
     result->body.limit = max_bytes;
     result->headers.limit = 1 << 20;
@@ -153,13 +189,16 @@ static inline void focus_curl_get(const FocusCurl *api, const char *url, const c
         if (next) *next++ = 0;
         if (*line) list = api->curl_slist_append(list, line);
     }
+    // A body is sent at once, not after waiting for "100 Continue" (RFC 9110 section 10.1.1):
+    // small servers (Python's among them) never send it, and libcurl would wait a second.
+    if (request->body) list = api->curl_slist_append(list, "Expect:");
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_URL, url);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_ERRORBUFFER, result->error);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_NOSIGNAL, 1L);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_NOPROGRESS, 1L);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_PROTOCOLS_STR, protocols);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_REDIR_PROTOCOLS_STR, redirect_protocols);
-    api->curl_easy_setopt(curl, FOCUS_CURLOPT_FOLLOWLOCATION, 1L);
+    api->curl_easy_setopt(curl, FOCUS_CURLOPT_FOLLOWLOCATION, request->follow_redirects ? 1L : 0L);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_MAXREDIRS, max_redirects);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_TIMEOUT_MS, total_ms);
@@ -168,6 +207,17 @@ static inline void focus_curl_get(const FocusCurl *api, const char *url, const c
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_USERAGENT, user_agent);
     if (list) api->curl_easy_setopt(curl, FOCUS_CURLOPT_HTTPHEADER, list);
     if (ca_file) api->curl_easy_setopt(curl, FOCUS_CURLOPT_CAINFO, ca_file);
+    if (request->body) {
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_POSTFIELDSIZE_LARGE, (long long)request->body_length);
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_POSTFIELDS, request->body);
+    }
+    if (request->method) api->curl_easy_setopt(curl, FOCUS_CURLOPT_CUSTOMREQUEST, request->method);
+    if (request->user) {
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_HTTPAUTH, (long)(FOCUS_CURLAUTH_BASIC | FOCUS_CURLAUTH_DIGEST));
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_USERNAME, request->user);
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_PASSWORD, request->password ? request->password : "");
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_UNRESTRICTED_AUTH, 0L);
+    }
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_WRITEFUNCTION, focus_curl_on_body);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_WRITEDATA, &result->body);
     api->curl_easy_setopt(curl, FOCUS_CURLOPT_HEADERFUNCTION, focus_curl_on_header);

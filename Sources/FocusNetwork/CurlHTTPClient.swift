@@ -24,24 +24,48 @@ package struct CurlHTTPClient: HTTPClient {
         return (api, failure)
     }()
 
-    package func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
         let (api, failure) = Self.library
         if let failure {
-            throw .unavailable("calendar feeds need libcurl, and \(failure). Install it (Debian: apt-get install libcurl4).")
+            throw .unavailable("calendars over the network need libcurl, and \(failure). Install it (Debian: apt-get install libcurl4).")
         }
         let shown = CalendarFeed.shownAddress(request.url)
         let https = request.url.lowercased().hasPrefix("https:")
-        let headerText = request.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        // One line per header: a line break inside a value (an entity tag read from a hostile
+        // server's XML) would start a header of its own.
+        let headerText = request.headers.map { Self.oneLine("\($0.name): \($0.value)") }.joined(separator: "\n")
         let connectMs = timeoutOverrideMilliseconds ?? request.connectTimeoutSeconds * 1000
         let totalMs = timeoutOverrideMilliseconds ?? request.totalTimeoutSeconds * 1000
+        let method = request.method.uppercased() == "GET" && request.body == nil ? nil : request.method
+        let user = request.user
+        let password = request.user == nil ? nil : request.password
+        // A C string of the body (NUL-terminated for libcurl's sake; its length is given).
+        let sentBody = request.body.map { Array($0) + [0] }
         var result = FocusCurlResult()
-        request.url.withCString { url in
-            headerText.withCString { headers in
+        withOptionalCString(request.url) { url in
+            withOptionalCString(headerText) { headers in
                 withOptionalCString(request.caFile) { ca in
-                    var api = api
-                    focus_curl_get(&api, url, headers, ca, https ? "https" : "http,https", https ? "https" : "http,https",
-                                   connectMs, totalMs, request.maximumRedirects, request.maximumBytes,
-                                   "focus (calendar feed)", &result)
+                    withOptionalCString(method) { method in
+                        withOptionalCString(user) { user in
+                            withOptionalCString(password) { password in
+                                withOptionalCString(https ? "https" : "http,https") { protocols in
+                                    withOptionalCString(Self.userAgent(request)) { agent in
+                                        withOptionalBytes(sentBody) { bodyPointer in
+                                            var api = api
+                                            var transfer = FocusCurlRequest(
+                                                url: url, method: method, headers: headers, body: bodyPointer,
+                                                body_length: max(0, (sentBody?.count ?? 1) - 1), user: user, password: password,
+                                                ca_file: ca, protocols: protocols, redirect_protocols: protocols,
+                                                connect_ms: connectMs, total_ms: totalMs, max_redirects: request.maximumRedirects,
+                                                follow_redirects: request.followRedirects ? 1 : 0, max_bytes: request.maximumBytes,
+                                                user_agent: agent)
+                                            focus_curl_send(&api, &transfer, &result)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -57,6 +81,15 @@ package struct CurlHTTPClient: HTTPClient {
         let body = result.body.data.map { Data(bytes: $0, count: result.body.length) } ?? Data()
         let headerLines = result.headers.data.map { String(decoding: Data(bytes: $0, count: result.headers.length), as: UTF8.self) } ?? ""
         return HTTPResponse(status: result.status, headers: Self.headers(headerLines), body: body)
+    }
+
+    package static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+
+    /// A feed fetch says so; a CalDAV request says it is one.
+    static func userAgent(_ request: HTTPRequest) -> String {
+        request.method == "GET" && request.user == nil ? "focus (calendar feed)" : "focus (CalDAV)"
     }
 
     /// `Name: value` lines of one response (its status line skipped).
@@ -96,6 +129,13 @@ package struct CurlHTTPClient: HTTPClient {
         default:
             return .unavailable("fetching \(shown) failed: \(message.isEmpty ? "libcurl error \(code)" : message).")
         }
+    }
+}
+
+private func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let bytes else { return body(nil) }
+    return bytes.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress) }
     }
 }
 

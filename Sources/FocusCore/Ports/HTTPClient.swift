@@ -1,8 +1,19 @@
 import Foundation
 
-/// One GET, with the limits every calendar feed fetch uses (README, "Your real calendar").
+/// One request, with the limits every calendar fetch uses (README, "Your real calendar"): a
+/// feed's GET, or a CalDAV method with an XML or iCalendar body and a login.
 package struct HTTPRequest: Sendable, Equatable {
     package var url: String
+    /// `GET`, `PUT`, `DELETE`, `PROPFIND`, `REPORT`, `MKCALENDAR`…
+    package var method: String = "GET"
+    package var body: Data?
+    /// The login, sent with HTTP Basic or Digest as the server's 401 asks (never in the URL,
+    /// never to another host after a redirect).
+    package var user: String?
+    package var password: String?
+    /// False: a 3xx is returned as the response (its `Location` header for the caller to
+    /// judge) instead of being followed.
+    package var followRedirects: Bool = true
     /// Extra request headers (`If-None-Match`, `If-Modified-Since`), in order.
     package var headers: [HTTPHeader]
     /// A PEM file of trusted certificates used instead of the system's store (a private CA).
@@ -15,6 +26,17 @@ package struct HTTPRequest: Sendable, Equatable {
     package init(url: String, headers: [HTTPHeader] = [], caFile: String? = nil) {
         self.url = url
         self.headers = headers
+        self.caFile = caFile
+    }
+
+    package init(_ method: String, url: String, headers: [HTTPHeader] = [], body: Data? = nil, user: String? = nil,
+                 password: String? = nil, caFile: String? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.user = user
+        self.password = password
         self.caFile = caFile
     }
 
@@ -51,5 +73,15 @@ package struct HTTPResponse: Sendable, Equatable {
 /// too many redirects, a redirect down from https) are `.unavailable` (exit 69); a body over
 /// the cap is `.badInput` (65). Any status is a response, judged by the caller.
 package protocol HTTPClient: Sendable {
-    func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse
+    func send(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse
+}
+
+extension HTTPClient {
+    /// The request as a GET (a feed fetch).
+    package func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
+        var request = request
+        request.method = "GET"
+        request.body = nil
+        return try send(request)
+    }
 }

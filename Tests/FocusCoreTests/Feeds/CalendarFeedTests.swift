@@ -8,7 +8,7 @@ private final class FakeHTTPClient: HTTPClient {
     let answer: Result<HTTPResponse, FocusError>
     let requests = Mutex<[HTTPRequest]>([])
     init(_ answer: Result<HTTPResponse, FocusError>) { self.answer = answer }
-    func get(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
         requests.withLock { $0.append(request) }
         return try answer.get()
     }

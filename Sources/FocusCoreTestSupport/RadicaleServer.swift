@@ -1,0 +1,229 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real CalDAV server for tests: Radicale, started by `scripts/caldav-server.py` on a free
+/// loopback port with its own temporary storage, one login (htpasswd, plain password) and
+/// owner-only rights. Killed and its folder removed when the value goes away (or on `stop()`).
+///
+/// Raw requests (to set up or inspect the server behind the code under test) go through the
+/// `curl` command-line tool, never through focus's own HTTP client.
+///
+///     let server = try RadicaleServer()
+///     try server.makeCalendar("work", name: "Work")
+///     try server.put("work/standup.ics", ics: text)
+///     let endpoint = CalDAVEndpoint(url: server.rootURL, user: server.user, password: server.password)
+package final class RadicaleServer: @unchecked Sendable {
+    package let user: String
+    package let password: String
+    package let port: Int
+    /// The server's folder: `collections/` (Radicale's storage), `users`, `log`.
+    package let directory: URL
+    private var pid: pid_t = 0
+
+    /// Whether `python3 -m radicale` can run here (`.ci/run` installs it with pip): tests that
+    /// need the server are skipped, not failed, without it.
+    package static let available: Bool = {
+        (try? run(["/usr/bin/env", "python3", "-c", "import radicale"], output: nil)) == 0
+    }()
+
+    /// The repository's root (scripts/ is found from it).
+    package static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    package init(user: String = "alice", password: String = "correct horse battery") throws {
+        self.user = user
+        self.password = password
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-caldav-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = Self.repositoryRoot.appendingPathComponent("scripts/caldav-server.py").path
+        do {
+            pid = try Self.spawn(["/usr/bin/env", "python3", script, directory.path, user, password],
+                                 output: directory.appendingPathComponent("log").path)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        let portFile = directory.appendingPathComponent("port").path
+        let deadline = Date().addingTimeInterval(30)
+        var found: Int?
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text) {
+                found = port
+                break
+            }
+            // Gone already: Radicale missing or the script failed (its log says why).
+            if waitpid(pid, nil, WNOHANG) == pid {
+                pid = 0
+                break
+            }
+            usleep(20_000)
+        }
+        guard let found else {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+            if pid > 0 {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+            }
+            try? FileManager.default.removeItem(at: directory)
+            throw RadicaleFailure(message: "Radicale did not start: \(log.suffix(2000))")
+        }
+        port = found
+    }
+
+    /// `http://127.0.0.1:PORT/`, the server's root (discovery starts here).
+    package var rootURL: String { "http://127.0.0.1:\(port)/" }
+
+    /// The user's principal and calendar home, `http://127.0.0.1:PORT/USER/`.
+    package var homeURL: String { rootURL + user + "/" }
+
+    /// An absolute URL for a path relative to the user's home (`work/` → its collection), or
+    /// for an absolute path (`/alice/work/`).
+    package func url(_ path: String) -> String {
+        path.hasPrefix("/") ? rootURL + path.dropFirst() : homeURL + path
+    }
+
+    /// One request with the server's login (or `user`/`password` given), answered by curl(1):
+    /// the status, the response headers (names lowercased) and the body.
+    @discardableResult
+    package func request(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:],
+                         user: String? = nil, password: String? = nil) throws -> RadicaleResponse {
+        let scratch = directory.appendingPathComponent("request-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var args = ["/usr/bin/env", "curl", "--silent", "--noproxy", "*", "--max-time", "30", "--request", method,
+                    "--user", "\(user ?? self.user):\(password ?? self.password)",
+                    "--output", scratch.appendingPathComponent("body").path,
+                    "--dump-header", scratch.appendingPathComponent("headers").path,
+                    "--write-out", "%{http_code}"]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { args += ["--header", "\(name): \(value)"] }
+        if let body {
+            let file = scratch.appendingPathComponent("request")
+            try Data(body.utf8).write(to: file)
+            args += ["--data-binary", "@" + file.path]
+        }
+        args.append(url(path))
+        let statusFile = scratch.appendingPathComponent("status").path
+        let rc = try Self.run(args, output: statusFile)
+        guard rc == 0 else { throw RadicaleFailure(message: "curl \(method) \(path) failed with exit status \(rc)") }
+        let status = Int((try? String(contentsOfFile: statusFile, encoding: .utf8)) ?? "") ?? 0
+        let headerText = (try? String(contentsOf: scratch.appendingPathComponent("headers"), encoding: .utf8)) ?? ""
+        var responseHeaders: [String: String] = [:]
+        for line in headerText.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            responseHeaders[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let responseBody = (try? String(contentsOf: scratch.appendingPathComponent("body"), encoding: .utf8)) ?? ""
+        return RadicaleResponse(status: status, headers: responseHeaders, body: responseBody)
+    }
+
+    /// PUT an iCalendar object (unconditionally); the response's ETag, if any.
+    @discardableResult
+    package func put(_ path: String, ics: String) throws -> String? {
+        let response = try request("PUT", path, body: ics, headers: ["Content-Type": "text/calendar; charset=utf-8"])
+        guard (200..<300).contains(response.status) else { throw RadicaleFailure(message: "PUT \(path): HTTP \(response.status) \(response.body)") }
+        return response.headers["etag"]
+    }
+
+    package func delete(_ path: String) throws {
+        let response = try request("DELETE", path)
+        guard (200..<300).contains(response.status) else { throw RadicaleFailure(message: "DELETE \(path): HTTP \(response.status) \(response.body)") }
+    }
+
+    /// MKCALENDAR under the user's home (`work` → `/alice/work/`) holding `components`.
+    package func makeCalendar(_ name: String, displayName: String? = nil, components: [String] = ["VEVENT"]) throws {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+              <D:set><D:prop>
+                \(displayName.map { "<D:displayname>\($0)</D:displayname>" } ?? "")
+                <C:supported-calendar-component-set>\(components.map { "<C:comp name=\"\($0)\"/>" }.joined())</C:supported-calendar-component-set>
+              </D:prop></D:set>
+            </C:mkcalendar>
+            """
+        let path = name.hasSuffix("/") ? name : name + "/"
+        let response = try request("MKCALENDAR", path, body: body, headers: ["Content-Type": "application/xml; charset=utf-8"])
+        guard response.status == 201 else { throw RadicaleFailure(message: "MKCALENDAR \(path): HTTP \(response.status) \(response.body)") }
+    }
+
+    /// A minimal VEVENT in a VCALENDAR, CRLF line ends (RFC 5545 section 3.1).
+    package static func event(uid: String, summary: String, start: String = "20261125T150000Z", end: String = "20261125T160000Z") -> String {
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+            "DTSTAMP:20261101T000000Z", "DTSTART:\(start)", "DTEND:\(end)", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+    }
+
+    /// Kills the server (SIGKILL) and waits for it; its folder stays until deinit.
+    package func stop() {
+        guard pid > 0 else { return }
+        kill(pid, SIGKILL)
+        waitpid(pid, nil, 0)
+        pid = 0
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `args` to completion, standard output to `output` (or /dev/null); its exit status.
+    private static func run(_ args: [String], output: String?) throws -> Int32 {
+        let pid = try spawn(args, output: output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS (wait(2)).
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+    }
+
+    /// posix_spawn with default signal handling and no blocked signals, whatever the test
+    /// thread had; standard output and error to `output` (or /dev/null).
+    private static func spawn(_ args: [String], output: String?) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if output == nil {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = args.map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in environment { free(p) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, args[0], &actions, &attributes, argv, environment)
+        guard rc == 0 else { throw RadicaleFailure(message: "could not start \(args[0]): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+}
+
+package struct RadicaleResponse: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: String
+}
+
+package struct RadicaleFailure: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+}
