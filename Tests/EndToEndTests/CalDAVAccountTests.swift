@@ -8,8 +8,8 @@ import Testing
 private let now = "2026-11-24T23:00:00+01:00"
 private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": now]
 
-/// Wednesday's stand-up, 09:00–10:00 in Berlin.
-private func standup(start: String = "20261125T080000Z", end: String = "20261125T090000Z") -> String {
+/// Wednesday's stand-up, 08:00–10:00 in Berlin: the day's work starts after it.
+private func standup(start: String = "20261125T070000Z", end: String = "20261125T090000Z") -> String {
     RadicaleServer.event(uid: "standup@example.org", summary: "Stand-up", start: start, end: end)
 }
 

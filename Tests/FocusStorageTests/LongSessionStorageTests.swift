@@ -52,7 +52,7 @@ import Testing
         #expect(before.dependents.count == 13)
         let db = try AppDatabase(queue, path: ":memory:")
         try db.read { db in
-            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 8)
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabase.schemaVersion)
             // Every index and trigger as it was, word for word, and the new index of long sessions.
             var after = try Self.dependents(db)
             #expect(after.removeValue(forKey: "timeLog_long") != nil)

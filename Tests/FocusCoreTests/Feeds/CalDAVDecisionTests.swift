@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: [
         ("12-20261125-1@focus", "https://h/c/12-20261125-1_focus.ics"),
         ("a b/../c", "https://h/c/a_b_.._c.ics"),
-        ("ünï", "https://h/c/___.ics"),
+        ("ünï", "https://h/c/_n_.ics"),
     ])
     func resourceNamesAreSafePathSegments(uid: String, url: String) {
         #expect(Publication.resourceURL(calendar: "https://h/c/", uid: uid) == url)
