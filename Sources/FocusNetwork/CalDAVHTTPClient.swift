@@ -121,7 +121,10 @@ package struct CalDAVHTTPClient: CalDAVClient {
               let type = item.property(dav, "resourcetype"), type.child(caldav, "calendar") != nil else { return nil }
         let url = collection(item.url)
         var name = item.property(dav, "displayname")?.trimmedText ?? ""
-        if name.isEmpty {
+        // A server without a name for the collection may answer with its path (Radicale does:
+        // `alice/work`); the last segment is the name then, as for no name at all.
+        let path = url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" }.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        if name.isEmpty || name.trimmingCharacters(in: CharacterSet(charactersIn: "/")) == path.removingPercentEncoding ?? path {
             let segment = url.dropLast().split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
             name = segment.removingPercentEncoding ?? segment
         }

@@ -25,7 +25,7 @@ package struct CalendarListCommand: FocusRunnable {
                     let state = FeedState.decode(c.feedState)
                     let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
                     fields += [
-                        ("kind", .string("feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
+                        ("kind", .string(c.connected ? "caldav" : "feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
                         ("last_error", state.lastError.map { .string($0) } ?? .null), ("last_error_at", instant(state.lastErrorAt)),
                         ("empty_kept_aside_at", instant(state.emptyKeptAsideAt)),
                     ]
@@ -53,7 +53,7 @@ package struct CalendarListCommand: FocusRunnable {
             let state = FeedState.decode(c.feedState)
             let fetched = state.fetchedAt ?? c.importedAt
             out += events + "  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
-            out += "  \(Sanitized.shown(CalendarFeed.shownAddress(c.source)))\n"
+            out += "  \(Sanitized.shown(CalendarFeed.shownAddress(c.source)))\(c.connected ? " (CalDAV)" : "")\n"
             if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
                 out += TerminalText.spaces(width) + "  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(Sanitized.shown(error))\n"
             }
