@@ -123,6 +123,16 @@ struct CalDAVAccountTests {
         #expect(after.out.contains("Published 0 planned blocks to Focus plan (2 removed)."), "\(after.out)")
         events = try objects(server, "focus-plan/")
         #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
+
+        // Work again, then stop publishing: the blocks ahead leave the calendar, nothing else.
+        #expect(try await sandbox.run(["task", "done", "Thesis/Draft", "--undo"], env: direct).code == 0)
+        #expect(try await sandbox.run(["plan"], env: direct).out.contains("(2 new)"))
+        let stop = try await sandbox.run(["calendar", "publish", "focus plan", "--stop"], env: direct)
+        #expect(stop.code == 0, "\(stop.err)")
+        #expect(stop.out.contains("Stopped publishing to Focus plan: 2 blocks still ahead deleted there."), "\(stop.out)")
+        events = try objects(server, "focus-plan/")
+        #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
+        #expect(!(try await sandbox.run(["plan"], env: direct).out.contains("Published")))
     }
 
     @Test("a wrong password, a failing password command and a server that is down: one line, exit 69, the copy kept")

@@ -23,12 +23,19 @@ package struct CalendarPublishCommand: FocusRunnable {
     var sessions = false
     @Flag(help: "Read the account's password from the first line of standard input.")
     var passwordStdin = false
+    @Flag(help: "Stop publishing to CALENDAR: the events of blocks still ahead are deleted there, those that have ended stay.")
+    var stop = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
 
+    package func validate() throws {
+        if stop, sessions { throw ValidationError("--stop and --sessions do not go together.") }
+    }
+
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
+        if stop { return try stopPublishing(env, db) }
         let accounts = try db.accounts()
         guard !accounts.isEmpty else {
             throw FocusError.usage("no CalDAV account is connected. Connect one first: `focus calendar connect URL --user USER`.")
@@ -74,5 +81,27 @@ package struct CalendarPublishCommand: FocusRunnable {
         let summary = try PlanPublisher(env: env, client: client).publish(target, endpoint: found.endpoint, db: db)
         for warning in summary.warnings { env.console.note("warning: " + warning) }
         env.console.line(PlanPublisher.line(summary, target: target))
+    }
+
+    /// Deletes the events of blocks still ahead from the calendar, then forgets it.
+    private func stopPublishing(_ env: FocusEnvironment, _ db: AppDatabase) throws {
+        let key = TaskCatalog.key(calendar)
+        guard let target = try db.publishTargets().first(where: { TaskCatalog.key($0.name) == key }) else {
+            let names = try db.publishTargets().map { "'\(Sanitized.terminal($0.name))'" }
+            throw FocusError.usage("focus does not publish to a calendar named '\(Sanitized.terminal(calendar))'\(names.isEmpty ? "" : " (it publishes to \(names.joined(separator: ", ")))").")
+        }
+        guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
+            try db.removePublishTarget(id: target.id)
+            return
+        }
+        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
+        let client = CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        var deleted = 0
+        for event in try db.publishedEvents(targetID: target.id) where event.kind == .block && event.end > env.now() {
+            if case .written = try client.delete(event.url, ifMatch: event.etag, endpoint) { deleted += 1 }
+            try db.forgetPublished(targetID: target.id, uid: event.uid)
+        }
+        try db.removePublishTarget(id: target.id)
+        env.console.line("Stopped publishing to \(Sanitized.terminal(target.name)): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")
     }
 }

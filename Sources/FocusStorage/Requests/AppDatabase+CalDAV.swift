@@ -231,6 +231,10 @@ extension AppDatabase {
                       lastError: row.optionalText("lastError"))
     }
 
+    package func removePublishTarget(id: Int64) throws(FocusError) {
+        try write { db in try db.execute(sql: "DELETE FROM publishTarget WHERE id = ?", arguments: [id]) }
+    }
+
     package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
