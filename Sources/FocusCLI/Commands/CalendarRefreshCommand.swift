@@ -45,38 +45,11 @@ package struct CalendarRefreshCommand: FocusRunnable {
                 return
             }
         }
-        let fetcher = FeedFetcher(env: env, client: CurlHTTPClient(environment: env.environment))
-        let connected = try chosen.contains(where: \.connected) ? db.connectedCalendars() : []
-        let accounts = connected.isEmpty ? [] : try db.accounts()
-        let remote = ConnectedCalendarFetch(env: env)
-        var endpoints: [Int64: CalDAVEndpoint] = [:]
+        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         var failures: [FocusError] = []
         for calendar in chosen {
             do {
-                if calendar.connected {
-                    guard let stored = connected.first(where: { $0.id == calendar.id }),
-                          let account = accounts.first(where: { $0.id == stored.accountID }) else { continue }
-                    do {
-                        let endpoint = try endpoints[account.id] ?? CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
-                        endpoints[account.id] = endpoint
-                        let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
-                        env.console.line(remote.line(outcome, name: stored.name, verb: "Refreshed"))
-                    } catch let error as FocusError {
-                        throw remote.failed(error, calendar: stored, db: db)
-                    }
-                } else {
-                    do {
-                        try refresh(calendar, fetcher: fetcher, db: db)
-                    } catch let error as FocusError {
-                        let kept = CalendarFeed.failure(error, name: calendar.name, label: Self.label(calendar), keptSince: FeedState.decode(calendar.feedState).fetchedAt.map { env.calendar.wallClockText($0).prefix(16) + "" }
-                                                            ?? String(env.calendar.wallClockText(calendar.importedAt).prefix(16)))
-                        var state = FeedState.decode(calendar.feedState)
-                        state.lastError = kept.description
-                        state.lastErrorAt = env.now()
-                        try db.updateFeedState(calendarID: calendar.id, state: state.encoded)
-                        throw kept
-                    }
-                }
+                try refresher.refresh(calendar)
             } catch let kept as FocusError {
                 if chosen.count == 1 { throw kept }
                 env.console.note("warning: " + kept.description)
@@ -86,36 +59,12 @@ package struct CalendarRefreshCommand: FocusRunnable {
         if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
-        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: endpoints) {
+        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."
             throw first.exitCode == 69 ? FocusError.unavailable(message) : FocusError.badInput(file: "calendar refresh", line: nil, reason: message)
-        }
-    }
-
-    static func label(_ feed: CalendarSummary) -> String {
-        "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
-    }
-
-    private func refresh(_ feed: CalendarSummary, fetcher: FeedFetcher, db: AppDatabase) throws {
-        let state = FeedState.decode(feed.feedState)
-        let label = Self.label(feed)
-        switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {
-        case .unchanged:
-            var state = state
-            state.fetchedAt = fetcher.env.now()
-            state.lastError = nil
-            state.lastErrorAt = nil
-            try db.updateFeedState(calendarID: feed.id, state: state.encoded)
-            fetcher.env.console.line("Calendar \(Sanitized.terminal(feed.name)) is unchanged (\(feed.eventCount) event\(feed.eventCount == 1 ? "" : "s")).")
-        case let .body(data, etag, modified):
-            var next = state
-            next.etag = etag
-            next.lastModified = modified
-            try fetcher.store(data, address: feed.source, state: next, name: feed.name, nameFallback: feed.name, label: label, db: db,
-                              verb: "Refreshed", keptEvents: feed.eventCount, acceptEmpty: acceptEmpty, calendarID: feed.id)
         }
     }
 }

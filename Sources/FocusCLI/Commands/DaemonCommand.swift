@@ -56,7 +56,17 @@ package struct DaemonCommand: FocusRunnable {
                 Planning.replanQuietly(e, db)
             },
             fingerprint: { DatabaseFingerprint.of(path: databasePath) },
-            log: log, hooks: env.makeHooks(log))
+            log: log, hooks: env.makeHooks(log),
+            refreshCalendars: { config in
+                var e = env
+                e.config = config
+                await DaemonCalendars.refresh(e, db, notifier: config.notifications ? makeDesktop(terminal, { console.note($0) }) : SilentNotifier(), log: log)
+            },
+            publishPlan: { config in
+                var e = env
+                e.config = config
+                await DaemonCalendars.publish(e, db, log: log)
+            })
         log("stopped")
     }
 
@@ -67,12 +77,15 @@ package struct DaemonCommand: FocusRunnable {
         makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
         settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
         fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void,
-        hooks: any HookRunner
+        hooks: any HookRunner, refreshCalendars: @escaping @Sendable (FocusConfig) async -> Void,
+        publishPlan: @escaping @Sendable (FocusConfig) async -> Void
     ) async where C.Duration == Duration {
         var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
                                     reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
                                     fingerprint: fingerprint, log: log)
         daemon.hooks = hooks
+        daemon.refreshCalendars = refreshCalendars
+        daemon.publishPlan = publishPlan
         await daemon.run()
     }
 

@@ -1,6 +1,7 @@
 import FocusCore
 import FocusStorage
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,12 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var horizonSeconds: TimeInterval = 86_400
     /// A wall clock that moved this much more (or less) than the monotonic one was changed or suspended.
     package var jumpThresholdSeconds: Double = 2
+    /// Fetches the live calendars, re-plans and says what moved (`calendar_refresh`). Run
+    /// beside the loop, never in it: a server that hangs must not delay a reminder.
+    package var refreshCalendars: (@Sendable (FocusConfig) async -> Void)?
+    /// Writes the plan to the calendars it is published in, after the plan changed (beside the
+    /// loop too).
+    package var publishPlan: (@Sendable (FocusConfig) async -> Void)?
 
     package init(clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig,
                  calendar: LocalCalendar, reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
@@ -63,6 +70,12 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         var lastWall = now()
         var lastMono = clock.now
         var summarySentFor = try? database.lastSummaryDay()
+        // Network work runs one job at a time beside the loop: a refresh (which publishes
+        // too) when `calendar_refresh` comes round, else a publication when the plan changed.
+        var background: (task: Task<Void, Never>, done: BackgroundJob)?
+        var nextRefresh: Date? = config.calendarRefreshSeconds == nil || refreshCalendars == nil ? nil : now()
+        var publishedPlan: [Int64]?
+        var planSignature: [Int64]?
         while true {
             let wall = now()
             let mono = clock.now
@@ -98,6 +111,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                         }
                     }
                     nextWake = decision.nextWake
+                    planSignature = state.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
                     let ended = Set(decision.endedBlockIDs)
                     mustRead = false
                     if !ended.isSubset(of: settled) {
@@ -121,18 +135,40 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                 await sendSummary(day, notifier: makeNotifier(config), at: wall)
             }
 
+            // A finished job is noticed at the next wake; what a refresh stored changed the
+            // database files, which the fingerprint sees.
+            if let job = background, job.done.isDone { background = nil }
+            if background == nil {
+                let config = self.config
+                let done = BackgroundJob()
+                if let due = nextRefresh, due <= wall, let refresh = refreshCalendars, let interval = config.calendarRefreshSeconds {
+                    nextRefresh = wall.addingTimeInterval(Double(interval))
+                    publishedPlan = planSignature
+                    background = (Task { await refresh(config); done.finish() }, done)
+                } else if let publish = publishPlan, let signature = planSignature, signature != publishedPlan {
+                    publishedPlan = signature
+                    background = (Task { await publish(config); done.finish() }, done)
+                }
+            }
+
             var delay = checkInterval
-            if let w = [nextWake, summary.next].compactMap({ $0 }).min() {
+            if let w = [nextWake, summary.next, nextRefresh].compactMap({ $0 }).min() {
                 let untilDue = max(0, w.timeIntervalSince(now()))
                 delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
             }
             switch await wait(delay) {
             case .stop?:
+                background?.task.cancel()
                 return
             case .reload?:
                 do {
                     config = try reloadConfig()
                     log("config reloaded")
+                    if let interval = config.calendarRefreshSeconds, refreshCalendars != nil {
+                        nextRefresh = min(nextRefresh ?? now().addingTimeInterval(Double(interval)), now().addingTimeInterval(Double(interval)))
+                    } else {
+                        nextRefresh = nil
+                    }
                 } catch {
                     log("warning: the config was not reloaded (\(error.description)); keeping the old one")
                 }
@@ -176,6 +212,14 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
+}
+
+/// Whether a job the daemon started beside its loop has finished.
+package final class BackgroundJob: Sendable {
+    private let state = Mutex(false)
+    package init() {}
+    package var isDone: Bool { state.withLock { $0 } }
+    package func finish() { state.withLock { $0 = true } }
 }
 
 /// Size and modification time of the database and its write-ahead log: any commit by any

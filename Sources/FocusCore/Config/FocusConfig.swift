@@ -26,6 +26,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var weekdayHours: [DayHours??] = Array(repeating: nil, count: 7)
     /// Dated days off (`focus config set off 2026-12-24`).
     package var daysOff: Set<LocalDate> = []
+    /// How often `focus daemon` fetches subscribed and connected calendars (nil: never).
+    package var calendarRefreshSeconds: Int? = 15 * 60
 
     package init() {}
 
@@ -48,6 +50,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("expiry", "how long other notices stay on screen (10s)"),
         ("summary_time", "time of the end-of-day summary notice, or off (off)"),
         ("hook_timeout", "how long a hook script may run before it is stopped (10s)"),
+        ("calendar_refresh", "how often the daemon refreshes live calendars, 1m or more, or off (15m)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -75,6 +78,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "expiry": return DurationParser.format(expirySeconds).replacingOccurrences(of: " ", with: "")
         case "summary_time": return summaryTime?.description ?? "off"
         case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacingOccurrences(of: " ", with: "")
+        case "calendar_refresh": return calendarRefreshSeconds.map { DurationParser.format($0).replacingOccurrences(of: " ", with: "") } ?? "off"
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
@@ -130,6 +134,14 @@ package struct FocusConfig: Sendable, Equatable {
             let s = try duration(min: 1)
             guard s <= 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1s to 1h") }
             hookTimeoutSeconds = s
+        case "calendar_refresh":
+            if ["off", "none", "false", "0"].contains(text.lowercased()) {
+                calendarRefreshSeconds = nil
+            } else {
+                let s = try duration(min: 60)
+                guard s <= 7 * 86_400 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1m to 7d, or off") }
+                calendarRefreshSeconds = s
+            }
         case "off": try setDaysOff(text, raw: raw)
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }

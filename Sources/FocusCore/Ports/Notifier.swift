@@ -10,6 +10,7 @@ package struct Notice: Sendable, Equatable {
         case blockReminder = "block_reminder"
         case blockStarts = "block_starts"
         case daySummary = "day_summary"
+        case planChanged = "plan_changed"
         case test
     }
 

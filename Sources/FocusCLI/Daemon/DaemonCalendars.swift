@@ -1,0 +1,109 @@
+import Dispatch
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// The daemon's network jobs (README, "Your real calendar"): every `calendar_refresh`, fetch the
+/// subscribed and connected calendars, re-plan when busy time changed and say what moved; and
+/// after any change of plan, publish it where it is published. Each runs on a thread of its
+/// own, beside the reminder loop, so a server that hangs delays no reminder.
+enum DaemonCalendars {
+    /// Lines the refresh would print go to the daemon's log, each prefixed as its others are.
+    struct LogConsole: Console {
+        let log: @Sendable (String) -> Void
+        var isInteractive: Bool { false }
+        var allowsColor: Bool { false }
+        var width: Int { 80 }
+        func out(_ text: String) { for line in text.split(separator: "\n") { log(String(line)) } }
+        func err(_ text: String) {
+            for line in text.split(separator: "\n") { log(line.hasPrefix("focus: ") ? String(line.dropFirst(7)) : String(line)) }
+        }
+    }
+
+    /// One refresh round: fetch, re-plan, notify what moved, publish.
+    static func refresh(_ env: FocusEnvironment, _ db: AppDatabase, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) async {
+        var logged = env
+        logged.console = LogConsole(log: log)
+        let env = logged
+        let notices: [Notice] = await onThread {
+            do {
+                let live = try db.calendars().filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }
+                guard !live.isEmpty else { return [] }
+                let now = env.now()
+                let window = (now, now.addingTimeInterval(14 * 86_400))
+                let blocksBefore = try blocks(db, now: now)
+                let risksBefore = try risks(db)
+                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
+                let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
+                var changed = false
+                for calendar in live {
+                    do {
+                        changed = try refresher.refresh(calendar) || changed
+                    } catch {
+                        log("warning: " + ((error as? FocusError)?.description ?? "\(error)"))
+                    }
+                }
+                var notices: [Notice] = []
+                if changed {
+                    _ = Planning.replanIfStale(env, db)
+                    let before = Set(busyBefore.map { BusyKey($0) })
+                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
+                        .filter { !before.contains(BusyKey($0)) }
+                    notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
+                                                  riskAfter: try risks(db), newEvents: added, now: now, calendar: env.calendar)
+                }
+                for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+                    log(line)
+                }
+                return notices
+            } catch {
+                log("warning: the calendars were not refreshed (\((error as? FocusError)?.description ?? "\(error)"))")
+                return []
+            }
+        }
+        for notice in notices {
+            await notifier.post(notice)
+            log("plan changed: \(notice.summary)")
+        }
+    }
+
+    /// Publishes the plan where it is published (after a change of plan another command made).
+    static func publish(_ env: FocusEnvironment, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
+        var logged = env
+        logged.console = LogConsole(log: log)
+        let env = logged
+        await onThread {
+            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(line) }
+        }
+    }
+
+    private struct BusyKey: Hashable {
+        let start: Date, end: Date, summary: String, calendar: String
+        init(_ e: BusyEvent) {
+            start = e.start
+            end = e.end
+            summary = e.summary
+            calendar = e.calendar
+        }
+    }
+
+    private static func blocks(_ db: AppDatabase, now: Date) throws -> [PlanChanges.Block] {
+        try db.blocks(startingFrom: now.addingTimeInterval(-86_400)).filter { $0.status == .planned }.map {
+            PlanChanges.Block(subtaskID: $0.subtaskID, path: $0.path, start: $0.start, end: $0.end)
+        }
+    }
+
+    private static func risks(_ db: AppDatabase) throws -> [PlanChanges.Risk] {
+        try db.savedRisks().map {
+            PlanChanges.Risk(path: "\($0.task)/\($0.subtask)", due: $0.due, neededSeconds: $0.neededSeconds, freeSeconds: $0.freeSeconds)
+        }
+    }
+
+    /// Runs blocking work (libcurl, a password command, SQLite) on a thread of its own, never on
+    /// the cooperative pool the reminder loop needs.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
+        }
+    }
+}
