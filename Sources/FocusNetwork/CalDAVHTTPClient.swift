@@ -35,14 +35,16 @@ package struct CalDAVHTTPClient: CalDAVClient {
         do {
             principal = try findPrincipal(at: start, body: body, endpoint)
         } catch {
-            if case .unavailable = error { throw error }
+            // Only an answer that is not a multistatus sends discovery on.
+            guard case .badInput = error else { throw error }
         }
         if principal == nil {
             let wellKnown = Self.origin(start) + "/.well-known/caldav"
             do {
                 principal = try findPrincipal(at: wellKnown, body: body, endpoint)
             } catch {
-                if case .unavailable = error { throw error }
+                // Only an answer that is not a multistatus sends discovery on.
+            guard case .badInput = error else { throw error }
             }
         }
         guard let principal else {
