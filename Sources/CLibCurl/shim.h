@@ -165,6 +165,8 @@ typedef struct FocusCurlRequest {
     long total_ms;
     long max_redirects;
     int follow_redirects;
+    /// 1: HTTP Digest (RFC 7616); 0: Basic (RFC 7617), sent with the first request.
+    int digest;
     size_t max_bytes;
     const char *user_agent;
 } FocusCurlRequest;
@@ -213,7 +215,9 @@ static inline void focus_curl_send(const FocusCurl *api, const FocusCurlRequest 
     }
     if (request->method) api->curl_easy_setopt(curl, FOCUS_CURLOPT_CUSTOMREQUEST, request->method);
     if (request->user) {
-        api->curl_easy_setopt(curl, FOCUS_CURLOPT_HTTPAUTH, (long)(FOCUS_CURLAUTH_BASIC | FOCUS_CURLAUTH_DIGEST));
+        // One scheme, never both: with both, libcurl first sends every request without the
+        // login to learn which the server wants, doubling each request.
+        api->curl_easy_setopt(curl, FOCUS_CURLOPT_HTTPAUTH, (long)(request->digest ? FOCUS_CURLAUTH_DIGEST : FOCUS_CURLAUTH_BASIC));
         api->curl_easy_setopt(curl, FOCUS_CURLOPT_USERNAME, request->user);
         api->curl_easy_setopt(curl, FOCUS_CURLOPT_PASSWORD, request->password ? request->password : "");
         api->curl_easy_setopt(curl, FOCUS_CURLOPT_UNRESTRICTED_AUTH, 0L);

@@ -394,7 +394,14 @@ package struct CalDAVHTTPClient: CalDAVClient {
             var request = HTTPRequest(method, url: current, headers: headers, body: body, user: sameHost ? endpoint.user : nil,
                                       password: sameHost ? endpoint.password : nil, caFile: endpoint.caFile)
             request.followRedirects = false
-            let response = try http.send(request)
+            var response = try http.send(request)
+            // Basic goes with the request; a server that wants Digest says so in its 401
+            // (RFC 9110 section 11.6.1), and the request is sent again with it.
+            if response.status == 401, request.user != nil,
+               (response.headers["www-authenticate"] ?? "").lowercased().hasPrefix("digest") {
+                request.digest = true
+                response = try http.send(request)
+            }
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"], !location.isEmpty else {
                 return (response, current)
             }

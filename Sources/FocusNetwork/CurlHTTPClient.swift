@@ -57,7 +57,7 @@ package struct CurlHTTPClient: HTTPClient {
                                                 body_length: max(0, (sentBody?.count ?? 1) - 1), user: user, password: password,
                                                 ca_file: ca, protocols: protocols, redirect_protocols: protocols,
                                                 connect_ms: connectMs, total_ms: totalMs, max_redirects: request.maximumRedirects,
-                                                follow_redirects: request.followRedirects ? 1 : 0, max_bytes: request.maximumBytes,
+                                                follow_redirects: request.followRedirects ? 1 : 0, digest: request.digest ? 1 : 0, max_bytes: request.maximumBytes,
                                                 user_agent: agent)
                                             focus_curl_send(&api, &transfer, &result)
                                         }

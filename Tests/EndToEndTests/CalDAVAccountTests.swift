@@ -184,3 +184,36 @@ struct CalDAVAccountTests {
         #expect(summaries.count == 6 && Set(summaries).count == 6, "\(summaries)")
     }
 }
+
+/// `focus daemon` refreshes the connected calendar at start-up (then every `calendar_refresh`),
+/// re-plans, and says what moved in a desktop notification, recorded on a private bus.
+@Suite("The daemon keeps CalDAV calendars current", .serialized,
+       .enabled(if: NotifyBus.available && (RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil)))
+struct CalDAVDaemonTests {
+    @Test("a changed event on the server moves the block, and a notification says so")
+    func movedNotice() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.put("work/standup.ics", ics: standup())
+        #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        #expect(try await planStarts(sandbox) == ["2026-11-25T09:00:00Z"])
+        try server.put("work/standup.ics", ics: standup(start: "20261125T070000Z", end: "20261125T100000Z"))
+
+        let record = sandbox.dir.appendingPathComponent("notices.jsonl").path
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let environment = sandbox.environment.merging(direct) { $1 }
+        let shell = "\"$0\" daemon & p=$!; i=0; while [ $i -lt 100 ] && ! grep -q moved \"$1\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done; kill -TERM $p; wait $p"
+        let daemon = try await offPool {
+            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: environment, stdin: nil, capture: true)
+        }
+        #expect(daemon.status == 0, "\(daemon.err)")
+        let summaries = try DaemonTests.summaries(record)
+        #expect(summaries == ["Thesis/Draft moved 10:00 → 11:00: changed event 'Stand-up'"], "\(summaries) \(daemon.err)")
+        #expect(daemon.err.contains("Refreshed calendar Work: 1 event"), "\(daemon.err)")
+        #expect(try await planStarts(sandbox) == ["2026-11-25T10:00:00Z"])
+    }
+}

@@ -63,6 +63,19 @@ struct CalDAVRequestTests {
         #expect(!request.url.contains("s3cret"))
     }
 
+    @Test("The login goes with the request as Basic; a 401 asking for Digest is answered once with it")
+    func digestAfterChallenge() throws {
+        let http = ScriptedHTTPClient { request in
+            request.digest ? multistatus("", token: "t2")
+                : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Digest realm="dav", nonce="abc", qop="auth""#])
+        }
+        _ = try CalDAVHTTPClient(http: http).changes(in: calendar, since: "t1", login)
+        #expect(http.requests.map(\.digest) == [false, true])
+        let basicOnly = ScriptedHTTPClient { _ in HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Basic realm="dav""#]) }
+        #expect(thrown { () throws(FocusError) in _ = try CalDAVHTTPClient(http: basicOnly).changes(in: calendar, since: "t1", login) } != nil)
+        #expect(basicOnly.requests.count == 1, "a refused Basic login is not sent again")
+    }
+
     @Test("Changed members are fetched by multiget in batches; removed ones are listed")
     func multigetBatches() throws {
         let names = (0..<250).map { "e\($0).ics" }

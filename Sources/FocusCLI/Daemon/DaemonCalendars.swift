@@ -50,7 +50,8 @@ enum DaemonCalendars {
                     let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
                         .filter { !before.contains(BusyKey($0)) }
                     notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
-                                                  riskAfter: try risks(db), newEvents: added, now: now, calendar: env.calendar)
+                                                  riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
+                                                  now: now, calendar: env.calendar)
                 }
                 for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
                     log(line)

@@ -7,10 +7,11 @@ package struct HTTPRequest: Sendable, Equatable {
     /// `GET`, `PUT`, `DELETE`, `PROPFIND`, `REPORT`, `MKCALENDAR`…
     package var method: String = "GET"
     package var body: Data?
-    /// The login, sent with HTTP Basic or Digest as the server's 401 asks (never in the URL,
-    /// never to another host after a redirect).
+    /// The login (never in the URL, never to another host after a redirect): sent with HTTP
+    /// Basic with the request itself, or with Digest when `digest` (after a 401 that asked for it).
     package var user: String?
     package var password: String?
+    package var digest = false
     /// False: a 3xx is returned as the response (its `Location` header for the caller to
     /// judge) instead of being followed.
     package var followRedirects: Bool = true

@@ -39,9 +39,10 @@ package enum PlanChanges {
     package static let maximumNotices = 3
 
     /// The notices for a change of plan after `now`. `newEvents` are the busy events the
-    /// refresh added (used to say why a block moved).
+    /// refresh brought (used to say why a block moved): one whose summary was already busy
+    /// before (`previousSummaries`) is a changed event, any other a new one.
     package static func notices(before: [Block], after: [Block], riskBefore: [Risk], riskAfter: [Risk], newEvents: [BusyEvent],
-                                now: Date, calendar: LocalCalendar) -> [Notice] {
+                                previousSummaries: Set<String> = [], now: Date, calendar: LocalCalendar) -> [Notice] {
         func firstAhead(_ blocks: [Block]) -> [Int64: Block] {
             var first: [Int64: Block] = [:]
             for block in blocks where block.end > now {
@@ -57,7 +58,7 @@ package enum PlanChanges {
             guard let new = now_[subtask], new.start != old.start else { continue }
             let reason = newEvents.filter { $0.start < old.end && $0.end > old.start && !$0.allDay }.min { $0.start < $1.start }
                 ?? newEvents.filter { $0.start < old.end && $0.end > old.start }.first
-            let why = reason.map { ": new event '\(Sanitized.terminal(String($0.summary.prefix(80))))'" } ?? ": busy time changed"
+            let why = reason.map { ": \(previousSummaries.contains($0.summary) ? "changed" : "new") event '\(Sanitized.terminal(String($0.summary.prefix(80))))'" } ?? ": busy time changed"
             let summary = "\(Sanitized.terminal(old.path)) moved \(moment(old.start, from: new.start, calendar: calendar)) → \(moment(new.start, from: old.start, calendar: calendar))\(why)"
             lines.append((old.start, summary, "The plan changed after a calendar refresh."))
         }
