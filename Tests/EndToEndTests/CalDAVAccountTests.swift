@@ -155,11 +155,21 @@ struct CalDAVAccountTests {
         #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-stdin"],
                                       env: direct, stdin: server.password + "\n").code == 0)
         server.stop()
+        // A minute later (every process starts at FOCUS_NOW: the failure must come after the fetch).
+        var direct = direct
+        direct["FOCUS_NOW"] = "2026-11-24T23:01:00+01:00"
         let down = try await sandbox.run(["calendar", "refresh", "--password-stdin"], env: direct, stdin: server.password + "\n")
         #expect(down.code == 69, "\(down.err)")
         #expect(down.err.contains("calendar 'Work' was not refreshed") && down.err.contains("is kept and used"), "\(down.err)")
         let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
         #expect(busy.out.contains("Stand-up"))
+        let agenda = try await sandbox.run(["agenda", "2026-11-25"], env: direct)
+        #expect(agenda.out.hasPrefix("Note: calendar 'Work' was last refreshed"), "\(agenda.out)")
+        #expect(agenda.out.contains("its last refresh failed"), "\(agenda.out)")
+        let list = try await sandbox.run(["calendar", "list"], env: direct)
+        #expect(list.out.contains("last refresh failed") && list.out.contains("(CalDAV)"), "\(list.out)")
+        let doctor = try await sandbox.run(["doctor"], env: direct)
+        #expect(doctor.code == 1 && doctor.out.contains("✗ calendar 'Work' was last refreshed"), "\(doctor.out)")
     }
 
     @Test("two refreshes at once store each event once")

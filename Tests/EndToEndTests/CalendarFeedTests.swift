@@ -170,7 +170,7 @@ struct CalendarFeedTests {
         #expect(shown.out.contains("last refresh failed"))
         let doctor = try await sandbox.run(["doctor"], env: direct)
         #expect(doctor.code == 1)
-        #expect(doctor.out.contains("✗ 'Uni' fetched") && doctor.out.contains("could not connect"))
+        #expect(doctor.out.contains("✗ calendar 'Uni' was last refreshed") && doctor.out.contains("could not connect"), "\(doctor.out)")
     }
 
     @Test("a feed over TLS from a private CA: refused without --ca-file, fetched with it; https never redirects down to http")

@@ -49,28 +49,45 @@ package struct AgendaCommand: FocusRunnable {
         }
         let atRisk = try db.savedRisks()
         let overdue = try db.overdueWork(now: now)
+        // A live calendar whose copy is too old: the day's free time may not be true.
+        let stale = try db.calendars().filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }.compactMap { c in
+            CalendarStaleness.note(name: c.name, state: FeedState.decode(c.feedState), importedAt: c.importedAt,
+                                   refreshSeconds: env.config.calendarRefreshSeconds, now: now).map { (c, $0) }
+        }
         if json {
             if week || days != nil {
                 let pairs: [(String, JSON)] = [
                     ("from", .string(first.description)), ("to", .string(first.adding(days: count - 1).description)),
                     ("days", .array(agendas.map { .object(Self.dayJSON($0)) })),
                     ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
+                    ("stale_calendars", Self.staleJSON(stale)),
                 ]
                 env.console.line(JSON.object(pairs).rendered())
             } else {
                 let a = agendas[0]
                 var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
                 pairs += Self.dayJSON(a).filter { $0.0 != "blocks" }
+                pairs.append(("stale_calendars", Self.staleJSON(stale)))
                 env.console.line(JSON.object(pairs).rendered())
             }
             return
         }
-        var out = agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }.joined(separator: "\n")
+        var out = stale.map { "Note: \(Sanitized.terminal($0.1)).\n" }.joined()
+        out += agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }.joined(separator: "\n")
         for section in [PlanRenderer.overdueLines(overdue, calendar: env.calendar, now: now),
                         PlanRenderer.riskLines(atRisk, calendar: env.calendar, now: now)] where !section.isEmpty {
             out += "\n" + section
         }
         env.console.out(out)
+    }
+
+    /// `[{"name", "fetched_at", "last_error"}]` for the live calendars whose copy is stale.
+    static func staleJSON(_ stale: [(CalendarSummary, String)]) -> JSON {
+        .array(stale.map { c, _ in
+            let state = FeedState.decode(c.feedState)
+            return .object([("name", .string(c.name)), ("fetched_at", .string(Timestamp.utc(state.fetchedAt ?? c.importedAt))),
+                            ("last_error", state.lastError.map { .string($0) } ?? .null)])
+        })
     }
 
     /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,

@@ -65,11 +65,5 @@ package struct CalendarListCommand: FocusRunnable {
     }
 
     /// `45 s`, `12 min`, `3 h`, `2 days`.
-    static func age(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds))
-        if s < 60 { return "\(s) s" }
-        if s < 3600 { return "\(s / 60) min" }
-        if s < 2 * 86_400 { return "\(s / 3600) h" }
-        return "\(s / 86_400) days"
-    }
+    static func age(_ seconds: Double) -> String { CalendarStaleness.ageText(seconds) }
 }

@@ -45,15 +45,19 @@ package struct DoctorCommand: FocusRunnable {
                 for value in found.values { row("", "✗ " + value.description) }
                 if n > found.values.count { row("", "✗ ... and \(n - found.values.count) more") }
             }
-            // Subscribed calendars: how old each copy is, and a failed last refresh as a problem.
-            for feed in try db.calendars() where CalendarFeed.isFeed(source: feed.source) {
+            // Live calendars: how old each copy is; a failed last refresh, or a copy older than
+            // twice `calendar_refresh`, is a problem.
+            for feed in try db.calendars() where feed.connected || CalendarFeed.isFeed(source: feed.source) {
                 let state = FeedState.decode(feed.feedState)
                 let fetched = state.fetchedAt ?? feed.importedAt
-                let age = "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)"
-                if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
-                    problem("feed", "\(age); the refresh of \(env.calendar.wallClockText(at).prefix(16)) failed: \(error)")
+                let kind = feed.connected ? "caldav" : "feed"
+                if let stale = CalendarStaleness.note(name: feed.name, state: state, importedAt: feed.importedAt,
+                                                      refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) {
+                    // A failed refresh is a problem; a copy that is only old is said, not counted
+                    // (without `focus daemon`, calendars are as fresh as the last refresh by hand).
+                    if state.lastError != nil, (state.lastErrorAt ?? .distantPast) >= fetched { problem(kind, stale) } else { row(kind, stale) }
                 } else {
-                    row("feed", age)
+                    row(kind, "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)")
                 }
             }
         } catch {

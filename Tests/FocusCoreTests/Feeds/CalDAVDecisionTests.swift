@@ -104,3 +104,28 @@ import Testing
         #expect(throws: FocusError.self) { try CommandLineWords.split(text) }
     }
 }
+
+@Suite struct CalendarStalenessTests {
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test func aCopyFetchedWithinTwiceTheRefreshIntervalIsFresh() {
+        let state = FeedState(fetchedAt: now.addingTimeInterval(-29 * 60))
+        #expect(CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: 900, now: now) == nil)
+    }
+
+    @Test func anOlderCopySaysHowOldAndHowToFetchIt() {
+        let state = FeedState(fetchedAt: now.addingTimeInterval(-3 * 3600))
+        #expect(CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: 900, now: now)
+            == "calendar 'Work' was last refreshed 3 h ago (`focus calendar refresh` fetches it now)")
+        #expect(CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: nil, now: now) == nil,
+                "with refreshing off, a day is the limit")
+    }
+
+    @Test func aFailedLastRefreshIsSaidWhateverTheAge() {
+        var state = FeedState(fetchedAt: now.addingTimeInterval(-60))
+        state.lastError = "server down"
+        state.lastErrorAt = now
+        #expect(CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: 900, now: now)
+            == "calendar 'Work' was last refreshed 1 min ago; its last refresh failed: server down")
+    }
+}
