@@ -101,6 +101,14 @@ struct CalDAVAccountTests {
         // A person's own event in the same calendar.
         try server.put("focus-plan/lunch.ics", ics: RadicaleServer.event(uid: "lunch@example.org", summary: "Lunch",
                                                                         start: "20261125T110000Z", end: "20261125T120000Z"))
+        // The stand-up grows on the server: the refresh re-plans and moves the published block.
+        try server.put("work/standup.ics", ics: standup(start: "20261125T070000Z", end: "20261125T100000Z"))
+        let refresh = try await sandbox.run(["calendar", "refresh"], env: direct)
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(refresh.out.contains("Published 1 planned block to Focus plan (1 updated)."), "\(refresh.out)")
+        events = try objects(server, "focus-plan/")
+        #expect(events.filter { $0.contains("DTSTART:20261125T100000Z") && $0.contains("CATEGORIES:focus") }.count == 1, "\(events)")
+
         // Twice the work: the next plan writes a second block and leaves the first as it was.
         #expect(try await sandbox.run(["task", "edit", "Thesis/Draft", "--estimate", "50m"], env: direct).code == 0)
         let plan = try await sandbox.run(["plan"], env: direct)
@@ -124,14 +132,23 @@ struct CalDAVAccountTests {
         events = try objects(server, "focus-plan/")
         #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
 
+        // Worked sessions too, with --sessions: as `export --format ics` writes them, never busy.
+        #expect(try await sandbox.run(["log", "add", "Thesis/Draft", "--start", "2026-11-24 20:00", "--duration", "25m"], env: direct).code == 0)
+        let sessions = try await sandbox.run(["calendar", "publish", "Focus plan", "--sessions"], env: direct)
+        #expect(sessions.code == 0, "\(sessions.err)")
+        #expect(sessions.out.contains("and 1 session"), "\(sessions.out)")
+        events = try objects(server, "focus-plan/")
+        #expect(events.filter { $0.contains("X-FOCUS-SESSION:completed") && $0.contains("SUMMARY:✓ Thesis/Draft") }.count == 1, "\(events)")
+
         // Work again, then stop publishing: the blocks ahead leave the calendar, nothing else.
         #expect(try await sandbox.run(["task", "done", "Thesis/Draft", "--undo"], env: direct).code == 0)
-        #expect(try await sandbox.run(["plan"], env: direct).out.contains("(2 new)"))
+        // 25 of its 50 minutes are worked: one block left to plan.
+        #expect(try await sandbox.run(["plan"], env: direct).out.contains("(1 new)"))
         let stop = try await sandbox.run(["calendar", "publish", "focus plan", "--stop"], env: direct)
         #expect(stop.code == 0, "\(stop.err)")
-        #expect(stop.out.contains("Stopped publishing to Focus plan: 2 blocks still ahead deleted there."), "\(stop.out)")
+        #expect(stop.out.contains("Stopped publishing to Focus plan: 1 block still ahead deleted there."), "\(stop.out)")
         events = try objects(server, "focus-plan/")
-        #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
+        #expect(events.filter { $0.contains("X-FOCUS-BLOCK") }.isEmpty && events.contains { $0.contains("SUMMARY:Lunch") }, "\(events)")
         #expect(!(try await sandbox.run(["plan"], env: direct).out.contains("Published")))
     }
 
