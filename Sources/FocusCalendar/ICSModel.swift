@@ -78,13 +78,18 @@ package struct ICSEvent: Sendable {
     package var stamp: ICSDateValue?
     /// Physical line of the event's `BEGIN:VEVENT`.
     package var line: Int
+    /// focus published this event itself (a planned block or a worked session written to a
+    /// calendar): it has an `X-FOCUS-BLOCK` or `X-FOCUS-SESSION` property, or a UID of the form
+    /// `focus-block-…@focus` or `session-…@focus`. Reading it back, it is never busy time.
+    package var publishedByFocus: Bool
 
     package init(
         uid: String, summary: String, location: String? = nil, description: String? = nil,
         start: ICSDateValue, end: ICSDateValue? = nil, duration: ICSDuration? = nil,
         rrule: ICSRecurrenceRule? = nil, rdates: [ICSDateValue] = [], rdatePeriods: [ICSPeriod] = [],
         exdates: [ICSDateValue] = [], recurrenceID: ICSDateValue? = nil, status: String? = nil,
-        transparent: Bool = false, sequence: Int = 0, stamp: ICSDateValue? = nil, line: Int = 0
+        transparent: Bool = false, sequence: Int = 0, stamp: ICSDateValue? = nil, line: Int = 0,
+        publishedByFocus: Bool = false
     ) {
         self.uid = uid
         self.summary = summary
@@ -103,6 +108,14 @@ package struct ICSEvent: Sendable {
         self.sequence = sequence
         self.stamp = stamp
         self.line = line
+        self.publishedByFocus = publishedByFocus
+    }
+
+    /// Whether a UID is one focus gives the events it publishes: `focus-block-…@focus` or
+    /// `session-…@focus` (`focus export --format ics`), letters in any case.
+    package static func isFocusUID(_ uid: String) -> Bool {
+        let lower = uid.lowercased()
+        return lower.hasSuffix("@focus") && (lower.hasPrefix("focus-block-") || lower.hasPrefix("session-"))
     }
 
     /// A `VALUE=DATE` event: busy for whole local days.
