@@ -30,7 +30,7 @@ import Testing
         #expect(doc.events.map(\.start.description) == ["20261120T080000Z", "20261121T223000Z", "20261122T080000Z"])
         #expect(doc.events.map { $0.end?.description } == ["20261120T082500Z", "20261121T232000Z", "20261122T085000Z"])
         // They are focus's own sessions: read back from a calendar, they are never busy time.
-        #expect(doc.events.allSatisfy(\.publishedByFocus))
+        #expect(doc.events.allSatisfy { $0.publishedByFocus })
         let occurrences = doc.busyOccurrences(from: TestWorld.instant("2026-11-01T00:00:00Z"), to: TestWorld.instant("2026-12-01T00:00:00Z"),
                                               local: LocalCalendar(zone: .utc))
         #expect(occurrences.isEmpty)
