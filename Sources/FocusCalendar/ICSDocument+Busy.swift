@@ -89,7 +89,9 @@ private struct BusyExpansion {
         lower = Int(self.from.rounded(.down))
         upper = Int(self.to.rounded(.up))
         resolver = ZoneResolver(local: local, definitions: document.timeZones)
-        events = BusyExpansion.latestVersions(document.events.filter { !$0.publishedByFocus })
+        // (A busy-time read has already left focus's own events out: no copy is made then.)
+        let all = document.events
+        events = BusyExpansion.latestVersions(all.contains(where: \.publishedByFocus) ? all.filter { !$0.publishedByFocus } : all)
         for event in events {
             if let rid = event.recurrenceID { overrides[event.uid, default: []].append(rid) }
         }
@@ -135,6 +137,7 @@ private struct BusyExpansion {
     static func latestVersions(_ events: [ICSEvent]) -> [ICSEvent] {
         struct Key: Hashable { let uid: String, recurrenceID: ICSDateValue? }
         var best: [Key: Int] = [:]
+        best.reserveCapacity(events.count)
         func newer(_ a: ICSEvent, than b: ICSEvent) -> Bool {
             if a.sequence != b.sequence { return a.sequence > b.sequence }
             let sa = a.stamp?.wallSeconds ?? Int.min
@@ -276,7 +279,9 @@ private struct BusyExpansion {
             }
         }
         for value in event.exdates { add(value) }
-        for value in overrides[event.uid] ?? [] { add(value) }
+        if !overrides.isEmpty, let moved = overrides[event.uid] {
+            for value in moved { add(value) }
+        }
         return ex
     }
 
