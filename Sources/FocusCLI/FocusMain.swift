@@ -133,7 +133,12 @@ package enum FocusMain {
         let code = RootCommand.exitCode(for: error)
         if code == .success {
             // --help, --version, `focus help ...`.
-            let message = RootCommand.fullMessage(for: error)
+            var message = RootCommand.fullMessage(for: error)
+            if let i = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
+                let a = arguments[i]
+                let shell = a.hasPrefix("--generate-completion-script=") ? String(a.dropFirst(29)) : (i + 1 < arguments.count ? arguments[i + 1] : "")
+                message = CompletionScripts.patched(message, shell: shell)
+            }
             console.out((wrap ? wrapped(message, width: 80) : message) + "\n")
             return 0
         }

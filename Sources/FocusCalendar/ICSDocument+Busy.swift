@@ -14,10 +14,51 @@ extension ICSDocument {
     /// the one with the higher SEQUENCE counts, then the later DTSTAMP, then the later in the file.
     /// Sorted by start, then end, then summary (then UID); exact duplicates removed.
     /// Bounded by `ICSExpansionLimits`: never hangs, never exhausts memory.
+    /// Events focus published itself (`ICSEvent.publishedByFocus`) are never busy time.
     package func busyOccurrences(from: Date, to: Date, local: LocalCalendar) -> [CalendarOccurrence] {
-        guard to > from else { return [] }
+        Array(busyTimes(from: from, to: to, local: local))
+    }
+
+    /// The same occurrences as `busyOccurrences`, held compactly (each is made when read): a
+    /// calendar's hundreds of thousands of busy times cost 24 bytes each rather than an
+    /// occurrence's 64, and the document need not outlive them.
+    package func busyTimes(from: Date, to: Date, local: LocalCalendar) -> BusyTimes {
+        guard to > from else { return BusyTimes(sources: [], keys: []) }
         var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
         return expansion.run()
+    }
+}
+
+/// Busy occurrences sorted by start, then end, then summary, then UID, without duplicates:
+/// one small key per occurrence and one (summary, UID, all-day) per event it came from.
+package struct BusyTimes: RandomAccessCollection, Sendable {
+    struct Source: Sendable, Equatable {
+        var summary: String
+        var uid: String
+        var allDay: Bool
+    }
+
+    struct Key: Sendable {
+        var start: Int
+        var end: Int
+        /// Index into `sources`.
+        var source: Int32
+        /// The order the occurrence was found in (ties of equal occurrences keep it).
+        var order: Int32
+    }
+
+    let sources: [Source]
+    let keys: [Key]
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { keys.count }
+
+    package subscript(position: Int) -> CalendarOccurrence {
+        let key = keys[position]
+        let source = sources[Int(key.source)]
+        return CalendarOccurrence(
+            start: Date(timeIntervalSince1970: Double(key.start)), end: Date(timeIntervalSince1970: Double(key.end)),
+            summary: source.summary, allDay: source.allDay, uid: source.uid)
     }
 }
 
@@ -33,7 +74,11 @@ private struct BusyExpansion {
     let upper: Int
     let resolver: ZoneResolver
     var stepsLeft = ICSExpansionLimits.stepsPerCall
-    var result: [CalendarOccurrence] = []
+    /// Occurrences found, as keys; `sources` holds what they show, one per event that has any.
+    var result: [BusyTimes.Key] = []
+    var sources: [BusyTimes.Source] = []
+    /// The event whose occurrences are being added, and its index in `sources` once it has one.
+    var currentSource: Int32 = -1
     /// RECURRENCE-IDs of override events, by UID.
     var overrides: [String: [ICSDateValue]] = [:]
 
@@ -44,32 +89,47 @@ private struct BusyExpansion {
         lower = Int(self.from.rounded(.down))
         upper = Int(self.to.rounded(.up))
         resolver = ZoneResolver(local: local, definitions: document.timeZones)
-        events = BusyExpansion.latestVersions(document.events)
+        // (A busy-time read has already left focus's own events out: no copy is made then.)
+        let all = document.events
+        events = BusyExpansion.latestVersions(all.contains(where: \.publishedByFocus) ? all.filter { !$0.publishedByFocus } : all)
         for event in events {
             if let rid = event.recurrenceID { overrides[event.uid, default: []].append(rid) }
         }
     }
 
-    mutating func run() -> [CalendarOccurrence] {
+    mutating func run() -> BusyTimes {
         // Single events first, so a costly recurring rule cannot crowd them out of the limits.
-        result.reserveCapacity(min(events.count * 4, ICSExpansionLimits.occurrencesPerCall))
         for event in events where !isRecurring(event) { add(event) }
         for event in events where isRecurring(event) { add(event) }
-        // Sort small keys, not the occurrences themselves (cheaper to move).
-        var order = result.indices.map { (start: result[$0].start, end: result[$0].end, index: $0) }
-        order.sort { a, b in
+        let sources = self.sources
+        // Sorted in place: keys are small and cheap to move; texts are compared only on ties.
+        result.sort { a, b in
             if a.start != b.start { return a.start < b.start }
             if a.end != b.end { return a.end < b.end }
-            let x = result[a.index]
-            let y = result[b.index]
-            if x.summary != y.summary { return x.summary < y.summary }
-            if x.uid != y.uid { return x.uid < y.uid }
-            return a.index < b.index
+            if a.source != b.source {
+                let x = sources[Int(a.source)]
+                let y = sources[Int(b.source)]
+                if x.summary != y.summary { return x.summary < y.summary }
+                if x.uid != y.uid { return x.uid < y.uid }
+            }
+            return a.order < b.order
         }
-        var unique: [CalendarOccurrence] = []
-        unique.reserveCapacity(result.count)
-        for key in order where unique.last != result[key.index] { unique.append(result[key.index]) }
-        return unique
+        // Exact duplicates (same times, summary, all-day and UID) removed, in place.
+        var kept = 0
+        for i in result.indices {
+            let key = result[i]
+            if kept > 0 {
+                let last = result[kept - 1]
+                if last.start == key.start, last.end == key.end,
+                   last.source == key.source || sources[Int(last.source)] == sources[Int(key.source)] {
+                    continue
+                }
+            }
+            result[kept] = key
+            kept += 1
+        }
+        result.removeLast(result.count - kept)
+        return BusyTimes(sources: sources, keys: result)
     }
 
     /// One version of each event (RFC 5545 §3.8.7.4): the highest SEQUENCE, then the latest
@@ -77,6 +137,7 @@ private struct BusyExpansion {
     static func latestVersions(_ events: [ICSEvent]) -> [ICSEvent] {
         struct Key: Hashable { let uid: String, recurrenceID: ICSDateValue? }
         var best: [Key: Int] = [:]
+        best.reserveCapacity(events.count)
         func newer(_ a: ICSEvent, than b: ICSEvent) -> Bool {
             if a.sequence != b.sequence { return a.sequence > b.sequence }
             let sa = a.stamp?.wallSeconds ?? Int.min
@@ -128,6 +189,7 @@ private struct BusyExpansion {
     private mutating func add(_ event: ICSEvent) {
         if event.cancelled || event.transparent { return }
         if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
+        currentSource = -1
         let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)
         let span = self.span(of: event)
         let exclusions = self.exclusions(for: event)
@@ -217,7 +279,9 @@ private struct BusyExpansion {
             }
         }
         for value in event.exdates { add(value) }
-        for value in overrides[event.uid] ?? [] { add(value) }
+        if !overrides.isEmpty, let moved = overrides[event.uid] {
+            for value in moved { add(value) }
+        }
         return ex
     }
 
@@ -241,8 +305,10 @@ private struct BusyExpansion {
         let e = Double(end)
         let overlaps = e > s ? (s < to && e > from) : (s >= from && s < to)
         guard overlaps else { return }
-        result.append(CalendarOccurrence(
-            start: Date(timeIntervalSince1970: s), end: Date(timeIntervalSince1970: e),
-            summary: event.summary, allDay: event.allDay, uid: event.uid))
+        if currentSource < 0 {
+            currentSource = Int32(sources.count)
+            sources.append(BusyTimes.Source(summary: event.summary, uid: event.uid, allDay: event.allDay))
+        }
+        result.append(BusyTimes.Key(start: start, end: end, source: currentSource, order: Int32(result.count)))
     }
 }

@@ -11,15 +11,37 @@ import Foundation
 /// refused instead. Components that are not closed, a file that is not iCalendar, and a file
 /// whose every event was dropped are always refused.
 package enum ICSReader {
-    /// Parses a whole file. Throws `ICSParseError` for what cannot be read (see above).
-    package static func parse(_ text: String, strict: Bool = false) throws(ICSParseError) -> ICSDocument {
-        var parser = ICSParser(bytes: Array(text.utf8), strict: strict)
-        return try parser.run()
+    /// What a read keeps of each event.
+    package enum Detail: Sendable {
+        /// Everything the model holds, DESCRIPTION and LOCATION included.
+        case all
+        /// Only what busy time needs: DESCRIPTION and LOCATION are skipped as they are read
+        /// (never copied or unescaped), which keeps a 32 MB calendar of long notes small in memory.
+        case busyTime
     }
 
-    /// Parses UTF-8 data; invalid UTF-8 sequences become U+FFFD rather than failing.
-    package static func parse(data: Data, strict: Bool = false) throws(ICSParseError) -> ICSDocument {
-        try parse(String(decoding: data, as: UTF8.self), strict: strict)
+    /// Parses a whole file. Throws `ICSParseError` for what cannot be read (see above).
+    package static func parse(_ text: String, strict: Bool = false, detail: Detail = .all) throws(ICSParseError) -> ICSDocument {
+        var text = text
+        let result: Result<ICSDocument, ICSParseError> = text.withUTF8 { bytes in
+            Result { () throws(ICSParseError) -> ICSDocument in
+                var parser = ICSParser(bytes: bytes, strict: strict, detail: detail)
+                return try parser.run()
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses UTF-8 data, read where it lies (no copy of the file is made); invalid UTF-8
+    /// sequences become U+FFFD in the text values rather than failing.
+    package static func parse(data: Data, strict: Bool = false, detail: Detail = .all) throws(ICSParseError) -> ICSDocument {
+        let result: Result<ICSDocument, ICSParseError> = data.withUnsafeBytes { raw in
+            Result { () throws(ICSParseError) -> ICSDocument in
+                var parser = ICSParser(bytes: raw.bindMemory(to: UInt8.self), strict: strict, detail: detail)
+                return try parser.run()
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -27,6 +49,8 @@ package enum ICSReader {
 private enum PropertyName {
     case begin, end, uid, summary, location, description, dtstart, dtend, duration, rrule, rdate, exdate
     case recurrenceID, status, transp, sequence, tzid, tzoffsetfrom, tzoffsetto, calendarName, dtstamp
+    /// `X-FOCUS-BLOCK` or `X-FOCUS-SESSION`: an event focus published itself.
+    case focusMark
 }
 
 /// Up to 16 ASCII bytes, upper-cased and packed into two words: a cheap hashable name.
@@ -34,17 +58,17 @@ private struct NameKey: Hashable {
     var high: UInt64 = 0
     var low: UInt64 = 0
 
-    init?(_ bytes: ArraySlice<UInt8>) {
+    init?<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         guard bytes.count <= 16 else { return nil }
         self.init(truncating: bytes)
     }
 
     /// For the constant names below (longer names would keep only their first 16 bytes).
     init(_ text: String) {
-        self.init(truncating: Array(text.utf8.prefix(16))[...])
+        self.init(truncating: text.utf8.prefix(16))
     }
 
-    private init(truncating bytes: ArraySlice<UInt8>) {
+    private init<Bytes: Collection<UInt8>>(truncating bytes: Bytes) {
         var i = 0
         for var b in bytes {
             if b >= 97 && b <= 122 { b -= 32 }
@@ -54,15 +78,43 @@ private struct NameKey: Hashable {
     }
 }
 
-private let propertyNames: [NameKey: PropertyName] = [
-    NameKey("BEGIN"): .begin, NameKey("END"): .end, NameKey("UID"): .uid, NameKey("SUMMARY"): .summary,
-    NameKey("LOCATION"): .location, NameKey("DESCRIPTION"): .description, NameKey("DTSTART"): .dtstart,
-    NameKey("DTEND"): .dtend, NameKey("DURATION"): .duration, NameKey("RRULE"): .rrule,
-    NameKey("RDATE"): .rdate, NameKey("EXDATE"): .exdate, NameKey("RECURRENCE-ID"): .recurrenceID,
-    NameKey("STATUS"): .status, NameKey("TRANSP"): .transp, NameKey("SEQUENCE"): .sequence, NameKey("DTSTAMP"): .dtstamp,
-    NameKey("TZID"): .tzid, NameKey("TZOFFSETFROM"): .tzoffsetfrom, NameKey("TZOFFSETTO"): .tzoffsetto,
-    NameKey("X-WR-CALNAME"): .calendarName,
-]
+/// The names the reader acts on, in a small open-addressing table: looked up for every content
+/// line, twice cheaper than a `Dictionary`'s seeded hashing.
+private enum PropertyNames {
+    static let entries: [(NameKey, PropertyName)] = [
+        (NameKey("BEGIN"), .begin), (NameKey("END"), .end), (NameKey("UID"), .uid), (NameKey("SUMMARY"), .summary),
+        (NameKey("LOCATION"), .location), (NameKey("DESCRIPTION"), .description), (NameKey("DTSTART"), .dtstart),
+        (NameKey("DTEND"), .dtend), (NameKey("DURATION"), .duration), (NameKey("RRULE"), .rrule),
+        (NameKey("RDATE"), .rdate), (NameKey("EXDATE"), .exdate), (NameKey("RECURRENCE-ID"), .recurrenceID),
+        (NameKey("STATUS"), .status), (NameKey("TRANSP"), .transp), (NameKey("SEQUENCE"), .sequence), (NameKey("DTSTAMP"), .dtstamp),
+        (NameKey("TZID"), .tzid), (NameKey("TZOFFSETFROM"), .tzoffsetfrom), (NameKey("TZOFFSETTO"), .tzoffsetto),
+        (NameKey("X-WR-CALNAME"), .calendarName), (NameKey("X-FOCUS-BLOCK"), .focusMark), (NameKey("X-FOCUS-SESSION"), .focusMark),
+    ]
+    static let slotBits: UInt64 = 6
+
+    static func slot(_ key: NameKey) -> Int {
+        Int(truncatingIfNeeded: ((key.high &* 0x9E37_79B9_7F4A_7C15) ^ (key.low &* 0xC2B2_AE3D_27D4_EB4F)) >> (64 - slotBits))
+    }
+
+    static let table: [(key: NameKey, name: PropertyName)?] = {
+        var table = [(key: NameKey, name: PropertyName)?](repeating: nil, count: 1 << Int(slotBits))
+        for (key, name) in entries {
+            var i = slot(key)
+            while table[i] != nil { i = (i + 1) & (table.count - 1) }
+            table[i] = (key, name)
+        }
+        return table
+    }()
+
+    static func name(_ key: NameKey) -> PropertyName? {
+        var i = slot(key)
+        while let entry = table[i] {
+            if entry.key == key { return entry.name }
+            i = (i + 1) & (table.count - 1)
+        }
+        return nil
+    }
+}
 
 private let tzidKey = NameKey("TZID")
 private let valueKey = NameKey("VALUE")
@@ -84,13 +136,6 @@ private func upperASCII(_ bytes: ArraySlice<UInt8>) -> String {
     String(decoding: bytes.lazy.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
 }
 
-/// One unfolded content line: ranges into the parser's buffer.
-private struct LogicalLine {
-    var start: Int
-    var end: Int
-    var line: Int
-}
-
 private struct EventBuilder {
     var line: Int
     var uid: String?
@@ -109,8 +154,13 @@ private struct EventBuilder {
     var transparent = false
     var sequence = 0
     var stamp: ICSDateValue?
+    /// An `X-FOCUS-BLOCK` or `X-FOCUS-SESSION` property was read.
+    var focusMark = false
     /// The first value of the event that did not parse (a lenient read drops the event).
     var problem: ICSParseError?
+
+    /// focus published this event itself (see `ICSEvent.publishedByFocus`).
+    var publishedByFocus: Bool { focusMark || uid.map(ICSEvent.isFocusUID) == true }
 }
 
 private struct ObservanceBuilder {
@@ -131,8 +181,11 @@ private struct TimeZoneBuilder {
 }
 
 struct ICSParser {
-    private var buf: [UInt8]
-    private var lines: [LogicalLine] = []
+    /// The file's bytes (borrowed for the duration of `run`).
+    private let source: UnsafeBufferPointer<UInt8>
+    /// The logical line being read, unfolded (reused from line to line).
+    private var buf: [UInt8] = []
+    private let detail: ICSReader.Detail
     private var lastPhysicalLine = 1
 
     private var stack: [(name: String, line: Int)] = []
@@ -159,23 +212,14 @@ struct ICSParser {
     private var paramValue: ArraySlice<UInt8>?
     private var tzidCache: [([UInt8], String)] = []
 
-    init(bytes: [UInt8], strict: Bool) {
-        self.buf = bytes
+    init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, detail: ICSReader.Detail = .all) {
+        self.source = bytes
         self.strict = strict
+        self.detail = detail
     }
 
     mutating func run() throws(ICSParseError) -> ICSDocument {
-        unfold()
-        guard let first = lines.first else {
-            throw ICSParseError(line: 1, reason: "the file is empty: an iCalendar file starts with BEGIN:VCALENDAR")
-        }
-        if !isBeginCalendar(first) {
-            let shown = String(decoding: buf[first.start..<min(first.end, first.start + 60)], as: UTF8.self)
-            throw ICSParseError(line: first.line, reason: "this is not an iCalendar file: it must start with BEGIN:VCALENDAR, not '\(shown)'")
-        }
-        for index in lines.indices {
-            try handle(lines[index])
-        }
+        try unfold()
         if let open = stack.last {
             throw ICSParseError(line: lastPhysicalLine, reason: "BEGIN:\(open.name) at line \(open.line) is never closed with END:\(open.name) before the end of the file")
         }
@@ -189,56 +233,88 @@ struct ICSParser {
 
     // MARK: Unfolding
 
-    /// Joins continuation lines in place (the buffer only shrinks) and records logical lines
-    /// with the physical line number where each starts. Skips a UTF-8 BOM and blank lines.
-    private mutating func unfold() {
-        let n = buf.count
+    /// Reads the file one logical line at a time: continuation lines are joined into `buf` as
+    /// they come, and each logical line is handled (with the physical line number where it
+    /// starts) before the next is read, so no list of lines is ever built. Skips a UTF-8 BOM
+    /// and blank lines; a blank line ends a logical line, and a continuation line with nothing
+    /// to continue is ignored. A line that cannot matter (an unknown property, one outside the
+    /// component it belongs to, DESCRIPTION when only busy time is read) is skipped from its
+    /// first physical line on, its continuation lines not even copied.
+    private mutating func unfold() throws(ICSParseError) {
+        let p = source
+        let n = p.count
         var r = 0
-        if n >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { r = 3 }
-        var w = 0
+        if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { r = 3 }
         var physical = 1
-        var currentStart = -1
-        var currentLine = 0
-        lines.reserveCapacity(n / 32)
-        events.reserveCapacity(n / 1024)
-        buf.withUnsafeMutableBufferPointer { p in
-            while r < n {
-                var e = r
-                while e < n, p[e] != 10, p[e] != 13 { e += 1 }
-                let continuation = e > r && (p[r] == 32 || p[r] == 9)
-                if continuation {
-                    if currentStart >= 0 {
-                        var i = r + 1
-                        while i < e { p[w] = p[i]; w += 1; i += 1 }
-                    }
-                } else {
-                    if currentStart >= 0 {
-                        lines.append(LogicalLine(start: currentStart, end: w, line: currentLine))
-                        currentStart = -1
-                    }
-                    if e > r {
-                        currentStart = w
-                        currentLine = physical
-                        var i = r
-                        while i < e { p[w] = p[i]; w += 1; i += 1 }
-                    }
+        /// Whether a logical line is being read, whether it is skipped, and where it began.
+        var open = false
+        var skipping = false
+        var openLine = 0
+        var first = true
+        while r < n {
+            var e = r
+            while e < n, p[e] != 10, p[e] != 13 { e += 1 }
+            let continuation = e > r && (p[r] == 32 || p[r] == 9)
+            if continuation {
+                if open, !skipping {
+                    buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[(r + 1)..<e]))
                 }
-                if e > r { lastPhysicalLine = physical }
-                if e < n {
-                    r = (p[e] == 13 && e + 1 < n && p[e + 1] == 10) ? e + 2 : e + 1
-                    physical += 1
-                } else {
-                    r = e
+            } else {
+                if open {
+                    if !skipping { try take(openLine, first: &first) }
+                    open = false
+                }
+                if e > r {
+                    open = true
+                    openLine = physical
+                    skipping = !first && isSkipped(p, r, e)
+                    buf.removeAll(keepingCapacity: true)
+                    if !skipping { buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[r..<e])) }
                 }
             }
+            if e > r { lastPhysicalLine = physical }
+            if e < n {
+                r = (p[e] == 13 && e + 1 < n && p[e + 1] == 10) ? e + 2 : e + 1
+                physical += 1
+            } else {
+                r = e
+            }
         }
-        if currentStart >= 0 {
-            lines.append(LogicalLine(start: currentStart, end: w, line: currentLine))
+        if open, !skipping { try take(openLine, first: &first) }
+        if first {
+            throw ICSParseError(line: 1, reason: "the file is empty: an iCalendar file starts with BEGIN:VCALENDAR")
         }
     }
 
-    private func isBeginCalendar(_ l: LogicalLine) -> Bool {
-        let text = String(decoding: buf[l.start..<l.end], as: UTF8.self)
+    /// Handles the logical line in `buf`; the first one must be BEGIN:VCALENDAR.
+    private mutating func take(_ line: Int, first: inout Bool) throws(ICSParseError) {
+        if first {
+            first = false
+            if !isBeginCalendar() {
+                let shown = String(decoding: buf.prefix(60), as: UTF8.self)
+                throw ICSParseError(line: line, reason: "this is not an iCalendar file: it must start with BEGIN:VCALENDAR, not '\(shown)'")
+            }
+        }
+        try handle(line: line)
+        // A huge value (a 30 MB SUMMARY) is not kept in the line buffer once read.
+        if buf.capacity > 1 << 20 { buf = [] }
+    }
+
+    /// Whether the logical line beginning with the physical line `p[r..<e]` would be ignored
+    /// by `handle` whatever its continuation lines hold: its name ends on this physical line
+    /// and is unknown, irrelevant where it stands, or detail busy time does not need.
+    private func isSkipped(_ p: UnsafeBufferPointer<UInt8>, _ r: Int, _ e: Int) -> Bool {
+        var i = r
+        while i < e, p[i] != UInt8(ascii: ";"), p[i] != UInt8(ascii: ":") { i += 1 }
+        guard i < e else { return false }  // the name may go on in a continuation line
+        guard i - r <= 16, let key = NameKey(UnsafeBufferPointer(rebasing: p[r..<i])) else { return true }
+        guard let name = PropertyNames.name(key) else { return true }
+        if detail == .busyTime, name == .description || name == .location { return true }
+        return !isRelevant(name)
+    }
+
+    private func isBeginCalendar() -> Bool {
+        let text = String(decoding: buf, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return false }
         return text[..<colon].uppercased() == "BEGIN"
             && text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces).uppercased() == "VCALENDAR"
@@ -246,14 +322,17 @@ struct ICSParser {
 
     // MARK: Content lines
 
-    private mutating func handle(_ l: LogicalLine) throws(ICSParseError) {
-        currentLine = l.line
-        let s = l.start
-        let e = l.end
+    /// Handles the logical line in `buf`, which began on physical line `line`.
+    private mutating func handle(line: Int) throws(ICSParseError) {
+        currentLine = line
+        // The parameter slices share `buf`'s storage: let go of them, so the next line reuses it.
+        defer { paramValue = nil }
+        let s = 0
+        let e = buf.count
         var i = s
         while i < e, buf[i] != UInt8(ascii: ";"), buf[i] != UInt8(ascii: ":") { i += 1 }
         guard i < e else { return }  // not NAME:VALUE — ignored
-        guard let key = NameKey(buf[s..<i]), let name = propertyNames[key] else { return }
+        guard let key = NameKey(buf[s..<i]), let name = PropertyNames.name(key) else { return }
         guard isRelevant(name) else { return }
 
         paramTZID = nil
@@ -301,17 +380,17 @@ struct ICSParser {
         }
         guard i < e, buf[i] == UInt8(ascii: ":") else {
             if unclosedQuote, name != .begin, name != .end {
-                try problem(ICSParseError(line: l.line, reason: "\(label(name)) has a parameter whose quote is never closed, so its value cannot be read"))
+                try problem(ICSParseError(line: line, reason: "\(label(name)) has a parameter whose quote is never closed, so its value cannot be read"))
             }
             return
         }
         let value = buf[(i + 1)..<e]
         if name == .begin || name == .end {
-            try apply(name, value, line: l.line)
+            try apply(name, value, line: line)
             return
         }
         do {
-            try apply(name, value, line: l.line)
+            try apply(name, value, line: line)
         } catch {
             try problem(error)
         }
@@ -462,9 +541,9 @@ struct ICSParser {
         case .summary:
             event?.summary = ICSValueParser.unescapeText(value)
         case .location:
-            event?.location = ICSValueParser.unescapeText(value)
+            if detail == .all { event?.location = ICSValueParser.unescapeText(value) }
         case .description:
-            event?.description = ICSValueParser.unescapeText(value)
+            if detail == .all { event?.description = ICSValueParser.unescapeText(value) }
         case .status:
             event?.status = upperASCII(trimmedBytes(value))
         case .transp:
@@ -474,6 +553,8 @@ struct ICSParser {
             event?.sequence = number
         case .dtstamp:
             event?.stamp = ICSValueParser.parseDateValue(value, tzid: nil, forceDate: false)
+        case .focusMark:
+            event?.focusMark = true
         }
     }
 
@@ -559,6 +640,9 @@ struct ICSParser {
         stack.removeLast()
         if let builder = event, depth == eventDepth {
             event = nil
+            // What focus published itself is never busy time: a busy-time read drops it, and
+            // one that does not parse is dropped without a warning (it is nobody's event).
+            if builder.publishedByFocus, detail == .busyTime || builder.problem != nil || builder.start == nil { return }
             if let problem = builder.problem {
                 warnings.append(ICSWarning(line: problem.line, uid: builder.uid, summary: builder.summary, reason: problem.reason, dropped: true))
                 return
@@ -600,6 +684,6 @@ struct ICSParser {
             description: b.description, start: start, end: b.end, duration: b.duration,
             rrule: b.rrule, rdates: b.rdates, rdatePeriods: b.rdatePeriods, exdates: b.exdates,
             recurrenceID: b.recurrenceID, status: b.status, transparent: b.transparent,
-            sequence: b.sequence, stamp: b.stamp, line: b.line)
+            sequence: b.sequence, stamp: b.stamp, line: b.line, publishedByFocus: b.publishedByFocus)
     }
 }

@@ -72,6 +72,7 @@ final class ZoneResolver {
     let local: ZoneOffsets
     let utc = ZoneOffsets(fixedOffset: 0)
     private var byTZID: [String: ZoneOffsets] = [:]
+    private var last: (tzid: String, zone: ZoneOffsets)?
     private var byIdentifier: [String: ZoneOffsets] = [:]
     private let definitions: [String: ICSTimeZone]
     private let definitionsFolded: [String: ICSTimeZone]
@@ -108,7 +109,13 @@ final class ZoneResolver {
     /// A TZID's zone: a known IANA/Windows/Outlook name, else the file's VTIMEZONE of that name,
     /// else a fixed offset written in the name, else the local zone (read as floating).
     func zone(forTZID tzid: String) -> ZoneOffsets {
-        if let known = byTZID[tzid] { return known }
+        // Most values of a file name the zone the previous one did (the reader gives each TZID
+        // one shared string, so the comparison is usually of two identical strings).
+        if let last, last.tzid == tzid { return last.zone }
+        if let known = byTZID[tzid] {
+            last = (tzid, known)
+            return known
+        }
         let resolved: ZoneOffsets
         if let id = ICSTimeZoneNames.ianaIdentifier(forTZID: tzid, in: database), let zone = database.zone(named: id) {
             if let shared = byIdentifier[id] {
@@ -126,6 +133,7 @@ final class ZoneResolver {
             resolved = local
         }
         byTZID[tzid] = resolved
+        last = (tzid, resolved)
         return resolved
     }
 }

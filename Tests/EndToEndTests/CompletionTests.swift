@@ -60,6 +60,41 @@ struct CompletionTests {
     }
 }
 
+/// bash's completion function as bash calls it on Tab (`_focus CMD CUR PREV` with `COMP_WORDS`
+/// set), without a terminal: what it offers for a command line.
+@Suite struct BashCompletionFunctionTests {
+    func offers(_ s: Sandbox, script: String, _ words: [String]) throws -> [String] {
+        let quoted = ([Sandbox.binary] + words).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let program = """
+            source '\(script)'
+            COMP_WORDS=(\(quoted.joined(separator: " ")))
+            COMP_CWORD=\(words.count)
+            COMP_LINE="${COMP_WORDS[*]}"
+            COMP_POINT=${#COMP_LINE}
+            _focus focus "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let r = try Spawn.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
+        return r.out.split(separator: "\n").map(String.init)
+    }
+
+    @Test func globalOptionsCompleteBeforeTheSubcommandAsAfterIt() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        _ = try await s.run("task", "add", "Thesis/Chapter 2")
+        let script = s.dir.appendingPathComponent("focus.bash").path
+        try await s.run("--generate-completion-script", "bash").out.write(toFile: script, atomically: true, encoding: .utf8)
+        // Before the subcommand: the zone, then the subcommand and its arguments past the option.
+        #expect(try offers(s, script: script, ["--tz", "Europe/Ber"]).contains("Europe/Berlin"))
+        #expect(try offers(s, script: script, ["--tz", "Europe/Berlin", "sta"]).sorted() == ["start", "stats", "status"])
+        #expect(try offers(s, script: script, ["--tz", "UTC", "start", "Thesis/Ch"]).contains { $0.hasPrefix("Thesis/Chapter") })
+        #expect(try offers(s, script: script, ["--db", s.db, "task", "show", "Thesis/Ch"]).contains { $0.hasPrefix("Thesis/Chapter") })
+        #expect(try offers(s, script: script, ["--t"]) == ["--tz"])
+        // After it, as before.
+        #expect(try offers(s, script: script, ["status", "--tz", "Europe/Ber"]).contains("Europe/Berlin"))
+    }
+}
+
 /// The zsh and fish scripts load in their shells (checked when the shells are installed).
 @Suite struct CompletionScriptTests {
     @Test(arguments: [("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")])

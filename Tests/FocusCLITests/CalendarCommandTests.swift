@@ -123,6 +123,28 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(try world.database.calendars().map(\.name) == ["WORK"])
     }
 
+    @Test func focusOwnPublishedEventsAreNotReadBackAsBusyTime() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus tests//EN",
+            "BEGIN:VEVENT", "UID:standup@example.com", "DTSTART:20261123T080000Z", "DTEND:20261123T081500Z", "SUMMARY:Standup", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:block-7@caldav.example.com", "X-FOCUS-BLOCK:7", "DTSTART:20261123T090000Z", "DTEND:20261123T100000Z",
+            "SUMMARY:Thesis/Intro", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:session-thesis-intro-20261123T100000Z@focus", "DTSTART:20261123T100000Z", "DTEND:20261123T102500Z",
+            "SUMMARY:✓ Thesis/Intro", "END:VEVENT",
+            "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+        let path = try temporaryFile("shared.ics", text)
+        let r = await world.output("calendar", "import", path)
+        #expect(r.err == "")
+        #expect(r.out.hasPrefix("Imported calendar shared: 1 event, 1 busy time stored"))
+        let busy = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json")
+        #expect(busy.out == "[{\"start\": \"2026-11-23T08:00:00Z\", \"end\": \"2026-11-23T08:15:00Z\", \"summary\": \"Standup\", \"calendar\": \"shared\"}]\n")
+        // Expanded again from the stored file (another zone), they stay out.
+        let ny = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json", "--tz", "America/New_York")
+        #expect(ny.out == busy.out)
+    }
+
     @Test func removingACalendarFreesItsTime() async throws {
         let world = try TestWorld()
         await world.run("calendar", "import", sampleCalendarPath)

@@ -63,11 +63,13 @@ package struct CalendarImportCommand: FocusRunnable {
     }
 
     /// The calendar's name, its number of events and its occurrences within `horizon`.
+    /// Only what busy time needs is read (no DESCRIPTION or LOCATION), and the events focus
+    /// published itself are left out, counted nowhere (README: Calendars).
     static func expand(_ data: Data, file: String, name: String?, fallbackName: String? = nil, horizon: DateInterval, local: LocalCalendar,
-                       strict: Bool, warn: (String) -> Void) throws -> (String, Int, [CalendarOccurrence]) {
+                       strict: Bool, warn: (String) -> Void) throws -> (String, Int, BusyTimes) {
         let document: ICSDocument
         do {
-            document = try ICSReader.parse(data: data, strict: strict)
+            document = try ICSReader.parse(data: data, strict: strict, detail: .busyTime)
         } catch {
             throw FocusError.badInput(file: file, line: error.line, reason: error.reason)
         }
@@ -75,7 +77,7 @@ package struct CalendarImportCommand: FocusRunnable {
             warn("warning: \(file):\(warning.line): \(warning.message)")
         }
         let calendarName = try calendarName(option: name, document: document, file: fallbackName ?? file)
-        let occurrences = document.busyOccurrences(from: horizon.start, to: horizon.end, local: local)
+        let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local)
         return (calendarName, document.events.count, occurrences)
     }
 
@@ -87,6 +89,11 @@ package struct CalendarImportCommand: FocusRunnable {
     /// non-regular file is 66 and an unreadable one 74, as for every input file.
     static func read(_ file: String) throws -> Data {
         var data = Data()
+        // Room for the whole file at once: growing by doubling would briefly hold two copies.
+        var info = stat()
+        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            data.reserveCapacity(min(Int(info.st_size), maximumBytes))
+        }
         try ChunkedFile.read(file) { chunk in
             guard data.count + chunk.count <= maximumBytes else {
                 throw FocusError.badInput(file: file, line: nil, reason: "the file is larger than \(maximumBytes >> 20) MB, the most focus reads from one calendar. Export a shorter range of the calendar, or split it into several files")

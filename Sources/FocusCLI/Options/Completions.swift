@@ -59,3 +59,52 @@ enum Completions {
         return out
     }
 }
+
+/// The completion scripts the parser writes, with what it leaves out added.
+enum CompletionScripts {
+    /// `script` for `shell`, completing `--db` and `--tz` before the subcommand too
+    /// (`focus --tz Eu<Tab>`, `focus --db x.sqlite start Th<Tab>`): the parser keeps them on each
+    /// subcommand (`FocusMain.hoistingGlobalOptions` moves them there), so its scripts know them
+    /// only after one. Bash only; another shell's script, or a script whose shape this does not
+    /// recognise, is returned as it is.
+    static func patched(_ script: String, shell: String) -> String {
+        guard shell == "bash" else { return script }
+        return patchedBash(script) ?? script
+    }
+
+    /// The root function declares the two options (so their values are skipped on the way to
+    /// the subcommand, and they are offered with the flags) and completes their values as the
+    /// subcommands do, with the case arms taken from `status`'s function.
+    private static func patchedBash(_ script: String) -> String? {
+        guard let root = script.range(of: "\n_focus() {\n"),
+              let rootEnd = script.range(of: "\n}\n", range: root.upperBound..<script.endIndex),
+              let status = script.range(of: "\n_focus_status() {\n"),
+              let statusEnd = script.range(of: "\n}\n", range: status.upperBound..<script.endIndex)
+        else { return nil }
+        let statusBody = script[status.upperBound..<statusEnd.lowerBound]
+        guard let db = caseArm("--db", in: statusBody), let tz = caseArm("--tz", in: statusBody) else { return nil }
+        var body = String(script[root.upperBound..<rootEnd.lowerBound])
+        let declaration = "    local -a non_repeating_options=()\n    __focus_offer_flags_options 0\n"
+        guard let at = body.range(of: declaration) else { return nil }
+        body.replaceSubrange(at, with: """
+                local -a non_repeating_options=(--db --tz)
+                __focus_offer_flags_options 0
+
+                # focus: --db and --tz before the subcommand, completing their value.
+                if [[ "${#unparsed_words[@]}" -eq 0 ]]; then
+                    case "${prev}" in
+            \(db)\(tz)    esac
+                fi
+
+            """)
+        return String(script[..<root.upperBound]) + body + String(script[rootEnd.lowerBound...])
+    }
+
+    /// `    '--tz')` … `        ;;` with its line end, from a function's `case "${prev}"`.
+    private static func caseArm(_ option: String, in body: Substring) -> String? {
+        guard let start = body.range(of: "    '\(option)')\n"),
+              let end = body.range(of: "        ;;\n", range: start.upperBound..<body.endIndex)
+        else { return nil }
+        return String(body[start.lowerBound..<end.upperBound])
+    }
+}

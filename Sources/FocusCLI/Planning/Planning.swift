@@ -25,7 +25,7 @@ enum Planning {
     static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar) throws -> [BusyEvent] {
         let document: ICSDocument
         do {
-            document = try ICSReader.parse(content)
+            document = try ICSReader.parse(content, detail: .busyTime)
         } catch {
             throw FocusError.badInput(file: "calendar '\(name)'", line: error.line,
                                       reason: "\(error.reason) (the stored copy no longer reads; import the file again)")
