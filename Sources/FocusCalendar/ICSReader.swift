@@ -302,14 +302,17 @@ struct ICSParser {
 
     /// Whether the logical line beginning with the physical line `p[r..<e]` would be ignored
     /// by `handle` whatever its continuation lines hold: its name ends on this physical line
-    /// and is unknown, irrelevant where it stands, or detail busy time does not need.
+    /// and is unknown, irrelevant where it stands, or (without parameters) a value busy time
+    /// does not need.
     private func isSkipped(_ p: UnsafeBufferPointer<UInt8>, _ r: Int, _ e: Int) -> Bool {
         var i = r
         while i < e, p[i] != UInt8(ascii: ";"), p[i] != UInt8(ascii: ":") { i += 1 }
         guard i < e else { return false }  // the name may go on in a continuation line
         guard i - r <= 16, let key = NameKey(UnsafeBufferPointer(rebasing: p[r..<i])) else { return true }
         guard let name = PropertyNames.name(key) else { return true }
-        if detail == .busyTime, name == .description || name == .location { return true }
+        // Without parameters (a quote never closed there drops the event), its value is all
+        // there is to it, and busy time does not need it.
+        if detail == .busyTime, name == .description || name == .location, p[i] == UInt8(ascii: ":") { return true }
         return !isRelevant(name)
     }
 
