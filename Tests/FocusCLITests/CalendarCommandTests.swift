@@ -162,8 +162,10 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(await world.output("calendar", "export", path).out == "Wrote 2 planned blocks to \(path).\n")
         let first = try ICSReader.parse(data: Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(first.events.map(\.uid) == ["2-20261122-1@focus", "2-20261122-2@focus"])
-        #expect(first.busyOccurrences(from: world.now, to: world.now + 86_400, local: world.calendar).map { Timestamp.utc($0.start) }
-                == ["2026-11-22T09:00:00Z", "2026-11-22T09:30:00Z"])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("DTSTART:20261122T090000Z") && text.contains("DTSTART:20261122T093000Z"))
+        // focus's own blocks, read back (a calendar app's feed of an imported export), are not busy time.
+        #expect(first.busyOccurrences(from: world.now, to: world.now + 86_400, local: world.calendar).isEmpty)
         // More work: the same blocks keep their UIDs, the new one gets the next.
         await world.run("task", "edit", "Thesis/Intro", "--estimate", "75m")
         await world.run("calendar", "export", path)
