@@ -26,7 +26,7 @@ package struct ConfigListCommand: FocusRunnable {
             return
         }
         for (entry, value) in pairs {
-            env.console.line(TerminalText.pad(entry.key, 14) + TerminalText.pad(value, 10) + "  " + entry.help)
+            env.console.line(TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2) + TerminalText.pad(value, 10) + "  " + entry.help)
         }
         env.console.line("")
         env.console.line("File: \(Sanitized.terminal(env.configPath))")
