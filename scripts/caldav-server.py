@@ -11,7 +11,7 @@ servers never race for one. Runs until killed.
 import os
 import sys
 
-from radicale import config, server
+from radicale import config, log, server
 
 DIR, USER, PASSWORD = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -26,7 +26,12 @@ configuration.update({
     "auth": {"type": "htpasswd", "htpasswd_filename": users, "htpasswd_encryption": "plain", "delay": "0"},
     "rights": {"type": "owner_only"},
     "storage": {"filesystem_folder": os.path.join(DIR, "collections")},
+    # RADICALE_LOG_LEVEL=info logs each request ("PROPFIND request for ..."): benchmarks count them.
+    "logging": {"level": os.environ.get("RADICALE_LOG_LEVEL", "warning")},
 }, "caldav-server.py")
+if "RADICALE_LOG_LEVEL" in os.environ:
+    log.setup()
+    log.set_level(os.environ["RADICALE_LOG_LEVEL"], False)
 
 # The port is known once the server socket is bound and listening: written then (a
 # connection made before the main loop starts waits in the listen queue).

@@ -28,6 +28,8 @@ package struct CalendarListCommand: FocusRunnable {
                         ("kind", .string(c.connected ? "caldav" : "feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
                         ("last_error", state.lastError.map { .string($0) } ?? .null), ("last_error_at", instant(state.lastErrorAt)),
                         ("empty_kept_aside_at", instant(state.emptyKeptAsideAt)),
+                        ("stale", .bool(CalendarStaleness.note(name: c.name, state: state, importedAt: c.importedAt,
+                                                               refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) != nil)),
                     ]
                 } else {
                     fields.append(("kind", .string("file")))

@@ -27,7 +27,14 @@ enum DaemonCalendars {
         let env = logged
         let notices: [Notice] = await onThread {
             do {
-                let live = try db.calendars().filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }
+                // Those not fetched within the interval (a restart or a `calendar refresh` by hand
+                // does not fetch again what is fresh).
+                let interval = Double(env.config.calendarRefreshSeconds ?? 0)
+                let live = try db.calendars().filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }.filter { c in
+                    let state = FeedState.decode(c.feedState)
+                    let last = [state.fetchedAt, state.lastErrorAt, state.emptyKeptAsideAt, c.importedAt].compactMap { $0 }.max() ?? c.importedAt
+                    return env.now().timeIntervalSince(last) >= interval - 30
+                }
                 guard !live.isEmpty else { return [] }
                 let now = env.now()
                 let window = (now, now.addingTimeInterval(14 * 86_400))
