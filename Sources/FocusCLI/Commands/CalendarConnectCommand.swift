@@ -14,11 +14,8 @@ package struct CalendarConnectCommand: FocusRunnable {
             and its calendars are listed. Those named with --calendar count as busy time (default: every \
             calendar that holds events); `focus calendar refresh` keeps them current. focus never stores \
             a password: give the command that prints it (--password-command, run without a shell, \
-            e.g. 'pass show caldav/fastmail'), pipe it in (--password-stdin), or type it when asked.
-
-            Examples:
-              focus calendar connect https://caldav.fastmail.com/ --user me@fastmail.com --password-command 'pass show fastmail'
-              focus calendar connect https://cloud.example.org/remote.php/dav --user me --calendar Personal
+            e.g. 'pass show caldav/fastmail'), pipe it in (--password-stdin), or type it when asked. \
+            The README's "Your real calendar" has the addresses of Nextcloud, Fastmail and iCloud.
             """)
 
     @Argument(help: ArgumentHelp("The server's address (https://, or http:// to this machine).", valueName: "url"))
