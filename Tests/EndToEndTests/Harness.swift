@@ -152,12 +152,34 @@ struct Terminal {
         try Spawn.run("/usr/bin/tmux", ["-L", socket] + args, environment: ProcessInfo.processInfo.environment, stdin: nil, capture: capture).out
     }
 
-    /// Starts a shell command in an 80×24 window with the sandbox's environment.
+    /// Everything the pane has printed, escapes and all (tmux `pipe-pane`), so a frame that a
+    /// loaded machine redrew or erased between two captures is still seen.
+    var transcript: URL { sandbox.dir.appendingPathComponent("terminal-\(socket).out") }
+
+    /// Starts a shell command in an 80×24 window with the sandbox's environment. The command
+    /// waits until the pane's output is being recorded, so the transcript misses nothing.
     func start(_ shell: String) async throws {
         let exports = ["FOCUS_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "TZ"].compactMap { k in
             sandbox.environment[k].map { "\(k)='\($0)'" }
         }.joined(separator: " ")
-        try await tmux("new-session", "-d", "-x", "80", "-y", "24", "env \(exports) TERM=xterm-256color sh -c '\(shell.replacingOccurrences(of: "'", with: "'\\''"))'; sleep 60")
+        let go = sandbox.dir.appendingPathComponent("terminal-\(socket).go").path
+        let quoted = shell.replacingOccurrences(of: "'", with: "'\\''")
+        try await tmux("new-session", "-d", "-x", "80", "-y", "24", "while [ ! -e '\(go)' ]; do sleep 0.02; done; env \(exports) TERM=xterm-256color sh -c '\(quoted)'; sleep 60")
+        try await tmux("pipe-pane", "-o", "cat >> '\(transcript.path)'")
+        FileManager.default.createFile(atPath: go, contents: nil)
+    }
+
+    /// Waits (at most `seconds`) until `text` has been printed at some time, even if it is no
+    /// longer on the screen; colour and cursor escapes are ignored.
+    func waitUntilShown(_ text: String, seconds: Double = 10) async throws {
+        let shown = await eventually(seconds: seconds) { Terminal.plain(transcript).contains(text) }
+        if !shown { Issue.record("\(text.debugDescription) was never shown; printed:\n\(Terminal.plain(transcript))") }
+    }
+
+    /// A transcript with its CSI escape sequences removed.
+    static func plain(_ file: URL) -> String {
+        let raw = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return raw.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[ -/]*[@-~]", with: "", options: .regularExpression)
     }
 
     func keys(_ k: String...) async throws { _ = try await offPool { try self.tmuxBlocking(["send-keys"] + k) } }
