@@ -137,16 +137,12 @@ package enum Publication {
     /// A stable digest of an event's text (FNV-1a, 64 bits) without its DTSTAMP line, which
     /// changes with every write.
     package static func fingerprint(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         for line in text.split(separator: "\r\n") where !line.hasPrefix("DTSTAMP:") {
-            for byte in line.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            hash ^= 0x0A
-            hash = hash &* 0x100_0000_01b3
+            hash.add(line.utf8)
+            hash.add(CollectionOfOne(0x0A))
         }
-        return String(hash, radix: 16)
+        return String(hash.value, radix: 16)
     }
 }
 

@@ -1,0 +1,352 @@
+import FocusTime
+import Foundation
+
+/// One content line of an iCalendar object (RFC 5545 section 3.1): `NAME;PARAM=v:value`.
+package struct ContentLine: Sendable, Equatable {
+    /// Upper-cased.
+    package var name: String
+    /// Parameter names upper-cased, values without their quotes.
+    package var parameters: [String: String]
+    /// As written (TEXT values still escaped).
+    package var value: String
+}
+
+/// A component's own properties (not those of components inside it), by name.
+package struct ICSProperties: Sendable {
+    package var component: String
+    package var lines: [ContentLine]
+
+    package func first(_ name: String) -> ContentLine? { lines.first { $0.name == name } }
+    package func value(_ name: String) -> String? { first(name)?.value }
+    /// A TEXT value unescaped (RFC 5545 section 3.3.11).
+    package func text(_ name: String) -> String? { value(name).map(ICSText.unescape) }
+}
+
+/// Reading and writing content lines: folding, unfolding, TEXT escapes.
+package enum ICSText {
+    /// The unfolded lines of `data` (CRLF or LF; a line starting with a space or tab continues
+    /// the one before it), parsed; lines that do not parse are skipped.
+    package static func lines(_ data: Data) -> [ContentLine] {
+        let text = String(decoding: data, as: UTF8.self)
+        var unfolded: [String] = []
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            var line = Substring(raw)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if let first = line.first, first == " " || first == "\t", !unfolded.isEmpty {
+                unfolded[unfolded.count - 1] += line.dropFirst()
+            } else if !line.isEmpty {
+                unfolded.append(String(line))
+            }
+        }
+        return unfolded.compactMap(parse)
+    }
+
+    /// `NAME;P=v;Q="a:b":value`.
+    static func parse(_ line: String) -> ContentLine? {
+        var name = ""
+        var parameters: [String: String] = [:]
+        var index = line.startIndex
+        while index < line.endIndex, line[index] != ";", line[index] != ":" {
+            name.append(line[index])
+            index = line.index(after: index)
+        }
+        guard !name.isEmpty, index < line.endIndex else { return nil }
+        while index < line.endIndex, line[index] == ";" {
+            index = line.index(after: index)
+            var key = ""
+            while index < line.endIndex, line[index] != "=", line[index] != ":", line[index] != ";" {
+                key.append(line[index])
+                index = line.index(after: index)
+            }
+            var value = ""
+            if index < line.endIndex, line[index] == "=" {
+                index = line.index(after: index)
+                var quoted = false
+                while index < line.endIndex {
+                    let c = line[index]
+                    if c == "\"" {
+                        quoted.toggle()
+                    } else if !quoted, c == ";" || c == ":" {
+                        break
+                    } else {
+                        value.append(c)
+                    }
+                    index = line.index(after: index)
+                }
+            }
+            parameters[key.uppercased()] = value
+        }
+        guard index < line.endIndex, line[index] == ":" else { return nil }
+        return ContentLine(name: name.uppercased(), parameters: parameters, value: String(line[line.index(after: index)...]))
+    }
+
+    /// The properties of the first component named one of `names`, found anywhere.
+    package static func firstComponent(_ lines: [ContentLine], named names: Set<String>) -> ICSProperties? {
+        var depth = 0
+        var found: ICSProperties?
+        var foundDepth = 0
+        for line in lines {
+            if line.name == "BEGIN" {
+                depth += 1
+                if found == nil, names.contains(line.value.uppercased()) {
+                    found = ICSProperties(component: line.value.uppercased(), lines: [])
+                    foundDepth = depth
+                }
+            } else if line.name == "END" {
+                if found != nil, depth == foundDepth { return found }
+                depth -= 1
+            } else if found != nil, depth == foundDepth {
+                found?.lines.append(line)
+            }
+        }
+        return nil  // never closed: not a whole component
+    }
+
+    /// RFC 5545 section 3.3.11.
+    package static func unescape(_ value: String) -> String {
+        guard value.contains("\\") else { return value }
+        var out = ""
+        var escaped = false
+        for c in value {
+            if escaped {
+                switch c {
+                case "n", "N": out.append("\n")
+                default: out.append(c)
+                }
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    package static func escape(_ value: String) -> String {
+        var out = ""
+        for c in value {
+            switch c {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n", "\r\n": out += "\\n"
+            case "\r": continue
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// One line, folded after 75 octets between characters, ending in CRLF.
+    package static func append(_ line: String, to out: inout String) {
+        var count = 0
+        for c in line {
+            let size = String(c).utf8.count
+            if count + size > 75 {
+                out += "\r\n "
+                count = 1
+            }
+            out.append(c)
+            count += size
+        }
+        out += "\r\n"
+    }
+}
+
+/// Tasks, subtasks and sessions as calendar objects (README, "Two machines"): a task or subtask
+/// is a to-do (VTODO), a session an event (VEVENT), focus's own values in `X-FOCUS-*`
+/// properties. To-dos other programs write read as tasks (as subtasks when they name a parent
+/// with `RELATED-TO`).
+package enum SyncCodec {
+    /// The whole calendar object resource of an item.
+    package static func encode(_ item: SyncItem, stamp: Date) -> String {
+        var out = ""
+        func line(_ text: String) { ICSText.append(text, to: &out) }
+        func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSText.escape(value)) } }
+        line("BEGIN:VCALENDAR")
+        line("VERSION:2.0")
+        line("PRODID:-//focus//sync//EN")
+        let modified = Date(timeIntervalSince1970: Double(item.modified) / 1000)
+        switch item {
+        case let .task(t):
+            line("BEGIN:VTODO")
+            line("UID:" + t.uid)
+            line("DTSTAMP:" + utc(stamp))
+            if item.modified > 0 { line("LAST-MODIFIED:" + utc(modified)) }
+            text("SUMMARY", t.title)
+            text("DESCRIPTION", t.notes)
+            line("STATUS:" + (t.archived ? "COMPLETED" : "NEEDS-ACTION"))
+            line("X-FOCUS-KIND:task")
+            line("X-FOCUS-MODIFIED:\(t.modified)")
+            line("END:VTODO")
+        case let .subtask(s):
+            line("BEGIN:VTODO")
+            line("UID:" + s.uid)
+            line("DTSTAMP:" + utc(stamp))
+            if item.modified > 0 { line("LAST-MODIFIED:" + utc(modified)) }
+            text("SUMMARY", s.title)
+            line("RELATED-TO;RELTYPE=PARENT:" + s.taskUID)
+            text("DESCRIPTION", s.notes)
+            if let start = s.startDate, let day = DateOnly.parse(start) { line("DTSTART;VALUE=DATE:" + day.compact) }
+            if let due = s.due { line("DUE:" + utc(due)) }
+            line("STATUS:" + (s.done ? "COMPLETED" : "NEEDS-ACTION"))
+            if s.done { line("COMPLETED:" + utc(s.modified > 0 ? modified : stamp)) }
+            line("X-FOCUS-KIND:subtask")
+            if let e = s.estimateSeconds { line("X-FOCUS-ESTIMATE:\(e)") }
+            if let span = s.spanSeconds { line("X-FOCUS-SPAN:\(span)") }
+            if let m = s.earliestMinutes { line("X-FOCUS-EARLIEST:" + TimeOfDay(minutes: m).description) }
+            line("X-FOCUS-MODIFIED:\(s.modified)")
+            line("END:VTODO")
+        case let .session(s):
+            line("BEGIN:VEVENT")
+            line("UID:" + s.uid)
+            line("DTSTAMP:" + utc(stamp))
+            if item.modified > 0 { line("LAST-MODIFIED:" + utc(modified)) }
+            line("DTSTART:" + utc(s.start))
+            line("DTEND:" + utc(s.end))
+            text("SUMMARY", s.label)
+            text("DESCRIPTION", s.note)
+            line("TRANSP:TRANSPARENT")
+            line("CATEGORIES:focus")
+            line("X-FOCUS-SESSION:" + s.status)
+            line("X-FOCUS-TASK:" + s.taskUID)
+            if let sub = s.subtaskUID { line("X-FOCUS-SUBTASK:" + sub) }
+            line("X-FOCUS-PLANNED:\(s.plannedSeconds)")
+            line("X-FOCUS-FOCUSED:\(s.focusedSeconds)")
+            line("X-FOCUS-MODIFIED:\(s.modified)")
+            line("END:VEVENT")
+        }
+        line("END:VCALENDAR")
+        return out
+    }
+
+    /// The item a calendar object resource holds; nil when it holds none of focus's (another
+    /// program's event, a journal, a running-session checkpoint). `zone` reads floating and
+    /// date-only values. A resource that is not iCalendar at all is bad input.
+    package static func decode(_ data: Data, zone: LocalCalendar) throws(FocusError) -> SyncItem? {
+        let lines = ICSText.lines(data)
+        guard lines.contains(where: { $0.name == "BEGIN" && $0.value.uppercased() == "VCALENDAR" }) else {
+            throw FocusError.badInput(file: "the sync calendar", line: nil, reason: "a resource there is not iCalendar data")
+        }
+        guard let props = ICSText.firstComponent(lines, named: ["VTODO", "VEVENT"]),
+              let uid = props.value("UID")?.trimmingCharacters(in: .whitespaces), !uid.isEmpty, uid.count <= 1000
+        else { return nil }
+        let modified = modifiedTime(props)
+        if props.component == "VEVENT" {
+            guard props.first("X-FOCUS-RUNNING") == nil, let task = props.value("X-FOCUS-TASK"), !task.isEmpty,
+                  let start = instant(props.first("DTSTART"), zone: zone) else { return nil }
+            let end = max(start, instant(props.first("DTEND"), zone: zone) ?? start)
+            let length = Int(min(end.timeIntervalSince(start), 36_525 * 86_400))
+            let status = props.value("X-FOCUS-SESSION")?.lowercased() == "completed" ? "completed" : "interrupted"
+            return .session(SyncedSession(
+                uid: uid, taskUID: task, subtaskUID: props.value("X-FOCUS-SUBTASK").flatMap { $0.isEmpty ? nil : $0 },
+                label: props.text("SUMMARY") ?? "", start: start, end: end,
+                plannedSeconds: seconds(props.value("X-FOCUS-PLANNED"), 0...36_525 * 86_400) ?? 0,
+                focusedSeconds: min(length, seconds(props.value("X-FOCUS-FOCUSED"), 0...36_525 * 86_400) ?? length),
+                status: status, note: props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }, modified: modified))
+        }
+        let kind = props.value("X-FOCUS-KIND")?.lowercased()
+        let parent = props.lines.first { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT" }?.value
+        let title = Self.title(props.text("SUMMARY"))
+        let notes = props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }
+        let status = props.value("STATUS")?.uppercased()
+        let closed = status == "COMPLETED" || status == "CANCELLED"
+        if kind == "subtask" || (kind != "task" && parent?.isEmpty == false), let parent, !parent.isEmpty {
+            var startDate: String?
+            if let line = props.first("DTSTART"), let day = DateOnly.parse(line.value) { startDate = day.dashed }
+            let earliest = props.value("X-FOCUS-EARLIEST").flatMap(DateOnly.minutes)
+            return .subtask(SyncedSubtask(
+                uid: uid, taskUID: parent, title: title, notes: notes,
+                estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400),
+                startDate: startDate, due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
+                spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
+                done: closed, modified: modified))
+        }
+        return .task(SyncedTask(uid: uid, title: title.replacingOccurrences(of: "/", with: "-"), notes: notes, archived: closed, modified: modified))
+    }
+
+    /// `YYYYMMDDTHHMMSSZ`.
+    package static func utc(_ date: Date) -> String {
+        let s = Int(date.timeIntervalSince1970.rounded(.down))
+        let (y, m, d) = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: s))
+        let t = CivilCalendar.secondOfDay(ofWall: s)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", y, m, d, t / 3600, t % 3600 / 60, t % 60)
+    }
+
+    /// A title as focus stores one: trimmed, never empty, at most 500 characters.
+    private static func title(_ text: String?) -> String {
+        let trimmed = (text ?? "").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? "Untitled" : String(trimmed.prefix(500))
+    }
+
+    /// A whole number of seconds within `range`; anything else is absent.
+    private static func seconds(_ text: String?, _ range: ClosedRange<Int>) -> Int? {
+        guard let text, let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else { return nil }
+        return n
+    }
+
+    /// When the item was last edited, in milliseconds: the later of `X-FOCUS-MODIFIED` (focus's
+    /// own, to the millisecond) and `LAST-MODIFIED` (what another program that edits the to-do
+    /// sets); with neither, `DTSTAMP`; else 0 (never edited).
+    private static func modifiedTime(_ props: ICSProperties) -> Int64 {
+        func ms(_ name: String) -> Int64? {
+            guard let line = props.first(name), let date = instant(line, zone: LocalCalendar(zone: .utc)) else { return nil }
+            return Int64(date.timeIntervalSince1970) * 1000
+        }
+        let own = props.value("X-FOCUS-MODIFIED").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { (0...253_402_300_799_000).contains($0) ? $0 : nil }
+        let edited = ms("LAST-MODIFIED")
+        if own == nil, edited == nil { return ms("DTSTAMP") ?? 0 }
+        return max(own ?? 0, edited ?? 0)
+    }
+
+    /// A DATE-TIME (UTC, floating, or with a TZID focus knows; an unknown TZID reads as UTC)
+    /// or a DATE (its start, or with `dateMeansEnd` the start of the next day, as a due date
+    /// without a time means its end everywhere in focus).
+    private static func instant(_ line: ContentLine?, zone: LocalCalendar, dateMeansEnd: Bool = false) -> Date? {
+        guard let line else { return nil }
+        let value = line.value.trimmingCharacters(in: .whitespaces)
+        let calendar: LocalCalendar
+        if value.hasSuffix("Z") {
+            calendar = LocalCalendar(zone: .utc)
+        } else if let tzid = line.parameters["TZID"] {
+            calendar = zone.database.zone(named: tzid.trimmingCharacters(in: .whitespaces)).map { LocalCalendar(zone: $0, database: zone.database) }
+                ?? LocalCalendar(zone: .utc)
+        } else {
+            calendar = zone
+        }
+        guard let day = DateOnly.parse(String(value.prefix(8))) else { return nil }
+        let local = day.date
+        if value.count == 8 { return calendar.startOfDay(dateMeansEnd ? local.adding(days: 1) : local) }
+        let time = value.dropFirst(9).prefix(6)
+        guard value.count >= 15, value[value.index(value.startIndex, offsetBy: 8)] == "T", time.count == 6,
+              time.allSatisfy(\.isASCII), let hms = Int(time) else { return nil }
+        let (h, m, s) = (hms / 10_000, hms / 100 % 100, hms % 100)
+        guard h < 24, m < 60, s < 61 else { return nil }
+        return calendar.instant(local, TimeOfDay(hour: h, minute: m), second: min(s, 59))
+    }
+}
+
+/// `20261124` / `2026-11-24`, validated.
+private struct DateOnly {
+    var date: LocalDate
+
+    static func parse(_ text: String) -> DateOnly? {
+        let digits = text.filter { $0 != "-" }
+        guard digits.count == 8, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
+        let (y, m, d) = (n / 10_000, n / 100 % 100, n % 100)
+        guard (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: m) else { return nil }
+        return DateOnly(date: LocalDate(year: y, month: m, day: d))
+    }
+
+    var compact: String { String(format: "%04d%02d%02d", date.year, date.month, date.day) }
+    var dashed: String { date.description }
+
+    /// `HH:MM` → minutes after midnight.
+    static func minutes(_ text: String) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":")
+        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+        return h * 60 + m
+    }
+}

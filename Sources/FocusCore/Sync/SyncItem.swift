@@ -1,0 +1,204 @@
+import Foundation
+
+/// What the sync calendar holds (README, "Two machines").
+package enum SyncKind: String, Sendable, CaseIterable {
+    case task, subtask, session
+}
+
+/// A task as every machine knows it.
+package struct SyncedTask: Sendable, Equatable {
+    package var uid: String
+    package var title: String
+    package var notes: String?
+    package var archived: Bool
+    /// Wall-clock time of the last local edit, in milliseconds since 1970.
+    package var modified: Int64
+
+    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64) {
+        self.uid = uid
+        self.title = title
+        self.notes = notes
+        self.archived = archived
+        self.modified = modified
+    }
+}
+
+/// A subtask and its scheduling constraints as every machine knows them.
+package struct SyncedSubtask: Sendable, Equatable {
+    package var uid: String
+    package var taskUID: String
+    package var title: String
+    package var notes: String?
+    package var estimateSeconds: Int?
+    /// `YYYY-MM-DD`.
+    package var startDate: String?
+    package var due: Date?
+    package var spanSeconds: Int?
+    /// Minutes after local midnight.
+    package var earliestMinutes: Int?
+    package var done: Bool
+    package var modified: Int64
+
+    package init(uid: String, taskUID: String, title: String, notes: String?, estimateSeconds: Int?, startDate: String?, due: Date?,
+                 spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64) {
+        self.uid = uid
+        self.taskUID = taskUID
+        self.title = title
+        self.notes = notes
+        self.estimateSeconds = estimateSeconds
+        self.startDate = startDate
+        self.due = due
+        self.spanSeconds = spanSeconds
+        self.earliestMinutes = earliestMinutes
+        self.done = done
+        self.modified = modified
+    }
+}
+
+/// A recorded session as every machine knows it.
+package struct SyncedSession: Sendable, Equatable {
+    package var uid: String
+    package var taskUID: String
+    package var subtaskUID: String?
+    /// "Thesis/Chapter 2": the event's summary, never merged (the names come from the task).
+    package var label: String
+    package var start: Date
+    package var end: Date
+    package var plannedSeconds: Int
+    package var focusedSeconds: Int
+    /// `completed` or `interrupted`.
+    package var status: String
+    package var note: String?
+    package var modified: Int64
+
+    package init(uid: String, taskUID: String, subtaskUID: String?, label: String, start: Date, end: Date, plannedSeconds: Int,
+                 focusedSeconds: Int, status: String, note: String?, modified: Int64) {
+        self.uid = uid
+        self.taskUID = taskUID
+        self.subtaskUID = subtaskUID
+        self.label = label
+        self.start = start
+        self.end = end
+        self.plannedSeconds = plannedSeconds
+        self.focusedSeconds = focusedSeconds
+        self.status = status
+        self.note = note
+        self.modified = modified
+    }
+}
+
+/// One field of an item, as text: how fields are compared, merged and shown.
+package struct SyncField: Sendable, Equatable {
+    package var name: String
+    package var value: String
+}
+
+/// A task, subtask or session.
+package enum SyncItem: Sendable, Equatable {
+    case task(SyncedTask)
+    case subtask(SyncedSubtask)
+    case session(SyncedSession)
+
+    package var uid: String {
+        switch self {
+        case let .task(t): t.uid
+        case let .subtask(s): s.uid
+        case let .session(s): s.uid
+        }
+    }
+
+    package var kind: SyncKind {
+        switch self {
+        case .task: .task
+        case .subtask: .subtask
+        case .session: .session
+        }
+    }
+
+    package var modified: Int64 {
+        switch self {
+        case let .task(t): t.modified
+        case let .subtask(s): s.modified
+        case let .session(s): s.modified
+        }
+    }
+
+    /// The same item edited at another time.
+    package func modified(_ ms: Int64) -> SyncItem {
+        switch self {
+        case var .task(t): t.modified = ms; return .task(t)
+        case var .subtask(s): s.modified = ms; return .subtask(s)
+        case var .session(s): s.modified = ms; return .session(s)
+        }
+    }
+
+    /// The fields the merge compares one by one, in a fixed order. Absent values are empty
+    /// text; instants are Unix seconds.
+    package var fields: [SyncField] {
+        func f(_ name: String, _ value: String?) -> SyncField { SyncField(name: name, value: value ?? "") }
+        func n(_ value: Int?) -> String? { value.map(String.init) }
+        func t(_ date: Date?) -> String? { date.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } }
+        switch self {
+        case let .task(x):
+            return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false")]
+        case let .subtask(x):
+            return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
+                    f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
+                    f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false")]
+        case let .session(x):
+            return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
+                    f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
+        }
+    }
+
+    /// The item with some fields replaced (names as in `fields`; a value that does not read
+    /// as the field's type leaves it as it was).
+    package func with(_ values: [String: String]) -> SyncItem {
+        func text(_ name: String, _ old: String?) -> String? {
+            guard let v = values[name] else { return old }
+            return v.isEmpty ? nil : v
+        }
+        func number(_ name: String, _ old: Int?) -> Int? {
+            guard let v = values[name] else { return old }
+            return v.isEmpty ? nil : (Int(v) ?? old)
+        }
+        func instant(_ name: String, _ old: Date?) -> Date? {
+            guard let v = values[name] else { return old }
+            return v.isEmpty ? nil : (Int64(v).map { Date(timeIntervalSince1970: Double($0)) } ?? old)
+        }
+        func flag(_ name: String, _ old: Bool) -> Bool { values[name].map { $0 == "true" } ?? old }
+        switch self {
+        case var .task(x):
+            x.title = text("title", x.title) ?? x.title
+            x.notes = text("notes", x.notes)
+            x.archived = flag("archived", x.archived)
+            return .task(x)
+        case var .subtask(x):
+            x.taskUID = text("task", x.taskUID) ?? x.taskUID
+            x.title = text("title", x.title) ?? x.title
+            x.notes = text("notes", x.notes)
+            x.estimateSeconds = number("estimate", x.estimateSeconds)
+            x.startDate = text("start_date", x.startDate)
+            x.due = instant("due", x.due)
+            x.spanSeconds = number("span", x.spanSeconds)
+            x.earliestMinutes = number("earliest", x.earliestMinutes)
+            x.done = flag("done", x.done)
+            return .subtask(x)
+        case var .session(x):
+            x.taskUID = text("task", x.taskUID) ?? x.taskUID
+            x.subtaskUID = text("subtask", x.subtaskUID)
+            x.start = instant("start", x.start) ?? x.start
+            x.end = instant("end", x.end) ?? x.end
+            x.plannedSeconds = number("planned", x.plannedSeconds) ?? x.plannedSeconds
+            x.focusedSeconds = number("focused", x.focusedSeconds) ?? x.focusedSeconds
+            x.status = text("status", x.status) ?? x.status
+            x.note = text("note", x.note)
+            return .session(x)
+        }
+    }
+
+    /// Same kind, name and fields, whenever each was edited.
+    package func sameContent(as other: SyncItem) -> Bool {
+        kind == other.kind && uid == other.uid && fields == other.fields
+    }
+}
