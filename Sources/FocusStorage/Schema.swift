@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 9
+    package static let schemaVersion = 10
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -438,6 +438,83 @@ extension AppDatabase {
                   PRIMARY KEY (targetId, uid)
                 ) WITHOUT ROWID;
                 """)
+        }
+        migrator.registerMigration("v11-sync") { db in
+            // Two machines, one history (README, "Two machines"). Every task, subtask and session
+            // gets a name that is the same on every machine (`syncUid`, given at its first sync)
+            // and the wall-clock time of its last local edit in milliseconds (`modifiedAt`, 0 until
+            // it is edited: its creation time stands for it), kept by the triggers below whatever
+            // program edits the row. syncItem is the version of each item both sides last agreed
+            // on (the text written to or read from the server, with its address and ETag): what
+            // changed since on either side is a difference from it, and a row that has gone
+            // locally while its syncItem stays is a deletion to send. syncConflict keeps both
+            // values of a field changed on both machines, and which one was kept. A session running
+            // on one machine is published as a checkpoint; syncElsewhere holds the other machines'.
+            let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+            var sql = ""
+            let watched: [(table: String, columns: String)] = [
+                ("task", "title, notes, archived"),
+                ("subtask", "taskId, title, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done"),
+                ("timeLog", "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note"),
+            ]
+            for (table, columns) in watched {
+                sql += """
+                    ALTER TABLE \(table) ADD COLUMN syncUid TEXT;
+                    ALTER TABLE \(table) ADD COLUMN modifiedAt INTEGER NOT NULL DEFAULT 0;
+                    CREATE UNIQUE INDEX \(table)_syncUid ON \(table)(syncUid) WHERE syncUid IS NOT NULL;
+                    CREATE TRIGGER \(table)_sync_modified AFTER UPDATE OF \(columns) ON \(table) BEGIN
+                      UPDATE \(table) SET modifiedAt = \(now) WHERE id = NEW.id;
+                    END;
+
+                    """
+            }
+            sql += """
+                CREATE TABLE syncTarget (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  accountId INTEGER NOT NULL REFERENCES calendarAccount(id) ON DELETE CASCADE,
+                  url TEXT NOT NULL,
+                  name TEXT NOT NULL,
+                  syncToken TEXT,
+                  setupAt INTEGER NOT NULL,
+                  syncedAt INTEGER,
+                  lastError TEXT,
+                  lastErrorAt INTEGER,
+                  -- This machine's name in the calendar (random, made at setup) and the digest of the
+                  -- running-session checkpoint it last wrote there (NULL: none there).
+                  machineId TEXT NOT NULL,
+                  checkpoint TEXT
+                );
+                -- Sessions running on the other machines, as their last checkpoints said.
+                CREATE TABLE syncElsewhere (
+                  url TEXT PRIMARY KEY,
+                  machine TEXT NOT NULL,
+                  label TEXT NOT NULL,
+                  phase TEXT NOT NULL,
+                  paused INTEGER NOT NULL,
+                  remainingSeconds INTEGER NOT NULL,
+                  endsAt INTEGER,
+                  checkpointAt INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE syncItem (
+                  uid TEXT PRIMARY KEY,
+                  kind TEXT NOT NULL CHECK (kind IN ('task', 'subtask', 'session')),
+                  url TEXT NOT NULL,
+                  etag TEXT,
+                  base BLOB NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX syncItem_url ON syncItem(url);
+                CREATE TABLE syncConflict (
+                  uid TEXT NOT NULL,
+                  field TEXT NOT NULL,
+                  label TEXT NOT NULL,
+                  localValue TEXT NOT NULL,
+                  remoteValue TEXT NOT NULL,
+                  chosen TEXT NOT NULL CHECK (chosen IN ('local', 'remote')),
+                  at INTEGER NOT NULL,
+                  PRIMARY KEY (uid, field)
+                ) WITHOUT ROWID;
+                """
+            try db.execute(sql: sql)
         }
         return migrator
     }

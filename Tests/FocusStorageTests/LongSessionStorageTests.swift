@@ -56,8 +56,12 @@ import Testing
             // Every index and trigger as it was, word for word, and the new index of long sessions.
             var after = try Self.dependents(db)
             #expect(after.removeValue(forKey: "timeLog_long") != nil)
+            // Later migrations' own (v11: each session's name on every machine).
+            #expect(after.removeValue(forKey: "timeLog_syncUid") != nil)
+            #expect(after.removeValue(forKey: "timeLog_sync_modified") != nil)
             #expect(after == before.dependents)
-            #expect(try Row.fetchAll(db, sql: "SELECT * FROM timeLog ORDER BY id") == before.rows)
+            let columns = before.rows.first.map { Array($0.columnNames).joined(separator: ", ") } ?? "*"
+            #expect(try Row.fetchAll(db, sql: "SELECT \(columns) FROM timeLog ORDER BY id") == before.rows)
             #expect(try Row.fetchAll(db, sql: "SELECT id, loggedSeconds, sessionCount FROM task ORDER BY id") == before.totals)
             #expect(try Row.fetchAll(db, sql: "SELECT id, loggedSeconds, lastWorkedAt FROM subtask ORDER BY id") == before.subtotals)
             #expect(try Row.fetchAll(db, sql: "SELECT * FROM focusQuarter ORDER BY quarter") == before.quarters)

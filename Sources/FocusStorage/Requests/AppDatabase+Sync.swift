@@ -1,0 +1,510 @@
+import FocusCore
+import Foundation
+import GRDB
+
+/// The calendar focus syncs through (README, "Two machines").
+package struct SyncTarget: Sendable, Equatable {
+    package var accountID: Int64
+    package var url: String
+    package var name: String
+    package var token: String?
+    package var setupAt: Date
+    package var syncedAt: Date?
+    package var lastError: String?
+    package var lastErrorAt: Date?
+    /// This machine's name in the calendar.
+    package var machineID: String
+    /// The digest of the running-session checkpoint this machine last wrote; nil: none there.
+    package var checkpoint: String?
+}
+
+/// The version of an item both sides last agreed on: where it is on the server, its ETag, and
+/// its text.
+package struct SyncState: Sendable, Equatable {
+    package var uid: String
+    package var kind: SyncKind
+    package var url: String
+    package var etag: String?
+    package var base: Data
+
+    package init(uid: String, kind: SyncKind, url: String, etag: String?, base: Data) {
+        self.uid = uid
+        self.kind = kind
+        self.url = url
+        self.etag = etag
+        self.base = base
+    }
+}
+
+/// A field changed on both machines, as `focus sync status` shows it.
+package struct StoredConflict: Sendable, Equatable {
+    package var label: String
+    package var conflict: SyncConflict
+    package var at: Date
+}
+
+/// One change a sync makes to the local database.
+package enum LocalSyncChange: Sendable {
+    case upsert(SyncItem)
+    case delete(uid: String, kind: SyncKind)
+}
+
+/// What applying a sync's local changes did.
+package struct AppliedSync: Sendable, Equatable {
+    package var inserted = 0
+    package var updated = 0
+    package var deleted = 0
+    /// Items that could not be applied (a subtask whose task is gone), with the reason.
+    package var skipped: [String] = []
+    /// Their UIDs: no version is agreed for them, so the next sync tries again (and never
+    /// reads their absence here as a deletion).
+    package var skippedUIDs: Set<String> = []
+}
+
+extension AppDatabase {
+    // MARK: The target
+
+    package func syncTarget() throws(FocusError) -> SyncTarget? {
+        try read { db in try AppDatabase.syncTarget(db) }
+    }
+
+    static func syncTarget(_ db: Database) throws -> SyncTarget? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT accountId, url, name, syncToken, setupAt, syncedAt, lastError, lastErrorAt, machineId, checkpoint FROM syncTarget WHERE id = 1
+            """) else { return nil }
+        return SyncTarget(accountID: row.id("accountId"), url: row.text("url"), name: row.text("name"), token: row.optionalText("syncToken"),
+                          setupAt: row.date("setupAt"), syncedAt: row.optionalDate("syncedAt"), lastError: row.optionalText("lastError"),
+                          lastErrorAt: row.optionalDate("lastErrorAt"), machineID: row.text("machineId"), checkpoint: row.optionalText("checkpoint"))
+    }
+
+    /// Makes `url` the sync calendar. Another calendar before it is forgotten with everything
+    /// agreed with it (the next sync starts over: nothing local is lost, items are matched by
+    /// their names). The calendar stops counting as busy time if it was connected.
+    package func setSyncTarget(accountID: Int64, url: String, name: String, machineID: String, at now: Date) throws(FocusError) {
+        try write { db in
+            let previous = try AppDatabase.syncTarget(db)
+            if previous?.url != url || previous?.accountID != accountID {
+                try db.execute(sql: "DELETE FROM syncItem")
+                try db.execute(sql: "DELETE FROM syncConflict")
+                try db.execute(sql: "DELETE FROM syncElsewhere")
+            }
+            try db.execute(sql: """
+                INSERT INTO syncTarget (id, accountId, url, name, syncToken, setupAt, machineId) VALUES (1, ?, ?, ?, NULL, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET accountId = excluded.accountId, name = excluded.name,
+                  syncToken = CASE WHEN url = excluded.url THEN syncToken END,
+                  checkpoint = CASE WHEN url = excluded.url THEN checkpoint END, url = excluded.url
+                """, arguments: [accountID, url, name, now.unixSeconds, machineID])
+            try db.execute(sql: "DELETE FROM calendar WHERE accountId = ? AND remoteUrl = ?", arguments: [accountID, url])
+        }
+    }
+
+    /// Notes how a sync ended: its new token and time, or the error (the token stays).
+    package func noteSync(at now: Date, token: String?, error: String?) throws(FocusError) {
+        try write { db in
+            if let error {
+                try db.execute(sql: "UPDATE syncTarget SET lastError = ?, lastErrorAt = ? WHERE id = 1", arguments: [error, now.unixSeconds])
+            } else {
+                try db.execute(sql: "UPDATE syncTarget SET syncToken = ?, syncedAt = ?, lastError = NULL, lastErrorAt = NULL WHERE id = 1",
+                               arguments: [token, now.unixSeconds])
+            }
+        }
+    }
+
+    /// Forgets the sync token: the next sync reads the whole calendar.
+    package func forgetSyncToken() throws(FocusError) {
+        try write { db in try db.execute(sql: "UPDATE syncTarget SET syncToken = NULL WHERE id = 1") }
+    }
+
+    // MARK: Running sessions
+
+    /// Notes the digest of the checkpoint this machine wrote (nil: it removed it).
+    package func noteCheckpoint(_ digest: String?) throws(FocusError) {
+        try write { db in try db.execute(sql: "UPDATE syncTarget SET checkpoint = ? WHERE id = 1", arguments: [digest]) }
+    }
+
+    /// Stores the other machines' checkpoints a sync read, and forgets those removed there.
+    package func storeElsewhere(_ checkpoints: [(url: String, checkpoint: RunningCheckpoint)], removed: [String]) throws(FocusError) {
+        guard !checkpoints.isEmpty || !removed.isEmpty else { return }
+        try write { db in
+            for (url, c) in checkpoints {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO syncElsewhere (url, machine, label, phase, paused, remainingSeconds, endsAt, checkpointAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [url, c.machine, c.label, c.phase, c.paused ? 1 : 0, c.remainingSeconds, c.endsAt?.unixSeconds,
+                                     c.checkpointAt.unixSeconds])
+            }
+            for url in removed { try db.execute(sql: "DELETE FROM syncElsewhere WHERE url = ?", arguments: [url]) }
+        }
+    }
+
+    /// The sessions other machines said were running, newest checkpoint first. A database
+    /// without the table (never opened by this version) has none.
+    package func runningElsewhere() throws(FocusError) -> [RunningCheckpoint] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT machine, label, phase, paused, remainingSeconds, endsAt, checkpointAt FROM syncElsewhere ORDER BY checkpointAt DESC
+                """).map { row in
+                RunningCheckpoint(machineID: "", machine: row.text("machine"), label: row.text("label"), phase: row.text("phase"),
+                                  paused: row.bool("paused"), remainingSeconds: row.seconds("remainingSeconds"),
+                                  endsAt: row.optionalDate("endsAt"), checkpointAt: row.date("checkpointAt"))
+            }
+        }
+    }
+
+    // MARK: Agreed versions
+
+    package func syncStates() throws(FocusError) -> [String: SyncState] {
+        try read { db in
+            var states: [String: SyncState] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, base FROM syncItem") {
+                guard let kind = SyncKind(rawValue: row.text("kind")) else { continue }
+                let base: Data = (row["base"] as Data?) ?? Data(row.text("base").utf8)
+                states[row.text("uid")] = SyncState(uid: row.text("uid"), kind: kind, url: row.text("url"), etag: row.optionalText("etag"), base: base)
+            }
+            return states
+        }
+    }
+
+    package func recordSyncStates(_ states: [SyncState], forgetting gone: [String] = []) throws(FocusError) {
+        guard !states.isEmpty || !gone.isEmpty else { return }
+        try write { db in try AppDatabase.record(states, forgetting: gone, db) }
+    }
+
+    static func record(_ states: [SyncState], forgetting gone: [String], _ db: Database) throws {
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO syncItem (uid, kind, url, etag, base) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag, base = excluded.base
+            """)
+        for state in states {
+            try upsert.execute(arguments: [state.uid, state.kind.rawValue, state.url, state.etag, state.base])
+        }
+        let forget = try db.cachedStatement(sql: "DELETE FROM syncItem WHERE uid = ?")
+        for uid in gone { try forget.execute(arguments: [uid]) }
+    }
+
+    // MARK: Conflicts
+
+    package func recordConflicts(_ conflicts: [(label: String, conflict: SyncConflict)], at now: Date) throws(FocusError) {
+        guard !conflicts.isEmpty else { return }
+        try write { db in
+            for (label, c) in conflicts {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO syncConflict (uid, field, label, localValue, remoteValue, chosen, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [c.uid, c.field, label, c.local, c.remote, c.chosen == .local ? "local" : "remote", now.unixSeconds])
+            }
+        }
+    }
+
+    /// The conflicts of the last 30 days, newest first.
+    package func syncConflicts(since: Date) throws(FocusError) -> [StoredConflict] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT uid, field, label, localValue, remoteValue, chosen, at FROM syncConflict WHERE at >= ? ORDER BY at DESC, label, field
+                """, arguments: [since.unixSeconds]).map { row in
+                StoredConflict(label: row.text("label"),
+                               conflict: SyncConflict(uid: row.text("uid"), field: row.text("field"), local: row.text("localValue"),
+                                                      remote: row.text("remoteValue"), chosen: row.text("chosen") == "local" ? .local : .remote),
+                               at: row.date("at"))
+            }
+        }
+    }
+
+    // MARK: Names shared by every machine
+
+    /// Gives the rows that have none their shared name: a task or subtask a random one, a
+    /// session one made from its task's and subtask's names and its start, so two machines
+    /// that hold the same session name it alike. Returns how many were named.
+    @discardableResult
+    package func assignSyncUIDs(random: () -> UInt64) throws(FocusError) -> Int {
+        try write { db in
+            var named = 0
+            for (table, kind) in [("task", SyncKind.task), ("subtask", .subtask)] {
+                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM \(table) WHERE syncUid IS NULL")
+                let update = try db.cachedStatement(sql: "UPDATE \(table) SET syncUid = ? WHERE id = ?")
+                for id in ids {
+                    try update.execute(arguments: [SyncIdentity.newUID(kind, random: random), id])
+                    named += 1
+                }
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT l.id, t.syncUid AS taskUid, s.syncUid AS subtaskUid, l.startedAt
+                FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
+                WHERE l.syncUid IS NULL
+                """)
+            let update = try db.cachedStatement(sql: "UPDATE OR IGNORE timeLog SET syncUid = ? WHERE id = ?")
+            for row in rows {
+                let uid = SyncIdentity.sessionUID(taskUID: row.text("taskUid"), subtaskUID: row.optionalText("subtaskUid"),
+                                                  start: row.date("startedAt"))
+                try update.execute(arguments: [uid, row.id("id")])
+                named += 1
+            }
+            return named
+        }
+    }
+
+    /// Gives a local row the name of a remote item it stands for, when the row was never synced
+    /// (no agreed version): a task of the same title, a subtask of the same title in the task
+    /// the item names, a session of the same task, subtask and start. Items must come in the
+    /// order tasks, subtasks, sessions.
+    package func adoptSyncUIDs(_ items: [SyncItem]) throws(FocusError) {
+        guard !items.isEmpty else { return }
+        try write { db in
+            let unsynced = "(syncUid IS NULL OR syncUid NOT IN (SELECT uid FROM syncItem))"
+            for item in items {
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM \(AppDatabase.table(item.kind)) WHERE syncUid = ?", arguments: [item.uid]) == true { continue }
+                switch item {
+                case let .task(t):
+                    try db.execute(sql: "UPDATE task SET syncUid = ? WHERE titleKey = ? AND \(unsynced)",
+                                   arguments: [t.uid, TaskCatalog.key(t.title)])
+                case let .subtask(s):
+                    try db.execute(sql: """
+                        UPDATE subtask SET syncUid = ? WHERE titleKey = ? AND \(unsynced)
+                          AND taskId = (SELECT id FROM task WHERE syncUid = ?)
+                        """, arguments: [s.uid, TaskCatalog.key(s.title), s.taskUID])
+                case let .session(s):
+                    try db.execute(sql: """
+                        UPDATE timeLog SET syncUid = ? WHERE startedAt = ? AND \(unsynced)
+                          AND taskId = (SELECT id FROM task WHERE syncUid = ?)
+                          AND ifnull(subtaskId, 0) = ifnull((SELECT id FROM subtask WHERE syncUid = ?), 0)
+                        """, arguments: [s.uid, s.start.unixSeconds, s.taskUID, s.subtaskUID])
+                }
+            }
+        }
+    }
+
+    private static func table(_ kind: SyncKind) -> String {
+        switch kind {
+        case .task: "task"
+        case .subtask: "subtask"
+        case .session: "timeLog"
+        }
+    }
+
+    // MARK: The local side
+
+    /// Every named task, subtask and session as a sync item.
+    package func localSyncItems() throws(FocusError) -> [String: SyncItem] {
+        try read { db in
+            var items: [String: SyncItem] = [:]
+            // Never edited here: 0, older than any edit (the triggers stamp edits with the wall
+            // clock; creation times follow FOCUS_NOW, so the two are never compared).
+            func modified(_ row: Row) -> Int64 { max(0, row.storedInteger("modifiedAt") ?? 0) }
+            for row in try Row.fetchAll(db, sql: "SELECT syncUid, title, notes, archived, modifiedAt FROM task WHERE syncUid IS NOT NULL") {
+                let uid = row.text("syncUid")
+                items[uid] = .task(SyncedTask(uid: uid, title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
+                                              modified: modified(row)))
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
+                       s.earliestMinutes, s.done, s.modifiedAt
+                FROM subtask s JOIN task t ON t.id = s.taskId WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL
+                """) {
+                let uid = row.text("syncUid")
+                items[uid] = .subtask(SyncedSubtask(
+                    uid: uid, taskUID: row.text("taskUid"), title: row.text("title"), notes: row.optionalText("notes"),
+                    estimateSeconds: row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) }, startDate: row.optionalText("startDate"),
+                    due: row.optionalDate("due"), spanSeconds: row.optionalNumber("spanSeconds", .positiveSeconds).map { Int($0) },
+                    earliestMinutes: row.optionalNumber("earliestMinutes", .minuteOfDay).map { Int($0) }, done: row.bool("done"),
+                    modified: modified(row)))
+            }
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
+                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt
+                FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
+                WHERE l.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND (l.subtaskId IS NULL OR s.syncUid IS NOT NULL)
+                """)
+            while let row = try rows.next() {
+                let uid = row.text("syncUid")
+                let (start, end) = StoredNumber.session(start: row.storedInteger("startedAt"), end: row.storedInteger("endedAt"))
+                let label = row.optionalText("subtaskTitle").map { row.text("taskTitle") + "/" + $0 } ?? row.text("taskTitle")
+                items[uid] = .session(SyncedSession(
+                    uid: uid, taskUID: row.text("taskUid"), subtaskUID: row.optionalText("subtaskUid"), label: label,
+                    start: Date(unixSeconds: start), end: Date(unixSeconds: end), plannedSeconds: row.seconds("plannedSeconds"),
+                    focusedSeconds: min(row.seconds("focusedSeconds"), Int(end - start)), status: row.text("status"),
+                    note: row.optionalText("note"), modified: modified(row)))
+            }
+            return items
+        }
+    }
+
+    /// A few numbers that change whenever a task, subtask or session is added, edited or
+    /// removed (counts, newest ids, latest edits); nil when sync is not set up. Read by the
+    /// daemon once after each commit it sees (a few milliseconds for a long history).
+    package func syncSignature() throws(FocusError) -> [Int64]? {
+        try read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM syncTarget WHERE id = 1") == true else { return nil }
+            var signature: [Int64] = []
+            for table in ["task", "subtask", "timeLog"] {
+                let row = try Row.fetchOne(db, sql: "SELECT count(*), ifnull(max(id), 0) FROM \(table)")
+                signature += [row?.storedInteger(0) ?? 0, row?.storedInteger(1) ?? 0]
+                signature.append(try Int64.fetchOne(db, sql: "SELECT ifnull(max(modifiedAt), 0) FROM \(table)") ?? 0)
+            }
+            return signature
+        }
+    }
+
+    /// Whether the database holds anything worth a backup before a first sync.
+    package func holdsHistory() throws(FocusError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM task) OR EXISTS (SELECT 1 FROM timeLog)") ?? false }
+    }
+
+    /// Applies a sync's local changes and the versions now agreed, in one transaction: inserts
+    /// and updates parents first, deletions children first. Each changed row's `modifiedAt`
+    /// is the merged item's, not the time of the sync.
+    package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String], now: Date) throws(FocusError) -> AppliedSync {
+        try write { db in
+            var applied = AppliedSync()
+            func rank(_ c: LocalSyncChange) -> Int {
+                switch c {
+                case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 2][item.kind] ?? 3
+                case let .delete(_, kind): [SyncKind.session: 4, .subtask: 5, .task: 6][kind] ?? 7
+                }
+            }
+            for change in changes.enumerated().sorted(by: { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }).map(\.element) {
+                switch change {
+                case let .upsert(item):
+                    switch try AppDatabase.upsert(item, now: now, db) {
+                    case .inserted: applied.inserted += 1
+                    case .updated: applied.updated += 1
+                    case let .skipped(reason):
+                        applied.skipped.append(reason)
+                        applied.skippedUIDs.insert(item.uid)
+                    }
+                case let .delete(uid, kind):
+                    let table = AppDatabase.table(kind)
+                    // A session that is running now keeps its task and subtask until it ends.
+                    if kind != .session, try Bool.fetchOne(db, sql: """
+                        SELECT 1 FROM activeSession a JOIN \(table) x ON x.syncUid = ? AND (a.\(kind == .task ? "taskId" : "subtaskId") = x.id)
+                        """, arguments: [uid]) == true {
+                        applied.skipped.append("a deletion waits for the session running now to end")
+                        applied.skippedUIDs.insert(uid)
+                        continue
+                    }
+                    try db.execute(sql: "DELETE FROM \(table) WHERE syncUid = ?", arguments: [uid])
+                    applied.deleted += db.changesCount
+                }
+            }
+            try AppDatabase.record(states.filter { !applied.skippedUIDs.contains($0.uid) }, forgetting: gone.filter { !applied.skippedUIDs.contains($0) }, db)
+            return applied
+        }
+    }
+
+    private enum Upserted { case inserted, updated, skipped(String) }
+
+    private static func upsert(_ item: SyncItem, now: Date, _ db: Database) throws -> Upserted {
+        let table = table(item.kind)
+        let existing = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE syncUid = ?", arguments: [item.uid])
+        let result: Upserted
+        switch item {
+        case let .task(t):
+            let title = try freeTitle(Titles.normalized(t.title), table: "task", parent: nil, except: existing, db)
+            if let existing {
+                try db.execute(sql: "UPDATE task SET title = ?, titleKey = ?, notes = ?, archived = ? WHERE id = ?",
+                               arguments: [title, TaskCatalog.key(title), t.notes, t.archived ? 1 : 0, existing])
+                result = .updated
+            } else {
+                try db.execute(sql: "INSERT INTO pathId DEFAULT VALUES")
+                try db.execute(sql: "INSERT INTO task (id, title, titleKey, notes, archived, createdAt, syncUid) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [db.lastInsertedRowID, title, TaskCatalog.key(title), t.notes, t.archived ? 1 : 0, now.unixSeconds, t.uid])
+                result = .inserted
+            }
+        case let .subtask(s):
+            guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [s.taskUID]) else {
+                return .skipped("'\(s.title)' belongs to a task this machine does not have")
+            }
+            let title = try freeTitle(Titles.normalized(s.title), table: "subtask", parent: taskID, except: existing, db)
+            let values: [(String, (any DatabaseValueConvertible)?)] = [
+                ("taskId", taskID), ("title", title), ("titleKey", TaskCatalog.key(title)), ("notes", s.notes),
+                ("estimateSeconds", s.estimateSeconds.map { max(1, $0) }), ("startDate", s.startDate.flatMap { DateParser.parseDate(Substring($0)) != nil ? $0 : nil }),
+                ("due", s.due?.unixSeconds), ("spanSeconds", s.spanSeconds.map { max(1, $0) }),
+                ("earliestMinutes", s.earliestMinutes.map { min(1439, max(0, $0)) }), ("done", s.done ? 1 : 0),
+            ]
+            if let existing {
+                try db.execute(sql: "UPDATE subtask SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+                               arguments: StatementArguments(values.map(\.1) + [existing]))
+                result = .updated
+            } else {
+                try db.execute(sql: "INSERT INTO pathId DEFAULT VALUES")
+                let id = db.lastInsertedRowID
+                try db.execute(sql: "INSERT INTO subtask (id, " + values.map(\.0).joined(separator: ", ") + ", createdAt, syncUid) VALUES (?"
+                                   + String(repeating: ", ?", count: values.count + 2) + ")",
+                               arguments: StatementArguments([id] + values.map(\.1) + [now.unixSeconds, s.uid]))
+                result = .inserted
+            }
+        case let .session(s):
+            guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [s.taskUID]) else {
+                return .skipped("a session of '\(s.label)' belongs to a task this machine does not have")
+            }
+            var subtaskID: Int64?
+            if let sub = s.subtaskUID {
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [sub]) else {
+                    return .skipped("a session of '\(s.label)' belongs to a subtask this machine does not have")
+                }
+                subtaskID = id
+            }
+            let start = s.start.unixSeconds, end = max(s.start.unixSeconds, s.end.unixSeconds)
+            let focused = min(max(0, s.focusedSeconds), Int(end - start))
+            let status = s.status == "completed" ? "completed" : "interrupted"
+            let values: [(String, (any DatabaseValueConvertible)?)] = [
+                ("taskId", taskID), ("subtaskId", subtaskID), ("startedAt", start), ("endedAt", end),
+                ("plannedSeconds", max(0, s.plannedSeconds)), ("focusedSeconds", focused), ("status", status), ("note", s.note),
+            ]
+            if let existing {
+                try db.execute(sql: "UPDATE OR IGNORE timeLog SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+                               arguments: StatementArguments(values.map(\.1) + [existing]))
+                result = .updated
+            } else {
+                // The same session may be here already under no shared name (both machines
+                // imported one file): it becomes this one.
+                try db.execute(sql: "INSERT OR IGNORE INTO timeLog (" + values.map(\.0).joined(separator: ", ") + ", createdAt, syncUid) VALUES (?"
+                                   + String(repeating: ", ?", count: values.count + 1) + ")",
+                               arguments: StatementArguments(values.map(\.1) + [now.unixSeconds, s.uid]))
+                if db.changesCount == 0 {
+                    try db.execute(sql: """
+                        UPDATE OR IGNORE timeLog SET syncUid = ? WHERE taskId = ? AND ifnull(subtaskId, 0) = ifnull(?, 0) AND startedAt = ?
+                        """, arguments: [s.uid, taskID, subtaskID, start])
+                    return .updated
+                }
+                result = .inserted
+            }
+        }
+        try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
+        return result
+    }
+
+    /// `title`, or `title (2)`, `title (3)`… when another row already has that name.
+    private static func freeTitle(_ title: String, table: String, parent: Int64?, except id: Int64?, _ db: Database) throws -> String {
+        var candidate = title
+        var n = 1
+        while true {
+            var sql = "SELECT 1 FROM \(table) WHERE titleKey = ? AND id <> ?"
+            var args: StatementArguments = [TaskCatalog.key(candidate), id ?? -1]
+            if let parent { sql += " AND taskId = ?"; args += [parent] }
+            guard try Bool.fetchOne(db, sql: sql, arguments: args) == true else { return candidate }
+            n += 1
+            candidate = "\(title) (\(n))"
+        }
+    }
+
+    /// What a sync would send now: items changed, added or removed since the versions agreed.
+    package func pendingSyncCount(decode: (Data) -> SyncItem?) throws(FocusError) -> (changed: Int, added: Int, removed: Int) {
+        let states = try syncStates()
+        let local = try localSyncItems()
+        var changed = 0, added = 0
+        let unnamed = try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM task WHERE syncUid IS NULL) + (SELECT count(*) FROM subtask WHERE syncUid IS NULL)
+                     + (SELECT count(*) FROM timeLog WHERE syncUid IS NULL)
+                """) ?? 0
+        }
+        for (uid, item) in local {
+            if let state = states[uid] {
+                if let base = decode(state.base), base.sameContent(as: item) {} else { changed += 1 }
+            } else {
+                added += 1
+            }
+        }
+        let removed = states.keys.filter { local[$0] == nil }.count
+        return (changed, added + unnamed, removed)
+    }
+}
