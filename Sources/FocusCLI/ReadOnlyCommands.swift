@@ -14,3 +14,4 @@ extension CalendarExportCommand { package var readsOnly: Bool { true } }
 extension ExportCommand { package var readsOnly: Bool { true } }
 extension ReportCommand { package var readsOnly: Bool { true } }
 extension DoctorCommand { package var readsOnly: Bool { true } }
+extension SyncStatusCommand { package var readsOnly: Bool { true } }

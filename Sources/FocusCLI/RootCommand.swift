@@ -30,6 +30,7 @@ package struct RootCommand: ParsableCommand {
             PlanCommand.self,
             AgendaCommand.self,
             CalendarCommand.self,
+            SyncCommand.self,
             ConfigCommand.self,
             StatsCommand.self,
             ReportCommand.self,

@@ -301,13 +301,14 @@ package struct CalDAVHTTPClient: CalDAVClient {
         return try written(response, url: finalURL, method: "DELETE", endpoint)
     }
 
-    package func makeCalendar(_ url: String, displayName: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+    package func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        let set = components.map { "<c:comp name=\"\(Self.escape($0))\"/>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
               <d:set><d:prop>
                 <d:displayname>\(Self.escape(displayName))</d:displayname>
-                <c:supported-calendar-component-set><c:comp name="VEVENT"/></c:supported-calendar-component-set>
+                <c:supported-calendar-component-set>\(set)</c:supported-calendar-component-set>
               </d:prop></d:set>
             </c:mkcalendar>
             """

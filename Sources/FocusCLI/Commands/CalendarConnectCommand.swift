@@ -62,7 +62,9 @@ package struct CalendarConnectCommand: FocusRunnable {
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)
         let remote = try fetch.client.calendars(account, endpoint)
-        let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars)
+        // The calendar focus syncs through holds history, never busy time (README, "Two machines").
+        let syncURL = try db.syncTarget()?.url
+        let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
@@ -71,7 +73,8 @@ package struct CalendarConnectCommand: FocusRunnable {
         let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
         for calendar in remote {
             let busy = chosen.contains { $0.url == calendar.url }
-            let kind = calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
+            let kind = calendar.url == syncURL ? "focus sync"
+                : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
             let name = Sanitized.terminal(calendar.displayName)
             env.console.line("  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)")
         }

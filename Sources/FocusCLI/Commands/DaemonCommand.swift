@@ -66,7 +66,13 @@ package struct DaemonCommand: FocusRunnable {
                 var e = env
                 e.config = config
                 await DaemonCalendars.publish(e, db, log: log)
-            })
+            },
+            syncData: { config in
+                var e = env
+                e.config = config
+                await DaemonCalendars.sync(e, db, log: log)
+            },
+            syncSignature: { try? db.syncSignature() })
         log("stopped")
     }
 
@@ -78,7 +84,8 @@ package struct DaemonCommand: FocusRunnable {
         settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
         fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void,
         hooks: any HookRunner, refreshCalendars: @escaping @Sendable (FocusConfig) async -> Void,
-        publishPlan: @escaping @Sendable (FocusConfig) async -> Void
+        publishPlan: @escaping @Sendable (FocusConfig) async -> Void,
+        syncData: @escaping @Sendable (FocusConfig) async -> Void, syncSignature: @escaping @Sendable () -> [Int64]?
     ) async where C.Duration == Duration {
         var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
                                     reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
@@ -86,6 +93,8 @@ package struct DaemonCommand: FocusRunnable {
         daemon.hooks = hooks
         daemon.refreshCalendars = refreshCalendars
         daemon.publishPlan = publishPlan
+        daemon.syncData = syncData
+        daemon.syncSignature = syncSignature
         await daemon.run()
     }
 

@@ -58,6 +58,8 @@ package struct StatusCommand: FocusRunnable {
             reading.subtask = names.subtask
         }
         if json, active != nil { reading.provenPID = SessionLock.owner(database: db.path).provenPID }
+        // Plain `status` on an idle machine names a session running on another (README, "Two machines").
+        if active == nil, !json, format == nil, !waybar, !i3blocks { reading.elsewhere = try db.runningElsewhere() }
         if !json, wantsNext { reading.next = try db.nextBlock(at: now, excluding: active?.blockID) }
         if !json, wantsToday {
             let today = reading.day
@@ -114,6 +116,9 @@ package struct StatusCommand: FocusRunnable {
             let pausedText = s.isPaused ? " · paused" : ""
             return "\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(DurationParser.clock(s.remainingSeconds)) left"
         }
+        if let other = reading.elsewhere.lazy.compactMap({ $0.line(at: now) }).first {
+            return "idle here · " + Sanitized.terminal(other)
+        }
         return "idle"
     }
 }
@@ -133,6 +138,8 @@ struct StatusReading {
     var day: LocalDate
     /// The session's process as the kernel names it (the session lock's holder), for `--json`.
     var provenPID: Int32?
+    /// Sessions other machines said were running (sync), for plain `status` when idle.
+    var elsewhere: [RunningCheckpoint] = []
 
     init(active: ActiveSession?, day: LocalDate) {
         self.active = active

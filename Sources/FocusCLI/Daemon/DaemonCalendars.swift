@@ -85,6 +85,24 @@ enum DaemonCalendars {
         }
     }
 
+    /// One sync with the sync calendar (README, "Two machines"), then a re-plan when it brought
+    /// changes. Nothing happens when sync is not set up.
+    static func sync(_ env: FocusEnvironment, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
+        await onThread {
+            do {
+                guard let target = try db.syncTarget() else { return }
+                let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: false, env: env, login: CalDAVLogin(mayPrompt: false))
+                let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env)
+                if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
+                    for line in SyncCommand.lines(summary, target: target) { log(line) }
+                }
+                if summary.received + summary.deletedHere > 0 { _ = Planning.replanIfStale(env, db) }
+            } catch {
+                log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))
+            }
+        }
+    }
+
     private struct BusyKey: Hashable {
         let start: Date, end: Date, summary: String, calendar: String
         init(_ e: BusyEvent) {

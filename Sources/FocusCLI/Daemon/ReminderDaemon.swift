@@ -42,6 +42,13 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     /// Writes the plan to the calendars it is published in, after the plan changed (beside the
     /// loop too).
     package var publishPlan: (@Sendable (FocusConfig) async -> Void)?
+    /// Syncs with the sync calendar (README, "Two machines"): at start, every `sync_interval`,
+    /// and `syncDelay` after a local change (changes made in a burst go in one sync).
+    package var syncData: (@Sendable (FocusConfig) async -> Void)?
+    /// A cheap summary of what a sync sends (it changes when a task, subtask or session is added,
+    /// edited or removed); nil when sync is not set up.
+    package var syncSignature: (@Sendable () -> [Int64]?)?
+    package var syncDelay: Duration = .seconds(10)
 
     package init(clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig,
                  calendar: LocalCalendar, reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
@@ -72,7 +79,9 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         var summarySentFor = try? database.lastSummaryDay()
         // Network work runs one job at a time beside the loop: a refresh (which publishes
         // too) when `calendar_refresh` comes round, else a publication when the plan changed.
-        var background: (task: Task<Void, Never>, done: BackgroundJob)?
+        var background: (task: Task<Void, Never>, done: BackgroundJob, kind: BackgroundJob.Kind)?
+        var nextSync: Date? = syncData == nil ? nil : now()
+        var syncedSignature: [Int64]?
         var nextRefresh: Date? = config.calendarRefreshSeconds == nil || refreshCalendars == nil ? nil : now()
         var publishedPlan: [Int64]?
         var planSignature: [Int64]?
@@ -87,7 +96,13 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             lastWall = wall
             lastMono = mono
             let current = fingerprint()
-            if current == nil || current != lastFingerprint { mustRead = true }
+            let databaseChanged = current == nil || current != lastFingerprint
+            if databaseChanged { mustRead = true }
+            if databaseChanged, background?.kind != .sync, let synced = syncedSignature, let signature = syncSignature?(), signature != synced {
+                // A local change: synced a moment later, with whatever follows it.
+                nextSync = wall.addingTimeInterval(ReminderDaemon.seconds(syncDelay))
+                syncedSignature = signature
+            }
             if let w = nextWake, w <= wall { mustRead = true }
 
             if mustRead {
@@ -137,22 +152,33 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
 
             // A finished job is noticed at the next wake; what a refresh stored changed the
             // database files, which the fingerprint sees.
-            if let job = background, job.done.isDone { background = nil }
+            if let job = background, job.done.isDone {
+                if job.kind == .sync {
+                    // What the sync itself wrote is not a local change to send back.
+                    syncedSignature = syncSignature?() ?? []
+                    nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) }
+                    lastFingerprint = nil
+                }
+                background = nil
+            }
             if background == nil {
                 let config = self.config
                 let done = BackgroundJob()
                 if let due = nextRefresh, due <= wall, let refresh = refreshCalendars, let interval = config.calendarRefreshSeconds {
                     nextRefresh = wall.addingTimeInterval(Double(interval))
                     publishedPlan = planSignature
-                    background = (Task { await refresh(config); done.finish() }, done)
+                    background = (Task { await refresh(config); done.finish() }, done, .refresh)
+                } else if let due = nextSync, due <= wall, let sync = syncData {
+                    nextSync = nil
+                    background = (Task { await sync(config); done.finish() }, done, .sync)
                 } else if let publish = publishPlan, let signature = planSignature, signature != publishedPlan {
                     publishedPlan = signature
-                    background = (Task { await publish(config); done.finish() }, done)
+                    background = (Task { await publish(config); done.finish() }, done, .publish)
                 }
             }
 
             var delay = checkInterval
-            if let w = [nextWake, summary.next, nextRefresh].compactMap({ $0 }).min() {
+            if let w = [nextWake, summary.next, nextRefresh, nextSync].compactMap({ $0 }).min() {
                 let untilDue = max(0, w.timeIntervalSince(now()))
                 delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
             }
@@ -169,6 +195,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     } else {
                         nextRefresh = nil
                     }
+                    if syncData != nil { nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) } ?? nextSync }
                 } catch {
                     log("warning: the config was not reloaded (\(error.description)); keeping the old one")
                 }
@@ -216,6 +243,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
 
 /// Whether a job the daemon started beside its loop has finished.
 package final class BackgroundJob: Sendable {
+    /// What the daemon runs beside its loop, one at a time.
+    package enum Kind: Sendable { case refresh, publish, sync }
     private let state = Mutex(false)
     package init() {}
     package var isDone: Bool { state.withLock { $0 } }

@@ -28,6 +28,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var daysOff: Set<LocalDate> = []
     /// How often `focus daemon` fetches subscribed and connected calendars (nil: never).
     package var calendarRefreshSeconds: Int? = 15 * 60
+    /// How often `focus daemon` syncs with the sync calendar (nil: only after local changes).
+    package var syncIntervalSeconds: Int? = 15 * 60
 
     package init() {}
 
@@ -51,6 +53,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("summary_time", "time of the end-of-day summary notice, or off (off)"),
         ("hook_timeout", "how long a hook script may run before it is stopped (10s)"),
         ("calendar_refresh", "how often the daemon refreshes live calendars, 1m or more, or off (15m)"),
+        ("sync_interval", "how often the daemon syncs (focus sync), 1m or more, or off (15m)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -79,6 +82,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "summary_time": return summaryTime?.description ?? "off"
         case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacingOccurrences(of: " ", with: "")
         case "calendar_refresh": return calendarRefreshSeconds.map { DurationParser.format($0).replacingOccurrences(of: " ", with: "") } ?? "off"
+        case "sync_interval": return syncIntervalSeconds.map { DurationParser.format($0).replacingOccurrences(of: " ", with: "") } ?? "off"
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
@@ -141,6 +145,14 @@ package struct FocusConfig: Sendable, Equatable {
                 let s = try duration(min: 60)
                 guard s <= 7 * 86_400 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1m to 7d, or off") }
                 calendarRefreshSeconds = s
+            }
+        case "sync_interval":
+            if ["off", "none", "false", "0"].contains(text.lowercased()) {
+                syncIntervalSeconds = nil
+            } else {
+                let s = try duration(min: 60)
+                guard s <= 7 * 86_400 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1m to 7d, or off") }
+                syncIntervalSeconds = s
             }
         case "off": try setDaysOff(text, raw: raw)
         default:

@@ -140,7 +140,14 @@ package protocol CalDAVClient: Sendable {
     func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
     /// DELETE one calendar object, only the version `ifMatch` when given.
     func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
-    /// MKCALENDAR (RFC 4791 section 5.3.1) with a display name; `.changedOnServer` when
-    /// something already exists there.
-    func makeCalendar(_ url: String, displayName: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+    /// MKCALENDAR (RFC 4791 section 5.3.1) with a display name and the components it may hold
+    /// (`VEVENT`, `VTODO`); `.changedOnServer` when something already exists there.
+    func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+}
+
+extension CalDAVClient {
+    /// MKCALENDAR of a calendar for events.
+    package func makeCalendar(_ url: String, displayName: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        try makeCalendar(url, displayName: displayName, components: ["VEVENT"], endpoint)
+    }
 }

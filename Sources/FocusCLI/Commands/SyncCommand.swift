@@ -1,0 +1,231 @@
+import ArgumentParser
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import Foundation
+
+/// `focus sync ...`: one history on two machines, through a calendar of a connected CalDAV
+/// account (README, "Two machines").
+package struct SyncCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Share tasks and sessions with your other machines through a CalDAV calendar.",
+        discussion: """
+            Tasks and subtasks are to-dos (VTODO) in the sync calendar, sessions are events there. \
+            Run "sync setup CALENDAR" once on each machine (after calendar connect), then "sync" \
+            whenever you like; the daemon syncs by itself after each change and every \
+            sync_interval. See `focus sync status`, and the README, "Two machines", for the \
+            merging rules.
+            """,
+        subcommands: [SyncNowCommand.self, SyncSetupCommand.self, SyncStatusCommand.self],
+        defaultSubcommand: SyncNowCommand.self)
+    package init() {}
+
+    /// The connected account the sync target lives in, with its login.
+    static func endpoint(_ target: SyncTarget, db: AppDatabase, passwordStdin: Bool, env: FocusEnvironment,
+                         login: CalDAVLogin? = nil) throws -> CalDAVEndpoint {
+        guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
+            throw FocusError.usage("the account of sync calendar '\(Sanitized.terminal(target.name))' is no longer connected. Connect it again and run `focus sync setup`.")
+        }
+        return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env)
+    }
+
+    /// Runs one sync and notes how it ended; an error is noted and thrown.
+    static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
+                     client: (any CalDAVClient)? = nil) throws -> SyncEngine.Summary {
+        let client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        do {
+            return try SyncEngine(env: env, client: client, db: db).run(target, endpoint: endpoint)
+        } catch {
+            let message = (error as? FocusError)?.description ?? "\(error)"
+            try? db.noteSync(at: env.now(), token: nil, error: message)
+            throw error
+        }
+    }
+
+    /// What a sync did, in one or two lines.
+    static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
+        var lines: [String] = []
+        if let backup = summary.backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
+        var parts: [String] = []
+        if summary.received > 0 { parts.append("\(summary.received) received") }
+        if summary.sent > 0 { parts.append("\(summary.sent) sent") }
+        if summary.deletedHere > 0 { parts.append("\(summary.deletedHere) deleted here") }
+        if summary.deletedThere > 0 { parts.append("\(summary.deletedThere) deleted there") }
+        lines.append("Synced with \(Sanitized.terminal(target.name)): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
+        if summary.conflicts > 0 {
+            lines.append("\(summary.conflicts) field\(summary.conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
+        }
+        return lines + summary.warnings.map { "warning: " + Sanitized.terminal($0) }
+    }
+}
+
+/// `focus sync`: send local changes and receive the other machines'.
+package struct SyncNowCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "now", abstract: "Sync now (what sync without a subcommand does).", shouldDisplay: false)
+
+    @Flag(help: "Read the account's password from the first line of standard input.")
+    var passwordStdin = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        guard let target = try db.syncTarget() else {
+            throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
+        }
+        let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
+        let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env)
+        for line in SyncCommand.lines(summary, target: target) {
+            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+        }
+    }
+}
+
+/// `focus sync setup CALENDAR`.
+package struct SyncSetupCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "setup", abstract: "Sync through CALENDAR of a connected CalDAV account (made if it does not exist).",
+        discussion: """
+            The calendar holds only focus's data: one that has other events is refused. It never \
+            counts as busy time. The first sync follows at once; a database with history is backed \
+            up beside itself first. On a second machine, set up the same calendar: tasks of the \
+            same name become one.
+            """)
+
+    @Argument(help: ArgumentHelp("The calendar's name in the connected account.", valueName: "calendar"))
+    var calendar: String
+    @Flag(help: "Read the account's password from the first line of standard input.")
+    var passwordStdin = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        let accounts = try db.accounts()
+        guard !accounts.isEmpty else {
+            throw FocusError.usage("no CalDAV account is connected. Connect one first: `focus calendar connect URL --user USER`.")
+        }
+        let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
+        let client = CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        var found: (account: StoredAccount, endpoint: CalDAVEndpoint, url: String, name: String)?
+        var fallback: (account: StoredAccount, endpoint: CalDAVEndpoint)?
+        for account in accounts {
+            let endpoint = try login.endpoint(account, env: env)
+            let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+            let remote = try client.calendars(home, endpoint)
+            if let match = CalDAVChoice.calendar(named: calendar, in: remote) {
+                let name = Sanitized.terminal(match.displayName)
+                guard match.components.isEmpty || (match.components.contains("VTODO") && match.components.contains("VEVENT")) else {
+                    throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): focus syncs to-dos and events. Name another calendar, or a new one.")
+                }
+                if match.writable == false {
+                    throw FocusError.unavailable("calendar '\(name)' is read-only for this login. Name another calendar, or a new one.")
+                }
+                // Only focus's data: another program's events there would be mixed into a history.
+                let content = try client.changes(in: match.url, since: nil, endpoint)
+                let others = content.changed.filter { resource in
+                    guard let data = resource.data else { return false }
+                    if (try? SyncCodec.decode(data, zone: env.calendar)) != nil { return false }
+                    return String(decoding: data, as: UTF8.self).contains("BEGIN:VEVENT")
+                }.count
+                if others > 0 {
+                    throw FocusError.usage("calendar '\(name)' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
+                }
+                found = (account, endpoint, match.url, match.displayName)
+                break
+            }
+            if fallback == nil { fallback = (account, endpoint) }
+            if passwordStdin { break }  // standard input gives one password
+        }
+        if found == nil, let (account, endpoint) = fallback {
+            guard let home = account.homeURLs.first else {
+                throw FocusError.unavailable("the account at \(CalendarFeed.shownAddress(account.url)) has no calendar home to make '\(Sanitized.terminal(calendar))' in.")
+            }
+            let url = CalDAVChoice.newCalendarURL(home: home, name: calendar)
+            switch try client.makeCalendar(url, displayName: calendar, components: ["VEVENT", "VTODO"], endpoint) {
+            case .written:
+                env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
+            case .changedOnServer, .missing:
+                throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))' (something else is at \(CalendarFeed.shownAddress(url))). Make it in your calendar app, then set up again.")
+            }
+            found = (account, endpoint, url, calendar)
+        }
+        guard let found else { return }
+        if try db.connectedCalendars().contains(where: { $0.accountID == found.account.id && $0.remoteURL == found.url }) {
+            env.console.note("note: calendar '\(Sanitized.terminal(found.name))' no longer counts as busy time: it holds focus's history.")
+        }
+        let machineID = try db.syncTarget()?.machineID ?? String(UInt64.random(in: .min ... .max), radix: 16)
+        try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
+        guard let target = try db.syncTarget() else { return }
+        env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
+        let summary = try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client)
+        for line in SyncCommand.lines(summary, target: target) {
+            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+        }
+    }
+}
+
+/// `focus sync status [--json]`.
+package struct SyncStatusCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the last sync, what waits to be sent, and recent conflicts.")
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let db = try env.openDatabase()
+        guard let target = try db.syncTarget() else {
+            if json {
+                env.console.line(JSON.object([("set_up", .bool(false))]).rendered())
+            } else {
+                env.console.line("Sync is not set up. Run `focus sync setup CALENDAR` with a calendar of a connected CalDAV account.")
+            }
+            return
+        }
+        let pending = try db.pendingSyncCount { data in try? SyncCodec.decode(data, zone: env.calendar) }
+        let conflicts = try db.syncConflicts(since: env.now().addingTimeInterval(-30 * 86_400))
+        if json {
+            let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
+            env.console.line(JSON.object([
+                ("set_up", .bool(true)), ("calendar", .string(target.name)), ("url", .string(target.url)),
+                ("last_sync", instant(target.syncedAt)), ("last_error", target.lastError.map { .string($0) } ?? .null),
+                ("last_error_at", instant(target.lastErrorAt)),
+                ("pending", .object([("changed", .int(pending.changed)), ("new", .int(pending.added)), ("removed", .int(pending.removed))])),
+                ("conflicts", .array(conflicts.map { c in
+                    .object([("item", .string(c.label)), ("field", .string(c.conflict.field)), ("local", .string(c.conflict.local)),
+                             ("remote", .string(c.conflict.remote)), ("kept", .string(c.conflict.chosen == .local ? "local" : "remote")),
+                             ("at", .string(Timestamp.utc(c.at)))])
+                })),
+            ]).rendered())
+            return
+        }
+        var out = "Syncing through \(Sanitized.terminal(target.name)) (\(CalendarFeed.shownAddress(target.url))).\n"
+        let now = env.now()
+        func when(_ date: Date) -> String { "\(env.calendar.wallClockText(date).prefix(16)) (\(CalendarStaleness.ageText(now.timeIntervalSince(date))) ago)" }
+        out += "Last sync: " + (target.syncedAt.map { when($0) } ?? "never") + "\n"
+        if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
+            out += "Last attempt failed \(when(at)): \(Sanitized.terminal(error))\n"
+        }
+        let waiting = pending.changed + pending.added + pending.removed
+        out += waiting == 0 ? "Nothing waits to be sent.\n"
+            : "Waiting to be sent: \(pending.changed) changed, \(pending.added) new, \(pending.removed) removed.\n"
+        if conflicts.isEmpty {
+            out += "No conflicts in the last 30 days.\n"
+        } else {
+            out += "Changed on both machines (last 30 days; the newer was kept):\n"
+            for c in conflicts {
+                let kept = c.conflict.chosen == .local ? c.conflict.local : c.conflict.remote
+                let lost = c.conflict.chosen == .local ? c.conflict.remote : c.conflict.local
+                out += "  \(Sanitized.terminal(c.label)) · \(c.conflict.field): kept \"\(Sanitized.terminal(kept))\", other \"\(Sanitized.terminal(lost))\" · \(when(c.at))\n"
+            }
+        }
+        env.console.line(String(out.dropLast()))
+    }
+}

@@ -1,0 +1,207 @@
+import FocusCalendar
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// One sync with the sync calendar (README, "Two machines"): read what changed there since the
+/// last sync (`sync-collection`, RFC 6578), merge it item by item with what changed here since
+/// the version both sides last agreed on (`SyncMerge`), apply the result here in one
+/// transaction, then write the rest there with `If-Match` (a create with `If-None-Match: *`),
+/// each write recorded as soon as the server took it. A write the server refuses because the
+/// item changed there meanwhile (412) is merged again in the next round. Killed at any point,
+/// the next sync finds every item either agreed or still different, never twice: an item's
+/// address is made from its name, which never changes.
+package struct SyncEngine {
+    let env: FocusEnvironment
+    let client: any CalDAVClient
+    let db: AppDatabase
+
+    package init(env: FocusEnvironment, client: any CalDAVClient, db: AppDatabase) {
+        self.env = env
+        self.client = client
+        self.db = db
+    }
+
+    package struct Summary: Equatable, Sendable {
+        package var received = 0
+        package var sent = 0
+        package var deletedHere = 0
+        package var deletedThere = 0
+        package var conflicts = 0
+        package var backup: String?
+        package var warnings: [String] = []
+
+        package init() {}
+    }
+
+    /// Deleting more local items than this takes a backup first.
+    static let deletionsBeforeBackup = 5
+
+    package func run(_ target: SyncTarget, endpoint: CalDAVEndpoint) throws -> Summary {
+        var summary = Summary()
+        var token = target.token
+        if target.syncedAt == nil, try db.holdsHistory() { summary.backup = try backup("before-first-sync") }
+        // A few rounds: a write refused because the item changed on the server meanwhile is
+        // merged again with what the server now holds.
+        for _ in 0..<3 {
+            let (retry, newToken) = try round(target.url, token: token, endpoint: endpoint, summary: &summary)
+            token = newToken
+            if !retry { break }
+        }
+        try db.noteSync(at: env.now(), token: token, error: nil)
+        return summary
+    }
+
+    private func decode(_ data: Data) -> SyncItem? { try? SyncCodec.decode(data, zone: env.calendar) }
+
+    /// One round: pull, merge, apply, push. Returns whether a write must be merged again, and
+    /// the token that stands for what was read.
+    private func round(_ calendarURL: String, token: String?, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
+        let changes = try client.changes(in: calendarURL, since: token, endpoint)
+        var states = try db.syncStates()
+        let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // What the server holds now, for the items it reported.
+        struct Remote { var item: SyncItem?; var url: String; var etag: String? }
+        var remote: [String: Remote] = [:]
+        var seenURLs = Set<String>()
+        var undecodable = 0
+        for resource in changes.changed {
+            seenURLs.insert(resource.url)
+            guard let data = resource.data else { continue }
+            guard let item = decode(data) else {
+                // Not one of focus's items (another program's event): left alone. A resource
+                // that was an item and no longer reads as one counts as removed below.
+                if let state = stateByURL[resource.url] { remote[state.uid] = Remote(item: nil, url: resource.url, etag: resource.etag) }
+                undecodable += 1
+                continue
+            }
+            remote[item.uid] = Remote(item: item, url: resource.url, etag: resource.etag)
+        }
+        for url in changes.removed {
+            if let state = stateByURL[url], remote[state.uid] == nil { remote[state.uid] = Remote(item: nil, url: url, etag: nil) }
+        }
+        if changes.complete {
+            for state in states.values where remote[state.uid] == nil && !seenURLs.contains(state.url) {
+                remote[state.uid] = Remote(item: nil, url: state.url, etag: nil)
+            }
+        }
+
+        // Rows never synced take the names of the items they stand for; the rest get theirs.
+        let order: [SyncKind: Int] = [.task: 0, .subtask: 1, .session: 2]
+        let arrivals = remote.values.compactMap(\.item).filter { states[$0.uid] == nil }.sorted { order[$0.kind]! < order[$1.kind]! }
+        try db.adoptSyncUIDs(arrivals)
+        try db.assignSyncUIDs(random: { UInt64.random(in: .min ... .max) })
+        let local = try db.localSyncItems()
+
+        // Merge every item either side knows.
+        var localChanges: [LocalSyncChange] = []
+        var agreed: [SyncState] = []
+        var forgotten: [String] = []
+        enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool), delete(uid: String, url: String, etag: String?) }
+        var writes: [Write] = []
+        var conflicts: [(label: String, conflict: SyncConflict)] = []
+        var uids = Set(local.keys)
+        uids.formUnion(remote.keys)
+        uids.formUnion(states.keys)
+        for uid in uids.sorted() {
+            let state = states[uid]
+            let base = state.flatMap { decode($0.base) }
+            let there = remote[uid]
+            let remoteItem: SyncItem? = there.map(\.item) ?? base
+            let url = there?.url ?? state?.url ?? Publication.resourceURL(calendar: calendarURL, uid: uid)
+            let etag = there != nil ? there?.etag : state?.etag
+            let outcome = SyncMerge.merge(base: base, local: local[uid], remote: remoteItem)
+            let label = Self.label(outcome.result ?? local[uid] ?? remoteItem)
+            conflicts += outcome.conflicts.map { (label, $0) }
+            if outcome.writeLocal {
+                if let result = outcome.result {
+                    localChanges.append(.upsert(result))
+                } else if let gone = local[uid] {
+                    localChanges.append(.delete(uid: uid, kind: gone.kind))
+                }
+            }
+            if let result = outcome.result {
+                if outcome.writeRemote {
+                    writes.append(.put(result, url: url, etag: etag, exists: remoteItem != nil || state != nil))
+                } else if let remoteItem, there != nil || state == nil {
+                    agreed.append(SyncState(uid: uid, kind: result.kind, url: url, etag: etag,
+                                            base: Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8)))
+                }
+            } else if outcome.writeRemote, remoteItem != nil {
+                writes.append(.delete(uid: uid, url: url, etag: etag))
+            } else if state != nil {
+                forgotten.append(uid)
+            }
+        }
+
+        // Many deletions here at once: a backup first (README: nothing local is lost by a sync).
+        let deletions = localChanges.filter { if case .delete = $0 { return true } else { return false } }.count
+        if deletions > Self.deletionsBeforeBackup, summary.backup == nil { summary.backup = try backup("before-sync-deletions") }
+        let applied = try db.applySync(localChanges, states: agreed, forgetting: forgotten, now: env.now())
+        summary.received += applied.inserted + applied.updated
+        summary.deletedHere += applied.deleted
+        summary.warnings += applied.skipped
+        summary.conflicts += conflicts.count
+        try db.recordConflicts(conflicts, at: env.now())
+
+        // Push.
+        var retry = false
+        for write in writes {
+            switch write {
+            case let .put(item, url, etag, exists):
+                let text = SyncCodec.encode(item, stamp: env.now())
+                var result = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint)
+                if result == .missing {
+                    // Gone there since it was read: written again as new.
+                    result = try client.put(url, ics: Data(text.utf8), ifMatch: nil, endpoint)
+                }
+                switch result {
+                case let .written(newEtag):
+                    try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8))])
+                    summary.sent += 1
+                case .changedOnServer, .missing:
+                    retry = true
+                }
+            case let .delete(uid, url, etag):
+                switch try client.delete(url, ifMatch: etag, endpoint) {
+                case .written, .missing:
+                    try db.recordSyncStates([], forgetting: [uid])
+                    summary.deletedThere += 1
+                case .changedOnServer:
+                    retry = true
+                }
+            }
+        }
+        if undecodable > 0, token == nil {
+            summary.warnings.append("\(undecodable) resource\(undecodable == 1 ? "" : "s") in the calendar \(undecodable == 1 ? "is" : "are") not focus's and \(undecodable == 1 ? "was" : "were") left alone.")
+        }
+        // What could not be applied here yet (a running session's task to delete, a subtask
+        // whose task has not arrived) is read again next time: the token stays where it was.
+        return (retry, applied.skippedUIDs.isEmpty ? changes.token : token)
+    }
+
+    /// "Thesis/Chapter 2", for conflicts and warnings.
+    static func label(_ item: SyncItem?) -> String {
+        switch item {
+        case let .task(t): t.title
+        case let .subtask(s): s.title
+        case let .session(s): "session of \(s.label) at \(ISO8601DateFormatter().string(from: s.start))"
+        case nil: "an item"
+        }
+    }
+
+    /// A copy of the database beside it, named for why it was made.
+    private func backup(_ why: String) throws -> String? {
+        guard env.databasePath != ":memory:" else { return nil }
+        let stamp = ICSWriter.utcDateTime(env.now())
+        var path = "\(env.databasePath).\(why)-\(stamp)"
+        var n = 1
+        while FileManager.default.fileExists(atPath: path) {
+            n += 1
+            path = "\(env.databasePath).\(why)-\(stamp)-\(n)"
+        }
+        _ = try db.backup(to: path)
+        return path
+    }
+}
