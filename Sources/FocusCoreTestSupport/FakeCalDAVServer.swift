@@ -1,0 +1,153 @@
+import FocusCore
+import Foundation
+import Synchronization
+
+/// A CalDAV server in memory, for tests of what focus does with one: one account with any
+/// number of calendars, ETags that change with every write, `If-Match`/`If-None-Match`
+/// preconditions, and sync tokens (RFC 6578) that report what changed since. `failAfter`
+/// makes it stop answering after that many more requests, as a server that goes away (or a
+/// process killed) in the middle of a sync.
+package final class FakeCalDAVServer: CalDAVClient, Sendable {
+    private struct Resource { var etag: String; var data: Data }
+    private struct State {
+        var calendars: [String: String] = [:]          // url → display name
+        var components: [String: [String]] = [:]
+        var resources: [String: Resource] = [:]         // resource url → resource
+        var log: [(version: Int, url: String)] = []     // every change, in order
+        var version = 0
+        var requests = 0
+        var failAfter: Int?
+    }
+    private let state = Mutex(State())
+    package let home = "https://dav.example.org/calendars/alice/"
+
+    package init() {}
+
+    /// Requests answered so far.
+    package var requests: Int { state.withLock { $0.requests } }
+    /// Every further request after `n` more fails as a server that is down.
+    package func failAfter(_ n: Int?) { state.withLock { $0.failAfter = n } }
+
+    /// The resources of a calendar, by URL.
+    package func contents(_ calendarURL: String) -> [String: Data] {
+        state.withLock { s in s.resources.filter { $0.key.hasPrefix(calendarURL) }.mapValues(\.data) }
+    }
+
+    /// Writes a resource as another client would.
+    package func store(_ url: String, _ text: String) {
+        state.withLock { s in
+            s.version += 1
+            s.resources[url] = Resource(etag: "\"e\(s.version)\"", data: Data(text.utf8))
+            s.log.append((s.version, url))
+        }
+    }
+
+    /// Removes a resource as another client would.
+    package func remove(_ url: String) {
+        state.withLock { s in
+            s.version += 1
+            s.resources[url] = nil
+            s.log.append((s.version, url))
+        }
+    }
+
+    private func answer() throws(FocusError) {
+        let down = state.withLock { s -> Bool in
+            s.requests += 1
+            if let n = s.failAfter {
+                if n <= 0 { return true }
+                s.failAfter = n - 1
+            }
+            return false
+        }
+        if down { throw FocusError.unavailable("could not reach dav.example.org: connection refused.") }
+    }
+
+    package func discover(_ endpoint: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount {
+        try answer()
+        return CalDAVAccount(contextURL: endpoint.url, principalURL: "https://dav.example.org/principals/alice/", homeURLs: [home])
+    }
+
+    package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
+        try answer()
+        return state.withLock { s in
+            s.calendars.sorted { $0.key < $1.key }.map {
+                RemoteCalendar(url: $0.key, displayName: $0.value, components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
+            }
+        }
+    }
+
+    package func calendar(at url: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar {
+        try answer()
+        return state.withLock { s in
+            RemoteCalendar(url: url, displayName: s.calendars[url] ?? url, syncToken: "t\(s.version)", supportsSync: true)
+        }
+    }
+
+    package func events(in calendarURL: String, from: Date, to: Date, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] {
+        try answer()
+        return state.withLock { s in
+            s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+                .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
+        }
+    }
+
+    package func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
+        try answer()
+        return state.withLock { s in
+            let current = "t\(s.version)"
+            guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
+                let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+                    .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
+                return RemoteChanges(complete: true, changed: all, removed: [], token: current)
+            }
+            let touched = Set(s.log.filter { $0.version > since && $0.url.hasPrefix(calendarURL) }.map(\.url))
+            var changed: [RemoteResource] = []
+            var removed: [String] = []
+            for url in touched.sorted() {
+                if let r = s.resources[url] { changed.append(RemoteResource(url: url, etag: r.etag, data: r.data)) } else { removed.append(url) }
+            }
+            return RemoteChanges(complete: false, changed: changed, removed: removed, token: current)
+        }
+    }
+
+    package func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        try answer()
+        return state.withLock { s in
+            let existing = s.resources[url]
+            if let ifMatch {
+                guard let existing else { return .missing }
+                if ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
+            } else if existing != nil {
+                return .changedOnServer
+            }
+            s.version += 1
+            let etag = "\"e\(s.version)\""
+            s.resources[url] = Resource(etag: etag, data: ics)
+            s.log.append((s.version, url))
+            return .written(etag: etag)
+        }
+    }
+
+    package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        try answer()
+        return state.withLock { s in
+            guard let existing = s.resources[url] else { return .missing }
+            if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
+            s.version += 1
+            s.resources[url] = nil
+            s.log.append((s.version, url))
+            return .written(etag: nil)
+        }
+    }
+
+    package func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        try answer()
+        return state.withLock { s in
+            if s.calendars[url] != nil { return .changedOnServer }
+            s.calendars[url] = displayName
+            s.components[url] = components
+            return .written(etag: nil)
+        }
+    }
+}

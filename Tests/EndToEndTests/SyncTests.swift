@@ -1,0 +1,213 @@
+import FocusCoreTestSupport
+import Foundation
+import Testing
+
+/// `focus sync` between two machines (two databases, two processes) through one calendar of a
+/// real CalDAV server (Radicale, started per test on a free loopback port).
+private let now = "2026-11-24T20:00:00+01:00"
+private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": now, "TZ": "Europe/Berlin"]
+
+private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+/// A value with every `id`/`*_id` key removed: ids are each machine's own.
+private func withoutIDs(_ value: Any?) -> Any? {
+    if let object = value as? [String: Any] {
+        var out: [String: Any] = [:]
+        for (k, v) in object where k != "id" && !k.hasSuffix("_id") { out[k] = withoutIDs(v) }
+        return out
+    }
+    if let array = value as? [Any] { return array.map { withoutIDs($0) as Any } }
+    return value
+}
+
+/// The same JSON, keys sorted, for comparing two machines' views.
+private func canonical(_ value: Any?) -> String {
+    guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "null" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// One machine: a database of its own, connected to the account with a password command.
+private struct Machine {
+    let sandbox: Sandbox
+    let server: RadicaleServer
+
+    init(_ server: RadicaleServer) async throws {
+        self.server = server
+        sandbox = try Sandbox()
+        let connect = try await run("calendar", "connect", server.rootURL, "--user", server.user, "--password-command", "printf '%s\\n' '\(server.password)'")
+        #expect(connect.code == 0, "\(connect.err)")
+    }
+
+    @discardableResult
+    func run(_ args: String..., stdin: String? = nil) async throws -> Sandbox.Result {
+        try await sandbox.run(args, env: direct, stdin: stdin)
+    }
+
+    @discardableResult
+    func sync() async throws -> Sandbox.Result {
+        let r = try await run("sync")
+        #expect(r.code == 0, "\(r.err)")
+        return r
+    }
+
+    func tasks() async throws -> String { canonical(withoutIDs(json(try await run("task", "list", "--all", "--json").out))) }
+    func logs() async throws -> String {
+        canonical(withoutIDs(json(try await run("log", "--json", "--last", "365").out)))
+    }
+}
+
+@Suite("focus sync against Radicale", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
+struct SyncTests {
+    @Test("two machines that worked offline end with the same tasks and history; a second sync sends nothing")
+    func twoMachinesConverge() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+
+        try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30", "--notes", "Methods; results, then discussion")
+        try await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 09:00", "--duration", "25m", "--note", "slow start")
+        try await desktop.run("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-11-28", "--span", "30m", "--earliest", "10:00")
+        try await desktop.run("task", "add", "Garden/Plant bulbs")
+        try await desktop.run("log", "add", "Thesis/Intro", "--start", "2026-11-24 14:00", "--duration", "50m", "--interrupted")
+
+        let setup = try await laptop.run("sync", "setup", "Focus")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(setup.out.contains("Made calendar Focus"), "\(setup.out)")
+        #expect(setup.out.contains("Synced with Focus: 3 sent."), "\(setup.out)")
+        #expect(setup.err.isEmpty || !setup.err.contains("error"), "\(setup.err)")
+
+        let second = try await desktop.run("sync", "setup", "Focus")
+        #expect(second.code == 0, "\(second.err)")
+        #expect(!second.out.contains("Made calendar"), "\(second.out)")
+        #expect(second.out.contains("received"), "\(second.out)")
+        try await laptop.sync()
+
+        #expect(try await laptop.tasks() == desktop.tasks())
+        #expect(try await laptop.logs() == desktop.logs())
+        let list = json(try await laptop.run("task", "list", "--all", "--json").out) as? [[String: Any]] ?? []
+        #expect(list.compactMap { $0["title"] as? String }.sorted() == ["Garden", "Thesis"], "one Thesis, not two")
+        let thesis = list.first { $0["title"] as? String == "Thesis" }
+        let subtasks = (thesis?["subtasks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }.sorted()
+        #expect(subtasks == ["Chapter 2", "Intro"])
+        let intro = (thesis?["subtasks"] as? [[String: Any]])?.first { $0["title"] as? String == "Intro" }
+        #expect(intro?["span_seconds"] as? Int == 1800 && intro?["earliest_time"] as? String == "10:00", "\(String(describing: intro))")
+        let logs = json(try await laptop.run("log", "--json", "--last", "1").out) as? [[String: Any]] ?? []
+        #expect(logs.count == 2)
+        #expect(logs.contains { $0["note"] as? String == "slow start" && $0["status"] as? String == "completed" })
+        #expect(logs.contains { $0["status"] as? String == "interrupted" && $0["focused_seconds"] as? Int == 3000 })
+
+        // Nothing changed: nothing is sent or received, and status says nothing waits.
+        let quiet = try await laptop.sync()
+        #expect(quiet.out.contains("Synced with Focus: nothing changed."), "\(quiet.out)")
+        let status = try await laptop.run("sync", "status")
+        #expect(status.code == 0 && status.out.contains("Nothing waits to be sent."), "\(status.out)")
+        // The sync calendar never counts as busy time, even when connected again with every calendar.
+        let again = try await laptop.run("calendar", "connect", server.rootURL, "--user", server.user)
+        #expect(again.code == 0 && again.out.contains("focus sync"), "\(again.out)\(again.err)")
+        let busy = json(try await laptop.run("calendar", "busy", "--from", "2026-11-24", "--to", "2026-11-24", "--json").out) as? [Any]
+        #expect(busy?.isEmpty == true)
+    }
+
+    @Test("a rename on one machine and a new estimate on the other both survive; the same field changed twice keeps the newer and says so")
+    func fieldLevelMerge() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30")
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+
+        try await laptop.run("task", "edit", "Thesis/Chapter 2", "--title", "Methods")
+        try await desktop.run("task", "edit", "Thesis/Chapter 2", "--estimate", "3h")
+        try await laptop.sync()
+        try await desktop.sync()
+        try await laptop.sync()
+        for machine in [laptop, desktop] {
+            let show = json(try await machine.run("task", "list", "--json").out) as? [[String: Any]] ?? []
+            let sub = (show.first?["subtasks"] as? [[String: Any]])?.first
+            #expect(sub?["title"] as? String == "Methods" && sub?["estimate_seconds"] as? Int == 10_800, "\(show)")
+        }
+
+        // Both change the notes: the later edit wins on both machines, and status shows both values.
+        try await laptop.run("task", "edit", "Thesis/Methods", "--notes", "from the laptop")
+        try await Task.sleep(for: .milliseconds(50))
+        try await desktop.run("task", "edit", "Thesis/Methods", "--notes", "from the desktop")
+        try await laptop.sync()
+        let merged = try await desktop.sync()
+        #expect(merged.out.contains("changed on both machines"), "\(merged.out)")
+        try await laptop.sync()
+        #expect(try await laptop.tasks() == desktop.tasks())
+        for machine in [laptop, desktop] {
+            #expect(try await machine.run("task", "list", "--search", "from the desktop").out.contains("Methods"), "the later edit is kept")
+        }
+        let status = json(try await desktop.run("sync", "status", "--json").out) as? [String: Any]
+        let conflict = (status?["conflicts"] as? [[String: Any]])?.first
+        #expect(conflict?["field"] as? String == "notes", "\(String(describing: status))")
+        #expect(conflict?["kept"] as? String == "local" && conflict?["remote"] as? String == "from the laptop", "\(String(describing: conflict))")
+    }
+
+    @Test("a deletion on one machine removes it on the other and never comes back; another app's to-do becomes a task")
+    func deletionsAndForeignTodos() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30")
+        try await laptop.run("task", "add", "Old/Thing")
+        try await laptop.run("log", "add", "Old/Thing", "--start", "2026-11-24 09:00", "--duration", "25m")
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+
+        #expect(try await desktop.run("task", "rm", "Old", "--force").code == 0)
+        // Meanwhile the laptop edits the deleted task's subtask: the deletion still wins.
+        try await laptop.run("task", "edit", "Old/Thing", "--notes", "edited")
+        try await desktop.sync()
+        try await laptop.sync()
+        try await desktop.sync()
+        #expect(try await laptop.tasks() == desktop.tasks())
+        #expect(try await !laptop.tasks().contains("Old"))
+        #expect(try await laptop.logs() == "[]")
+
+        // A to-do written by another CalDAV client (tasks.org, Thunderbird) in the same calendar.
+        let todo = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Example//Tasks//EN\r
+            BEGIN:VTODO\r
+            UID:buy-milk-7@example.org\r
+            DTSTAMP:20261124T100000Z\r
+            SUMMARY:Buy milk\r
+            STATUS:NEEDS-ACTION\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        _ = try server.put("focus/buy-milk.ics", ics: todo)
+        try await laptop.sync()
+        #expect(try await laptop.tasks().contains("Buy milk"))
+    }
+
+    @Test("setup refuses a calendar with other events, and sync without setup says what to do")
+    func refusals() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        defer { laptop.sandbox.remove() }
+        let none = try await laptop.run("sync")
+        #expect(none.code == 64 && none.err.contains("sync is not set up"), "\(none.err)")
+        #expect(try await laptop.run("sync", "status").out.contains("Sync is not set up."))
+        try server.makeCalendar("work", displayName: "Work")
+        let eventsOnly = try await laptop.run("sync", "setup", "Work")
+        #expect(eventsOnly.code == 64 && eventsOnly.err.contains("holds only VEVENT"), "\(eventsOnly.err)")
+        try server.makeCalendar("shared", displayName: "Shared", components: ["VEVENT", "VTODO"])
+        _ = try server.put("shared/standup.ics", ics: RadicaleServer.event(uid: "standup@example.org", summary: "Stand-up"))
+        let refused = try await laptop.run("sync", "setup", "Shared")
+        #expect(refused.code == 64 && refused.err.contains("has 1 event of its own"), "\(refused.err)")
+        server.stop()
+        try await laptop.run("task", "add", "Thesis")
+        let down = try await laptop.run("sync", "setup", "Focus")
+        #expect(down.code == 69, "\(down.err)")
+        #expect(down.err.split(separator: "\n").count == 1, "\(down.err)")
+    }
+}

@@ -1,0 +1,135 @@
+import FocusCLI
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// `focus sync` between two databases through an in-memory CalDAV server: every order of
+/// syncs, and a sync cut off after any request, ends with one history on both machines.
+private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
+private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+
+private func machine(_ server: FakeCalDAVServer, now: String = "2026-11-24T19:00:00Z", id: String = UUID().uuidString) throws -> TestWorld {
+    let world = try TestWorld(now: now)
+    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
+                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
+                                                 at: world.now)
+    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
+    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: id, at: world.now)
+    return world
+}
+
+@discardableResult
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
+    let env = try world.environment(global: GlobalOptions.parse([]))
+    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
+    return try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+}
+
+private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+/// `task list --all --json` and `log --json` without ids (each machine's own), keys sorted.
+private func view(_ world: TestWorld) async -> String {
+    func strip(_ value: Any?) -> Any? {
+        if let object = value as? [String: Any] {
+            var out: [String: Any] = [:]
+            for (k, v) in object where k != "id" && !k.hasSuffix("_id") { out[k] = strip(v) }
+            return out
+        }
+        if let array = value as? [Any] { return array.map { strip($0) as Any } }
+        return value
+    }
+    var parts: [String] = []
+    for args in [["task", "list", "--all", "--json"], ["log", "--json", "--last", "3650"]] {
+        let out = await world.output(args[0], args[1], args[2], args[3], args.count > 4 ? args[4] : "--json").out
+        let value = strip(json(out)) ?? []
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data()
+        parts.append(String(decoding: data, as: UTF8.self))
+    }
+    return parts.joined(separator: "\n")
+}
+
+@Suite struct SyncEngineTests {
+    @Test func twoMachinesEndWithOneHistoryAndAQuietSyncIsOneRequest() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30") == 0)
+        #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
+        #expect(await desktop.run("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-11-28") == 0)
+        #expect(await desktop.run("log", "add", "Thesis/Intro", "--start", "2026-11-24 14:00", "--duration", "50m", "--interrupted") == 0)
+
+        let first = try sync(laptop, server)
+        #expect(first.sent == 3 && first.received == 0)
+        let second = try sync(desktop, server)
+        #expect(second.received == 2, "Chapter 2 and its session; Thesis is the desktop's Thesis")
+        try sync(laptop, server)
+        #expect(await view(laptop) == view(desktop))
+        #expect(server.contents(calendarURL).count == 5, "Thesis, two subtasks, two sessions: each once")
+
+        let before = server.requests
+        let quiet = try sync(laptop, server)
+        #expect(quiet == SyncEngine.Summary())
+        #expect(server.requests - before == 1)
+    }
+
+    @Test func aSyncCutOffAfterAnyRequestNeverLosesOrDuplicatesASession() async throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<30 {
+            let server = FakeCalDAVServer()
+            let laptop = try machine(server), desktop = try machine(server)
+            #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
+            #expect(await desktop.run("task", "add", "Thesis") == 0)
+            for i in 0..<4 {
+                #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-2\(i) 09:00", "--duration", "25m") == 0)
+                #expect(await desktop.run("log", "add", "Thesis", "--start", "2026-11-2\(i) 15:00", "--duration", "30m") == 0)
+            }
+            // Each machine is cut off once at a random request, then syncs to the end.
+            for world in [laptop, desktop, laptop] {
+                server.failAfter(Int.random(in: 0...8, using: &generator))
+                _ = try? sync(world, server)
+                server.failAfter(nil)
+            }
+            try sync(laptop, server)
+            try sync(desktop, server)
+            try sync(laptop, server)
+            let laptopView = await view(laptop), desktopView = await view(desktop)
+            #expect(laptopView == desktopView, "round \(round)")
+            let sessions = server.contents(calendarURL).values.filter { String(decoding: $0, as: UTF8.self).contains("BEGIN:VEVENT") }
+            #expect(sessions.count == 8, "round \(round): \(sessions.count) sessions on the server")
+            let logged = json(await laptop.output("log", "--json", "--last", "30").out) as? [Any]
+            #expect(logged?.count == 8, "round \(round)")
+        }
+    }
+
+    @Test func aDeletionTravelsAndDoesNotComeBack() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        #expect(await laptop.run("task", "add", "Old/Thing") == 0)
+        #expect(await laptop.run("log", "add", "Old/Thing", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await desktop.run("task", "rm", "Old", "--force") == 0)
+        #expect(await laptop.run("task", "edit", "Old/Thing", "--notes", "edited meanwhile") == 0)
+        try sync(desktop, server)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await view(laptop) == view(desktop))
+        #expect(await !laptop.output("task", "list", "--all").out.contains("Old"))
+        #expect(server.contents(calendarURL).isEmpty)
+    }
+
+    @Test func deletionsOfManyTasksTravelAndOtherProgramsEventsAreLeftAlone() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "lunch.ics", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nDTEND:20261125T120000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        for name in ["A", "B", "C", "D", "E", "F", "G"] { #expect(await laptop.run("task", "add", name) == 0) }
+        try sync(laptop, server)
+        try sync(desktop, server)
+        for name in ["A", "B", "C", "D", "E", "F", "G"] { #expect(await laptop.run("task", "rm", name) == 0) }
+        try sync(laptop, server)
+        let applied = try sync(desktop, server)
+        #expect(applied.deletedHere == 7)
+        #expect(server.contents(calendarURL).keys.contains(calendarURL + "lunch.ics"))
+    }
+}
