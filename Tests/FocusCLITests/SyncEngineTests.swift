@@ -119,6 +119,36 @@ private func view(_ world: TestWorld) async -> String {
         #expect(server.contents(calendarURL).isEmpty)
     }
 
+    @Test func aSessionRunningOnOneMachineShowsInTheOthersStatusUntilItEnds() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
+        // A countdown on the laptop, 12 minutes 40 seconds left at 19:00.
+        let now = laptop.now.timeIntervalSince1970
+        try await laptop.database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO activeSession (id, pid, taskId, subtaskId, phase, state, cycle, cycles, workStartedAt, phaseStartedAt,
+                  plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt)
+                VALUES (1, ?, 1, 2, 'work', 'running', 1, 1, ?, ?, 1500, 1500, 740, 760, ?, ?)
+                """, arguments: [getpid(), Int64(now) - 740, Int64(now) - 740, Int64(now) + 760, Int64(now)])
+        }
+        try sync(laptop, server)
+        try sync(desktop, server)
+        let status = await desktop.output("status").out
+        #expect(status.contains("idle here · running on ") && status.contains(": Thesis/Chapter 2 (work), 12:40 left"), "\(status)")
+        #expect(await desktop.output("status", "--json").out.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"state": "idle"}"#)
+        // A quiet sync writes the checkpoint again only when it says something new.
+        let before = server.requests
+        try sync(laptop, server)
+        #expect(server.requests - before == 1)
+
+        try await laptop.database.writer.write { db in try db.execute(sql: "DELETE FROM activeSession") }
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await desktop.output("status").out.trimmingCharacters(in: .whitespacesAndNewlines) == "idle")
+        #expect(server.contents(calendarURL).keys.filter { $0.contains("running") }.isEmpty)
+    }
+
     @Test func deletionsOfManyTasksTravelAndOtherProgramsEventsAreLeftAlone() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server), desktop = try machine(server)

@@ -44,19 +44,54 @@ package struct SyncEngine {
         // A few rounds: a write refused because the item changed on the server meanwhile is
         // merged again with what the server now holds.
         for _ in 0..<3 {
-            let (retry, newToken) = try round(target.url, token: token, endpoint: endpoint, summary: &summary)
+            let (retry, newToken) = try round(target.url, token: token, machineID: target.machineID, endpoint: endpoint, summary: &summary)
             token = newToken
             if !retry { break }
         }
+        try publishCheckpoint(target, endpoint: endpoint)
         try db.noteSync(at: env.now(), token: token, error: nil)
         return summary
+    }
+
+    /// Writes this machine's running session into the calendar when what it says changed, and
+    /// removes it when no session runs (README, "Two machines": the other machines' `status`
+    /// shows it).
+    private func publishCheckpoint(_ target: SyncTarget, endpoint: CalDAVEndpoint) throws {
+        let url = Publication.resourceURL(calendar: target.url, uid: RunningCheckpoint.uid(machineID: target.machineID))
+        guard let active = try db.activeSession() else {
+            if target.checkpoint != nil {
+                _ = try client.delete(url, ifMatch: nil, endpoint)
+                try db.noteCheckpoint(nil)
+            }
+            return
+        }
+        let now = env.now()
+        let snapshot = active.snapshot
+        let checkpoint = RunningCheckpoint(
+            machineID: target.machineID, machine: Self.hostName(), label: try db.path(taskID: active.taskID, subtaskID: active.subtaskID),
+            phase: snapshot.phase.rawValue, paused: snapshot.isPaused, remainingSeconds: active.remainingSeconds(at: now),
+            endsAt: snapshot.isPaused ? nil : snapshot.endsAt, checkpointAt: now)
+        guard checkpoint.digest != target.checkpoint else { return }
+        let data = Data(checkpoint.encode(stamp: now).utf8)
+        if case .changedOnServer = try client.put(url, ics: data, ifMatch: nil, endpoint) {
+            _ = try client.put(url, ics: data, ifMatch: "*", endpoint)
+        }
+        try db.noteCheckpoint(checkpoint.digest)
+    }
+
+    /// This machine's host name, as the other machines' `status` shows it.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "another machine" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "another machine" : name
     }
 
     private func decode(_ data: Data) -> SyncItem? { try? SyncCodec.decode(data, zone: env.calendar) }
 
     /// One round: pull, merge, apply, push. Returns whether a write must be merged again, and
     /// the token that stands for what was read.
-    private func round(_ calendarURL: String, token: String?, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
+    private func round(_ calendarURL: String, token: String?, machineID: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
         let changes = try client.changes(in: calendarURL, since: token, endpoint)
         var states = try db.syncStates()
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
@@ -66,9 +101,14 @@ package struct SyncEngine {
         var remote: [String: Remote] = [:]
         var seenURLs = Set<String>()
         var undecodable = 0
+        var elsewhere: [(url: String, checkpoint: RunningCheckpoint)] = []
         for resource in changes.changed {
             seenURLs.insert(resource.url)
             guard let data = resource.data else { continue }
+            if let checkpoint = RunningCheckpoint.decode(data) {
+                if checkpoint.machineID != machineID { elsewhere.append((resource.url, checkpoint)) }
+                continue
+            }
             guard let item = decode(data) else {
                 // Not one of focus's items (another program's event): left alone. A resource
                 // that was an item and no longer reads as one counts as removed below.
@@ -78,6 +118,7 @@ package struct SyncEngine {
             }
             remote[item.uid] = Remote(item: item, url: resource.url, etag: resource.etag)
         }
+        try db.storeElsewhere(elsewhere, removed: changes.removed)
         for url in changes.removed {
             if let state = stateByURL[url], remote[state.uid] == nil { remote[state.uid] = Remote(item: nil, url: url, etag: nil) }
         }

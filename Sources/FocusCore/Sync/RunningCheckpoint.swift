@@ -1,4 +1,5 @@
 import Foundation
+import FocusTime
 
 /// A session running on one machine, as that machine last wrote it into the sync calendar
 /// (README, "Two machines"): the other machines' `focus status` shows it.
@@ -48,5 +49,55 @@ package struct RunningCheckpoint: Sendable, Equatable {
         let clock = String(format: "%d:%02d", left / 60, left % 60)
         let phaseName = phase.replacingOccurrences(of: "_", with: " ")
         return "\(paused ? "paused" : "running") on \(machine): \(label) (\(phaseName)), \(clock) left"
+    }
+}
+
+extension RunningCheckpoint {
+    /// The checkpoint as a transparent event in the sync calendar: `X-FOCUS-RUNNING` names the
+    /// machine; focus never reads it as busy time or as a session.
+    package func encode(stamp: Date) -> String {
+        var out = ""
+        func line(_ text: String) { ICSText.append(text, to: &out) }
+        line("BEGIN:VCALENDAR")
+        line("VERSION:2.0")
+        line("PRODID:-//focus//sync//EN")
+        line("BEGIN:VEVENT")
+        line("UID:" + RunningCheckpoint.uid(machineID: machineID))
+        line("DTSTAMP:" + SyncCodec.utc(stamp))
+        line("DTSTART:" + SyncCodec.utc(checkpointAt))
+        line("DTEND:" + SyncCodec.utc(endsAt ?? checkpointAt.addingTimeInterval(Double(remainingSeconds))))
+        line("SUMMARY:" + ICSText.escape("\(label) (running on \(machine))"))
+        line("TRANSP:TRANSPARENT")
+        line("X-FOCUS-RUNNING:" + ICSText.escape(machine))
+        line("X-FOCUS-MACHINE:" + machineID)
+        line("X-FOCUS-LABEL:" + ICSText.escape(label))
+        line("X-FOCUS-PHASE:" + phase)
+        line("X-FOCUS-STATE:" + (paused ? "paused" : "running"))
+        line("X-FOCUS-REMAINING:\(remainingSeconds)")
+        if let endsAt { line("X-FOCUS-ENDS:" + SyncCodec.utc(endsAt)) }
+        line("END:VEVENT")
+        line("END:VCALENDAR")
+        return out
+    }
+
+    /// A digest of what the checkpoint says (not when it was written): a new one is written
+    /// only when this changes.
+    package var digest: String {
+        var hash = FNV1a()
+        hash.add("\(machine)|\(label)|\(phase)|\(paused)|\(paused ? remainingSeconds : 0)|\(endsAt.map { Int64($0.timeIntervalSince1970) } ?? 0)".utf8)
+        return String(hash.value, radix: 16)
+    }
+
+    /// The checkpoint a calendar object resource holds, if it is one.
+    package static func decode(_ data: Data) -> RunningCheckpoint? {
+        guard let props = ICSText.firstComponent(ICSText.lines(data), named: ["VEVENT"]), let machine = props.text("X-FOCUS-RUNNING"),
+              let id = props.value("X-FOCUS-MACHINE"), !id.isEmpty else { return nil }
+        let utc = LocalCalendar(zone: .utc)
+        let checkpointAt = SyncCodec.instant(props.first("DTSTART"), zone: utc) ?? Date(timeIntervalSince1970: 0)
+        let remaining = props.value("X-FOCUS-REMAINING").flatMap { Int($0) }.map { min(max(0, $0), 36_525 * 86_400) } ?? 0
+        return RunningCheckpoint(machineID: id, machine: String(machine.prefix(200)), label: String((props.text("X-FOCUS-LABEL") ?? "").prefix(1000)),
+                                 phase: props.value("X-FOCUS-PHASE") ?? "work", paused: props.value("X-FOCUS-STATE") == "paused",
+                                 remainingSeconds: remaining, endsAt: SyncCodec.instant(props.first("X-FOCUS-ENDS"), zone: utc),
+                                 checkpointAt: checkpointAt)
     }
 }

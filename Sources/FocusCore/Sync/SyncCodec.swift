@@ -304,7 +304,7 @@ package enum SyncCodec {
     /// A DATE-TIME (UTC, floating, or with a TZID focus knows; an unknown TZID reads as UTC)
     /// or a DATE (its start, or with `dateMeansEnd` the start of the next day, as a due date
     /// without a time means its end everywhere in focus).
-    private static func instant(_ line: ContentLine?, zone: LocalCalendar, dateMeansEnd: Bool = false) -> Date? {
+    package static func instant(_ line: ContentLine?, zone: LocalCalendar, dateMeansEnd: Bool = false) -> Date? {
         guard let line else { return nil }
         let value = line.value.trimmingCharacters(in: .whitespaces)
         let calendar: LocalCalendar

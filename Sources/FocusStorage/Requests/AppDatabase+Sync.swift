@@ -339,6 +339,15 @@ extension AppDatabase {
                 signature += [row?.storedInteger(0) ?? 0, row?.storedInteger(1) ?? 0]
                 signature.append(try Int64.fetchOne(db, sql: "SELECT ifnull(max(modifiedAt), 0) FROM \(table)") ?? 0)
             }
+            // The running session too: its checkpoint goes to the other machines when it starts,
+            // pauses, resumes, moves to a break or ends.
+            let active = try String.fetchOne(db, sql: """
+                SELECT pid || '|' || phase || '|' || state || '|' || cycle || '|' || ifnull(endsAt, 0) || '|'
+                       || CASE state WHEN 'paused' THEN remainingSeconds ELSE 0 END FROM activeSession WHERE id = 1
+                """)
+            var hash = FNV1a()
+            hash.add((active ?? "none").utf8)
+            signature.append(Int64(bitPattern: hash.value))
             return signature
         }
     }
