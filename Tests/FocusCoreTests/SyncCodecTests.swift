@@ -1,0 +1,143 @@
+import FocusCore
+import Foundation
+import Testing
+
+/// Tasks, subtasks and sessions as calendar objects, and to-dos other programs write.
+private let berlin = LocalCalendar(zone: ZoneRules.fromTZ("Europe/Berlin") ?? .utc)
+private func date(_ s: Int64) -> Date { Date(timeIntervalSince1970: Double(s)) }
+private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(Data(text.utf8), zone: berlin) }
+
+@Suite struct SyncCodecTests {
+    static let awkward = ["Methods; results, then discussion", "a\\b", "line one\nline two", "émoji 🍅 and 中文", String(repeating: "é🍅", count: 150), ""]
+
+    @Test func everyItemReadsBackAsWritten() throws {
+        var items: [SyncItem] = []
+        for (n, text) in Self.awkward.enumerated() {
+            items.append(.task(SyncedTask(uid: "focus-task-\(n)@focus", title: text.isEmpty ? "T" : text.replacingOccurrences(of: "\n", with: " "),
+                                          notes: text.isEmpty ? nil : text, archived: n % 2 == 0, modified: Int64(n) * 1_000_123)))
+            items.append(.subtask(SyncedSubtask(uid: "focus-subtask-\(n)@focus", taskUID: "focus-task-\(n)@focus", title: "Chapter \(n)",
+                                                notes: text.isEmpty ? nil : text, estimateSeconds: n == 0 ? nil : n * 1800,
+                                                startDate: n % 3 == 0 ? nil : "2026-12-0\(n)", due: n == 1 ? nil : date(1_795_000_000 + Int64(n) * 3600),
+                                                spanSeconds: n == 2 ? 1500 : nil, earliestMinutes: n == 3 ? 9 * 60 + 30 : nil, done: n == 4,
+                                                modified: 1_795_529_642_839)))
+            items.append(.session(SyncedSession(uid: SyncIdentity.sessionUID(taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", start: date(1_795_300_200)),
+                                                taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", label: "Thesis/Chapter 2",
+                                                start: date(1_795_300_200), end: date(1_795_301_700), plannedSeconds: 1500,
+                                                focusedSeconds: 1400 - n, status: n % 2 == 0 ? "completed" : "interrupted",
+                                                note: text.isEmpty ? nil : text, modified: 0)))
+        }
+        for item in items {
+            let text = SyncCodec.encode(item, stamp: date(1_795_546_800))
+            // Lines fold at 75 octets, between characters, and end in CRLF.
+            for line in text.components(separatedBy: "\r\n").dropLast() {
+                #expect(line.utf8.count <= 75, "\(line)")
+            }
+            #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+            let back = try decode(text)
+            #expect(back == item, "\(text)")
+        }
+    }
+
+    @Test func aToDoFromAnotherAppIsATaskOrASubtaskOfTheTaskItNames() throws {
+        let thunderbird = """
+            BEGIN:VCALENDAR\r
+            PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
+            VERSION:2.0\r
+            BEGIN:VTIMEZONE\r
+            TZID:Europe/Berlin\r
+            END:VTIMEZONE\r
+            BEGIN:VTODO\r
+            CREATED:20261120T100000Z\r
+            LAST-MODIFIED:20261121T083000Z\r
+            DTSTAMP:20261121T083000Z\r
+            UID:3f2a-4b1c@example.org\r
+            SUMMARY:Renew passport / ID\r
+            DESCRIPTION:Photos first\\, then the form\r
+            CATEGORIES:Errands\r
+            DUE;TZID=Europe/Berlin:20261130T170000\r
+            STATUS:NEEDS-ACTION\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            DESCRIPTION:Reminder\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        let task = try #require(try decode(thunderbird))
+        guard case let .task(t) = task else { Issue.record("\(task)"); return }
+        #expect(t.uid == "3f2a-4b1c@example.org" && t.title == "Renew passport - ID" && t.notes == "Photos first, then the form")
+        #expect(!t.archived && t.modified == 1_795_249_800_000)
+
+        let child = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VTODO\r
+            UID:child@example.org\r
+            SUMMARY:Book the photo booth\r
+            RELATED-TO:3f2a-4b1c@example.org\r
+            DUE;VALUE=DATE:20261127\r
+            DTSTART;VALUE=DATE:20261123\r
+            STATUS:COMPLETED\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        guard case let .subtask(s)? = try decode(child) else { Issue.record("not a subtask"); return }
+        #expect(s.taskUID == "3f2a-4b1c@example.org" && s.done && s.startDate == "2026-11-23")
+        // A due date alone means the end of that day, as everywhere in focus (Berlin: 23:00Z).
+        #expect(s.due == date(1_795_820_400), "\(String(describing: s.due))")
+
+        // A floating due time reads in the person's zone; an unknown zone as UTC.
+        let floating = child.replacingOccurrences(of: "DUE;VALUE=DATE:20261127", with: "DUE:20261127T090000")
+        guard case let .subtask(f)? = try decode(floating) else { Issue.record("not a subtask"); return }
+        #expect(f.due == date(1_795_766_400))
+        let unknown = child.replacingOccurrences(of: "DUE;VALUE=DATE:20261127", with: "DUE;TZID=Mars/Olympus:20261127T090000")
+        guard case let .subtask(u)? = try decode(unknown) else { Issue.record("not a subtask"); return }
+        #expect(u.due == date(1_795_770_000))
+    }
+
+    @Test func whatIsNotAnItemIsLeftAloneAndNothingCrashes() throws {
+        let lunch = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(try decode(lunch) == nil)
+        #expect(try decode("BEGIN:VCALENDAR\r\nBEGIN:VJOURNAL\r\nUID:j\r\nEND:VJOURNAL\r\nEND:VCALENDAR\r\n") == nil)
+        #expect(try decode("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:No UID\r\nEND:VTODO\r\nEND:VCALENDAR\r\n") == nil)
+        #expect(try decode("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:cut\r\nSUMMARY:Cut off") == nil, "a component never closed")
+        #expect(throws: FocusError.self) { try decode("<html>Login</html>") }
+        // Out-of-range numbers are dropped or clamped, never trapped on.
+        let huge = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            UID:session-x@focus\r
+            DTSTART:20261124T080000Z\r
+            DTEND:20261124T075000Z\r
+            X-FOCUS-SESSION:completed\r
+            X-FOCUS-TASK:t\r
+            X-FOCUS-FOCUSED:99999999999999999999\r
+            X-FOCUS-PLANNED:1e300\r
+            X-FOCUS-MODIFIED:-5\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        guard case let .session(s)? = try decode(huge) else { Issue.record("not a session"); return }
+        #expect(s.end == s.start && s.focusedSeconds == 0 && s.plannedSeconds == 0)
+        // Random bytes: an error or nothing, never a crash.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\n".utf8)
+            bytes += (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            _ = try? SyncCodec.decode(Data(bytes), zone: berlin)
+        }
+    }
+
+    @Test func aSessionsNameIsTheSameOnEveryMachineAndNeverBusyTime() {
+        let a = SyncIdentity.sessionUID(taskUID: "focus-task-1@focus", subtaskUID: nil, start: date(1_795_300_200))
+        #expect(a == SyncIdentity.sessionUID(taskUID: "focus-task-1@focus", subtaskUID: nil, start: date(1_795_300_200)))
+        #expect(a != SyncIdentity.sessionUID(taskUID: "focus-task-1@focus", subtaskUID: "s", start: date(1_795_300_200)))
+        #expect(a.hasPrefix("session-") && a.hasSuffix("-20261121T223000Z@focus"), "\(a)")
+        var n: UInt64 = 0
+        let uid = SyncIdentity.newUID(.task) { n += 1; return n }
+        #expect(uid == "focus-task-00000000000000010000000000000002@focus")
+    }
+}
