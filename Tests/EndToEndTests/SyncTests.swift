@@ -189,6 +189,45 @@ struct SyncTests {
         #expect(try await laptop.tasks().contains("Buy milk"))
     }
 
+    @Test("the daemon syncs when it starts and a moment after each change made here")
+    func theDaemonSyncs() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+        try await desktop.run("task", "add", "Reading/Chapter 1")
+        try await desktop.sync()
+
+        // The laptop's daemon: its log goes to a file.
+        let log = laptop.sandbox.dir.appendingPathComponent("daemon.log").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        var pid: pid_t = 0
+        let environment = laptop.sandbox.environment.merging(direct) { $1 }
+        #expect(Spawn.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "daemon"], environment: environment, actions: &actions) == 0)
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        // At start: the desktop's task arrives.
+        let received = await eventually(seconds: 30) { (try? await laptop.tasks().contains("Reading")) == true }
+        #expect(received, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        // A change here goes out a few seconds later, without a `focus sync`.
+        try await laptop.run("task", "add", "Garden/Plant bulbs")
+        let sent = await eventually(seconds: 40) {
+            _ = try? await desktop.run("sync")
+            return (try? await desktop.tasks().contains("Plant bulbs")) == true
+        }
+        #expect(sent, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+    }
+
     @Test("setup refuses a calendar with other events, and sync without setup says what to do")
     func refusals() async throws {
         let server = try RadicaleServer()

@@ -47,8 +47,14 @@ final class Shared<Value>: @unchecked Sendable {
             return base.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18 + jump.value)
         }
 
+        /// What `syncData` was called for, and the signature of the local data it reads.
+        let syncs = Shared(0)
+        let signature = Shared<[Int64]>([1])
+        /// Another command changes the data while the first sync runs.
+        let changeDuringFirstSync = Shared(false)
+
         /// Starts a daemon; returns its task.
-        func start() -> Task<Void, Never> {
+        func start(syncing: Bool = false) -> Task<Void, Never> {
             var daemon = ReminderDaemon(
                 clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
                 calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
@@ -60,6 +66,13 @@ final class Shared<Value>: @unchecked Sendable {
                 settle: { [settles] _, _ in settles.update { $0 += 1 } },
                 fingerprint: { nil }, log: { [logs] line in logs.update { $0.append(line) } })
             daemon.hooks = hooks
+            if syncing {
+                daemon.syncData = { [syncs, signature, changeDuringFirstSync] _ in
+                    syncs.update { $0 += 1 }
+                    if changeDuringFirstSync.value, syncs.value == 1 { signature.value = [9] }
+                }
+                daemon.syncSignature = { [signature] in signature.value }
+            }
             return Task { await daemon.run() }
         }
 
@@ -102,6 +115,38 @@ final class Shared<Value>: @unchecked Sendable {
         await h.stop(task)
         let stored = try h.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") }
         #expect(stored == 2)
+    }
+
+    @Test func syncsAtStartAMomentAfterALocalChangeAndEveryInterval() async throws {
+        var config = FocusConfig()
+        config.syncIntervalSeconds = 3600
+        let h = try Harness(config: config)
+        let task = h.start(syncing: true)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.syncs.value == 1, "at start")
+        await h.clock.advance(by: .seconds(60))
+        #expect(h.syncs.value == 1, "nothing changed")
+        h.signature.value = [2]
+        await h.clock.advance(by: .seconds(6))
+        #expect(h.syncs.value == 1, "a change waits a moment for what follows it")
+        await h.clock.advance(by: .seconds(10))
+        #expect(h.syncs.value == 2)
+        await h.clock.advance(by: .seconds(3610))
+        #expect(h.syncs.value == 3, "every sync_interval")
+        await h.stop(task)
+    }
+
+    @Test func aChangeMadeWhileASyncRunsGoesInTheNextOne() async throws {
+        let h = try Harness()
+        h.changeDuringFirstSync.value = true
+        let task = h.start(syncing: true)
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.syncs.value == 1)
+        await h.clock.advance(by: .seconds(30))
+        #expect(h.syncs.value == 2)
+        await h.clock.advance(by: .seconds(120))
+        #expect(h.syncs.value == 2)
+        await h.stop(task)
     }
 
     @Test func theBlockStartsHookRunsWithTheStartNoticeOnly() async throws {

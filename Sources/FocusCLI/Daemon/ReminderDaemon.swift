@@ -82,6 +82,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         var background: (task: Task<Void, Never>, done: BackgroundJob, kind: BackgroundJob.Kind)?
         var nextSync: Date? = syncData == nil ? nil : now()
         var syncedSignature: [Int64]?
+        var syncStartSignature: [Int64]?
         var nextRefresh: Date? = config.calendarRefreshSeconds == nil || refreshCalendars == nil ? nil : now()
         var publishedPlan: [Int64]?
         var planSignature: [Int64]?
@@ -154,8 +155,9 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             // database files, which the fingerprint sees.
             if let job = background, job.done.isDone {
                 if job.kind == .sync {
-                    // What the sync itself wrote is not a local change to send back.
-                    syncedSignature = syncSignature?() ?? []
+                    // What the data was when the sync began: a change made while it ran (or the
+                    // sync's own writes) is seen as new, and costs at most one more quiet sync.
+                    syncedSignature = syncStartSignature ?? []
                     nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) }
                     lastFingerprint = nil
                 }
@@ -170,6 +172,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     background = (Task { await refresh(config); done.finish() }, done, .refresh)
                 } else if let due = nextSync, due <= wall, let sync = syncData {
                     nextSync = nil
+                    syncStartSignature = syncSignature?()
                     background = (Task { await sync(config); done.finish() }, done, .sync)
                 } else if let publish = publishPlan, let signature = planSignature, signature != publishedPlan {
                     publishedPlan = signature
