@@ -500,7 +500,9 @@ extension AppDatabase {
                   kind TEXT NOT NULL CHECK (kind IN ('task', 'subtask', 'session')),
                   url TEXT NOT NULL,
                   etag TEXT,
-                  base BLOB NOT NULL
+                  base BLOB NOT NULL,
+                  -- SyncItem.digest of the item `base` holds: what a sync compares first.
+                  digest TEXT NOT NULL
                 ) WITHOUT ROWID;
                 CREATE INDEX syncItem_url ON syncItem(url);
                 CREATE TABLE syncConflict (

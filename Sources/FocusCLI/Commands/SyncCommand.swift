@@ -189,7 +189,7 @@ package struct SyncStatusCommand: FocusRunnable {
             }
             return
         }
-        let pending = try db.pendingSyncCount { data in try? SyncCodec.decode(data, zone: env.calendar) }
+        let pending = try db.pendingSyncCount()
         let conflicts = try db.syncConflicts(since: env.now().addingTimeInterval(-30 * 86_400))
         if json {
             let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }

@@ -145,9 +145,16 @@ package struct SyncEngine {
         var uids = Set(local.keys)
         uids.formUnion(remote.keys)
         uids.formUnion(states.keys)
-        for uid in uids.sorted() {
+        // Unchanged on both sides since they agreed (the server did not report it, and the
+        // copy here has the agreed digest): nothing to read or merge.
+        let touched = uids.filter { uid in
+            guard remote[uid] == nil, let state = states[uid], let mine = local[uid] else { return true }
+            return mine.digest != state.digest
+        }
+        let bases = try db.syncBases(touched.filter { states[$0] != nil }.sorted())
+        for uid in touched.sorted() {
             let state = states[uid]
-            let base = state.flatMap { decode($0.base) }
+            let base = bases[uid].flatMap { decode($0) }
             let there = remote[uid]
             let remoteItem: SyncItem? = there.map(\.item) ?? base
             let url = there?.url ?? state?.url ?? Publication.resourceURL(calendar: calendarURL, uid: uid)
@@ -167,7 +174,7 @@ package struct SyncEngine {
                     writes.append(.put(result, url: url, etag: etag, exists: remoteItem != nil || state != nil))
                 } else if let remoteItem, there != nil || state == nil {
                     agreed.append(SyncState(uid: uid, kind: result.kind, url: url, etag: etag,
-                                            base: Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8)))
+                                            base: Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8), digest: remoteItem.digest))
                 }
             } else if outcome.writeRemote, remoteItem != nil {
                 writes.append(.delete(uid: uid, url: url, etag: etag))
@@ -199,7 +206,7 @@ package struct SyncEngine {
                 }
                 switch result {
                 case let .written(newEtag):
-                    try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8))])
+                    try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8), digest: item.digest)])
                     summary.sent += 1
                 case .changedOnServer, .missing:
                     retry = true

@@ -25,14 +25,18 @@ package struct SyncState: Sendable, Equatable {
     package var kind: SyncKind
     package var url: String
     package var etag: String?
+    /// The agreed text; empty when read without it (`syncStates()`: `syncBases(_:)` reads it).
     package var base: Data
+    /// `SyncItem.digest` of the agreed item.
+    package var digest: String
 
-    package init(uid: String, kind: SyncKind, url: String, etag: String?, base: Data) {
+    package init(uid: String, kind: SyncKind, url: String, etag: String?, base: Data, digest: String) {
         self.uid = uid
         self.kind = kind
         self.url = url
         self.etag = etag
         self.base = base
+        self.digest = digest
     }
 }
 
@@ -153,15 +157,34 @@ extension AppDatabase {
 
     // MARK: Agreed versions
 
+    /// Every agreed version, without its text (a sync reads the texts it needs).
     package func syncStates() throws(FocusError) -> [String: SyncState] {
         try read { db in
             var states: [String: SyncState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, base FROM syncItem") {
+            let rows = try Row.fetchCursor(db, sql: "SELECT uid, kind, url, etag, digest FROM syncItem")
+            while let row = try rows.next() {
                 guard let kind = SyncKind(rawValue: row.text("kind")) else { continue }
-                let base: Data = (row["base"] as Data?) ?? Data(row.text("base").utf8)
-                states[row.text("uid")] = SyncState(uid: row.text("uid"), kind: kind, url: row.text("url"), etag: row.optionalText("etag"), base: base)
+                states[row.text("uid")] = SyncState(uid: row.text("uid"), kind: kind, url: row.text("url"), etag: row.optionalText("etag"),
+                                                    base: Data(), digest: row.text("digest"))
             }
             return states
+        }
+    }
+
+    /// The agreed texts of some items.
+    package func syncBases(_ uids: [String]) throws(FocusError) -> [String: Data] {
+        try read { db in
+            var bases: [String: Data] = [:]
+            var start = 0
+            while start < uids.count {
+                let chunk = Array(uids[start..<min(uids.count, start + 500)])
+                start += chunk.count
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                for row in try Row.fetchAll(db, sql: "SELECT uid, base FROM syncItem WHERE uid IN (\(marks))", arguments: StatementArguments(chunk)) {
+                    bases[row.text("uid")] = (row["base"] as Data?) ?? Data(row.text("base").utf8)
+                }
+            }
+            return bases
         }
     }
 
@@ -172,11 +195,12 @@ extension AppDatabase {
 
     static func record(_ states: [SyncState], forgetting gone: [String], _ db: Database) throws {
         let upsert = try db.cachedStatement(sql: """
-            INSERT INTO syncItem (uid, kind, url, etag, base) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag, base = excluded.base
+            INSERT INTO syncItem (uid, kind, url, etag, base, digest) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag, base = excluded.base,
+              digest = excluded.digest
             """)
         for state in states {
-            try upsert.execute(arguments: [state.uid, state.kind.rawValue, state.url, state.etag, state.base])
+            try upsert.execute(arguments: [state.uid, state.kind.rawValue, state.url, state.etag, state.base, state.digest])
         }
         let forget = try db.cachedStatement(sql: "DELETE FROM syncItem WHERE uid = ?")
         for uid in gone { try forget.execute(arguments: [uid]) }
@@ -496,7 +520,7 @@ extension AppDatabase {
     }
 
     /// What a sync would send now: items changed, added or removed since the versions agreed.
-    package func pendingSyncCount(decode: (Data) -> SyncItem?) throws(FocusError) -> (changed: Int, added: Int, removed: Int) {
+    package func pendingSyncCount() throws(FocusError) -> (changed: Int, added: Int, removed: Int) {
         let states = try syncStates()
         let local = try localSyncItems()
         var changed = 0, added = 0
@@ -508,7 +532,7 @@ extension AppDatabase {
         }
         for (uid, item) in local {
             if let state = states[uid] {
-                if let base = decode(state.base), base.sameContent(as: item) {} else { changed += 1 }
+                if state.digest != item.digest { changed += 1 }
             } else {
                 added += 1
             }
