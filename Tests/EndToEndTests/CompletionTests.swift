@@ -110,4 +110,28 @@ struct CompletionTests {
         #expect(check.status == 0, "\(shell) -n: \(check.err)")
         #expect(script.out.contains("---completion"), "the \(shell) script calls focus back for task paths")
     }
+
+    /// `--db` and `--tz` before the subcommand: zsh's root `_arguments` takes them (with the
+    /// value completion `status` has), fish's parser skips their values and offers them.
+    @Test func globalOptionsCompleteBeforeTheSubcommandInZshAndFish() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let zsh = try await s.run("--generate-completion-script", "zsh").out
+        let root = zsh.components(separatedBy: "\n_focus() {\n").dropFirst().first?.components(separatedBy: "\n}\n").first ?? ""
+        #expect(root.contains("'--db[Database file") && root.contains("'--tz[Time zone") && root.contains("---completion status -- --tz"), "\(root)")
+        let fish = try await s.run("--generate-completion-script", "fish").out
+        #expect(fish.contains("case 'focus'\n        __focus_parse_subcommand 0 'db=' 'tz=' 'version' 'h/help'"))
+        #expect(fish.contains("__focus_should_offer_completions_for_flags_or_options \"focus\" tz' -l 'tz'"))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { return }
+        let file = s.dir.appendingPathComponent("focus.fish").path
+        try fish.write(toFile: file, atomically: true, encoding: .utf8)
+        func offers(_ line: String) throws -> [String] {
+            let r = try Spawn.run("/usr/bin/fish", ["--no-config", "-c", "source \(file); complete -C '\(line)'"],
+                                  environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+            return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try offers("focus --tz UTC st") == ["start", "stats", "status", "stop"])
+        #expect(try offers("focus --db x.sqlite ta") == ["task"])
+        #expect(try Set(offers("focus --")).isSuperset(of: ["--db", "--tz"]))
+    }
 }

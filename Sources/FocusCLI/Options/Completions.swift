@@ -65,11 +65,53 @@ enum CompletionScripts {
     /// `script` for `shell`, completing `--db` and `--tz` before the subcommand too
     /// (`focus --tz Eu<Tab>`, `focus --db x.sqlite start Th<Tab>`): the parser keeps them on each
     /// subcommand (`FocusMain.hoistingGlobalOptions` moves them there), so its scripts know them
-    /// only after one. Bash only; another shell's script, or a script whose shape this does not
-    /// recognise, is returned as it is.
+    /// only after one. A script whose shape this does not recognise is returned as it is.
     static func patched(_ script: String, shell: String) -> String {
-        guard shell == "bash" else { return script }
-        return patchedBash(script) ?? script
+        switch shell {
+        case "bash": return patchedBash(script) ?? script
+        case "zsh": return patchedZsh(script) ?? script
+        case "fish": return patchedFish(script) ?? script
+        default: return script
+        }
+    }
+
+    /// zsh: the root function's `_arguments` takes the two options, with the specs (and so the
+    /// value completion) `status` has, so they are consumed before the subcommand.
+    private static func patchedZsh(_ script: String) -> String? {
+        guard let root = script.range(of: "\n_focus() {\n"),
+              let rootEnd = script.range(of: "\n}\n", range: root.upperBound..<script.endIndex),
+              let status = script.range(of: "\n_focus_status() {\n"),
+              let statusEnd = script.range(of: "\n}\n", range: status.upperBound..<script.endIndex)
+        else { return nil }
+        let statusBody = script[status.upperBound..<statusEnd.lowerBound]
+        let specs = statusBody.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { $0.hasPrefix("        '--db[") || $0.hasPrefix("        '--tz[") }
+        guard specs.count == 2 else { return nil }
+        var body = String(script[root.upperBound..<rootEnd.lowerBound])
+        let anchor = "        '--version[Show the version.]'\n"
+        guard let at = body.range(of: anchor) else { return nil }
+        body.replaceSubrange(at, with: specs.joined(separator: "\n") + "\n" + anchor)
+        return String(script[..<root.upperBound]) + body + String(script[rootEnd.lowerBound...])
+    }
+
+    /// fish: the root's token parser knows the two options take a value, and the root offers
+    /// them with `status`'s completions of their values.
+    private static func patchedFish(_ script: String) -> String? {
+        let rootParse = "    case 'focus'\n        __focus_parse_subcommand 0 'version' 'h/help'\n"
+        guard let parse = script.range(of: rootParse) else { return nil }
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
+        let global = lines.filter {
+            $0.hasPrefix("complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus status\" db'")
+                || $0.hasPrefix("complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus status\" tz'")
+        }.map { $0.replacingOccurrences(of: "\"focus status\" ", with: "\"focus\" ") }
+        let help = "complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus\" h help'"
+        guard global.count == 2, let helpLine = lines.firstIndex(where: { $0.hasPrefix(help) }) else { return nil }
+        var patched = script
+        patched.replaceSubrange(parse, with: "    case 'focus'\n        __focus_parse_subcommand 0 'db=' 'tz=' 'version' 'h/help'\n")
+        var out = patched.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The parse line keeps the line count, so the help line's index still holds.
+        out.insert(contentsOf: global, at: helpLine + 1)
+        return out.joined(separator: "\n")
     }
 
     /// The root function declares the two options (so their values are skipped on the way to
