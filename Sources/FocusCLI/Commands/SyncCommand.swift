@@ -31,10 +31,11 @@ package struct SyncCommand: ParsableCommand {
 
     /// Runs one sync and notes how it ended; an error is noted and thrown.
     static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
-                     client: (any CalDAVClient)? = nil) throws -> SyncEngine.Summary {
+                     client: (any CalDAVClient)? = nil, quiet: Bool = true) throws -> SyncEngine.Summary {
         let client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        let progress = ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
         do {
-            return try SyncEngine(env: env, client: client, db: db).run(target, endpoint: endpoint)
+            return try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
         } catch {
             let message = (error as? FocusError)?.description ?? "\(error)"
             try? db.noteSync(at: env.now(), token: nil, error: message)
@@ -66,6 +67,8 @@ package struct SyncNowCommand: FocusRunnable {
 
     @Flag(help: "Read the account's password from the first line of standard input.")
     var passwordStdin = false
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
+    var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -76,7 +79,7 @@ package struct SyncNowCommand: FocusRunnable {
             throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
         }
         let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
-        let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env)
+        let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet)
         for line in SyncCommand.lines(summary, target: target) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }
@@ -98,6 +101,8 @@ package struct SyncSetupCommand: FocusRunnable {
     var calendar: String
     @Flag(help: "Read the account's password from the first line of standard input.")
     var passwordStdin = false
+    @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
+    var quiet = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -161,7 +166,7 @@ package struct SyncSetupCommand: FocusRunnable {
         try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
         guard let target = try db.syncTarget() else { return }
         env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
-        let summary = try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client)
+        let summary = try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet)
         for line in SyncCommand.lines(summary, target: target) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }

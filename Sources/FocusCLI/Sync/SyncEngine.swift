@@ -15,11 +15,14 @@ package struct SyncEngine {
     let env: FocusEnvironment
     let client: any CalDAVClient
     let db: AppDatabase
+    /// The progress line of the writes (a first sync of a long history sends thousands).
+    var progress: ProgressMeter?
 
-    package init(env: FocusEnvironment, client: any CalDAVClient, db: AppDatabase) {
+    package init(env: FocusEnvironment, client: any CalDAVClient, db: AppDatabase, progress: ProgressMeter? = nil) {
         self.env = env
         self.client = client
         self.db = db
+        self.progress = progress
     }
 
     package struct Summary: Equatable, Sendable {
@@ -195,7 +198,10 @@ package struct SyncEngine {
 
         // Push.
         var retry = false
+        progress?.setTotal(writes.count)
+        defer { progress?.finish() }
         for write in writes {
+            progress?.advance()
             switch write {
             case let .put(item, url, etag, exists):
                 let text = SyncCodec.encode(item, stamp: env.now())
