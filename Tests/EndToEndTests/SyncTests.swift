@@ -107,6 +107,16 @@ struct SyncTests {
         #expect(again.code == 0 && again.out.contains("focus sync"), "\(again.out)\(again.err)")
         let busy = json(try await laptop.run("calendar", "busy", "--from", "2026-11-24", "--to", "2026-11-24", "--json").out) as? [Any]
         #expect(busy?.isEmpty == true)
+
+        // The server goes away: one line, exit 69, nothing lost; status and doctor say so.
+        try await laptop.run("task", "add", "Thesis/Offline work")
+        server.stop()
+        let down = try await laptop.run("sync")
+        #expect(down.code == 69 && down.err.split(separator: "\n").count == 1, "\(down.err)")
+        let after = try await laptop.run("sync", "status")
+        #expect(after.out.contains("Last attempt failed") && after.out.contains("Waiting to be sent: 0 changed, 1 new, 0 removed."), "\(after.out)")
+        #expect(try await laptop.run("doctor").out.contains("the last sync with 'Focus' failed"))
+        #expect(try await laptop.run("task", "list").out.contains("Offline work"))
     }
 
     @Test("a rename on one machine and a new estimate on the other both survive; the same field changed twice keeps the newer and says so")

@@ -60,6 +60,17 @@ package struct DoctorCommand: FocusRunnable {
                     row(kind, "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)")
                 }
             }
+            // Sync (README, "Two machines"): a failed last sync is a problem; otherwise when it last ran.
+            if let target = try db.syncTarget() {
+                let name = Sanitized.terminal(target.name)
+                if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
+                    problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(Sanitized.terminal(error))")
+                } else if let synced = target.syncedAt {
+                    row("sync", "'\(name)' synced \(env.calendar.wallClockText(synced).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")
+                } else {
+                    row("sync", "'\(name)' not synced yet (`focus sync`)")
+                }
+            }
         } catch {
             problem("database", "\(env.databasePath): \(error.description)")
         } }
