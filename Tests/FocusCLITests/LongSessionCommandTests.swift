@@ -24,6 +24,26 @@ import Testing
         return days.map { d in ["date", "focused_seconds", "completed", "interrupted"].map { "\(d[$0] ?? "?")" } }
     }
 
+    /// "Today" in `status`, the countdown and the daemon's day summary counts a day's focus as
+    /// the stats do: the part of each session inside the day.
+    @Test func todaysFocusIsTheDaysShareOfAForgottenTimerAsInStats() async throws {
+        let world = try TestWorld()
+        let dir = try TempDir()
+        #expect(await world.output("import", try dir.file("h.jsonl", Self.forgotten + "\n")).code == 0)
+        // Friday the 20th, late: the timer's 23h 30m since midnight, not the 0 of a day on
+        // which no session started.
+        world.now = TestWorld.instant("2026-11-20T23:45:00+01:00")
+        #expect(await world.output("status", "--format", "{today}").out == "23h30m\n")
+        let friday = world.calendar.startOfDay(LocalDate(year: 2026, month: 11, day: 20))
+        let thursday = world.calendar.startOfDay(LocalDate(year: 2026, month: 11, day: 19))
+        let summary = try world.database.dayTotals(from: friday, to: friday.addingTimeInterval(86_400))
+        #expect(summary.focusedSeconds == 84_600 && summary.interrupted == 0, "23h 30m, counted on the day it started")
+        let first = try world.database.dayTotals(from: thursday, to: friday)
+        #expect(first.focusedSeconds == 14_400 && first.interrupted == 1)
+        let days = try await Self.days(world, "--from", "2026-11-19", "--to", "2026-11-20")
+        #expect(days.map { $0[1] } == ["\(first.focusedSeconds)", "\(summary.focusedSeconds)"], "the same figures as stats")
+    }
+
     @Test func aForgottenTimerIsImportedOnceWithAWarningAndSpreadOverItsDays() async throws {
         let world = try TestWorld()
         let dir = try TempDir()

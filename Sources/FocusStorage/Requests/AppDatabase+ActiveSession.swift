@@ -222,13 +222,9 @@ extension AppDatabase {
         try write { db in try db.execute(sql: "UPDATE timeLog SET note = ? WHERE id = ?", arguments: [note, id]) }
     }
 
-    /// Focus logged today (sessions starting in [dayStart, dayEnd)), for the view and the notices.
+    /// Focus logged in [from, to) as the stats count it (each session's share by wall time): today's
+    /// total in the countdown, `status` and the notices.
     package func focusedSeconds(from: Date, to: Date) throws(FocusError) -> Int {
-        try read { db in
-            // total(), not sum(): a sum of hand-edited values overflows in SQLite (an error), a total cannot.
-            let row = try Row.fetchOne(db, sql: "SELECT total(focusedSeconds) FROM timeLog WHERE startedAt >= ? AND startedAt < ?",
-                                       arguments: [from.unixSeconds, to.unixSeconds])
-            return row?.seconds(0) ?? 0
-        }
+        try read { db in Int(try AppDatabase.focusInside(db, from: from, to: to).rounded()) }
     }
 }

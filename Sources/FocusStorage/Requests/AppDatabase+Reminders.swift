@@ -67,15 +67,19 @@ extension AppDatabase {
         }
     }
 
-    /// Focused seconds and session counts of the sessions starting in [from, to).
+    /// The focused seconds inside [from, to) (as the stats count them) and the sessions starting
+    /// in it, completed and interrupted.
     package func dayTotals(from: Date, to: Date) throws(FocusError) -> (focusedSeconds: Int, completed: Int, interrupted: Int) {
         try read { db in
             // total(), not sum(): a sum of hand-edited values overflows in SQLite (an error), a total cannot.
+            // Sessions count on the day they start; their focus is shared out by wall time, as
+            // the stats count it.
             let row = try Row.fetchOne(db, sql: """
-                SELECT total(focusedSeconds), total(status = 'completed'), total(status = 'interrupted')
+                SELECT total(status = 'completed'), total(status = 'interrupted')
                 FROM timeLog WHERE startedAt >= ? AND startedAt < ?
                 """, arguments: [from.unixSeconds, to.unixSeconds])
-            return (row?.seconds(0) ?? 0, row?.count(1) ?? 0, row?.count(2) ?? 0)
+            let focused = Int(try AppDatabase.focusInside(db, from: from, to: to).rounded())
+            return (focused, row?.count(0) ?? 0, row?.count(1) ?? 0)
         }
     }
 }

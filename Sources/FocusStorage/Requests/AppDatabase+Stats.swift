@@ -302,6 +302,27 @@ extension AppDatabase {
         return Double(whole - outside) + shares
     }
 
+    /// The focused seconds inside `[from, to)` as the stats count them (each session's focus
+    /// shared out by wall time, so a session across midnight, or a forgotten timer over three
+    /// days, gives each day its part): `focusExact` when both ends are on quarter hours, else
+    /// the sessions that overlap the range, read by start time. "Today" in `status`, the
+    /// countdown and the daemon's day summary is this.
+    static func focusInside(_ db: Database, from: Date, to: Date) throws -> Double {
+        let lo = from.unixSeconds, hi = to.unixSeconds
+        guard lo < hi else { return 0 }
+        let long = try LongSessions(db, endingAfter: from, startingBefore: to, filter: "", [])
+        if let exact = try focusExact(db, from: from, to: to, long: long) { return exact }
+        var unnamed = SessionIDs()
+        var sessions = try statsSessions(db, sql: windowSessionsSQL, [lo - dayReach, hi], ids: &unnamed)
+        sessions += long.crossing(lo, from: .min, before: lo - dayReach)
+        var total = 0.0
+        for session in sessions where session.focusedSeconds > 0 && session.end > lo && session.start < hi {
+            let overlap = Double(min(session.end, hi) - max(session.start, lo))
+            total += StatsMath.share(Double(session.focusedSeconds), overlap: overlap, wall: Double(session.end - session.start))
+        }
+        return total
+    }
+
     /// How many consecutive days before `first` (back to `limit`, included) have focus, as
     /// the calculator counts it: at least half a second once each session's focus is split by
     /// wall time. A session inside the day with focus settles it in one index probe; a day
