@@ -31,15 +31,25 @@ private struct Machine {
     let sandbox: Sandbox
     let server: RadicaleServer
 
-    init(_ server: RadicaleServer) async throws {
+    /// `userInAddress`: `http://alice@127.0.0.1:port/` instead of `--user alice`.
+    init(_ server: RadicaleServer, userInAddress: Bool = false) async throws {
         self.server = server
         sandbox = try Sandbox()
-        let connect = try await run("calendar", "connect", server.rootURL, "--user", server.user, "--password-command", "printf '%s\\n' '\(server.password)'")
+        let password = ["--password-command", "printf '%s\\n' '\(server.password)'"]
+        let connect = userInAddress
+            ? try await run(["calendar", "connect", server.rootURL.replacingOccurrences(of: "://", with: "://\(server.user)@")] + password)
+            : try await run(["calendar", "connect", server.rootURL, "--user", server.user] + password)
         #expect(connect.code == 0, "\(connect.err)")
+        #expect(connect.out.contains("as \(server.user)"), "\(connect.out)")
     }
 
     @discardableResult
     func run(_ args: String..., stdin: String? = nil) async throws -> Sandbox.Result {
+        try await run(args, stdin: stdin)
+    }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil) async throws -> Sandbox.Result {
         try await sandbox.run(args, env: direct, stdin: stdin)
     }
 
@@ -62,7 +72,7 @@ struct SyncTests {
     func twoMachinesConverge() async throws {
         let server = try RadicaleServer()
         let laptop = try await Machine(server)
-        let desktop = try await Machine(server)
+        let desktop = try await Machine(server, userInAddress: true)
         defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
 
         try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30", "--notes", "Methods; results, then discussion")

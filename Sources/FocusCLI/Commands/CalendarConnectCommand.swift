@@ -40,13 +40,20 @@ package struct CalendarConnectCommand: FocusRunnable {
         if passwordStdin, passwordCommand != nil {
             throw ValidationError("Give either --password-stdin or --password-command, not both.")
         }
-        if (passwordStdin || passwordCommand != nil), user == nil {
+        let inAddress = (try? CalendarFeed.credentials(url))?.user
+        if (passwordStdin || passwordCommand != nil), user == nil, inAddress == nil {
             throw ValidationError("A password needs a user name: add --user USER.")
+        }
+        if let user, let inAddress, user != inAddress {
+            throw ValidationError("The address names user '\(inAddress)' and --user '\(user)': give one.")
         }
     }
 
     package func run(in env: FocusEnvironment) async throws {
-        let address = try CalendarFeed.address(url, insecure: insecure)
+        // `https://me@host/dav` names the user as --user does.
+        let (plain, inAddress) = try CalendarFeed.credentials(url)
+        let user = self.user ?? inAddress
+        let address = try CalendarFeed.address(plain, insecure: insecure)
         var ca: String?
         if let caFile {
             _ = try CalendarImportCommand.read(caFile)  // 66 for a missing file, 74 unreadable, before any network

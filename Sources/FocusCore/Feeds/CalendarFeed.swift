@@ -71,7 +71,7 @@ package enum CalendarFeed {
         }
         let authority = String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
         guard !authority.contains("@") else {
-            throw refused("an address without a user name or password (focus does not send credentials to feeds yet)")
+            throw refused("an address without a user name or password (a feed's secret address needs none; an account with a login is connected with `focus calendar connect URL --user USER`)")
         }
         let host = Self.hostName(authority: authority)
         guard !host.isEmpty else { throw refused("an address with a host name") }
@@ -91,6 +91,26 @@ package enum CalendarFeed {
         // A fragment is never sent.
         let path = rest.dropFirst(authority.count).prefix { $0 != "#" }
         return "\(fetched)://\(authority)\(path.isEmpty ? "/" : path)"
+    }
+
+    /// A CalDAV address with a user name in it (`https://me@cloud.example.org/dav`): the address
+    /// without it, and the user name (percent-decoded). A password in an address is refused:
+    /// it would sit in the process list and the shell's history (README, "Passwords are never
+    /// stored").
+    package static func credentials(_ raw: String) throws(FocusError) -> (address: String, user: String?) {
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        guard let scheme = trimmed.range(of: "://") else { return (trimmed, nil) }
+        let rest = trimmed[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return (trimmed, nil) }
+        let info = authority[..<at]
+        guard !info.contains(":") else {
+            throw FocusError.invalidValue(what: "calendar address", value: "\(trimmed[..<scheme.upperBound])\(info.prefix { $0 != ":" }):…@\(authority[authority.index(after: at)...])",
+                                          expected: "an address without a password (give it with --password-command or --password-stdin)")
+        }
+        let user = String(info).removingPercentEncoding ?? String(info)
+        let address = String(trimmed[..<scheme.upperBound]) + String(rest[authority.index(after: at)...])
+        return (address, user.isEmpty ? nil : user)
     }
 
     /// The host of an address.

@@ -129,3 +129,19 @@ import Testing
             == "calendar 'Work' was last refreshed 1 min ago; its last refresh failed: server down")
     }
 }
+
+/// A user name in a CalDAV address stands for --user; a password there is refused.
+@Suite struct CalDAVAddressCredentialsTests {
+    @Test func aUserNameInTheAddressIsTakenOutAndAPasswordRefused() throws {
+        #expect(try CalendarFeed.credentials("https://me%40example.org@cloud.example.org/remote.php/dav")
+            == ("https://cloud.example.org/remote.php/dav", "me@example.org"))
+        #expect(try CalendarFeed.credentials("https://cloud.example.org/dav") == ("https://cloud.example.org/dav", nil))
+        #expect(try CalendarFeed.credentials("https://cloud.example.org/a@b") == ("https://cloud.example.org/a@b", nil), "an @ in the path is no user")
+        do {
+            _ = try CalendarFeed.credentials("https://me:hunter2@cloud.example.org/dav")
+            Issue.record("a password in the address was accepted")
+        } catch {
+            #expect(error.description.contains("without a password") && !error.description.contains("hunter2"), "\(error.description)")
+        }
+    }
+}
