@@ -52,9 +52,14 @@ final class Shared<Value>: @unchecked Sendable {
         let signature = Shared<[Int64]>([1])
         /// Another command changes the data while the first sync runs.
         let changeDuringFirstSync = Shared(false)
+        let slowSync = Shared(false)
+        let signatureReads = Shared(0)
+        let refreshes = Shared(0)
+        /// Rounds of the loop (it reads the fingerprint once a round).
+        let loops = Shared(0)
 
         /// Starts a daemon; returns its task.
-        func start(syncing: Bool = false) -> Task<Void, Never> {
+        func start(syncing: Bool = false, refreshing: Bool = false) -> Task<Void, Never> {
             var daemon = ReminderDaemon(
                 clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
                 calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
@@ -64,14 +69,22 @@ final class Shared<Value>: @unchecked Sendable {
                 },
                 makeNotifier: { [notifier] config -> any Notifier in config.notifications ? notifier : SilentNotifier() },
                 settle: { [settles] _, _ in settles.update { $0 += 1 } },
-                fingerprint: { nil }, log: { [logs] line in logs.update { $0.append(line) } })
+                fingerprint: { [loops] in loops.update { $0 += 1 }; return nil }, log: { [logs] line in logs.update { $0.append(line) } })
             daemon.hooks = hooks
             if syncing {
-                daemon.syncData = { [syncs, signature, changeDuringFirstSync] _ in
+                daemon.syncData = { [syncs, signature, changeDuringFirstSync, slowSync] _ in
                     syncs.update { $0 += 1 }
                     if changeDuringFirstSync.value, syncs.value == 1 { signature.value = [9] }
+                    // A slow server: a second of real time.
+                    if slowSync.value { try? await Task.sleep(for: .seconds(1), clock: ContinuousClock()) }
                 }
-                daemon.syncSignature = { [signature] in signature.value }
+                daemon.syncSignature = { [signature, signatureReads] in
+                    signatureReads.update { $0 += 1 }
+                    return signature.value
+                }
+            }
+            if refreshing {
+                daemon.refreshCalendars = { [refreshes] _ in refreshes.update { $0 += 1 } }
             }
             return Task { await daemon.run() }
         }
@@ -133,6 +146,21 @@ final class Shared<Value>: @unchecked Sendable {
         #expect(h.syncs.value == 2)
         await h.clock.advance(by: .seconds(3610))
         #expect(h.syncs.value == 3, "every sync_interval")
+        await h.stop(task)
+    }
+
+    /// A job that comes due while another runs waits for it without spinning the loop (a
+    /// spinning loop raced its own timer against SIGTERM and lost the stop).
+    @Test func aJobDueWhileAnotherRunsWaitsWithoutSpinning() async throws {
+        var config = FocusConfig()
+        config.calendarRefreshSeconds = 60
+        let h = try Harness(config: config)
+        h.slowSync.value = true
+        let task = h.start(syncing: true, refreshing: true)
+        await h.clock.advance(by: .seconds(1))   // the refresh, then the slow sync begins
+        await h.clock.advance(by: .seconds(120)) // the next refresh comes due meanwhile
+        let rounds = h.loops.value
+        #expect(rounds < 200, "the loop went round \(rounds) times in 121 s while a job ran")
         await h.stop(task)
     }
 

@@ -181,7 +181,10 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             }
 
             var delay = checkInterval
-            if let w = [nextWake, summary.next, nextRefresh, nextSync].compactMap({ $0 }).min() {
+            // A job that is due while another runs waits for it: its time is not a wake (it would
+            // be in the past, and the loop would spin until the running job ends).
+            let jobTimes = background == nil ? [nextRefresh, nextSync] : []
+            if let w = ([nextWake, summary.next] + jobTimes).compactMap({ $0 }).min() {
                 let untilDue = max(0, w.timeIntervalSince(now()))
                 delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
             }
@@ -235,7 +238,14 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             group.addTask { await inbox.next() }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first
+            if let first { return first }
+            // The timer went off first, but the inbox may have handed over an event in the same
+            // instant: it is taken, not dropped with the cancelled child (a lost SIGTERM kept a
+            // daemon running).
+            for await late in group {
+                if let late { return late }
+            }
+            return nil
         }
     }
 
