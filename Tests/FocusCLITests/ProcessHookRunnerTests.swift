@@ -54,6 +54,23 @@ import Glibc
         #expect(warnings.all.isEmpty)
     }
 
+    /// A script open for writing somewhere (an editor saving it; a process that forked while a
+    /// writer held it) cannot be executed for a moment (ETXTBSY): the hook still runs.
+    @Test func aHookBeingWrittenAtThatMomentStillRuns() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try hook(.sessionCompleted, #"echo ran > "$HOOK_OUT""#)
+        let writer = open(dir + "/hooks/" + HookEvent.sessionCompleted.rawValue, O_WRONLY | O_APPEND)
+        #expect(writer >= 0)
+        let released = Task.detached {
+            try? await Task.sleep(for: .milliseconds(150))
+            close(writer)
+        }
+        await runner().run(.sessionCompleted, payload: payload)
+        await released.value
+        #expect(out == "ran\n", "\(log)")
+        #expect(warnings.all.isEmpty, "\(warnings.all)")
+    }
+
     @Test func aMissingHookIsNothing() async throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         await runner().run(.breakOver, payload: payload)

@@ -215,7 +215,16 @@ package struct ProcessHookRunner: HookRunner {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        var rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        // ETXTBSY (execve(2)): the script is open for writing somewhere right now (an editor
+        // saving it, or any process that forked while a writer held it open). That passes in
+        // moments: try again for up to half a second before calling the hook broken.
+        var tries = 0
+        while rc == ETXTBSY, tries < 20 {
+            tries += 1
+            usleep(25_000)
+            rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
+        }
         var copied: DispatchSemaphore?
         if piped {
             close(pipeFDs[1])
