@@ -16,6 +16,10 @@ final class Follower: Sendable {
     init(_ sandbox: Sandbox, _ args: [String], env extra: [String: String] = [:]) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno)) }
+        // Close-on-exec at once: a process another test starts while this follower lives must
+        // not hold a reader of its output (the follower would never see its reader go).
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

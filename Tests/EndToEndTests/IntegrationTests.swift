@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -118,7 +119,7 @@ import Glibc
 
         func hook(_ name: String, _ body: String) throws {
             let path = hooks + "/" + name
-            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try ScriptFile.write("#!/bin/sh\n" + body + "\n", to: path)
             chmod(path, 0o755)
         }
 

@@ -36,8 +36,7 @@ import Glibc
 
     func hook(_ event: HookEvent, _ script: String, mode: mode_t = 0o755) throws {
         let path = dir + "/hooks/" + event.rawValue
-        try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, mode)
+        try ScriptFile.write("#!/bin/sh\n" + script + "\n", to: path, mode: mode)
     }
 
     var log: String { (try? String(contentsOfFile: dir + "/state/focus/hooks.log", encoding: .utf8)) ?? "" }
@@ -59,14 +58,17 @@ import Glibc
     @Test func aHookBeingWrittenAtThatMomentStillRuns() async throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try hook(.sessionCompleted, #"echo ran > "$HOOK_OUT""#)
-        let writer = open(dir + "/hooks/" + HookEvent.sessionCompleted.rawValue, O_WRONLY | O_APPEND)
+        let writer = open(dir + "/hooks/" + HookEvent.sessionCompleted.rawValue, O_WRONLY | O_APPEND | O_CLOEXEC)
         #expect(writer >= 0)
-        let released = Task.detached {
-            try? await Task.sleep(for: .milliseconds(150))
+        // Released by a thread of its own (the test's task pool may be busy with other tests).
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            usleep(150_000)
             close(writer)
+            released.signal()
         }
         await runner().run(.sessionCompleted, payload: payload)
-        await released.value
+        released.wait()
         #expect(out == "ran\n", "\(log)")
         #expect(warnings.all.isEmpty, "\(warnings.all)")
     }

@@ -74,7 +74,11 @@ struct CalDAVLogin {
         let shown = "'\(Sanitized.terminal(command))'"
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw FocusError.unavailable("could not run the password command \(shown): \(String(cString: strerror(errno))).") }
+        // Both ends close-on-exec at once (the child gets the writing end through dup2): a hook
+        // the daemon starts meanwhile must not inherit the writing end, or reading the password
+        // would wait for that hook to exit.
         _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
