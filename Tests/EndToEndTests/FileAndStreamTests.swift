@@ -119,6 +119,10 @@ import Glibc
     static func spawnIntoBrokenPipe(_ args: [String], environment: [String: String]) throws -> (code: Int32, err: String) {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
+        // Close-on-exec at once: a process another test starts in this instant must not hold a
+        // reading end (the write would then succeed; seen in CI).
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         close(fds[0])
         defer { close(fds[1]) }
         let errPath = NSTemporaryDirectory() + "focus-epipe-\(UUID().uuidString)"
