@@ -43,6 +43,13 @@ package struct SyncCommand: ParsableCommand {
         }
     }
 
+    /// Prints what a sync did: its lines on standard output, warnings on standard error.
+    static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) {
+        for line in lines(summary, target: target) {
+            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+        }
+    }
+
     /// What a sync did, in one or two lines.
     static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
         var lines: [String] = []
@@ -79,10 +86,7 @@ package struct SyncNowCommand: FocusRunnable {
             throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
         }
         let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
-        let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet)
-        for line in SyncCommand.lines(summary, target: target) {
-            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
-        }
+        SyncCommand.say(try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet), target: target, env: env)
     }
 }
 
@@ -109,56 +113,23 @@ package struct SyncSetupCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        let accounts = try db.accounts()
-        guard !accounts.isEmpty else {
-            throw FocusError.usage("no CalDAV account is connected. Connect one first: `focus calendar connect URL --user USER`.")
-        }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
         let client = CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
-        var found: (account: StoredAccount, endpoint: CalDAVEndpoint, url: String, name: String)?
-        var fallback: (account: StoredAccount, endpoint: CalDAVEndpoint)?
-        for account in accounts {
-            let endpoint = try login.endpoint(account, env: env)
-            let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
-            let remote = try client.calendars(home, endpoint)
-            if let match = CalDAVChoice.calendar(named: calendar, in: remote) {
-                let name = Sanitized.terminal(match.displayName)
-                guard match.components.isEmpty || (match.components.contains("VTODO") && match.components.contains("VEVENT")) else {
-                    throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): focus syncs to-dos and events. Name another calendar, or a new one.")
-                }
-                if match.writable == false {
-                    throw FocusError.unavailable("calendar '\(name)' is read-only for this login. Name another calendar, or a new one.")
-                }
-                // Only focus's data: another program's events there would be mixed into a history.
-                let content = try client.changes(in: match.url, since: nil, endpoint)
-                let others = content.changed.filter { resource in
-                    guard let data = resource.data else { return false }
-                    if (try? SyncCodec.decode(data, zone: env.calendar)) != nil { return false }
-                    return String(decoding: data, as: UTF8.self).contains("BEGIN:VEVENT")
-                }.count
-                if others > 0 {
-                    throw FocusError.usage("calendar '\(name)' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
-                }
-                found = (account, endpoint, match.url, match.displayName)
-                break
+        let found = try AccountCalendar.findOrMake(
+            calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
+            db: db, env: env, login: login, client: client
+        ) { match, endpoint in
+            // Only focus's data: another program's events there would be mixed into a history.
+            let content = try client.changes(in: match.url, since: nil, endpoint)
+            let others = content.changed.filter { resource in
+                guard let data = resource.data else { return false }
+                if (try? SyncCodec.decode(data, zone: env.calendar)) != nil { return false }
+                return String(decoding: data, as: UTF8.self).contains("BEGIN:VEVENT")
+            }.count
+            if others > 0 {
+                throw FocusError.usage("calendar '\(Sanitized.terminal(match.displayName))' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
             }
-            if fallback == nil { fallback = (account, endpoint) }
-            if passwordStdin { break }  // standard input gives one password
         }
-        if found == nil, let (account, endpoint) = fallback {
-            guard let home = account.homeURLs.first else {
-                throw FocusError.unavailable("the account at \(CalendarFeed.shownAddress(account.url)) has no calendar home to make '\(Sanitized.terminal(calendar))' in.")
-            }
-            let url = CalDAVChoice.newCalendarURL(home: home, name: calendar)
-            switch try client.makeCalendar(url, displayName: calendar, components: ["VEVENT", "VTODO"], endpoint) {
-            case .written:
-                env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
-            case .changedOnServer, .missing:
-                throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))' (something else is at \(CalendarFeed.shownAddress(url))). Make it in your calendar app, then set up again.")
-            }
-            found = (account, endpoint, url, calendar)
-        }
-        guard let found else { return }
         if try db.connectedCalendars().contains(where: { $0.accountID == found.account.id && $0.remoteURL == found.url }) {
             env.console.note("note: calendar '\(Sanitized.terminal(found.name))' no longer counts as busy time: it holds focus's history.")
         }
@@ -166,10 +137,7 @@ package struct SyncSetupCommand: FocusRunnable {
         try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
         guard let target = try db.syncTarget() else { return }
         env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
-        let summary = try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet)
-        for line in SyncCommand.lines(summary, target: target) {
-            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
-        }
+        SyncCommand.say(try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet), target: target, env: env)
     }
 }
 

@@ -1,0 +1,58 @@
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import Foundation
+
+/// A calendar of the connected CalDAV accounts that focus writes into (`calendar publish`,
+/// `sync setup`), found by name in the accounts, else made (MKCALENDAR) in the home of the first
+/// one asked.
+struct AccountCalendar {
+    var account: StoredAccount
+    var endpoint: CalDAVEndpoint
+    var url: String
+    var name: String
+
+    /// - Parameters:
+    ///   - components: what the calendar must be able to hold (and what a new one is made for).
+    ///   - purpose: the end of the refusal of one that cannot ("focus publishes events").
+    ///   - again: what to run once the person made it by hand ("publish again").
+    ///   - accept: further checks of a calendar that exists (throws to refuse it).
+    static func findOrMake(_ calendar: String, components: [String], purpose: String, again: String, db: AppDatabase,
+                           env: FocusEnvironment, login: CalDAVLogin, client: any CalDAVClient,
+                           accept: (RemoteCalendar, CalDAVEndpoint) throws -> Void = { _, _ in }) throws -> AccountCalendar {
+        let accounts = try db.accounts()
+        guard !accounts.isEmpty else {
+            throw FocusError.usage("no CalDAV account is connected. Connect one first: `focus calendar connect URL --user USER`.")
+        }
+        // The account that has a calendar of this name, else the one connected last.
+        var fallback: (account: StoredAccount, endpoint: CalDAVEndpoint)?
+        for account in accounts {
+            let endpoint = try login.endpoint(account, env: env)
+            let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+            if let match = CalDAVChoice.calendar(named: calendar, in: try client.calendars(home, endpoint)) {
+                let name = Sanitized.terminal(match.displayName)
+                guard match.components.isEmpty || components.allSatisfy(match.components.contains) else {
+                    throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): \(purpose). Name another calendar, or a new one.")
+                }
+                if match.writable == false {
+                    throw FocusError.unavailable("calendar '\(name)' is read-only for this login. Name another calendar, or a new one.")
+                }
+                try accept(match, endpoint)
+                return AccountCalendar(account: account, endpoint: endpoint, url: match.url, name: match.displayName)
+            }
+            if fallback == nil { fallback = (account, endpoint) }
+            if login.passwordFromStandardInput { break }  // standard input gives one password
+        }
+        guard let (account, endpoint) = fallback, let home = account.homeURLs.first else {
+            throw FocusError.unavailable("the account at \(CalendarFeed.shownAddress(accounts[0].url)) has no calendar home to make '\(Sanitized.terminal(calendar))' in.")
+        }
+        let url = CalDAVChoice.newCalendarURL(home: home, name: calendar)
+        switch try client.makeCalendar(url, displayName: calendar, components: components, endpoint) {
+        case .written:
+            env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
+        case .changedOnServer, .missing:
+            throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))' (something else is at \(CalendarFeed.shownAddress(url))). Make it in your calendar app, then \(again).")
+        }
+        return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar)
+    }
+}
