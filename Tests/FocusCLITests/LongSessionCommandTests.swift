@@ -44,6 +44,29 @@ import Testing
         #expect(days.map { $0[1] } == ["\(first.focusedSeconds)", "\(summary.focusedSeconds)"], "the same figures as stats")
     }
 
+    /// The agenda shows a session on every day it covers, as it shows a night shift: a forgotten
+    /// timer is on its start day, the whole next day and not the day after, each with that day's
+    /// share of its focus; the JSON lists it on each of those days too.
+    @Test func theAgendaShowsAForgottenTimerOnEveryDayItCovers() async throws {
+        let world = try TestWorld()
+        let dir = try TempDir()
+        #expect(await world.output("import", try dir.file("h.jsonl", Self.forgotten + "\n")).code == 0)
+        world.now = TestWorld.instant("2026-11-22T10:00:00+01:00")
+        let thursday = await world.output("agenda", "2026-11-19")
+        #expect(thursday.out.contains("  20:00–(23:30)  ✗ Thesis/Ch 2  4h of 27h 30m focused this day\n"), "\(thursday.out)")
+        let friday = await world.output("agenda", "2026-11-20")
+        #expect(friday.out.hasPrefix("Fri 20 Nov 2026\n  (20:00)–23:30  ✗ Thesis/Ch 2  23h 30m of 27h 30m focused this day\n"), "\(friday.out)")
+        let saturday = await world.output("agenda", "2026-11-21")
+        #expect(!saturday.out.contains("Thesis/Ch 2"))
+        for (day, count) in [("2026-11-19", 1), ("2026-11-20", 1), ("2026-11-21", 0)] {
+            let sessions = try #require(try Self.json(await world.output("agenda", day, "--json").out)["sessions"] as? [[String: Any]])
+            #expect(sessions.count == count, "\(day)")
+        }
+        // A session wholly inside its day is said as before.
+        #expect(await world.output("log", "add", "Thesis/Ch 2", "--start", "2026-11-21 09:00", "--duration", "25m").code == 0)
+        #expect(await world.output("agenda", "2026-11-21").out.contains("  09:00–09:25  ✓ Thesis/Ch 2  25m focused\n"))
+    }
+
     @Test func aForgottenTimerIsImportedOnceWithAWarningAndSpreadOverItsDays() async throws {
         let world = try TestWorld()
         let dir = try TempDir()

@@ -113,7 +113,8 @@ package struct AgendaCommand: FocusRunnable {
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
         let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expand)
-        let sessions = try db.sessions(overlapping: start, end).filter { $0.log.startedAt >= start }
+        // Every session covering part of the day, as for events: one across midnight is on both days.
+        let sessions = try db.sessions(overlapping: start, end)
         var blocks = try db.blocks(overlapping: start, end)
         // Blocks whose time has passed show the status the next re-plan will give them.
         for index in blocks.indices where blocks[index].status == .planned && blocks[index].end <= now {

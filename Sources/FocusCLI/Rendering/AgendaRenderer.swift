@@ -70,6 +70,25 @@ enum AgendaRenderer {
         return "  \(start)–\(end)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
     }
 
+    /// A session as one day of the agenda shows it: `  09:00–09:25  ✓ Thesis/Chapter 2  25m focused`;
+    /// one that crosses midnight (or a forgotten timer over several days) is on every day it
+    /// covers, its times on another day in parentheses as for events, with that day's share of
+    /// its focus (spread in proportion to wall time, as the stats count it).
+    static func sessionLine(_ log: TimeLog, path: String, on day: DateInterval, calendar: LocalCalendar) -> String {
+        let mark = log.status == .completed ? "✓" : "✗"
+        let start = log.startedAt < day.start ? "(\(calendar.timeOfDay(of: log.startedAt)))" : "\(calendar.timeOfDay(of: log.startedAt))"
+        let end = log.endedAt > day.end ? "(\(calendar.timeOfDay(of: log.endedAt)))" : "\(calendar.timeOfDay(of: log.endedAt))"
+        let focused = DurationParser.format(log.focusedSeconds)
+        var said = "\(focused) focused"
+        if log.startedAt < day.start || log.endedAt > day.end {
+            let wall = log.endedAt.timeIntervalSince(log.startedAt)
+            let overlap = min(log.endedAt, day.end).timeIntervalSince(max(log.startedAt, day.start))
+            let share = StatsMath.seconds(StatsMath.share(Double(log.focusedSeconds), overlap: overlap, wall: wall))
+            said = "\(DurationParser.format(share)) of \(focused) focused this day"
+        }
+        return "  \(start)–\(end)  \(mark) \(Sanitized.shown(path))  \(said)"
+    }
+
     static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {
         var out = "\(RelativeTime.shortDay(a.day)) \(a.day.year)\n"
         // One timeline: events, blocks and sessions by when they cover this day.
@@ -77,10 +96,7 @@ enum AgendaRenderer {
         var lines: [(Date, Int, String)] = []
         for e in a.events { lines.append((e.allDay ? .distantPast : max(e.start, day.start), 0, eventLine(e, on: day, calendar: calendar))) }
         for b in a.blocks { lines.append((b.start, 1, PlanRenderer.blockLine(b, calendar: calendar))) }
-        for s in a.sessions {
-            let mark = s.log.status == .completed ? "✓" : "✗"
-            lines.append((s.log.startedAt, 2, "  \(calendar.timeOfDay(of: s.log.startedAt))–\(calendar.timeOfDay(of: s.log.endedAt))  \(mark) \(Sanitized.shown(s.path))  \(DurationParser.format(s.log.focusedSeconds)) focused"))
-        }
+        for s in a.sessions { lines.append((max(s.log.startedAt, day.start), 2, sessionLine(s.log, path: s.path, on: day, calendar: calendar))) }
         lines.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         if lines.isEmpty { out += "  Nothing scheduled.\n" }
         for line in lines { out += line.2 + "\n" }
