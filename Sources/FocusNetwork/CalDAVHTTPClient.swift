@@ -517,13 +517,64 @@ package struct CalDAVHTTPClient: CalDAVClient {
 
     /// An href (absolute URL, absolute path, or relative path) made absolute against the
     /// address of the request that returned it (RFC 3986 section 5.2, without dot segments).
+    /// The result is in the normal form of RFC 3986 section 6.2.2, so two spellings of one
+    /// address a server may use in different answers (`%7e` and `~`, `HTTP://Host` and
+    /// `http://host`, a raw space and `%20`) compare equal.
     static func resolve(_ href: String, against base: String) -> String {
-        if href.contains("://") { return href }
-        if href.hasPrefix("//") { return String(base.prefix { $0 != ":" }) + ":" + href }
-        if href.hasPrefix("/") { return origin(base) + href }
+        if href.contains("://") { return normalized(href) }
+        if href.hasPrefix("//") { return normalized(String(base.prefix { $0 != ":" }) + ":" + href) }
+        if href.hasPrefix("/") { return normalized(origin(base) + href) }
         let path = base.prefix { $0 != "?" && $0 != "#" }
         let directory = path.lastIndex(of: "/").map { path[...$0] } ?? path
-        return directory.count <= origin(base).count ? origin(base) + "/" + href : String(directory) + href
+        return normalized(directory.count <= origin(base).count ? origin(base) + "/" + href : String(directory) + href)
+    }
+
+    /// RFC 3986 section 6.2.2: scheme and host in lower case, percent-encodings of unreserved
+    /// characters decoded and the others written with upper-case hex digits; a character that
+    /// may not appear in an address at all (a space, a non-ASCII letter) percent-encoded as UTF-8.
+    package static func normalized(_ url: String) -> String {
+        var out = ""
+        var rest = Substring(url)
+        if let range = url.range(of: "://") {
+            let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            // The user part keeps its case; the host (after the last `@`) does not.
+            let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+            out = url[..<range.upperBound].lowercased() + authority[..<host.startIndex] + host.lowercased()
+            rest = url[authority.endIndex...]
+        }
+        let hex = Array("0123456789ABCDEF".utf8)
+        func isUnreserved(_ b: UInt8) -> Bool {
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E
+        }
+        func value(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x41...0x46: return b - 0x37
+            case 0x61...0x66: return b - 0x57
+            default: return nil
+            }
+        }
+        let bytes = Array(rest.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x25, i + 2 < bytes.count, let high = value(bytes[i + 1]), let low = value(bytes[i + 2]) {
+                let decoded = high << 4 | low
+                if isUnreserved(decoded) { result.append(decoded) } else { result += [0x25, hex[Int(high)], hex[Int(low)]] }
+                i += 3
+                continue
+            }
+            // Reserved characters (RFC 3986 section 2.2) and `%` itself stay as they are.
+            if isUnreserved(b) || Array(":/?#[]@!$&'()*+,;=%".utf8).contains(b) {
+                result.append(b)
+            } else {
+                result += [0x25, hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            }
+            i += 1
+        }
+        return out + String(decoding: result, as: UTF8.self)
     }
 
     /// The address with one trailing `/` (collections, RFC 4918 section 5.2).
