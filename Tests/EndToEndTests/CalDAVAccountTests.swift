@@ -75,6 +75,12 @@ struct CalDAVAccountTests {
         let list = json(try await sandbox.run(["calendar", "list", "--json"], env: direct).out) as? [[String: Any]] ?? []
         #expect(list.map { $0["name"] as? String } == ["Work"])
         #expect(list.first?["events"] as? Int == 0)
+
+        // Removing the account's last calendar leaves no login behind: publishing asks for a
+        // connection again instead of using an account nothing shows any more.
+        #expect(try await sandbox.run(["calendar", "rm", "Work"], env: direct).code == 0)
+        let publish = try await sandbox.run(["calendar", "publish", "Work", "--password-stdin"], env: direct, stdin: server.password + "\n")
+        #expect(publish.code == 64 && publish.err.contains("no CalDAV account is connected"), "\(publish.err)")
     }
 
     @Test("publish writes the plan, a re-plan moves it, a finished task's blocks go, a hand-made event is untouched and never busy twice")

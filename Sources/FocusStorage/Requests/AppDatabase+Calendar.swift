@@ -124,15 +124,25 @@ extension AppDatabase {
         return DateInterval(start: Date(unixSeconds: start), end: Date(unixSeconds: max(start, row.unixSeconds("horizonEnd"))))
     }
 
-    /// Deletes a calendar (case-insensitive name) with its events; `then` runs in the same
-    /// transaction. Returns the stored name, nil when there is none.
+    /// Deletes a calendar (case-insensitive name) with its events, and the CalDAV account it came
+    /// from when nothing else uses that account any more (no other calendar, no publication, not
+    /// the sync calendar's): removing an account's last calendar leaves no login behind. Returns
+    /// the stored name, nil when there is none.
     package func removeCalendar(named name: String) throws(FocusError) -> String? {
         try write { db in
-            guard let stored = try String.fetchOne(db, sql: "SELECT name FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT name, accountId FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else {
                 return nil
             }
             try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)])
-            return stored
+            if let account = row.optionalID("accountId") {
+                try db.execute(sql: """
+                    DELETE FROM calendarAccount WHERE id = ?1
+                      AND NOT EXISTS (SELECT 1 FROM calendar WHERE accountId = ?1)
+                      AND NOT EXISTS (SELECT 1 FROM publishTarget WHERE accountId = ?1)
+                      AND NOT EXISTS (SELECT 1 FROM syncTarget WHERE accountId = ?1)
+                    """, arguments: [account])
+            }
+            return row.text("name")
         }
     }
 
