@@ -17,6 +17,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var version = 0
         var requests = 0
         var failAfter: Int?
+        var collectionPuts = false
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -27,6 +28,10 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package var requests: Int { state.withLock { $0.requests } }
     /// Every further request after `n` more fails as a server that is down.
     package func failAfter(_ n: Int?) { state.withLock { $0.failAfter = n } }
+
+    /// Whether a PUT of a whole collection is taken (as Radicale takes it), else refused as
+    /// most servers refuse it.
+    package func takeCollectionPuts(_ yes: Bool) { state.withLock { $0.collectionPuts = yes } }
 
     /// The resources of a calendar, by URL.
     package func contents(_ calendarURL: String) -> [String: Data] {
@@ -138,6 +143,53 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.resources[url] = nil
             s.log.append((s.version, url))
             return .written(etag: nil)
+        }
+    }
+
+    /// A calendar's entity tag: it changes with every write to it.
+    private static func collectionTag(_ s: State, _ calendarURL: String) -> String {
+        "\"c\(s.log.last { $0.url.hasPrefix(calendarURL) }?.version ?? 0)\""
+    }
+
+    package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
+        try answer()
+        return state.withLock { s in
+            let members = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+                .map { RemoteResource(url: $0.key, etag: $0.value.etag) }
+            return CollectionListing(etag: Self.collectionTag(s, calendarURL), token: "t\(s.version)", members: members)
+        }
+    }
+
+    /// Takes the object apart into one resource per UID, named after it (as Radicale does).
+    package func replaceCollection(_ calendarURL: String, ics: Data, ifMatch: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
+        try answer()
+        return state.withLock { s -> RemoteWrite? in
+            guard s.collectionPuts else { return nil }
+            guard ifMatch == Self.collectionTag(s, calendarURL) else { return .changedOnServer }
+            for url in s.resources.keys where url.hasPrefix(calendarURL) {
+                s.version += 1
+                s.resources[url] = nil
+                s.log.append((s.version, url))
+            }
+            let lines = String(decoding: ics, as: UTF8.self).components(separatedBy: "\r\n")
+            var component: [String] = []
+            var uid = ""
+            for line in lines {
+                if line == "BEGIN:VTODO" || line == "BEGIN:VEVENT" { component = [line]; uid = ""; continue }
+                guard !component.isEmpty else { continue }
+                component.append(line)
+                if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
+                if line == "END:VTODO" || line == "END:VEVENT" {
+                    let text = (["BEGIN:VCALENDAR", "VERSION:2.0"] + component + ["END:VCALENDAR", ""]).joined(separator: "\r\n")
+                    let name = uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_.~"))) ?? uid
+                    s.version += 1
+                    let url = calendarURL + name + ".ics"
+                    s.resources[url] = Resource(etag: "\"e\(s.version)\"", data: Data(text.utf8))
+                    s.log.append((s.version, url))
+                    component = []
+                }
+            }
+            return .written(etag: Self.collectionTag(s, calendarURL))
         }
     }
 

@@ -301,6 +301,37 @@ package struct CalDAVHTTPClient: CalDAVClient {
         return try written(response, url: finalURL, method: "DELETE", endpoint)
     }
 
+    package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
+        let answer = try multistatus("PROPFIND", Self.collection(calendarURL), depth: "1",
+                                     body: Self.propfind(["<d:getetag/>", "<d:resourcetype/>", "<d:sync-token/>"]), endpoint)
+        let collection = Self.collection(calendarURL)
+        var listing = CollectionListing(etag: nil, token: nil, members: [])
+        for item in answer.responses where item.status.map({ (200..<300).contains($0) }) ?? true {
+            let etag = item.property(Self.dav, "getetag")?.trimmedText.nilIfEmpty
+            if Self.collection(item.url) == collection {
+                listing.etag = etag
+                listing.token = item.property(Self.dav, "sync-token")?.trimmedText.nilIfEmpty
+            } else if item.property(Self.dav, "resourcetype")?.child(Self.dav, "collection") == nil {
+                listing.members.append(RemoteResource(url: item.url, etag: etag))
+            }
+        }
+        return listing
+    }
+
+    package func replaceCollection(_ calendarURL: String, ics: Data, ifMatch: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
+        let (response, finalURL) = try send("PUT", Self.collection(calendarURL), body: ics, contentType: "text/calendar; charset=utf-8",
+                                            headers: [HTTPHeader("If-Match", ifMatch)], endpoint)
+        switch response.status {
+        case 200..<300, 412, 401:
+            return try written(response, url: finalURL, method: "PUT", endpoint)
+        default:
+            // 405 (RFC 4918 section 9.7.2: a PUT to a collection is undefined), 403, 409, 415,
+            // 400, a failing 5xx …: not a way to write this server's collections. The members
+            // are written one by one, which says what is wrong if anything is.
+            return nil
+        }
+    }
+
     package func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         let set = components.map { "<c:comp name=\"\(Self.escape($0))\"/>" }.joined()
         let body = """

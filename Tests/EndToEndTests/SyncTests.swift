@@ -129,6 +129,44 @@ struct SyncTests {
         #expect(try await laptop.run("task", "list").out.contains("Offline work"))
     }
 
+    @Test("a long history's first sync into a new calendar is one write; the other machine gets it all and later edits replace, never double")
+    func longFirstSync() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        // 120 sessions on 40 days, imported as a history is.
+        var lines: [String] = []
+        for i in 0..<120 {
+            let day = Calendar(identifier: .gregorian).date(byAdding: .day, value: -(i % 40) - 1, to: ISO8601DateFormatter().date(from: "2026-11-24T00:00:00Z")!)!
+            let date = String(ISO8601DateFormatter().string(from: day).prefix(10))
+            lines.append(#"{"task": "Thesis", "subtask": "Chapter 2", "start": "\#(date)T0\#(7 + i / 40):00:00Z", "end": "\#(date)T0\#(7 + i / 40):25:00Z", "status": "completed"}"#)
+        }
+        let file = laptop.sandbox.dir.appendingPathComponent("history.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try await laptop.run("import", file)
+        #expect(imported.code == 0, "\(imported.err)")
+
+        let setup = try await laptop.run("sync", "setup", "Focus")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(setup.out.contains("Synced with Focus: 122 sent."), "\(setup.out)")
+        let second = try await desktop.run("sync", "setup", "Focus")
+        #expect(second.code == 0 && second.out.contains("122 received"), "\(second.out)\(second.err)")
+        #expect(try await laptop.logs() == desktop.logs())
+        #expect(try await laptop.tasks() == desktop.tasks())
+
+        // An edit of a session afterwards replaces the item the server made: 122 items, not 123.
+        let id = (json(try await laptop.run("log", "--json", "--last", "2").out) as? [[String: Any]])?.first?["id"] as? Int
+        #expect(try await laptop.run("log", "edit", "\(id ?? 0)", "--note", "from the laptop").code == 0)
+        try await laptop.sync()
+        try await desktop.sync()
+        #expect(try await laptop.logs() == desktop.logs())
+        #expect(try await desktop.run("log", "--json", "--last", "2").out.contains("from the laptop"))
+        // (A second item with the session's UID would have been refused by the server: 409.)
+        let status = try await laptop.run("sync", "status")
+        #expect(status.out.contains("Nothing waits to be sent."), "\(status.out)")
+    }
+
     @Test("a rename on one machine and a new estimate on the other both survive; the same field changed twice keeps the newer and says so")
     func fieldLevelMerge() async throws {
         let server = try RadicaleServer()

@@ -73,6 +73,48 @@ private func view(_ world: TestWorld) async -> String {
         #expect(server.requests - before == 1)
     }
 
+    /// A first sync of a long history into an empty calendar, on a server that writes a whole
+    /// collection in one request (as Radicale does): one write instead of one per item, each
+    /// item then found where the server put it, so later edits replace it and nothing doubles.
+    @Test func aLongFirstSyncIntoAnEmptyCalendarIsOneWriteWhereTheServerTakesIt() async throws {
+        let server = FakeCalDAVServer()
+        server.takeCollectionPuts(true)
+        let laptop = try machine(server), desktop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
+        for i in 0..<60 {
+            let start = "2026-11-\(i % 20 < 9 ? "0" : "")\(i % 20 + 1) \(8 + i / 20):00"
+            #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", start, "--duration", "25m") == 0)
+        }
+        let before = server.requests
+        let first = try sync(laptop, server)
+        #expect(first.sent == 62, "a task, a subtask, 60 sessions")
+        #expect(server.requests - before == 4, "read the calendar, list it, write it, list it again")
+        #expect(server.contents(calendarURL).count == 62)
+        try sync(desktop, server)
+        #expect(await view(laptop) == view(desktop))
+
+        // An edit on either side afterwards goes to the item the server made: still 62 items.
+        let ids = (json(await laptop.output("log", "--json", "--last", "60").out) as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        #expect(ids.count == 60)
+        #expect(await laptop.run("log", "edit", "\(ids[0])", "--note", "edited on the laptop") == 0)
+        #expect(try sync(laptop, server).sent == 1)
+        try sync(desktop, server)
+        #expect(server.contents(calendarURL).count == 62)
+        #expect(await view(laptop) == view(desktop))
+        #expect(await desktop.output("log", "--json", "--last", "60").out.contains("edited on the laptop"))
+
+        // A server that does not take such a write gets one request per item, as before.
+        let other = FakeCalDAVServer()
+        let third = try machine(other)
+        #expect(await third.run("task", "add", "Essay") == 0)
+        for i in 0..<55 {
+            #expect(await third.run("log", "add", "Essay", "--start", "2026-11-\(i % 20 < 9 ? "0" : "")\(i % 20 + 1) \(8 + i / 20):00", "--duration", "25m") == 0)
+        }
+        let start = other.requests
+        #expect(try sync(third, other).sent == 56)
+        #expect(other.requests - start == 1 + 1 + 1 + 56, "read, list, the refused write, then each item")
+    }
+
     @Test func aSyncCutOffAfterAnyRequestNeverLosesOrDuplicatesASession() async throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<30 {

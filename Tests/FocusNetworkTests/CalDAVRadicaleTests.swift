@@ -106,6 +106,33 @@ struct CalDAVRadicaleTests {
         #expect(changes.token != nil)
     }
 
+    @Test("A whole collection is written in one PUT guarded by its entity tag; members are named after their UIDs")
+    func collectionWrite() throws {
+        let server = try RadicaleServer()
+        let ep = endpoint(server)
+        try server.makeCalendar("sync", displayName: "Focus", components: ["VEVENT", "VTODO"])
+        let calendar = server.url("sync/")
+        let empty = try client.members(of: calendar, ep)
+        #expect(empty.members.isEmpty && empty.etag != nil && empty.token != nil)
+        let events = ["a@focus", "b@focus"].map { uid in
+            RadicaleServer.event(uid: uid, summary: uid).components(separatedBy: "\r\n").drop { $0 != "BEGIN:VEVENT" }
+                .prefix { $0 != "END:VCALENDAR" }.map { $0 + "\r\n" }.joined()
+        }
+        let body = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//focus//test//EN\r\nX-WR-CALNAME:Focus\r\n" + events.joined() + "END:VCALENDAR\r\n"
+        // An outdated entity tag replaces nothing.
+        #expect(try client.replaceCollection(calendar, ics: Data(body.utf8), ifMatch: "\"stale\"", ep) == .changedOnServer)
+        #expect(try client.members(of: calendar, ep).members.isEmpty)
+        let written = try client.replaceCollection(calendar, ics: Data(body.utf8), ifMatch: try #require(empty.etag), ep)
+        guard case .written = written else { Issue.record("\(String(describing: written))"); return }
+        let after = try client.members(of: calendar, ep)
+        #expect(after.members.map(\.url).sorted() == [server.url("sync/a%40focus.ics"), server.url("sync/b%40focus.ics")])
+        #expect(after.members.allSatisfy { $0.etag != nil })
+        #expect(after.etag != empty.etag)
+        // The calendar keeps its name, and reads as before.
+        #expect(try client.calendar(at: calendar, ep).displayName == "Focus")
+        #expect(try client.changes(in: calendar, since: nil, ep).changed.count == 2)
+    }
+
     @Test("MKCALENDAR creates a VEVENT calendar, and says so when one is already there")
     func makeCalendar() throws {
         let server = try RadicaleServer()

@@ -97,6 +97,37 @@ struct CalDAVRequestTests {
         #expect(changes.changed.first?.data == Data("BEGIN:VCALENDAR\r\nUID:e0.ics\r\nEND:VCALENDAR".utf8))
     }
 
+    @Test("A whole-collection write goes to the collection with If-Match; a server that refuses such writes answers nil", arguments: [
+        (201, "written"), (204, "written"), (412, "changed"), (405, "nil"), (403, "nil"), (409, "nil"), (415, "nil"), (500, "nil"), (501, "nil"),
+    ])
+    func collectionWrite(status: Int, expected: String) throws {
+        let http = ScriptedHTTPClient { _ in HTTPResponse(status: status, headers: [:], body: Data()) }
+        let result = try CalDAVHTTPClient(http: http).replaceCollection("https://dav.example/alice/work", ics: Data("BEGIN:VCALENDAR".utf8), ifMatch: "\"c1\"", login)
+        let said: String
+        switch result {
+        case .written?: said = "written"
+        case .changedOnServer?: said = "changed"
+        case .missing?: said = "missing"
+        case nil: said = "nil"
+        }
+        #expect(said == expected)
+        let request = try #require(http.requests.first)
+        #expect(request.method == "PUT" && request.url == "https://dav.example/alice/work/" && request.header("If-Match") == "\"c1\"")
+    }
+
+    @Test("A listing names the collection's entity tag and token apart from its members")
+    func listing() throws {
+        let http = ScriptedHTTPClient { _ in
+            multistatus("<d:response><d:href>/alice/work/</d:href><d:propstat><d:prop><d:getetag>\"c9\"</d:getetag><d:sync-token>t9</d:sync-token>"
+                + "<d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+                + member("a.ics", etag: "\"1\"") + member("b.ics", etag: "\"2\""))
+        }
+        let listing = try CalDAVHTTPClient(http: http).members(of: calendar, login)
+        #expect(listing.etag == "\"c9\"" && listing.token == "t9")
+        #expect(listing.members == [RemoteResource(url: calendar + "a.ics", etag: "\"1\""), RemoteResource(url: calendar + "b.ics", etag: "\"2\"")])
+        #expect(http.requests.first?.header("Depth") == "1")
+    }
+
     @Test("Two spellings of one address in two answers are one member (RFC 3986 normal form)")
     func hrefsCompareInNormalForm() throws {
         let http = ScriptedHTTPClient { request in

@@ -47,7 +47,7 @@ package struct SyncEngine {
         // A few rounds: a write refused because the item changed on the server meanwhile is
         // merged again with what the server now holds.
         for _ in 0..<3 {
-            let (retry, newToken) = try round(target.url, token: token, machineID: target.machineID, endpoint: endpoint, summary: &summary)
+            let (retry, newToken) = try round(target.url, name: target.name, token: token, machineID: target.machineID, endpoint: endpoint, summary: &summary)
             token = newToken
             if !retry { break }
         }
@@ -94,7 +94,7 @@ package struct SyncEngine {
 
     /// One round: pull, merge, apply, push. Returns whether a write must be merged again, and
     /// the token that stands for what was read.
-    private func round(_ calendarURL: String, token: String?, machineID: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
+    private func round(_ calendarURL: String, name: String, token: String?, machineID: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
         let changes = try client.changes(in: calendarURL, since: token, endpoint)
         var states = try db.syncStates()
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
@@ -142,7 +142,6 @@ package struct SyncEngine {
         var localChanges: [LocalSyncChange] = []
         var agreed: [SyncState] = []
         var forgotten: [String] = []
-        enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool), delete(uid: String, url: String, etag: String?) }
         var writes: [Write] = []
         var conflicts: [(label: String, conflict: SyncConflict)] = []
         var uids = Set(local.keys)
@@ -196,7 +195,16 @@ package struct SyncEngine {
         summary.conflicts += conflicts.count
         try db.recordConflicts(conflicts, at: env.now())
 
-        // Push.
+        // What could not be applied here yet (a running session's task to delete, a subtask
+        // whose task has not arrived) is read again next time: the token stays where it was.
+        let pulled = applied.skippedUIDs.isEmpty ? changes.token : token
+
+        // Push: a first sync into an empty calendar in one request where the server takes
+        // that, else (and always after) one request per item.
+        if changes.complete, changes.changed.isEmpty,
+           let bulk = try bulkCreate(writes, calendarURL: calendarURL, name: name, endpoint: endpoint, summary: &summary) {
+            return (bulk.retry, applied.skippedUIDs.isEmpty ? bulk.token ?? pulled : pulled)
+        }
         var retry = false
         progress?.setTotal(writes.count)
         defer { progress?.finish() }
@@ -230,9 +238,54 @@ package struct SyncEngine {
         if undecodable > 0, token == nil {
             summary.warnings.append("\(undecodable) resource\(undecodable == 1 ? "" : "s") in the calendar \(undecodable == 1 ? "is" : "are") not focus's and \(undecodable == 1 ? "was" : "were") left alone.")
         }
-        // What could not be applied here yet (a running session's task to delete, a subtask
-        // whose task has not arrived) is read again next time: the token stays where it was.
-        return (retry, applied.skippedUIDs.isEmpty ? changes.token : token)
+        return (retry, pulled)
+    }
+
+    enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool), delete(uid: String, url: String, etag: String?) }
+
+    /// Creating at least this many items in an empty calendar tries the one-request write.
+    static let bulkMinimum = 50
+
+    /// Writes every item to an empty calendar in one request (`replaceCollection`, guarded by
+    /// the calendar's entity tag so that nothing written there meanwhile is replaced), then
+    /// lists the calendar once to learn each item's address and entity tag: a server names
+    /// the members of such a write itself, here after their UIDs. Nil when this does not apply
+    /// (not all creates, too few, the calendar not empty or without an entity tag, a server
+    /// that does not take it): the items are then written one by one. The result says whether
+    /// the next round must read the calendar (written meanwhile, or members named otherwise)
+    /// and, when the listing shows the calendar exactly as written, its sync token.
+    private func bulkCreate(_ writes: [Write], calendarURL: String, name: String, endpoint: CalDAVEndpoint,
+                            summary: inout Summary) throws -> (retry: Bool, token: String?)? {
+        var items: [SyncItem] = []
+        for write in writes {
+            guard case let .put(item, _, _, exists) = write, !exists else { return nil }
+            items.append(item)
+        }
+        guard items.count >= Self.bulkMinimum else { return nil }
+        let before = try client.members(of: calendarURL, endpoint)
+        guard before.members.isEmpty, let tag = before.etag else { return nil }
+        let stamp = env.now()
+        progress?.setTotal(1)
+        defer { progress?.finish() }
+        let body = Data(SyncCodec.collection(items, name: name, stamp: stamp).utf8)
+        guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
+        guard case let .written(newTag) = result else { return (true, nil) }
+        progress?.advance()
+        let after = try client.members(of: calendarURL, endpoint)
+        var unnamed = Dictionary(items.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+        var states: [SyncState] = []
+        for member in after.members {
+            let last = member.url.split(separator: "/").last.map(String.init) ?? ""
+            let decoded = last.removingPercentEncoding ?? last
+            let uid = decoded.lowercased().hasSuffix(".ics") ? String(decoded.dropLast(4)) : decoded
+            guard let item = unnamed.removeValue(forKey: uid) else { continue }
+            states.append(SyncState(uid: item.uid, kind: item.kind, url: member.url, etag: member.etag,
+                                    base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest))
+        }
+        try db.recordSyncStates(states)
+        summary.sent += items.count
+        let exact = newTag != nil && after.etag == newTag && unnamed.isEmpty
+        return (!unnamed.isEmpty, exact ? after.token : nil)
     }
 
     /// "Thesis/Chapter 2", for conflicts and warnings.

@@ -107,6 +107,21 @@ package struct RemoteChanges: Sendable, Equatable {
     }
 }
 
+/// A collection's members without their data, and the collection's own entity tag and sync
+/// token, all from one answer (so they describe one state of it).
+package struct CollectionListing: Sendable, Equatable {
+    package var etag: String?
+    package var token: String?
+    /// Each member's address and entity tag (no data).
+    package var members: [RemoteResource]
+
+    package init(etag: String?, token: String?, members: [RemoteResource]) {
+        self.etag = etag
+        self.token = token
+        self.members = members
+    }
+}
+
 /// How a conditional write ended (RFC 9110 section 13.1.1 `If-Match`, 13.1.2 `If-None-Match`).
 package enum RemoteWrite: Sendable, Equatable {
     /// Written; the new entity tag when the server sent one.
@@ -140,6 +155,14 @@ package protocol CalDAVClient: Sendable {
     func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
     /// DELETE one calendar object, only the version `ifMatch` when given.
     func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+    /// The members of a collection with their entity tags, and the collection's own entity tag
+    /// and sync token (PROPFIND Depth 1, RFC 4918 section 9.1).
+    func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing
+    /// Every member of a collection written in one request: a PUT of one iCalendar object to the
+    /// collection itself, replacing what it holds, only the version `ifMatch` (the collection's
+    /// entity tag). Not part of CalDAV but a server's extension (Radicale's); nil when the server
+    /// does not take it, and the members are then written one by one.
+    func replaceCollection(_ calendarURL: String, ics: Data, ifMatch: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite?
     /// MKCALENDAR (RFC 4791 section 5.3.1) with a display name and the components it may hold
     /// (`VEVENT`, `VTODO`); `.changedOnServer` when something already exists there.
     func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite

@@ -162,11 +162,32 @@ package enum SyncCodec {
     /// The whole calendar object resource of an item.
     package static func encode(_ item: SyncItem, stamp: Date) -> String {
         var out = ""
+        ICSText.append("BEGIN:VCALENDAR", to: &out)
+        ICSText.append("VERSION:2.0", to: &out)
+        ICSText.append("PRODID:-//focus//sync//EN", to: &out)
+        component(item, stamp: stamp, into: &out)
+        ICSText.append("END:VCALENDAR", to: &out)
+        return out
+    }
+
+    /// Every item in one iCalendar object, as a whole collection is written in one request
+    /// where the server takes that (`X-WR-CALNAME` keeps the calendar's name): each component
+    /// is the one `encode` writes for the item alone.
+    package static func collection(_ items: [SyncItem], name: String, stamp: Date) -> String {
+        var out = ""
+        ICSText.append("BEGIN:VCALENDAR", to: &out)
+        ICSText.append("VERSION:2.0", to: &out)
+        ICSText.append("PRODID:-//focus//sync//EN", to: &out)
+        ICSText.append("X-WR-CALNAME:" + ICSText.escape(name), to: &out)
+        for item in items { component(item, stamp: stamp, into: &out) }
+        ICSText.append("END:VCALENDAR", to: &out)
+        return out
+    }
+
+    /// The item's VTODO or VEVENT.
+    private static func component(_ item: SyncItem, stamp: Date, into out: inout String) {
         func line(_ text: String) { ICSText.append(text, to: &out) }
         func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSText.escape(value)) } }
-        line("BEGIN:VCALENDAR")
-        line("VERSION:2.0")
-        line("PRODID:-//focus//sync//EN")
         let modified = Date(timeIntervalSince1970: Double(item.modified) / 1000)
         switch item {
         case let .task(t):
@@ -217,8 +238,6 @@ package enum SyncCodec {
             line("X-FOCUS-MODIFIED:\(s.modified)")
             line("END:VEVENT")
         }
-        line("END:VCALENDAR")
-        return out
     }
 
     /// The item a calendar object resource holds; nil when it holds none of focus's (another
