@@ -238,6 +238,13 @@ struct SyncTests {
             DTSTAMP:20261124T100000Z\r
             SUMMARY:Buy milk\r
             STATUS:NEEDS-ACTION\r
+            PRIORITY:1\r
+            CATEGORIES:Errands\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            DESCRIPTION:Milk\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
             END:VTODO\r
             END:VCALENDAR\r
 
@@ -245,6 +252,13 @@ struct SyncTests {
         _ = try server.put("focus/buy-milk.ics", ics: todo)
         try await laptop.sync()
         #expect(try await laptop.tasks().contains("Buy milk"))
+        // Renamed here, it is written back with what the other app keeps in it.
+        #expect(try await laptop.run("task", "edit", "Buy milk", "--title", "Buy oat milk").code == 0)
+        try await laptop.sync()
+        let there = try server.request("GET", "focus/buy-milk.ics").body.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(there.contains("SUMMARY:Buy oat milk") && there.contains("PRIORITY:1") && there.contains("CATEGORIES:Errands"), "\(there)")
+        #expect(there.contains("BEGIN:VALARM") && there.contains("TRIGGER:-PT15M"), "\(there)")
+        #expect(!there.contains("SUMMARY:Buy milk"), "\(there)")
     }
 
     @Test("the daemon syncs when it starts and a moment after each change made here")

@@ -97,6 +97,56 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
         #expect(u.due == date(1_795_770_000))
     }
 
+    /// Written back over another app's to-do, an item keeps what focus does not write: the
+    /// calendar's time zone, CATEGORIES, PRIORITY, a sibling link and the alarm; what focus
+    /// writes replaces that app's lines (one SUMMARY, one STATUS, the due time in UTC).
+    @Test func anItemWrittenOverAnotherAppsToDoKeepsWhatFocusDoesNotWrite() throws {
+        let original = """
+            BEGIN:VCALENDAR\r
+            PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r
+            VERSION:2.0\r
+            BEGIN:VTIMEZONE\r
+            TZID:Europe/Berlin\r
+            END:VTIMEZONE\r
+            BEGIN:VTODO\r
+            UID:3f2a-4b1c@example.org\r
+            SUMMARY:Renew passport\r
+            PRIORITY:1\r
+            CATEGORIES:Errands\r
+            RELATED-TO;RELTYPE=SIBLING:other@example.org\r
+            DUE;TZID=Europe/Berlin:20261130T170000\r
+            STATUS:IN-PROCESS\r
+            PERCENT-COMPLETE:40\r
+            BEGIN:VALARM\r
+            ACTION:DISPLAY\r
+            DESCRIPTION:Reminder\r
+            TRIGGER:-PT15M\r
+            END:VALARM\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        guard case var .task(t) = try #require(try decode(original)) else { Issue.record("not a task"); return }
+        t.title = "Renew passport and ID"
+        let open = SyncCodec.encode(.task(t), stamp: date(1_795_000_000), over: Data(original.utf8))
+        for kept in ["BEGIN:VTIMEZONE", "PRIORITY:1", "CATEGORIES:Errands", "RELATED-TO;RELTYPE=SIBLING:other@example.org",
+                     "TRIGGER:-PT15M", "STATUS:IN-PROCESS", "PERCENT-COMPLETE:40", "SUMMARY:Renew passport and ID",
+                     "DUE;TZID=Europe/Berlin:20261130T170000"] {
+            #expect(open.contains(kept + "\r\n"), "\(kept)")
+        }
+        #expect(open.components(separatedBy: "SUMMARY:").count == 2 && open.components(separatedBy: "STATUS:").count == 2)
+        #expect(try decode(open) == .task(t))
+        // Done here: the figure of how far it was goes with the old status.
+        t.archived = true
+        let done = SyncCodec.encode(.task(t), stamp: date(1_795_000_000), over: Data(open.utf8))
+        #expect(done.contains("STATUS:COMPLETED\r\n") && !done.contains("PERCENT-COMPLETE") && done.contains("PRIORITY:1\r\n"))
+        #expect(try decode(done) == .task(t))
+        // Another item's object, or none, is not written over.
+        #expect(SyncCodec.encode(.task(t), stamp: date(1), over: Data(original.replacingOccurrences(of: "UID:3f2a", with: "UID:9f2a").utf8))
+                == SyncCodec.encode(.task(t), stamp: date(1)))
+        #expect(SyncCodec.encode(.task(t), stamp: date(1), over: nil) == SyncCodec.encode(.task(t), stamp: date(1)))
+    }
+
     @Test func whatIsNotAnItemIsLeftAloneAndNothingCrashes() throws {
         let lunch = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         #expect(try decode(lunch) == nil)

@@ -100,7 +100,7 @@ package struct SyncEngine {
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
 
         // What the server holds now, for the items it reported.
-        struct Remote { var item: SyncItem?; var url: String; var etag: String? }
+        struct Remote { var item: SyncItem?; var url: String; var etag: String?; var data: Data? = nil }
         var remote: [String: Remote] = [:]
         var seenURLs = Set<String>()
         var undecodable = 0
@@ -119,7 +119,7 @@ package struct SyncEngine {
                 undecodable += 1
                 continue
             }
-            remote[item.uid] = Remote(item: item, url: resource.url, etag: resource.etag)
+            remote[item.uid] = Remote(item: item, url: resource.url, etag: resource.etag, data: data)
         }
         try db.storeElsewhere(elsewhere, removed: changes.removed)
         for url in changes.removed {
@@ -172,11 +172,14 @@ package struct SyncEngine {
                 }
             }
             if let result = outcome.result {
+                // The calendar object as it is there (as read now, else as last agreed): what
+                // another program wrote in it that focus does not know is written back with it.
+                let original = there?.data ?? bases[uid]
                 if outcome.writeRemote {
-                    writes.append(.put(result, url: url, etag: etag, exists: remoteItem != nil || state != nil))
+                    writes.append(.put(result, url: url, etag: etag, exists: remoteItem != nil || state != nil, over: original))
                 } else if let remoteItem, there != nil || state == nil {
                     agreed.append(SyncState(uid: uid, kind: result.kind, url: url, etag: etag,
-                                            base: Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8), digest: remoteItem.digest))
+                                            base: there?.data ?? Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8), digest: remoteItem.digest))
                 }
             } else if outcome.writeRemote, remoteItem != nil {
                 writes.append(.delete(uid: uid, url: url, etag: etag))
@@ -211,8 +214,8 @@ package struct SyncEngine {
         for write in writes {
             progress?.advance()
             switch write {
-            case let .put(item, url, etag, exists):
-                let text = SyncCodec.encode(item, stamp: env.now())
+            case let .put(item, url, etag, exists, original):
+                let text = SyncCodec.encode(item, stamp: env.now(), over: original)
                 var result = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint)
                 if result == .missing {
                     // Gone there since it was read: written again as new.
@@ -241,7 +244,7 @@ package struct SyncEngine {
         return (retry, pulled)
     }
 
-    enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool), delete(uid: String, url: String, etag: String?) }
+    enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool, over: Data?), delete(uid: String, url: String, etag: String?) }
 
     /// Creating at least this many items in an empty calendar tries the one-request write.
     static let bulkMinimum = 50
@@ -258,7 +261,7 @@ package struct SyncEngine {
                             summary: inout Summary) throws -> (retry: Bool, token: String?)? {
         var items: [SyncItem] = []
         for write in writes {
-            guard case let .put(item, _, _, exists) = write, !exists else { return nil }
+            guard case let .put(item, _, _, exists, _) = write, !exists else { return nil }
             items.append(item)
         }
         guard items.count >= Self.bulkMinimum else { return nil }

@@ -27,6 +27,11 @@ package enum ICSText {
     /// The unfolded lines of `data` (CRLF or LF; a line starting with a space or tab continues
     /// the one before it), parsed; lines that do not parse are skipped.
     package static func lines(_ data: Data) -> [ContentLine] {
+        unfolded(data).compactMap(parse)
+    }
+
+    /// The unfolded lines of `data`, as written.
+    static func unfolded(_ data: Data) -> [String] {
         let text = String(decoding: data, as: UTF8.self)
         var unfolded: [String] = []
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -38,7 +43,7 @@ package enum ICSText {
                 unfolded.append(String(line))
             }
         }
-        return unfolded.compactMap(parse)
+        return unfolded
     }
 
     /// `NAME;P=v;Q="a:b":value`.
@@ -186,7 +191,84 @@ package enum SyncCodec {
 
     /// The item's VTODO or VEVENT.
     private static func component(_ item: SyncItem, stamp: Date, into out: inout String) {
-        func line(_ text: String) { ICSText.append(text, to: &out) }
+        for line in componentLines(item, stamp: stamp) { ICSText.append(line, to: &out) }
+    }
+
+    /// The item written over the calendar object another program (or focus elsewhere) wrote for
+    /// it, so that what focus does not know survives a write from here: the first VTODO or
+    /// VEVENT keeps every property focus does not write (PRIORITY, CATEGORIES, URL, a RELATED-TO
+    /// that is not the parent link, …) and every component inside it (VALARM), and everything
+    /// around it (VTIMEZONE, other properties of the calendar) stays as it was. Without an
+    /// original, or one whose component is not the item's, it is `encode`.
+    package static func encode(_ item: SyncItem, stamp: Date, over original: Data?) -> String {
+        guard let original else { return encode(item, stamp: stamp) }
+        let raw = ICSText.unfolded(original)
+        let parsed = raw.map(ICSText.parse)
+        var ours = componentLines(item, stamp: stamp)
+        let name = ours.first.map { String($0.dropFirst("BEGIN:".count)) } ?? ""
+        // The component: its BEGIN and END at the VCALENDAR's depth + 1.
+        var depth = 0
+        var begin: Int?
+        var end: Int?
+        for (i, line) in parsed.enumerated() {
+            guard let line else { continue }
+            if line.name == "BEGIN" {
+                depth += 1
+                if begin == nil, depth == 2, line.value.uppercased() == name { begin = i }
+            } else if line.name == "END" {
+                if let begin, end == nil, depth == 2, i > begin { end = i }
+                depth -= 1
+            }
+        }
+        guard let begin, let end,
+              parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingCharacters(in: .whitespaces) == item.uid })
+        else { return encode(item, stamp: stamp) }
+        let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
+        let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
+        var kept: [String] = []
+        var inner = 0
+        for i in begin + 1..<end {
+            guard let line = parsed[i] else { kept.append(raw[i]); continue }
+            if line.name == "BEGIN" { inner += 1 }
+            defer { if line.name == "END" { inner -= 1 } }
+            if inner > 0 || line.name == "END" { kept.append(raw[i]); continue }
+            if owned(line, kind: item.kind, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
+            kept.append(raw[i])
+        }
+        // An unfinished to-do another program marks IN-PROCESS stays so.
+        if originalStatus == "IN-PROCESS", writtenStatus == "STATUS:NEEDS-ACTION", let at = ours.firstIndex(of: "STATUS:NEEDS-ACTION") {
+            ours[at] = "STATUS:IN-PROCESS"
+        }
+        var out = ""
+        for line in raw[..<begin] { ICSText.append(line, to: &out) }
+        for line in ours.dropLast() + kept + [ours.last ?? "END:\(name)"] { ICSText.append(line, to: &out) }
+        for line in raw[(end + 1)...] { ICSText.append(line, to: &out) }
+        return out
+    }
+
+    /// The properties focus writes for an item (its own lines replace them). A task has no
+    /// dates in focus: another app's start and due dates on it stay.
+    private static func owned(_ line: ContentLine, kind: SyncKind, writtenStatus: String?, originalStatus: String?) -> Bool {
+        switch line.name {
+        case "UID", "DTSTAMP", "LAST-MODIFIED", "SUMMARY", "DESCRIPTION", "STATUS", "DTEND", "COMPLETED", "TRANSP":
+            return true
+        case "DTSTART", "DUE", "DURATION":
+            return kind != .task
+        case "RELATED-TO":
+            // RFC 5545 section 3.2.15: PARENT when no RELTYPE is given.
+            return (line.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT"
+        case "PERCENT-COMPLETE":
+            // A figure that said how far the to-do was goes when focus changes whether it is done.
+            return (originalStatus == "COMPLETED") != (writtenStatus == "STATUS:COMPLETED")
+        default:
+            return line.name.hasPrefix("X-FOCUS-") || (line.name == "CATEGORIES" && line.value == "focus")
+        }
+    }
+
+    /// The item's VTODO or VEVENT, one unfolded line each.
+    private static func componentLines(_ item: SyncItem, stamp: Date) -> [String] {
+        var out: [String] = []
+        func line(_ text: String) { out.append(text) }
         func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSText.escape(value)) } }
         let modified = Date(timeIntervalSince1970: Double(item.modified) / 1000)
         switch item {
@@ -238,6 +320,7 @@ package enum SyncCodec {
             line("X-FOCUS-MODIFIED:\(s.modified)")
             line("END:VEVENT")
         }
+        return out
     }
 
     /// The item a calendar object resource holds; nil when it holds none of focus's (another
