@@ -250,13 +250,14 @@ package struct SyncEngine {
     static let bulkMinimum = 50
 
     /// Writes every item to an empty calendar in one request (`replaceCollection`, guarded by
-    /// the calendar's entity tag so that nothing written there meanwhile is replaced), then
-    /// lists the calendar once to learn each item's address and entity tag: a server names
-    /// the members of such a write itself, here after their UIDs. Nil when this does not apply
-    /// (not all creates, too few, the calendar not empty or without an entity tag, a server
-    /// that does not take it): the items are then written one by one. The result says whether
-    /// the next round must read the calendar (written meanwhile, or members named otherwise)
-    /// and, when the listing shows the calendar exactly as written, its sync token.
+    /// the calendar's entity tag so that nothing written there meanwhile is replaced). Nil when
+    /// this does not apply (not all creates, too few, the calendar not empty or without an
+    /// entity tag, a server that does not take it): the items are then written one by one.
+    /// The server names the members of such a write itself; each item is recorded as agreed at
+    /// the address named after its UID (where Radicale puts it) without an entity tag, and the
+    /// token stays the one from before the write, so the next sync reads every member back once
+    /// and records where each really is before anything is written to it. The result says
+    /// whether this sync must read the calendar again now (it was written meanwhile).
     private func bulkCreate(_ writes: [Write], calendarURL: String, name: String, endpoint: CalDAVEndpoint,
                             summary: inout Summary) throws -> (retry: Bool, token: String?)? {
         var items: [SyncItem] = []
@@ -272,23 +273,17 @@ package struct SyncEngine {
         defer { progress?.finish() }
         let body = Data(SyncCodec.collection(items, name: name, stamp: stamp).utf8)
         guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
-        guard case let .written(newTag) = result else { return (true, nil) }
+        guard case .written = result else { return (true, nil) }
         progress?.advance()
-        let after = try client.members(of: calendarURL, endpoint)
-        var unnamed = Dictionary(items.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
-        var states: [SyncState] = []
-        for member in after.members {
-            let last = member.url.split(separator: "/").last.map(String.init) ?? ""
-            let decoded = last.removingPercentEncoding ?? last
-            let uid = decoded.lowercased().hasSuffix(".ics") ? String(decoded.dropLast(4)) : decoded
-            guard let item = unnamed.removeValue(forKey: uid) else { continue }
-            states.append(SyncState(uid: item.uid, kind: item.kind, url: member.url, etag: member.etag,
-                                    base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest))
-        }
-        try db.recordSyncStates(states)
+        let collection = calendarURL.hasSuffix("/") ? calendarURL : calendarURL + "/"
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        try db.recordSyncStates(items.map { item in
+            let name = item.uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? item.uid
+            return SyncState(uid: item.uid, kind: item.kind, url: collection + name + ".ics", etag: nil,
+                             base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest)
+        })
         summary.sent += items.count
-        let exact = newTag != nil && after.etag == newTag && unnamed.isEmpty
-        return (!unnamed.isEmpty, exact ? after.token : nil)
+        return (false, nil)
     }
 
     /// "Thesis/Chapter 2", for conflicts and warnings.
