@@ -1,6 +1,7 @@
 import FocusCLI
 import FocusCore
 import FocusStorage
+import GRDB
 import FocusTestSupport
 import Foundation
 import Testing
@@ -113,6 +114,39 @@ private func view(_ world: TestWorld) async -> String {
         let start = other.requests
         #expect(try sync(third, other).sent == 56)
         #expect(other.requests - start == 1 + 1 + 1 + 56, "read, list, the refused write, then each item")
+    }
+
+    /// A quiet sync skips reading the items when the server reports nothing and the tables here
+    /// are as the last sync left them; any change here, even a hand edit that sets an edit time
+    /// back or a row deleted and another added, still goes with the next sync.
+    @Test(arguments: [
+        "UPDATE timeLog SET note = 'edited by hand'",
+        "UPDATE timeLog SET note = 'clock set back', modifiedAt = 5",
+        "UPDATE subtask SET estimateSeconds = 7200",
+        "DELETE FROM timeLog WHERE id = (SELECT max(id) FROM timeLog)",
+        "INSERT INTO timeLog (taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, createdAt) SELECT taskId, subtaskId, startedAt - 7200, endedAt - 7200, 1500, 1500, 'completed', createdAt FROM timeLog LIMIT 1",
+        "DELETE FROM task WHERE title = 'Garden'",
+    ])
+    func aQuietSyncSkipsTheMergeButNeverAChangeMadeHere(_ change: String) async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
+        #expect(await laptop.run("task", "add", "Garden") == 0)
+        #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
+        #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 10:00", "--duration", "25m") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(try laptop.database.syncTarget()?.fingerprint != nil)
+        let before = server.requests
+        #expect(try sync(laptop, server) == SyncEngine.Summary())
+        #expect(server.requests - before == 1)
+
+        try await laptop.database.writer.write { db in try db.execute(sql: change) }
+        let sent = try sync(laptop, server)
+        #expect(sent.sent + sent.deletedThere >= 1, "\(change)")
+        try sync(desktop, server)
+        #expect(await view(laptop) == view(desktop))
+        #expect(try sync(laptop, server) == SyncEngine.Summary())
     }
 
     @Test func aSyncCutOffAfterAnyRequestNeverLosesOrDuplicatesASession() async throws {

@@ -43,16 +43,18 @@ package struct SyncEngine {
     package func run(_ target: SyncTarget, endpoint: CalDAVEndpoint) throws -> Summary {
         var summary = Summary()
         var token = target.token
+        var fingerprint = target.fingerprint
         if target.syncedAt == nil, try db.holdsHistory() { summary.backup = try backup("before-first-sync") }
         // A few rounds: a write refused because the item changed on the server meanwhile is
         // merged again with what the server now holds.
         for _ in 0..<3 {
-            let (retry, newToken) = try round(target.url, name: target.name, token: token, machineID: target.machineID, endpoint: endpoint, summary: &summary)
+            let (retry, newToken) = try round(target.url, name: target.name, token: token, machineID: target.machineID, endpoint: endpoint,
+                                              fingerprint: &fingerprint, summary: &summary)
             token = newToken
             if !retry { break }
         }
         try publishCheckpoint(target, endpoint: endpoint)
-        try db.noteSync(at: env.now(), token: token, error: nil)
+        try db.noteSync(at: env.now(), token: token, error: nil, fingerprint: fingerprint)
         return summary
     }
 
@@ -93,9 +95,16 @@ package struct SyncEngine {
     private func decode(_ data: Data) -> SyncItem? { try? SyncCodec.decode(data, zone: env.calendar) }
 
     /// One round: pull, merge, apply, push. Returns whether a write must be merged again, and
-    /// the token that stands for what was read.
-    private func round(_ calendarURL: String, name: String, token: String?, machineID: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> (Bool, String?) {
+    /// the token that stands for what was read. `fingerprint`: the local tables' when the last
+    /// round (or sync) left everything agreed; nil when that is not known.
+    private func round(_ calendarURL: String, name: String, token: String?, machineID: String, endpoint: CalDAVEndpoint,
+                       fingerprint: inout String?, summary: inout Summary) throws -> (Bool, String?) {
         let changes = try client.changes(in: calendarURL, since: token, endpoint)
+        // Nothing new there, and the tables here are as the last sync left them: nothing to
+        // merge or send, and no item needs reading.
+        if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
+            return (false, changes.token ?? token)
+        }
         var states = try db.syncStates()
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
 
@@ -136,7 +145,7 @@ package struct SyncEngine {
         let arrivals = remote.values.compactMap(\.item).filter { states[$0.uid] == nil }.sorted { order[$0.kind]! < order[$1.kind]! }
         try db.adoptSyncUIDs(arrivals)
         try db.assignSyncUIDs(random: { UInt64.random(in: .min ... .max) })
-        let local = try db.localSyncItems()
+        let (local, readAs) = try db.localSyncItems()
 
         // Merge every item either side knows.
         var localChanges: [LocalSyncChange] = []
@@ -191,7 +200,10 @@ package struct SyncEngine {
         // Many deletions here at once: a backup first (README: nothing local is lost by a sync).
         let deletions = localChanges.filter { if case .delete = $0 { return true } else { return false } }.count
         if deletions > Self.deletionsBeforeBackup, summary.backup == nil { summary.backup = try backup("before-sync-deletions") }
-        let applied = try db.applySync(localChanges, states: agreed, forgetting: forgotten, now: env.now())
+        let applied = try db.applySync(localChanges, states: agreed, forgetting: forgotten, now: env.now(), readAs: readAs)
+        // Agreed once every write below is taken; a write refused, an item not applied or a
+        // bulk write the next sync must read back leave it unknown.
+        fingerprint = applied.skippedUIDs.isEmpty ? applied.fingerprint : nil
         summary.received += applied.inserted + applied.updated
         summary.deletedHere += applied.deleted
         summary.warnings += applied.skipped
@@ -241,6 +253,7 @@ package struct SyncEngine {
         if undecodable > 0, token == nil {
             summary.warnings.append("\(undecodable) resource\(undecodable == 1 ? "" : "s") in the calendar \(undecodable == 1 ? "is" : "are") not focus's and \(undecodable == 1 ? "was" : "were") left alone.")
         }
+        if retry { fingerprint = nil }
         return (retry, pulled)
     }
 

@@ -16,6 +16,8 @@ package struct SyncTarget: Sendable, Equatable {
     package var machineID: String
     /// The digest of the running-session checkpoint this machine last wrote; nil: none there.
     package var checkpoint: String?
+    /// `localFingerprint()` when the last sync ended with everything agreed; nil: unknown.
+    package var fingerprint: String?
 }
 
 /// The version of an item both sides last agreed on: where it is on the server, its ETag, and
@@ -63,6 +65,9 @@ package struct AppliedSync: Sendable, Equatable {
     /// Their UIDs: no version is agreed for them, so the next sync tries again (and never
     /// reads their absence here as a deletion).
     package var skippedUIDs: Set<String> = []
+    /// The local tables' fingerprint once applied, when nothing else changed them since they
+    /// were read for the merge; nil otherwise.
+    package var fingerprint: String?
 }
 
 extension AppDatabase {
@@ -74,11 +79,13 @@ extension AppDatabase {
 
     static func syncTarget(_ db: Database) throws -> SyncTarget? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT accountId, url, name, syncToken, setupAt, syncedAt, lastError, lastErrorAt, machineId, checkpoint FROM syncTarget WHERE id = 1
+            SELECT accountId, url, name, syncToken, setupAt, syncedAt, lastError, lastErrorAt, machineId, checkpoint, localFingerprint
+            FROM syncTarget WHERE id = 1
             """) else { return nil }
         return SyncTarget(accountID: row.id("accountId"), url: row.text("url"), name: row.text("name"), token: row.optionalText("syncToken"),
                           setupAt: row.date("setupAt"), syncedAt: row.optionalDate("syncedAt"), lastError: row.optionalText("lastError"),
-                          lastErrorAt: row.optionalDate("lastErrorAt"), machineID: row.text("machineId"), checkpoint: row.optionalText("checkpoint"))
+                          lastErrorAt: row.optionalDate("lastErrorAt"), machineID: row.text("machineId"), checkpoint: row.optionalText("checkpoint"),
+                          fingerprint: row.optionalText("localFingerprint"))
     }
 
     /// Makes `url` the sync calendar. Another calendar before it is forgotten with everything
@@ -94,7 +101,7 @@ extension AppDatabase {
             }
             try db.execute(sql: """
                 INSERT INTO syncTarget (id, accountId, url, name, syncToken, setupAt, machineId) VALUES (1, ?, ?, ?, NULL, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET accountId = excluded.accountId, name = excluded.name,
+                ON CONFLICT (id) DO UPDATE SET accountId = excluded.accountId, name = excluded.name, localFingerprint = NULL,
                   syncToken = CASE WHEN url = excluded.url THEN syncToken END,
                   checkpoint = CASE WHEN url = excluded.url THEN checkpoint END, url = excluded.url
                 """, arguments: [accountID, url, name, now.unixSeconds, machineID])
@@ -102,16 +109,39 @@ extension AppDatabase {
         }
     }
 
-    /// Notes how a sync ended: its new token and time, or the error (the token stays).
-    package func noteSync(at now: Date, token: String?, error: String?) throws(FocusError) {
+    /// Notes how a sync ended: its new token, time and the local tables' fingerprint, or the
+    /// error (the token and fingerprint stay).
+    package func noteSync(at now: Date, token: String?, error: String?, fingerprint: String? = nil) throws(FocusError) {
         try write { db in
             if let error {
                 try db.execute(sql: "UPDATE syncTarget SET lastError = ?, lastErrorAt = ? WHERE id = 1", arguments: [error, now.unixSeconds])
             } else {
-                try db.execute(sql: "UPDATE syncTarget SET syncToken = ?, syncedAt = ?, lastError = NULL, lastErrorAt = NULL WHERE id = 1",
-                               arguments: [token, now.unixSeconds])
+                try db.execute(sql: """
+                    UPDATE syncTarget SET syncToken = ?, syncedAt = ?, lastError = NULL, lastErrorAt = NULL, localFingerprint = ? WHERE id = 1
+                    """, arguments: [token, now.unixSeconds, fingerprint])
             }
         }
+    }
+
+    /// A digest of what sync reads of the local tables: per table the rows, the rows with a
+    /// sync name, the newest id, and two sums of the edit times the v11 triggers keep for any
+    /// edit (hand edits too; sums of residues, so a clock set back still changes them and no
+    /// sum overflows). Adding, removing or editing a task, subtask or session changes it.
+    package func localFingerprint() throws(FocusError) -> String {
+        try read { db in try AppDatabase.localFingerprint(db) }
+    }
+
+    static func localFingerprint(_ db: Database) throws -> String {
+        var hash = FNV1a()
+        for table in ["task", "subtask", "timeLog"] {
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*), count(syncUid), ifnull(max(id), 0), ifnull(sum(modifiedAt % 1000000007), 0), ifnull(sum(modifiedAt % 999983), 0)
+                FROM \(table)
+                """)
+            let figures = (0..<5).map { (i: Int) in String(row?.storedInteger(.index(i)) ?? 0) }.joined(separator: ",")
+            hash.add("\(table):\(figures);".utf8)
+        }
+        return String(hash.value, radix: 16)
     }
 
     /// Forgets the sync token: the next sync reads the whole calendar.
@@ -306,8 +336,9 @@ extension AppDatabase {
 
     // MARK: The local side
 
-    /// Every named task, subtask and session as a sync item.
-    package func localSyncItems() throws(FocusError) -> [String: SyncItem] {
+    /// Every named task, subtask and session as a sync item, and the tables' fingerprint as
+    /// read (one snapshot).
+    package func localSyncItems() throws(FocusError) -> (items: [String: SyncItem], fingerprint: String) {
         try read { db in
             var items: [String: SyncItem] = [:]
             // Never edited here: 0, older than any edit (the triggers stamp edits with the wall
@@ -347,7 +378,7 @@ extension AppDatabase {
                     focusedSeconds: min(row.seconds("focusedSeconds"), Int(end - start)), status: row.text("status"),
                     note: row.optionalText("note"), modified: modified(row)))
             }
-            return items
+            return (items, try AppDatabase.localFingerprint(db))
         }
     }
 
@@ -384,9 +415,13 @@ extension AppDatabase {
     /// Applies a sync's local changes and the versions now agreed, in one transaction: inserts
     /// and updates parents first, deletions children first. Each changed row's `modifiedAt`
     /// is the merged item's, not the time of the sync.
-    package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String], now: Date) throws(FocusError) -> AppliedSync {
+    /// `readAs`: the fingerprint the merge's items were read with.
+    package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String], now: Date,
+                           readAs: String? = nil) throws(FocusError) -> AppliedSync {
         try write { db in
             var applied = AppliedSync()
+            // Another program's edit since the merge read the tables: its result is not agreed yet.
+            let untouched = try readAs != nil && AppDatabase.localFingerprint(db) == readAs
             func rank(_ c: LocalSyncChange) -> Int {
                 switch c {
                 case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 2][item.kind] ?? 3
@@ -418,6 +453,7 @@ extension AppDatabase {
                 }
             }
             try AppDatabase.record(states.filter { !applied.skippedUIDs.contains($0.uid) }, forgetting: gone.filter { !applied.skippedUIDs.contains($0) }, db)
+            if untouched { applied.fingerprint = try AppDatabase.localFingerprint(db) }
             return applied
         }
     }
@@ -522,7 +558,7 @@ extension AppDatabase {
     /// What a sync would send now: items changed, added or removed since the versions agreed.
     package func pendingSyncCount() throws(FocusError) -> (changed: Int, added: Int, removed: Int) {
         let states = try syncStates()
-        let local = try localSyncItems()
+        let local = try localSyncItems().items
         var changed = 0, added = 0
         let unnamed = try read { db in
             try Int.fetchOne(db, sql: """
