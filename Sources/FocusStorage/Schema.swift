@@ -7,7 +7,7 @@ import GRDB
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 11
+    package static let schemaVersion = 12
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -523,6 +523,22 @@ extension AppDatabase {
             // machines"): a sync whose server reports nothing new and whose tables still give
             // this digest has nothing to merge or send, and skips reading every item.
             try db.execute(sql: "ALTER TABLE syncTarget ADD COLUMN localFingerprint TEXT")
+        }
+        migrator.registerMigration("v13-plan-triggers-when-current") { db in
+            // v6's triggers ran their UPDATE for every row written, though only the first write
+            // after a re-plan changes anything: importing a calendar's 400,000 busy times (or a
+            // long history) paid for 400,000 updates of one row. The same triggers now fire only
+            // while the plan is current. Each is rewritten from its own definition, so the list
+            // of watched tables and columns stays v6's.
+            let body = " BEGIN UPDATE planState SET stale = 1 WHERE id = 1 AND stale = 0; END"
+            let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name <> 'planState'")
+            for row in rows {
+                let name = row.text("name"), sql = row.text("sql")
+                guard name.contains("_plan_"), sql.hasSuffix(body) else { continue }
+                try db.execute(sql: "DROP TRIGGER \"\(name)\"")
+                try db.execute(sql: String(sql.dropLast(body.count))
+                    + " WHEN (SELECT stale FROM planState WHERE id = 1) = 0 BEGIN UPDATE planState SET stale = 1 WHERE id = 1; END")
+            }
         }
         return migrator
     }

@@ -221,7 +221,7 @@ extension AppDatabase {
 /// C API (GRDB's arguments box every value: for half a million busy times that boxing, not
 /// SQLite, was most of an import's write).
 struct BusyInserter {
-    static let batchSize = 100
+    static let batchSize = 500
     private let db: Database
     private let calendarID: Int64
     private var pending: [(start: Int64, end: Int64, summary: String, allDay: Bool, uid: String)] = []
