@@ -142,6 +142,27 @@ struct Child {
         #expect(try await s.logs().first?["note"] as? String == "done")
     }
 
+    /// The lock file removed while the session runs (a tidy-up of the data directory): the
+    /// countdown puts it back within half a second, so the session is still seen running, is
+    /// not recovered as interrupted, and can be stopped.
+    @Test func aSessionWhoseLockFileIsRemovedKeepsRunningAndCanBeStopped() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("task", "add", "Thesis")
+        let child = try await startSession(s)
+        let lock = s.db + ".session.lock"
+        #expect(unlink(lock) == 0)
+        let back = try await eventually { FileManager.default.fileExists(atPath: lock) }
+        #expect(back, "the lock file was not put back")
+        let status = try await s.run("status", "--json")
+        #expect(status.out.contains("\"pid\": \(child.pid)"), "\(status.out)")
+        #expect(try await s.logs().isEmpty, "nothing recovered while it runs")
+        let stop = try await s.run("stop", "--reason", "lock removed")
+        #expect(stop.code == 0, "\(stop.err)")
+        #expect(try await child.reap() == 0)
+        #expect(try await s.logs().first?["note"] as? String == "lock removed")
+    }
+
     @Test func aTaskOrSubtaskWhoseSessionRunsCannotBeDeleted() async throws {
         let s = try Sandbox()
         defer { s.remove() }

@@ -30,6 +30,36 @@ import Glibc
         #expect(SessionLock.owner(database: db) == .nobody)
     }
 
+    /// A lock file removed while the session runs is put back, locked, by the holder; one put
+    /// there by someone else is left alone.
+    @Test func aRemovedLockFileIsPutBackAndLockedAgain() throws {
+        let d = try dir()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let lock = try SessionLock.acquire(database: d + "/focus.sqlite")
+        defer { lock.release() }
+        #expect(lock.keepInPlace())
+        #expect(unlink(lock.path) == 0)
+        #expect(lock.keepInPlace())
+        var st = stat()
+        #expect(stat(lock.path, &st) == 0 && st.st_mode & 0o777 == 0o600)
+        // Held for real: a lock another open file description asks for is refused (an OFD
+        // lock conflicts with this process's own POSIX lock).
+        let other = open(lock.path, O_RDWR)
+        defer { close(other) }
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        let ofdGetLock: Int32 = 36  // F_OFD_GETLK (fcntl(2), Linux); Glibc does not export it
+        #expect(fcntl(other, ofdGetLock, &probe) == 0 && probe.l_type == Int16(F_WRLCK))
+        // Replaced by another file: not ours to take over.
+        #expect(unlink(lock.path) == 0 && symlink("/dev/null", lock.path) == 0)
+        #expect(!lock.keepInPlace())
+        var link = stat()
+        #expect(lstat(lock.path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK)
+        lock.release()
+        #expect(!lock.keepInPlace())
+    }
+
     @Test func everyNameOfOneDatabaseLeadsToOneLock() throws {
         let d = try dir()
         defer { try? FileManager.default.removeItem(atPath: d) }

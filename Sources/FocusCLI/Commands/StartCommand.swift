@@ -150,6 +150,15 @@ package struct StartCommand: FocusRunnable {
             throw error
         }
         defer { sessionLock?.release() }
+        // The lock file put back within half a second if something removes it meanwhile.
+        let keeper = sessionLock.map { lock in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + 0.5, repeating: 0.5, leeway: .milliseconds(100))
+            timer.setEventHandler { lock.keepInPlace() }
+            timer.resume()
+            return timer
+        }
+        defer { keeper?.cancel() }
 
         if live {
             terminal.enter()

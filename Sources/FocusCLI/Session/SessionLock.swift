@@ -25,12 +25,13 @@ package final class SessionLock: @unchecked Sendable {
     private static let resolved = Mutex<[String: String]>([:])
 
     package let path: String
-    private let fd: Int32
-    private let released = Mutex(false)
+    /// The descriptor the lock is held through (another once the file was put back), and
+    /// whether it was let go of.
+    private let state: Mutex<(fd: Int32, released: Bool)>
 
     private init(path: String, fd: Int32) {
         self.path = path
-        self.fd = fd
+        state = Mutex((fd, false))
     }
 
     /// `<database>.session.lock` beside the database's real file — symbolic links in the path
@@ -151,13 +152,45 @@ package final class SessionLock: @unchecked Sendable {
 
     /// Lets go of the lock (it also goes with the process). Safe to call more than once.
     package func release() {
-        let first = released.withLock { done in
-            defer { done = true }
-            return !done
+        let fd = state.withLock { s -> Int32? in
+            defer { s.released = true }
+            return s.released ? nil : s.fd
         }
-        guard first else { return }
+        guard let fd else { return }
         SessionLock.held.withLock { _ = $0.removeValue(forKey: path) }
         close(fd)
+    }
+
+    /// Puts the lock file back when something removed or replaced it while the session runs
+    /// (a person tidying the data directory, a sync tool): a lock on a file no longer at
+    /// `path` proves nothing to the commands that open `path`, and they would take the session
+    /// for gone. A new plain file is made there and locked, and the old one let go of. Returns
+    /// whether the lock is in place. `focus start` calls it every half second.
+    @discardableResult
+    package func keepInPlace() -> Bool {
+        state.withLock { s -> Bool in
+            guard !s.released else { return false }
+            var mine = stat(), there = stat()
+            guard fstat(s.fd, &mine) == 0 else { return false }
+            if lstat(path, &there) == 0, there.st_dev == mine.st_dev, there.st_ino == mine.st_ino { return true }
+            // O_EXCL: a file another process has just put there is not ours to lock or replace.
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o600)
+            guard fd >= 0 else { return false }
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = 0
+            lock.l_len = 0
+            guard fcntl(fd, F_SETLK, &lock) == 0 else {
+                close(fd)
+                return false
+            }
+            // The old file is another file: closing it does not touch the new lock (fcntl(2)).
+            close(s.fd)
+            s.fd = fd
+            SessionLock.held.withLock { $0[path] = fd }
+            return true
+        }
     }
 
     deinit { release() }
