@@ -13,6 +13,7 @@ package enum StatsCalculator {
     package static func report(_ input: StatsInput) -> StatsReport {
         var pass = SessionPass(input)
         for entry in input.sessions { pass.add(entry) }
+        for total in input.dayTotals { pass.add(total) }
         return pass.finish()
     }
 }
@@ -164,6 +165,14 @@ private struct SessionPass {
             }
             i += 1
         }
+    }
+
+    /// A day's total before the window: its focus, no task and no count (those are the
+    /// window's). A day outside the days read, or in the window, adds nothing.
+    mutating func add(_ total: StatsDayTotal) {
+        let i = total.day.dayNumber - firstDay
+        guard i >= 0, i < windowStart, total.focusedSeconds > 0 else { return }
+        dayExact[i] += Double(total.focusedSeconds)
     }
 
     /// The local wall-clock hour of an instant inside history day `dayIndex`. On a 24-hour day

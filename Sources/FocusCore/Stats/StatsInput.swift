@@ -54,6 +54,19 @@ package struct StatsSession: Sendable, Equatable {
     }
 }
 
+/// One local day's focused seconds before the window, summed by the reader: the previous
+/// period, the streak and the heatmap need each earlier day's total only, not its sessions.
+/// The day's sessions that cross one of its midnights are not in it (they come as sessions).
+package struct StatsDayTotal: Sendable, Equatable {
+    package var day: LocalDate
+    package var focusedSeconds: Int64
+
+    package init(day: LocalDate, focusedSeconds: Int64) {
+        self.day = day
+        self.focusedSeconds = focusedSeconds
+    }
+}
+
 /// The titles of the tasks and subtasks sessions name, by id (task and subtask ids never clash).
 package struct StatsTitles: Sendable {
     private var index = IDTable()
@@ -88,6 +101,10 @@ package struct StatsInput: Sendable {
     package var now: Date
     /// Sessions overlapping the loaded range (see the type's documentation), in any order.
     package var sessions: [StatsSession]
+    /// Days before the window given as totals instead of their sessions (those within the
+    /// day; any order). A day given here has its other sessions in `sessions` only when they
+    /// cross one of its midnights.
+    package var dayTotals: [StatsDayTotal]
     /// The titles of the tasks and subtasks of the sessions in the window.
     package var titles: StatsTitles
     /// Subtasks of the tasks shown, for the estimate figures.
@@ -111,14 +128,15 @@ package struct StatsInput: Sendable {
     package var previousFocusedExact: Double?
 
     package init(
-        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], titles: StatsTitles,
-        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
+        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], dayTotals: [StatsDayTotal] = [],
+        titles: StatsTitles, progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
         focusDaysBeforeHistory: Int = 0, previousFocusedExact: Double? = nil
     ) {
         self.window = window
         self.calendar = calendar
         self.now = now
         self.sessions = sessions
+        self.dayTotals = dayTotals
         self.titles = titles
         self.progress = progress
         self.taskFilter = taskFilter

@@ -13,10 +13,11 @@ extension AppDatabase {
     ///
     /// Sessions inside the window come one by one. Before the window (the previous period, the
     /// streak and the 12-week heatmap need only each day's focused time) the sessions that lie
-    /// within one local day are summed by SQLite, day by day, and passed as one session per
-    /// day spanning that day: the calculator splits a session's focus by wall time and counts
-    /// sessions, tasks and insights only inside the window, so the report is exactly the one
-    /// the individual sessions give (a test holds both to that), for a fraction of the work.
+    /// within one local day are summed by SQLite, day by day, and passed as that day's
+    /// `StatsDayTotal`: the calculator counts sessions, tasks and insights only inside the
+    /// window, so the report is exactly the one the individual sessions give (`statsInputOneByOne`,
+    /// beside this, reads those; StatsReaderEqualityTests holds both to one report), for a
+    /// fraction of the work.
     /// Sessions before the window that cross a local midnight come one by one. Every range read
     /// by start time reaches back one day before its edge; sessions longer than a day (a
     /// forgotten timer) come from `LongSessions`, read once.
@@ -52,6 +53,7 @@ extension AppDatabase {
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
             var ids = SessionIDs()
             var sessions = try AppDatabase.windowSessions(db, windowStart, windowEnd, filter: filter, filterIDs, &ids)
+            var dayTotals: [StatsDayTotal] = []
             // The few sessions longer than a day that reach the days read, in one probe: those
             // that run into the window from more than a day before it are the window's.
             let long = try LongSessions(db, endingAfter: calendar.startOfDay(min(window.historyFrom, window.previous.from)),
@@ -75,11 +77,12 @@ extension AppDatabase {
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
-            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs, into: &sessions)
+            try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs,
+                                            into: &sessions, totals: &dayTotals)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, long: long, filter: filter, filterIDs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
             return StatsInput(
-                window: window, calendar: calendar, now: now, sessions: sessions, titles: titles, progress: progress,
+                window: window, calendar: calendar, now: now, sessions: sessions, dayTotals: dayTotals, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
         }
     }
@@ -187,11 +190,11 @@ extension AppDatabase {
         return sessions
     }
 
-    /// Appends the sessions of the days from `first` to the window: a day-spanning total per
-    /// day for those within one day, the others as they are.
+    /// Appends the sessions of the days from `first` to the window: a total per day for those
+    /// within one day, the others as they are.
     static func historySessions(
         _ db: Database, from first: LocalDate, window: StatsWindow, calendar: LocalCalendar, long: LongSessions, filter: String,
-        _ filterIDs: [Int64], into sessions: inout [StatsSession]
+        _ filterIDs: [Int64], into sessions: inout [StatsSession], totals: inout [StatsDayTotal]
     ) throws {
         let days = window.from.dayNumber - first.dayNumber
         guard days > 0 else { return }
@@ -208,7 +211,7 @@ extension AppDatabase {
         sessions += try sessionsCrossing(db, bounds[0], from: bounds[0] - dayReach, endingBy: windowStart, long: long,
                                          filter: filter, filterIDs, ids: &unnamed)
         if filter.isEmpty, bounds.allSatisfy({ $0 % 900 == 0 }) {
-            try quarterDays(db, bounds, into: &sessions)
+            try quarterDays(db, bounds, first: first, into: &sessions, totals: &totals)
             return
         }
         let dayTotal = """
@@ -225,22 +228,17 @@ extension AppDatabase {
                 crossingCount = Int64(row.count(1))
                 return false
             }
-            if total > 0 { sessions.append(daySpanning(lo, hi, focused: total)) }
+            if total > 0 { totals.append(StatsDayTotal(day: first.adding(days: k), focusedSeconds: total)) }
             if crossingCount > 0 { sessions += try statsSessions(db, sql: crossing, args, ids: &unnamed) }
         }
-    }
-
-    /// One session spanning a whole day and holding the day's focus: how history days reach the
-    /// calculator, which splits focus by wall time and counts nothing outside the window.
-    private static func daySpanning(_ start: Int64, _ end: Int64, focused: Int64) -> StatsSession {
-        StatsSession(taskID: 0, subtaskID: 0, start: start, end: end, plannedSeconds: 0, focusedSeconds: Int(focused), completed: true)
     }
 
     /// The history days of `historySessions` from the quarter-hour totals (every bound on a
     /// quarter hour, no filter): each quarter's focus goes to the day it starts in, unless its
     /// latest end is past that day; then its sessions are read, and those running past the day
     /// are passed as they are (those running into the window are already in the window's).
-    static func quarterDays(_ db: Database, _ bounds: [Int64], into sessions: inout [StatsSession]) throws {
+    static func quarterDays(_ db: Database, _ bounds: [Int64], first: LocalDate, into sessions: inout [StatsSession],
+                            totals dayTotals: inout [StatsDayTotal]) throws {
         let days = bounds.count - 1
         let windowStart = bounds[days]
         var totals = [Int64](repeating: 0, count: days)
@@ -267,7 +265,7 @@ extension AppDatabase {
                 }
             }
         }
-        for (k, total) in totals.enumerated() where total > 0 { sessions.append(daySpanning(bounds[k], bounds[k + 1], focused: total)) }
+        for (k, total) in totals.enumerated() where total > 0 { dayTotals.append(StatsDayTotal(day: first.adding(days: k), focusedSeconds: total)) }
     }
 
     /// The exact focused seconds of all sessions inside `[from, to)`, each session's share by
