@@ -105,7 +105,7 @@ package struct SyncEngine {
         if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
             return (false, changes.token ?? token)
         }
-        var states = try db.syncStates()
+        let states = try db.syncStates()
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
 
         // What the server holds now, for the items it reported.

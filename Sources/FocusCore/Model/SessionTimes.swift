@@ -17,6 +17,26 @@ package enum SessionTimes {
         throw .badInput(file: file, line: line, reason: "the session ends \(Timestamp.utc(end)), after now (\(Timestamp.utc(now))); a log records time already spent. Fix the line, or pass --allow-future to import it anyway")
     }
 
+    /// The end after the start; the length at most a day, or with `allowLong` (`--allow-long`: a
+    /// forgotten timer, README "Sessions longer than a day") at most 31 days; a length kept as it
+    /// was (`keepsLength`: a move, a new note) was accepted when it was recorded. Values echoed
+    /// as the person wrote them (`endText`) or as local wall-clock time, never converted to UTC.
+    package static func checkLength(_ s: Date, _ e: Date, endText: String?, allowLong: Bool, keepsLength: Bool = false,
+                                    calendar: LocalCalendar) throws(FocusError) {
+        guard e > s else {
+            throw .invalidValue(what: "end", value: endText ?? local(e, calendar), expected: "a time after the start (\(local(s, calendar)))")
+        }
+        if keepsLength { return }
+        let length = e.timeIntervalSince(s)
+        let shown = length < 1e12 ? DurationParser.format(Int(length)) : "more than a century"
+        guard length <= Double(SessionRecord.maximumLengthSeconds) else {
+            throw .invalidValue(what: "session length", value: shown, expected: "at most 31 days; check the start and end")
+        }
+        guard allowLong || length <= Double(SessionRecord.dayLengthSeconds) else {
+            throw .usage("the session would last \(shown), more than a day. If a timer ran on (a forgotten timer), pass --allow-long to record it as one session; otherwise check the start and end.")
+        }
+    }
+
     /// `2026-11-23 17:00` (seconds only when there are some), in the person's zone.
     package static func local(_ date: Date, _ calendar: LocalCalendar) -> String {
         let text = calendar.wallClockText(date)

@@ -1,0 +1,62 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// `focus log add PATH --start DATETIME (--end DATETIME | --duration DUR)`.
+package struct LogAddCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Record a session you forgot to time.",
+        discussion: """
+            50 minutes from 09:00 on 22 November:
+            `focus log add "Thesis/Chapter 2" --start "2026-11-22 09:00" --duration 50m`
+            """)
+    @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path"), completion: Completions.paths) var path: String
+    @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
+    @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?
+    @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
+    @Flag(help: "Record it as interrupted (left early).") var interrupted = false
+    @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+    @Flag(help: "Record it even if it ends after now.") var allowFuture = false
+    @Flag(help: "Record it even if it lasts more than a day (up to 31 days: a forgotten timer).") var allowLong = false
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
+        try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
+        let db = try env.openDatabase()
+        let catalog = try db.catalog()
+        let target = try catalog.resolve(path)
+        let seconds = Int(e.timeIntervalSince(s))
+        let overlaps = try db.overlappingCount(s, e)
+        let id: Int64
+        do {
+            id = try db.recordSession(TimeLog(taskID: target.taskID, subtaskID: target.subtaskID, startedAt: s, endedAt: e,
+                                              plannedSeconds: seconds, focusedSeconds: seconds,
+                                              status: interrupted ? .interrupted : .completed, note: note), now: env.now())
+        } catch FocusError.duplicateSession {
+            throw FocusError.duplicateSession(path: Sanitized.shown(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
+        }
+        if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
+        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
+    }
+}
+
+/// Start and end of a manual entry from the flags.
+private enum LogTimes {
+    static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
+        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note)
+        let e: Date
+        switch (end, duration) {
+        case let (end?, nil):
+            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note)
+        case let (nil, d?):
+            e = s.addingTimeInterval(Double(try DurationParser.seconds(d)))
+        default:
+            throw .usage("give the end of the session with either --end or --duration.")
+        }
+        try SessionTimes.checkLength(s, e, endText: end ?? duration.map { "start + \($0)" }, allowLong: allowLong, calendar: env.calendar)
+        return (s, e)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+import Foundation
+
+/// `focus log` / `focus log list`: recorded sessions, newest first.
+package struct LogListCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
+    @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
+    @Flag(help: "Print JSON for scripts.") var json = false
+    @OptionGroup package var global: GlobalOptions
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        guard last >= 1, last <= WindowOptions.maximumDays else {
+            throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days from 1 to \(WindowOptions.maximumDays)")
+        }
+        let db = try env.openDatabase()
+        let today = env.today
+        let from = env.calendar.startOfDay(today.adding(days: -(last - 1)))
+        let to = env.calendar.startOfDay(today.adding(days: 1))
+        let entries = try db.sessions(overlapping: from, to).filter { $0.log.startedAt >= from }.reversed()
+        if json {
+            env.console.line(JSON.array(entries.map(LogCommand.json)).rendered())
+            return
+        }
+        if entries.isEmpty {
+            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
+            return
+        }
+        env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))
+    }
+
+    /// Sessions (newest first) under one heading per local day with its total: two passes over
+    /// the entries, one for the totals and one for the lines, whatever the number of days.
+    static func text(_ entries: [SessionEntry], calendar: LocalCalendar) -> String {
+        let days = entries.map { calendar.day(of: $0.log.startedAt) }
+        var totals: [LocalDate: Int] = [:]
+        for (e, day) in zip(entries, days) { totals[day, default: 0] += e.log.focusedSeconds }
+        var out = ""
+        var currentDay: LocalDate?
+        for (e, day) in zip(entries, days) {
+            if day != currentDay {
+                let total = totals[day] ?? 0
+                if currentDay != nil { out += "\n" }
+                out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
+                currentDay = day
+            }
+            out += "  " + LogCommand.line(e, calendar: calendar) + "\n"
+        }
+        return out
+    }
+}
