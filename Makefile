@@ -52,9 +52,13 @@ stamp:
 	mkdir -p $(dir $(COMMIT_FILE)); \
 	if [ "$$(cat $(COMMIT_FILE) 2>/dev/null)" != "$$(printf "$$new")" ]; then printf "$$new\n" > $(COMMIT_FILE); fi
 
-# The Swift runtime linked statically: about 5 ms less start-up for every command.
+# The Swift runtime linked statically: about 5 ms less start-up for every command. No debug
+# information (-gnone): the installed binary is stripped of it anyway, and leaving it out makes
+# the first build about 9 % shorter (scripts/build-times). The scripts build through this target,
+# so every release build has the same flags and none recompiles another's work.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -gnone
 build: deps stamp
-	$(SWIFT) build $(SWIFT_FLAGS) -c release --static-swift-stdlib --product focus
+	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product focus
 
 start: build
 	@$(RELEASE_BIN) task show "$(TASK)" >/dev/null 2>&1 || $(RELEASE_BIN) task add "$(TASK)"
