@@ -181,9 +181,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
                 if line.hasPrefix("UID:") { uid = String(line.dropFirst(4)) }
                 if line == "END:VTODO" || line == "END:VEVENT" {
                     let text = (["BEGIN:VCALENDAR", "VERSION:2.0"] + component + ["END:VCALENDAR", ""]).joined(separator: "\r\n")
-                    let name = uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_.~"))) ?? uid
                     s.version += 1
-                    let url = calendarURL + name + ".ics"
+                    let url = Publication.memberURL(calendar: calendarURL, uid: uid)
                     s.resources[url] = Resource(etag: "\"e\(s.version)\"", data: Data(text.utf8))
                     s.log.append((s.version, url))
                     component = []

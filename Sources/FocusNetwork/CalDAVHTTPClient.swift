@@ -302,9 +302,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
     }
 
     package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
-        let answer = try multistatus("PROPFIND", Self.collection(calendarURL), depth: "1",
-                                     body: Self.propfind(["<d:getetag/>", "<d:resourcetype/>", "<d:sync-token/>"]), endpoint)
         let collection = Self.collection(calendarURL)
+        let answer = try multistatus("PROPFIND", collection, depth: "1",
+                                     body: Self.propfind(["<d:getetag/>", "<d:resourcetype/>", "<d:sync-token/>"]), endpoint)
         var listing = CollectionListing(etag: nil, token: nil, members: [])
         for item in answer.responses where item.status.map({ (200..<300).contains($0) }) ?? true {
             let etag = item.property(Self.dav, "getetag")?.trimmedText.nilIfEmpty
@@ -563,6 +563,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
     /// RFC 3986 section 6.2.2: scheme and host in lower case, percent-encodings of unreserved
     /// characters decoded and the others written with upper-case hex digits; a character that
     /// may not appear in an address at all (a space, a non-ASCII letter) percent-encoded as UTF-8.
+    /// Reserved characters (RFC 3986 section 2.2) and `%` itself: kept as they are.
+    private static let reservedBytes = Set(":/?#[]@!$&'()*+,;=%".utf8)
+
     package static func normalized(_ url: String) -> String {
         var out = ""
         var rest = Substring(url)
@@ -597,8 +600,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
                 i += 3
                 continue
             }
-            // Reserved characters (RFC 3986 section 2.2) and `%` itself stay as they are.
-            if isUnreserved(b) || Array(":/?#[]@!$&'()*+,;=%".utf8).contains(b) {
+            if isUnreserved(b) || reservedBytes.contains(b) {
                 result.append(b)
             } else {
                 result += [0x25, hex[Int(b >> 4)], hex[Int(b & 0x0F)]]

@@ -78,19 +78,27 @@ enum CompletionScripts {
     /// zsh: the root function's `_arguments` takes the two options, with the specs (and so the
     /// value completion) `status` has, so they are consumed before the subcommand.
     private static func patchedZsh(_ script: String) -> String? {
+        patchingRoot(script) { body, statusBody in
+            let specs = statusBody.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { $0.hasPrefix("        '--db[") || $0.hasPrefix("        '--tz[") }
+            let anchor = "        '--version[Show the version.]'\n"
+            guard specs.count == 2, let at = body.range(of: anchor) else { return false }
+            body.replaceSubrange(at, with: specs.joined(separator: "\n") + "\n" + anchor)
+            return true
+        }
+    }
+
+    /// The script with the root function's body (`_focus`, in bash's and zsh's scripts alike)
+    /// changed by `patch`, which is handed `status`'s body to take the two options' completions
+    /// from; nil when either function is not found or `patch` finds nothing to change.
+    private static func patchingRoot(_ script: String, _ patch: (inout String, Substring) -> Bool) -> String? {
         guard let root = script.range(of: "\n_focus() {\n"),
               let rootEnd = script.range(of: "\n}\n", range: root.upperBound..<script.endIndex),
               let status = script.range(of: "\n_focus_status() {\n"),
               let statusEnd = script.range(of: "\n}\n", range: status.upperBound..<script.endIndex)
         else { return nil }
-        let statusBody = script[status.upperBound..<statusEnd.lowerBound]
-        let specs = statusBody.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { $0.hasPrefix("        '--db[") || $0.hasPrefix("        '--tz[") }
-        guard specs.count == 2 else { return nil }
         var body = String(script[root.upperBound..<rootEnd.lowerBound])
-        let anchor = "        '--version[Show the version.]'\n"
-        guard let at = body.range(of: anchor) else { return nil }
-        body.replaceSubrange(at, with: specs.joined(separator: "\n") + "\n" + anchor)
+        guard patch(&body, script[status.upperBound..<statusEnd.lowerBound]) else { return nil }
         return String(script[..<root.upperBound]) + body + String(script[rootEnd.lowerBound...])
     }
 
@@ -118,28 +126,23 @@ enum CompletionScripts {
     /// the subcommand, and they are offered with the flags) and completes their values as the
     /// subcommands do, with the case arms taken from `status`'s function.
     private static func patchedBash(_ script: String) -> String? {
-        guard let root = script.range(of: "\n_focus() {\n"),
-              let rootEnd = script.range(of: "\n}\n", range: root.upperBound..<script.endIndex),
-              let status = script.range(of: "\n_focus_status() {\n"),
-              let statusEnd = script.range(of: "\n}\n", range: status.upperBound..<script.endIndex)
-        else { return nil }
-        let statusBody = script[status.upperBound..<statusEnd.lowerBound]
-        guard let db = caseArm("--db", in: statusBody), let tz = caseArm("--tz", in: statusBody) else { return nil }
-        var body = String(script[root.upperBound..<rootEnd.lowerBound])
-        let declaration = "    local -a non_repeating_options=()\n    __focus_offer_flags_options 0\n"
-        guard let at = body.range(of: declaration) else { return nil }
-        body.replaceSubrange(at, with: """
-                local -a non_repeating_options=(--db --tz)
-                __focus_offer_flags_options 0
+        patchingRoot(script) { body, statusBody in
+            let declaration = "    local -a non_repeating_options=()\n    __focus_offer_flags_options 0\n"
+            guard let db = caseArm("--db", in: statusBody), let tz = caseArm("--tz", in: statusBody),
+                  let at = body.range(of: declaration) else { return false }
+            body.replaceSubrange(at, with: """
+                    local -a non_repeating_options=(--db --tz)
+                    __focus_offer_flags_options 0
 
-                # focus: --db and --tz before the subcommand, completing their value.
-                if [[ "${#unparsed_words[@]}" -eq 0 ]]; then
-                    case "${prev}" in
-            \(db)\(tz)    esac
-                fi
+                    # focus: --db and --tz before the subcommand, completing their value.
+                    if [[ "${#unparsed_words[@]}" -eq 0 ]]; then
+                        case "${prev}" in
+                \(db)\(tz)    esac
+                    fi
 
-            """)
-        return String(script[..<root.upperBound]) + body + String(script[rootEnd.lowerBound...])
+                """)
+            return true
+        }
     }
 
     /// `    '--tz')` … `        ;;` with its line end, from a function's `case "${prev}"`.

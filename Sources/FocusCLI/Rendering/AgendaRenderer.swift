@@ -64,10 +64,19 @@ enum AgendaRenderer {
     /// another day), and `  12:00 · Release branch cut · Work` for a moment (no length).
     static func eventLine(_ e: BusyEvent, on day: DateInterval, calendar: LocalCalendar) -> String {
         if e.allDay { return eventLine(e, calendar: calendar) }
-        let start = e.start < day.start ? "(\(calendar.timeOfDay(of: e.start)))" : "\(calendar.timeOfDay(of: e.start))"
-        if e.end <= e.start { return "  \(start) · \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))" }
-        let end = e.end > day.end ? "(\(calendar.timeOfDay(of: e.end)))" : "\(calendar.timeOfDay(of: e.end))"
-        return "  \(start)–\(end)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
+        if e.end <= e.start {
+            return "  \(time(e.start, outside: e.start < day.start, calendar)) · \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
+        }
+        return "  \(span(e.start, e.end, on: day, calendar))  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
+    }
+
+    /// `09:00–10:30`, a time on another day than `day` in parentheses: `23:00–(01:30)`.
+    static func span(_ start: Date, _ end: Date, on day: DateInterval, _ calendar: LocalCalendar) -> String {
+        "\(time(start, outside: start < day.start, calendar))–\(time(end, outside: end > day.end, calendar))"
+    }
+
+    private static func time(_ t: Date, outside: Bool, _ calendar: LocalCalendar) -> String {
+        outside ? "(\(calendar.timeOfDay(of: t)))" : "\(calendar.timeOfDay(of: t))"
     }
 
     /// A session as one day of the agenda shows it: `  09:00–09:25  ✓ Thesis/Chapter 2  25m focused`;
@@ -76,8 +85,6 @@ enum AgendaRenderer {
     /// its focus (spread in proportion to wall time, as the stats count it).
     static func sessionLine(_ log: TimeLog, path: String, on day: DateInterval, calendar: LocalCalendar) -> String {
         let mark = log.status == .completed ? "✓" : "✗"
-        let start = log.startedAt < day.start ? "(\(calendar.timeOfDay(of: log.startedAt)))" : "\(calendar.timeOfDay(of: log.startedAt))"
-        let end = log.endedAt > day.end ? "(\(calendar.timeOfDay(of: log.endedAt)))" : "\(calendar.timeOfDay(of: log.endedAt))"
         let focused = DurationParser.format(log.focusedSeconds)
         var said = "\(focused) focused"
         if log.startedAt < day.start || log.endedAt > day.end {
@@ -86,7 +93,7 @@ enum AgendaRenderer {
             let share = StatsMath.seconds(StatsMath.share(Double(log.focusedSeconds), overlap: overlap, wall: wall))
             said = "\(DurationParser.format(share)) of \(focused) focused this day"
         }
-        return "  \(start)–\(end)  \(mark) \(Sanitized.shown(path))  \(said)"
+        return "  \(span(log.startedAt, log.endedAt, on: day, calendar))  \(mark) \(Sanitized.shown(path))  \(said)"
     }
 
     static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {

@@ -86,13 +86,19 @@ package final class SessionLock: @unchecked Sendable {
         return holder(fd: fd, path: path)
     }
 
+    /// A write lock on the whole file (fcntl(2): start 0, length 0 to the end).
+    private static func wholeFile() -> flock {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        return lock
+    }
+
     /// F_GETLK: the process whose lock would stop this one taking the file.
     private static func holder(fd: Int32, path: String) -> SessionOwner {
-        var probe = flock()
-        probe.l_type = Int16(F_WRLCK)
-        probe.l_whence = Int16(SEEK_SET)
-        probe.l_start = 0
-        probe.l_len = 0
+        var probe = wholeFile()
         while fcntl(fd, F_GETLK, &probe) != 0 {
             let err = errno
             if err == EINTR { continue }
@@ -126,11 +132,7 @@ package final class SessionLock: @unchecked Sendable {
             close(fd)
             throw .io(path: path, reason: "it is not a regular file; remove it and start again")
         }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 0
+        var lock = wholeFile()
         var attempts = 0
         while fcntl(fd, F_SETLK, &lock) != 0 {
             let err = errno
@@ -176,11 +178,7 @@ package final class SessionLock: @unchecked Sendable {
             // O_EXCL: a file another process has just put there is not ours to lock or replace.
             let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o600)
             guard fd >= 0 else { return false }
-            var lock = flock()
-            lock.l_type = Int16(F_WRLCK)
-            lock.l_whence = Int16(SEEK_SET)
-            lock.l_start = 0
-            lock.l_len = 0
+            var lock = SessionLock.wholeFile()
             guard fcntl(fd, F_SETLK, &lock) == 0 else {
                 close(fd)
                 return false

@@ -288,12 +288,9 @@ package struct SyncEngine {
         guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
         guard case .written = result else { return (true, nil) }
         progress?.advance()
-        let collection = calendarURL.hasSuffix("/") ? calendarURL : calendarURL + "/"
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         try db.recordSyncStates(items.map { item in
-            let name = item.uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? item.uid
-            return SyncState(uid: item.uid, kind: item.kind, url: collection + name + ".ics", etag: nil,
-                             base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest)
+            SyncState(uid: item.uid, kind: item.kind, url: Publication.memberURL(calendar: calendarURL, uid: item.uid), etag: nil,
+                      base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest)
         })
         summary.sent += items.count
         return (false, nil)

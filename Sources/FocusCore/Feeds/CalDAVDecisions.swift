@@ -134,6 +134,15 @@ package enum Publication {
         return (calendar.hasSuffix("/") ? calendar : calendar + "/") + name + ".ics"
     }
 
+    /// Where a server that names members after their UIDs (Radicale, for the members of a
+    /// whole-collection write) puts an item: `<UID>.ics`, the UID percent-encoded (RFC 3986:
+    /// only unreserved characters as they are).
+    package static func memberURL(calendar: String, uid: String) -> String {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let name = uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid
+        return (calendar.hasSuffix("/") ? calendar : calendar + "/") + name + ".ics"
+    }
+
     /// A stable digest of an event's text (FNV-1a, 64 bits) without its DTSTAMP line, which
     /// changes with every write.
     package static func fingerprint(_ text: String) -> String {

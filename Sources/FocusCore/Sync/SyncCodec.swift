@@ -166,32 +166,25 @@ package enum ICSText {
 package enum SyncCodec {
     /// The whole calendar object resource of an item.
     package static func encode(_ item: SyncItem, stamp: Date) -> String {
-        var out = ""
-        ICSText.append("BEGIN:VCALENDAR", to: &out)
-        ICSText.append("VERSION:2.0", to: &out)
-        ICSText.append("PRODID:-//focus//sync//EN", to: &out)
-        component(item, stamp: stamp, into: &out)
-        ICSText.append("END:VCALENDAR", to: &out)
-        return out
+        calendar([item], properties: [], stamp: stamp)
     }
 
     /// Every item in one iCalendar object, as a whole collection is written in one request
     /// where the server takes that (`X-WR-CALNAME` keeps the calendar's name): each component
     /// is the one `encode` writes for the item alone.
     package static func collection(_ items: [SyncItem], name: String, stamp: Date) -> String {
-        var out = ""
-        ICSText.append("BEGIN:VCALENDAR", to: &out)
-        ICSText.append("VERSION:2.0", to: &out)
-        ICSText.append("PRODID:-//focus//sync//EN", to: &out)
-        ICSText.append("X-WR-CALNAME:" + ICSText.escape(name), to: &out)
-        for item in items { component(item, stamp: stamp, into: &out) }
-        ICSText.append("END:VCALENDAR", to: &out)
-        return out
+        calendar(items, properties: ["X-WR-CALNAME:" + ICSText.escape(name)], stamp: stamp)
     }
 
-    /// The item's VTODO or VEVENT.
-    private static func component(_ item: SyncItem, stamp: Date, into out: inout String) {
-        for line in componentLines(item, stamp: stamp) { ICSText.append(line, to: &out) }
+    /// A VCALENDAR with focus's header, `properties` of its own, and the items' components.
+    private static func calendar(_ items: [SyncItem], properties: [String], stamp: Date) -> String {
+        var out = ""
+        for line in ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN"] + properties { ICSText.append(line, to: &out) }
+        for item in items {
+            for line in componentLines(item, stamp: stamp) { ICSText.append(line, to: &out) }
+        }
+        ICSText.append("END:VCALENDAR", to: &out)
+        return out
     }
 
     /// The item written over the calendar object another program (or focus elsewhere) wrote for

@@ -225,6 +225,6 @@ extension AppDatabase {
     /// Focus logged in [from, to) as the stats count it (each session's share by wall time): today's
     /// total in the countdown, `status` and the notices.
     package func focusedSeconds(from: Date, to: Date) throws(FocusError) -> Int {
-        try read { db in Int(try AppDatabase.focusInside(db, from: from, to: to).rounded()) }
+        try read { db in StatsMath.seconds(try AppDatabase.focusInside(db, from: from, to: to)) }
     }
 }

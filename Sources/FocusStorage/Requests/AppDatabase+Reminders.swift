@@ -78,7 +78,7 @@ extension AppDatabase {
                 SELECT total(status = 'completed'), total(status = 'interrupted')
                 FROM timeLog WHERE startedAt >= ? AND startedAt < ?
                 """, arguments: [from.unixSeconds, to.unixSeconds])
-            let focused = Int(try AppDatabase.focusInside(db, from: from, to: to).rounded())
+            let focused = StatsMath.seconds(try AppDatabase.focusInside(db, from: from, to: to))
             return (focused, row?.count(0) ?? 0, row?.count(1) ?? 0)
         }
     }

@@ -6,7 +6,8 @@ extension AppDatabase {
     /// The reference for `statsInput`, read the obvious way: every session overlapping
     /// `[startOfDay(window.historyFrom), startOfDay(window.to + 1))` one by one with its names
     /// (`sessions(overlapping:)`), no day totals, no quarter-hour sums, no streak probes, and
-    /// the estimate progress of the tasks that have a session in the window. It reads 12 weeks
+    /// the estimate progress of the tasks that have a session in the window (`progress`, the
+    /// one query both readers share). It reads 12 weeks
     /// of sessions and more for any window, so no command uses it: `statsInput` must give the
     /// report this gives (StatsReaderEqualityTests), and a change to either is checked there.
     package func statsInputOneByOne(window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?) throws(FocusError) -> StatsInput {
@@ -19,20 +20,7 @@ extension AppDatabase {
             let entries = try AppDatabase.sessions(db, from, windowEnd, subtaskID: target?.subtaskID,
                                                    taskID: target?.subtaskID == nil ? target?.taskID : nil)
             let shown = Set(entries.filter { $0.log.endedAt > windowStart || $0.log.startedAt >= windowStart }.map(\.log.taskID))
-            var progress: [SubtaskProgress] = []
-            if !shown.isEmpty {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT task.id AS taskId, subtask.id AS subtaskId, task.title AS task, subtask.title AS subtask,
-                           subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
-                    FROM subtask JOIN task ON task.id = subtask.taskId
-                    WHERE subtask.estimateSeconds IS NOT NULL ORDER BY subtask.taskId, subtask.id
-                    """)
-                for row in rows where shown.contains(row.id("taskId")) && (target?.subtaskID.map { $0 == row.id("subtaskId") } ?? true) {
-                    progress.append(SubtaskProgress(
-                        task: row.text("task"), subtask: row.text("subtask"), estimateSeconds: Int(row.number("estimateSeconds", .positiveSeconds)),
-                        loggedSeconds: row.seconds("loggedSeconds"), done: row.bool("done"), lastWorkedAt: row.optionalDate("lastWorkedAt")))
-                }
-            }
+            let progress = try AppDatabase.progress(db, taskIDs: shown.sorted(), subtaskID: target?.subtaskID)
             return StatsInput(window: window, calendar: calendar, now: now, sessions: entries, progress: progress,
                               taskFilter: target.map { catalog.path(of: $0) }, historyFrom: window.historyFrom)
         }
