@@ -19,7 +19,6 @@ let package = Package(
     dependencies: [
         // Pinned to its minor version: RootCommand sets an underscored configuration property.
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMinor(from: "1.8.2")),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The executable is one call into FocusCLI. Release builds link with lld: relative
@@ -34,23 +33,23 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar", "FocusNetwork",
+                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // SQLite store through GRDB: migrations, records, queries.
-        .target(
-            name: "FocusStorage",
-            dependencies: [
-                "FocusCore", .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C API, for the one loop that reads tens of thousands of stats rows.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
-        ),
+        // The SQLite store: migrations, records, queries.
+        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite", "CSQLite"]),
+        // SQLite's C API (Debian's libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // A small Swift layer over it: connections, statements, rows, transactions, migrations,
+        // online backup. FoundationEssentials only, so the binary carries no ICU.
+        .target(name: "FocusSQLite", dependencies: ["CSQLite"]),
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
-        .target(name: "FocusCalendar", dependencies: ["FocusTime"]),
+        .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
         // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
-        .target(name: "FocusCore", dependencies: ["FocusTime"]),
+        .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText"]),
+        // What FoundationEssentials leaves out of Foundation's text handling (trimming).
+        .target(name: "FocusText"),
         // The one time module: civil dates, the zone database (TZif files, POSIX TZ rules), the
         // rule for local times in a DST gap or overlap. No dependencies.
         .target(name: "FocusTime"),
@@ -58,12 +57,12 @@ let package = Package(
         // desktop notification: linking it made every command load GLib, GIO and gdk-pixbuf.
         .systemLibrary(name: "CLibNotify"),
         // Desktop notifications (libnotify) and the terminal fallback.
-        .target(name: "FocusNotifications", dependencies: ["FocusCore", "CLibNotify"]),
+        .target(name: "FocusNotifications", dependencies: ["FocusCore", "FocusText", "CLibNotify"]),
         // libcurl (Debian's libcurl4, from libcurl4-openssl-dev), loaded with dlopen on the first
         // calendar feed fetch, so that no other command loads it or its TLS library.
         .systemLibrary(name: "CLibCurl"),
         // The HTTP client behind FocusCore's HTTPClient port, over libcurl.
-        .target(name: "FocusNetwork", dependencies: ["FocusCore", "CLibCurl"]),
+        .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusText", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
         // Core's tests compile neither the CLI nor GRDB.
@@ -73,8 +72,10 @@ let package = Package(
 
         .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
-        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusTestSupport"]),
-        .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusTestSupport"]),
+        .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
+        .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
+        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusSQLite", "FocusTestSupport"]),
+        .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.

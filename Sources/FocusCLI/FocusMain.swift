@@ -1,6 +1,8 @@
+import FocusText
 import ArgumentParser
 import FocusCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Parses the command line, builds the environment and runs the command. Every failure becomes

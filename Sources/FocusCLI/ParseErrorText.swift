@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 
@@ -59,7 +60,7 @@ enum ParseErrorText {
         if message.hasPrefix("The value '"), let value = between(message, "The value '", "' is invalid") {
             var s = "invalid value '\(value)'"
             if let what = between(message, "is invalid for '", "'") { s += " for \(what)" }
-            if let colon = message.range(of: "': ") {
+            if let colon = message.firstRange(of: "': ") {
                 s += ": " + lowered(String(message[colon.upperBound...]))
             } else if let what = between(message, "<", ">'"), ["n", "k", "id"].contains(what) {
                 s += ": expected a whole number"
@@ -93,7 +94,7 @@ enum ParseErrorText {
             level = sub.configuration.subcommands
             let usage = sub.helpMessage(columns: 1000).split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
             // A positional `<path>` or `<name>` in the usage line (not an option's value, `--db <path>`).
-            let words = usage.split(separator: " ").map { $0.trimmingCharacters(in: ["[", "]"]) }
+            let words = usage.split(separator: " ").map { $0.trimming(["[", "]"]) }
             let named = words.indices.filter { i in i > 0 && ["<path>", "<name>", "<text>"].contains(words[i]) }
             let takesNames = named.contains { !words[$0 - 1].hasPrefix("-") && words[$0] != "<text>" }
             let namedOptions = Set(named.map { words[$0 - 1] }.filter { $0.hasPrefix("--") && $0 != "--db" })
@@ -106,9 +107,9 @@ enum ParseErrorText {
     /// `Unexpected argument 'x'`, or the first of `2 unexpected arguments: 'x', 'y'`.
     private static func unexpectedValue(_ message: String) -> String? {
         if let v = between(message, "Unexpected argument '", "'") { return v }
-        guard let r = message.range(of: "unexpected arguments: '") else { return nil }
+        guard let r = message.firstRange(of: "unexpected arguments: '") else { return nil }
         let rest = message[r.upperBound...]
-        guard let end = rest.range(of: "', '") ?? rest.range(of: "'") else { return nil }
+        guard let end = rest.firstRange(of: "', '") ?? rest.firstRange(of: "'") else { return nil }
         return String(rest[..<end.lowerBound])
     }
 
@@ -171,7 +172,7 @@ enum ParseErrorText {
 
     /// The text between `open` and the next `close` after it.
     private static func between(_ s: String, _ open: String, _ close: String) -> String? {
-        guard let a = s.range(of: open), let b = s.range(of: close, range: a.upperBound..<s.endIndex) else { return nil }
+        guard let a = s.firstRange(of: open), let b = s[a.upperBound..<s.endIndex].firstRange(of: close) else { return nil }
         return String(s[a.upperBound..<b.lowerBound])
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One busy stretch of time from a calendar: an event, or one instance of a recurring event.
 package struct CalendarOccurrence: Sendable, Equatable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ICSDocument {
     /// Every BUSY occurrence overlapping `[from, to)`: recurring events expanded, RECURRENCE-ID

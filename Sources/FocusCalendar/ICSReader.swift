@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// Reads RFC 5545 iCalendar text into an `ICSDocument`.
 ///
@@ -320,7 +321,7 @@ struct ICSParser {
         let text = String(decoding: buf, as: UTF8.self)
         guard let colon = text.firstIndex(of: ":") else { return false }
         return text[..<colon].uppercased() == "BEGIN"
-            && text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces).uppercased() == "VCALENDAR"
+            && text[text.index(after: colon)...].trimmingSpaces().uppercased() == "VCALENDAR"
     }
 
     // MARK: Content lines

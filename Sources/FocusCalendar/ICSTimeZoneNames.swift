@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the TZID strings real exporters write into IANA zone identifiers.
 package enum ICSTimeZoneNames {
@@ -29,7 +29,7 @@ package enum ICSTimeZoneNames {
         var rest = Substring(name)
         if rest.hasPrefix("("), let close = rest.firstIndex(of: ")") { rest = rest[rest.index(after: close)...] }
         for token in rest.split(whereSeparator: { $0 == "," || $0 == "/" || $0 == "&" }) {
-            let key = token.trimmingWhitespace().lowercased().replacingOccurrences(of: " ", with: "_")
+            let key = token.trimmingWhitespace().lowercased().replacing(" ", with: "_")
             if let iana = database.cities[key] { return iana }
         }
         return nil

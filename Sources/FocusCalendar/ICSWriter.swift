@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One event to export (a planned work block, for instance).
 package struct ExportEvent: Sendable, Equatable {

@@ -1,8 +1,9 @@
 // scripts/fuzz compiles this file into one module with FocusCore's sources.
 #if canImport(FocusCore)
+import FocusText
 import FocusCore
 #endif
-import Foundation
+import FoundationEssentials
 
 /// `CalDAVClient` over any `HTTPClient`: WebDAV (RFC 4918) and CalDAV (RFC 4791) requests with
 /// XML bodies, their multistatus answers read by `XMLReader`, collection sync (RFC 6578).
@@ -125,10 +126,10 @@ package struct CalDAVHTTPClient: CalDAVClient {
         var name = item.property(dav, "displayname")?.trimmedText ?? ""
         // A server without a name for the collection may answer with its path (Radicale does:
         // `alice/work`); the last segment is the name then, as for no name at all.
-        let path = url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" }.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        if name.isEmpty || name.trimmingCharacters(in: CharacterSet(charactersIn: "/")) == path.removingPercentEncoding ?? path {
+        let path = url.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" }.trimming(["/"])
+        if name.isEmpty || name.trimming(["/"]) == path.percentDecoded ?? path {
             let segment = url.dropLast().split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
-            name = segment.removingPercentEncoding ?? segment
+            name = segment.percentDecoded ?? segment
         }
         let components = item.property(caldav, "supported-calendar-component-set")?.children(caldav, "comp")
             .compactMap { $0.attributes["name"]?.uppercased() } ?? []
@@ -401,7 +402,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
     static func reason(_ response: HTTPResponse) -> String {
         let text = String(decoding: response.body.prefix(2000), as: UTF8.self)
         guard !(response.headers["content-type"] ?? "").lowercased().contains("html"), !text.contains("<") else { return "" }
-        let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let line = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingSpaces() } ?? ""
         return line.isEmpty ? "" : ": \(line.prefix(200))"
     }
 
@@ -541,7 +542,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
 
     /// `scheme://authority` of an absolute address.
     static func origin(_ url: String) -> String {
-        guard let range = url.range(of: "://") else { return url }
+        guard let range = url.firstRange(of: "://") else { return url }
         let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return String(url[..<range.upperBound]) + authority
     }
@@ -569,7 +570,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
     package static func normalized(_ url: String) -> String {
         var out = ""
         var rest = Substring(url)
-        if let range = url.range(of: "://") {
+        if let range = url.firstRange(of: "://") {
             let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             // The user part keeps its case; the host (after the last `@`) does not.
             let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority

@@ -1,6 +1,7 @@
+import FocusText
 import CLibCurl
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// `HTTPClient` over libcurl, loaded with dlopen on the first request (README: no other
 /// command pays for the HTTP stack). TLS peers are verified against the system's CA store (or
@@ -72,7 +73,7 @@ package struct CurlHTTPClient: HTTPClient {
         defer { focus_curl_result_free(&result) }
         let message = withUnsafeBytes(of: result.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        }.replacing("\n", with: " ").trimmingSpaces()
         let code = Int(result.code)
         if code != 0 {
             throw Self.failure(code: code, message: message, shown: shown, bodyOverflow: result.body.overflow != 0,
@@ -97,7 +98,7 @@ package struct CurlHTTPClient: HTTPClient {
         var headers: [String: String] = [:]
         for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
             guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") else { continue }
-            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].trimmingSpaces().lowercased()] = line[line.index(after: colon)...].trimmingSpaces()
         }
         return headers
     }

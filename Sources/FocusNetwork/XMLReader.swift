@@ -1,8 +1,9 @@
 // scripts/fuzz compiles this file into one module with FocusCore's sources.
 #if canImport(FocusCore)
+import FocusText
 import FocusCore
 #endif
-import Foundation
+import FoundationEssentials
 
 /// A small namespace-aware XML reader, enough for WebDAV answers (RFC 4918 section 14.16
 /// `multistatus`): elements with prefixed and default namespaces (Namespaces in XML 1.0,
@@ -49,7 +50,7 @@ package enum XMLReader {
         }
 
         /// The text with leading and trailing white space removed.
-        package var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        package var trimmedText: String { text.trimmingSpacesAndNewlines() }
     }
 
     /// Deeper than any WebDAV answer nests (a multistatus is about eight levels).

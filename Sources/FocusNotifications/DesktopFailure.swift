@@ -28,12 +28,12 @@ package enum DesktopFailure {
             return "the notification server did not answer"
         }
         if line.hasPrefix("Could not connect") || line.hasPrefix("Error connecting"),
-           let separator = line.range(of: ": ") {
+           let separator = line.firstRange(of: ": ") {
             let detail = String(line[separator.upperBound...])
             return "cannot connect to the D-Bus session bus: \(lowercasingFirst(detail))"
         }
         var text = Substring(line)
-        if text.hasPrefix("GDBus.Error:"), let separator = text.range(of: ": ") {
+        if text.hasPrefix("GDBus.Error:"), let separator = text.firstRange(of: ": ") {
             text = text[separator.upperBound...]
         }
         let cleaned = text.isEmpty ? "unknown error" : String(text)

@@ -1,7 +1,7 @@
 import CLibNotify
 import Dispatch
 import FocusCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Posts notices as desktop notifications through libnotify, and never stands in the way

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 
 /// Text clean-up shared by every way a notice is shown: what a notification server

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether this process can have a D-Bus session bus at all, decided without touching
 /// GLib — so GIO never tries to autolaunch a bus — and in the same way GIO finds one.

@@ -1,6 +1,7 @@
+import FocusText
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 import Synchronization
 
 #if canImport(Glibc)
@@ -178,7 +179,7 @@ extension AppDatabase {
         do {
             try PrivateDirectory.makeParent(of: path)
         } catch {
-            throw .io(path: (path as NSString).deletingLastPathComponent, reason: "cannot create the data directory")
+            throw .io(path: Paths.directory(of: path), reason: "cannot create the data directory")
         }
         // The checked copy, in the database's directory so the last step can be a rename.
         let staging = temporaryPath(beside: path)
@@ -339,7 +340,7 @@ extension AppDatabase {
         guard rename(temporary, path) == 0 else {
             throw .io(path: path, reason: String(cString: strerror(errno)))
         }
-        let dir = Glibc.open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dir = Glibc.open(Paths.directory(of: path).isEmpty ? "." : Paths.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {
             _ = fsync(dir)
             close(dir)

@@ -1,6 +1,7 @@
+import FocusText
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ extension AppDatabase {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             return xdg + "/focus/focus.sqlite"
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = UserDirectories.home(environment)
         return home + "/.local/share/focus/focus.sqlite"
     }
 
@@ -20,13 +21,13 @@ extension AppDatabase {
     /// 0600. A file that is not a focus database is reported and left untouched.
     package static func open(path: String) throws(FocusError) -> AppDatabase {
         let fm = FileManager.default
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Paths.directory(of: path)
         let exists = try requireRegularOrMissing(path)
         if !exists {
             do {
                 try PrivateDirectory.makeParent(of: path)
             } catch {
-                throw .io(path: directory, reason: "cannot create the data directory (\(reasonText(error)))")
+                throw .io(path: directory, reason: "cannot create the data directory (\(error.description))")
             }
             // Create the file ourselves so it is 0600 from its first byte.
             let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -82,22 +83,12 @@ extension AppDatabase {
         path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
     }
 
-    private static func reasonText(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileWriteNoPermissionError { return "permission denied" }
-        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileWriteVolumeReadOnlyError { return "read-only file system" }
-        return ns.localizedDescription
-    }
-
     /// Why SQLite could not write beside `path`, when the file system says: read-only, full, or a
     /// directory this user may not write (SQLite creates `-wal` and `-shm` files beside the
     /// database, even to read it). Nil when none of these is the cause.
     static func diagnosis(path: String) -> String? {
         guard path.hasPrefix("/") || !path.hasPrefix(":") else { return nil }
-        var directory = (path as NSString).deletingLastPathComponent
+        var directory = Paths.directory(of: path)
         if directory.isEmpty { directory = "." }
         var fs = statvfs()
         if statvfs(directory, &fs) == 0 {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// A stored number outside the domain focus reads its column within (see `StoredNumber`), or of
 /// the wrong type: a hand edit, or a file restored from elsewhere. Focus reads it clamped (or

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// The store. Owns every write as one named transaction; nothing is ever half-written.
 package struct AppDatabase: Sendable {

@@ -1,6 +1,6 @@
-import Foundation
+import FoundationEssentials
 import FocusCore
-import GRDB
+import FocusSQLite
 
 /// The versioned schema. Migrations are never edited once they have landed: people's databases
 /// outlive the code. Add a new one at the end and bump `AppDatabase.schemaVersion`.

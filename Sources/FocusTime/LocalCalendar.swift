@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import FoundationEssentials
 #endif
 
 /// Conversions between instants and the person's local days and times of day, in one zone.

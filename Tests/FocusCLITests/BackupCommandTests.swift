@@ -3,7 +3,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 
 /// A temporary directory for files a command reads or writes; removed when released.
 final class TempDir {

@@ -3,7 +3,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// The daemon's loop driven by a `TestClock`: minutes pass in microseconds, "now" is the

@@ -2,7 +2,7 @@ import FocusCLI
 import FocusCore
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// Text that tries to drive the terminal: CSI, OSC 52 (clipboard), OSC 8 (links), C1
@@ -119,8 +119,7 @@ enum Hostile {
     func jsonOutputKeepsHostileTextExact(evil: String) async throws {
         let dir = try TempDir()
         let world = try await hostileWorld(evil, dir: dir)
-        // SQLite text is read as a C string: a NUL ends it (the only change to the text).
-        let evil = String(evil.prefix { $0 != "\u{0}" })
+        // Text is read back with its length: even a NUL inside is kept (JSON writes it \u0000).
         let list = await world.output("task", "list", "--json")
         let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
         #expect(tasks.first?["title"] as? String == Self.taskTitle(evil))

@@ -3,7 +3,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// Views a planner needs: a subtask's or task's blocks and sessions in `task show`, `task list`

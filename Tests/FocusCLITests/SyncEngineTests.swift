@@ -1,7 +1,7 @@
 import FocusCLI
 import FocusCore
 import FocusStorage
-import GRDB
+import FocusSQLite
 import FocusTestSupport
 import Foundation
 import Testing

@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// The running-session row: who may claim it, recover it, ask it to stop, or delete under it.

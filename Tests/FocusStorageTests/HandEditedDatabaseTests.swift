@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// A database is a file people may edit with `sqlite3`, and SQLite stores whatever type a value

@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 @Suite struct InterchangeStorageTests {

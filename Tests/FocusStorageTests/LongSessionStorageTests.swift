@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// Sessions longer than a day (README, "Sessions longer than a day"): the v8 migration takes the

@@ -2,7 +2,7 @@ import FocusCore
 import FocusStorage
 import FocusTestSupport
 import Foundation
-import GRDB
+import FocusSQLite
 import Testing
 
 /// The fast stats reader (`statsInput`: day totals, quarter-hour sums, streak probes) against

@@ -1,7 +1,7 @@
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// A calendar of the connected CalDAV accounts that focus writes into (`calendar publish`,
 /// `sync setup`), found by name in the accounts, else made (MKCALENDAR) in the home of the first

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +50,7 @@ struct CalDAVLogin {
 
     /// Asks on the terminal with echo off (termios(3)); nil when nothing was typed.
     static func prompt(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
+        writeToStandardError(question)
         var saved = termios()
         let haveTerminal = tcgetattr(0, &saved) == 0
         if haveTerminal {
@@ -60,7 +60,7 @@ struct CalDAVLogin {
         }
         defer {
             if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+            writeToStandardError("\n")
         }
         guard let line = Swift.readLine(strippingNewline: true), !line.isEmpty else { return nil }
         return line

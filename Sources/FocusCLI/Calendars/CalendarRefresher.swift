@@ -1,7 +1,7 @@
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Fetches one live calendar again, whatever its kind: a subscribed feed (a conditional GET)

@@ -2,7 +2,7 @@ import FocusCalendar
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// Fetching a connected CalDAV calendar and storing its busy time (README, "Your real
 /// calendar"), for `calendar connect`, `calendar refresh` and the daemon. A collection that

@@ -2,7 +2,7 @@ import FocusCalendar
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// Writes the plan to a CalDAV calendar (README, "Your real calendar"): each planned block
 /// still ahead is one event there (its UID the one `calendar export` gives it, so the same

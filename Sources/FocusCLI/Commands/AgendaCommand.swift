@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus agenda [DATE] [--week | --days N] [--json]`.
 package struct AgendaCommand: FocusRunnable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus backup [FILE] [--force]`: a consistent copy of the database, now.
 package struct BackupCommand: FocusRunnable {

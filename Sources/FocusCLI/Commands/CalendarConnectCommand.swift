@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus calendar connect URL [--user USER] [--password-stdin | --password-command CMD]
 /// [--calendar NAME ...] [--ca-file PATH] [--insecure]`.

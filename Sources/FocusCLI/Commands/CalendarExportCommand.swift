@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCalendar
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus calendar export FILE.ics`.
 package struct CalendarExportCommand: FocusRunnable {
@@ -44,7 +44,7 @@ package struct CalendarExportCommand: FocusRunnable {
             let ordinal = (counts[key] ?? 0) + 1
             counts[key] = ordinal
             guard block.status == .planned, block.end > now else { continue }
-            let compact = day.description.replacingOccurrences(of: "-", with: "")
+            let compact = day.description.replacing("-", with: "")
             events.append(ExportEvent(uid: "\(block.subtaskID)-\(compact)-\(ordinal)@focus", start: block.start, end: block.end,
                                       summary: block.path, description: "Work block planned by focus.", status: "CONFIRMED"))
         }

@@ -1,8 +1,10 @@
+import FocusText
 import ArgumentParser
 import FocusCalendar
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `focus calendar import FILE.ics [--name NAME] [--strict]`.
 package struct CalendarImportCommand: FocusRunnable {
@@ -115,7 +117,7 @@ package struct CalendarImportCommand: FocusRunnable {
         if let inside = document.name?.trimmingSpaces(), !inside.isEmpty {
             return Sanitized.terminal(inside)
         }
-        let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let base = Paths.removingExtension(Paths.name(of: file))
         return base.isEmpty ? "calendar" : Sanitized.terminal(base)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// `focus calendar list [--json]`.
 package struct CalendarListCommand: FocusRunnable {

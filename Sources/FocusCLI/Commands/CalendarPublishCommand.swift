@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus calendar publish CALENDAR [--sessions] [--password-stdin]`.
 package struct CalendarPublishCommand: FocusRunnable {

@@ -3,7 +3,7 @@ import FocusCalendar
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus calendar subscribe URL [--name NAME] [--ca-file PATH] [--insecure]`.
 package struct CalendarSubscribeCommand: FocusRunnable {

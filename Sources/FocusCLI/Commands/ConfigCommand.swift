@@ -1,6 +1,6 @@
 import ArgumentParser
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// `focus config (get KEY | set KEY VALUE | path | list)`.
 package struct ConfigCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNotifications
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -106,7 +106,7 @@ package struct DaemonCommand: FocusRunnable {
         if let xdg = env.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            base = (env.environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            base = UserDirectories.home(env.environment) + "/.config"
         }
         let path = base + "/systemd/user/focus.service"
         var arguments: [String] = []
@@ -161,9 +161,9 @@ package struct DaemonCommand: FocusRunnable {
     /// written `$$`, and in double quotes (C-style escapes) when it has blanks, quotes,
     /// backslashes or a `;`. A leading `%h/` is kept as the home-directory specifier.
     package static func quoted(_ word: String) -> String {
-        var escaped = word.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+        var escaped = word.replacing("%", with: "%%").replacing("$", with: "$$")
         if word.hasPrefix("%h/") { escaped = "%h/" + escaped.dropFirst(4) }
         guard escaped.isEmpty || escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
-        return "\"" + escaped.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + escaped.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNotifications
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus doctor [--notify]`: where things are, and whether notifications can be shown. Each
 /// problem line is marked ✗, and any problem makes the exit status 1.

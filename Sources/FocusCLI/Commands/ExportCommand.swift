@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCalendar
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

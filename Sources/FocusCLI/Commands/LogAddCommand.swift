@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus log add PATH --start DATETIME (--end DATETIME | --duration DUR)`.
 package struct LogAddCommand: FocusRunnable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus log ...`: the time log.
 package struct LogCommand: ParsableCommand {

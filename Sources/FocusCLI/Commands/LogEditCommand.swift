@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus log edit ID ...`: the rules of an edit are `SessionEdit`'s (FocusCore).
 package struct LogEditCommand: FocusRunnable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus log` / `focus log list`: recorded sessions, newest first.
 package struct LogListCommand: FocusRunnable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus log rm ID`, or `focus log rm --subtask PATH --all [--force]`.
 package struct LogRmCommand: FocusRunnable {

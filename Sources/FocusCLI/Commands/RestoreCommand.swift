@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus restore FILE`: bring back a backup, keeping the current database aside.
 package struct RestoreCommand: FocusRunnable {

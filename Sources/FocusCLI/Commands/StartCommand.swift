@@ -1,8 +1,10 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNotifications
 import FocusStorage
-import Foundation
+import FoundationEssentials
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -229,7 +231,7 @@ package struct StartCommand: FocusRunnable {
         // recorded besides it.
         if let error = outcome.recordError, !outcome.unrecorded.isEmpty {
             let n = outcome.unrecorded.count
-            throw FocusError.io(path: db.path, reason: "\(n) work session\(n == 1 ? "" : "s") of this run could not be recorded (\(error.description.trimmingCharacters(in: CharacterSet(charactersIn: "."))))")
+            throw FocusError.io(path: db.path, reason: "\(n) work session\(n == 1 ? "" : "s") of this run could not be recorded (\(error.description.trimming(["."])))")
         }
     }
 }

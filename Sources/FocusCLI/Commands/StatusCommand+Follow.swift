@@ -1,6 +1,7 @@
+import FocusText
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ struct StatusFollower {
 
     func run() throws {
         let path = env.databasePath
-        let watcher = ChangeWatcher(directory: (path as NSString).deletingLastPathComponent.nonEmpty ?? ".")
+        let watcher = ChangeWatcher(directory: Paths.directory(of: path).nonEmpty ?? ".")
         var database: AppDatabase?
         var databaseInode: Int64?
         var lastFingerprint: DatabaseFingerprint?

@@ -1,7 +1,8 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus status [--json | --format FMT | --waybar | --i3blocks] [--follow]`: for prompts and
 /// status bars, which run it every second, or once with `--follow`. Each output reads only what

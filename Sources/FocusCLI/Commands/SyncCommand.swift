@@ -2,7 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus sync ...`: one history on two machines, through a calendar of a connected CalDAV
 /// account (README, "Two machines").

@@ -1,7 +1,7 @@
 import Dispatch
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// The daemon's network jobs (README, "Your real calendar"): every `calendar_refresh`, fetch the
 /// subscribed and connected calendars, re-plan when busy time changed and say what moved; and

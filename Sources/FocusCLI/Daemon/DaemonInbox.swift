@@ -1,6 +1,6 @@
 import Dispatch
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
+import FocusText
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -34,8 +35,8 @@ package final class DaemonLock: @unchecked Sendable {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let directory = Paths.directory(of: path)
+        let name = Paths.name(of: path)
         guard let resolved = realpath(directory.isEmpty ? "." : directory, nil) else { return path }
         defer { free(resolved) }
         let base = String(cString: resolved)

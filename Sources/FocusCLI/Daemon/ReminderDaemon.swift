@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
+import FocusText
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -50,7 +51,7 @@ package final class AtomicFileWriter {
         }
         console = nil
         try OutputFile.checkReplaceable(path)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Paths.directory(of: path)
         if makeParent {
             do {
                 try PrivateDirectory.makeParent(of: path)
@@ -61,7 +62,7 @@ package final class AtomicFileWriter {
             throw .io(path: path, reason: "the directory \(directory) does not exist")
         }
         // A fresh, unpredictable name, created exclusively and never through a link.
-        let base = (path as NSString).lastPathComponent
+        let base = Paths.name(of: path)
         let name = ".\(base).focus-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let temp = directory.isEmpty ? name : directory + "/" + name
         self.temp = temp

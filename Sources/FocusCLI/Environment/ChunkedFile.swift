@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import FocusCore
 import FocusNotifications
 import FocusStorage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FocusEnvironment {
     /// The real world: terminal, wall and monotonic clocks, files under XDG directories.
@@ -107,7 +108,7 @@ extension FocusEnvironment {
 
     static func configFilePath(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/focus/config.toml" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/focus/config.toml"
+        return UserDirectories.home(environment) + "/.config/focus/config.toml"
     }
 
     static func databasePath(option: String?, environment: [String: String]) -> String {

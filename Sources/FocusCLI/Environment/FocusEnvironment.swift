@@ -1,6 +1,7 @@
+import FocusText
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The composition root: everything a command needs from the outside world, injected.

@@ -1,7 +1,7 @@
 import Dispatch
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

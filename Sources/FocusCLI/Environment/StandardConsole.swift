@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

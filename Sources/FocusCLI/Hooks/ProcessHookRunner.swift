@@ -1,5 +1,7 @@
+import FocusText
 import FocusCore
-import Foundation
+import FoundationEssentials
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -36,13 +38,13 @@ package struct ProcessHookRunner: HookRunner {
 
     /// `$XDG_CONFIG_HOME/focus/hooks` (beside the config file).
     package static func directory(configPath: String) -> String {
-        (configPath as NSString).deletingLastPathComponent + "/hooks"
+        Paths.directory(of: configPath) + "/hooks"
     }
 
     /// `$XDG_STATE_HOME/focus/hooks.log` (default `~/.local/state/focus/hooks.log`).
     package static func logPath(environment: [String: String]) -> String {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/focus/hooks.log" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/focus/hooks.log"
+        return UserDirectories.home(environment) + "/.local/state/focus/hooks.log"
     }
 
     /// How a hook run ended.
@@ -79,7 +81,7 @@ package struct ProcessHookRunner: HookRunner {
             let input = payload.rendered() + "\n"
             let me = self
             outcome = await withCheckedContinuation { (c: CheckedContinuation<Outcome, Never>) in
-                Thread.detachNewThread { c.resume(returning: me.spawnAndWait(path, input: input)) }
+                DetachedThread.start { c.resume(returning: me.spawnAndWait(path, input: input)) }
             }
         }
         report(event, path: path, outcome: outcome, took: started.duration(to: ContinuousClock.now))
@@ -156,7 +158,7 @@ package struct ProcessHookRunner: HookRunner {
         // Standard input: the payload in an unlinked temporary file, so writing it can neither
         // block on a hook that does not read nor raise SIGPIPE on one that exits first.
         // mkstemp fills in the six trailing placeholder characters.
-        var template = Array((NSTemporaryDirectory() + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
+        var template = Array((UserDirectories.temporary(environment) + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
         let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard inFD >= 0 else { return .couldNotStart("no temporary file: \(String(cString: strerror(errno)))") }
         defer { close(inFD) }
@@ -258,7 +260,7 @@ package struct ProcessHookRunner: HookRunner {
     /// blocks on a full pipe). Closes both descriptors; the semaphore is signalled at the end.
     static func copyOutput(from input: Int32, to output: Int32) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
+        DetachedThread.start {
             defer { close(input); if output >= 0 { close(output) }; done.signal() }
             var buffer = [UInt8](repeating: 0, count: 65_536)
             var room = logLimit

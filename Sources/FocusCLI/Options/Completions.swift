@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// What `<Tab>` offers for each kind of argument, in bash, zsh and fish (the scripts
 /// `focus --generate-completion-script SHELL` writes call `focus` back for the custom kinds).
@@ -82,7 +82,7 @@ enum CompletionScripts {
             let specs = statusBody.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { $0.hasPrefix("        '--db[") || $0.hasPrefix("        '--tz[") }
             let anchor = "        '--version[Show the version.]'\n"
-            guard specs.count == 2, let at = body.range(of: anchor) else { return false }
+            guard specs.count == 2, let at = body.firstRange(of: anchor) else { return false }
             body.replaceSubrange(at, with: specs.joined(separator: "\n") + "\n" + anchor)
             return true
         }
@@ -92,10 +92,10 @@ enum CompletionScripts {
     /// changed by `patch`, which is handed `status`'s body to take the two options' completions
     /// from; nil when either function is not found or `patch` finds nothing to change.
     private static func patchingRoot(_ script: String, _ patch: (inout String, Substring) -> Bool) -> String? {
-        guard let root = script.range(of: "\n_focus() {\n"),
-              let rootEnd = script.range(of: "\n}\n", range: root.upperBound..<script.endIndex),
-              let status = script.range(of: "\n_focus_status() {\n"),
-              let statusEnd = script.range(of: "\n}\n", range: status.upperBound..<script.endIndex)
+        guard let root = script.firstRange(of: "\n_focus() {\n"),
+              let rootEnd = script[root.upperBound..<script.endIndex].firstRange(of: "\n}\n"),
+              let status = script.firstRange(of: "\n_focus_status() {\n"),
+              let statusEnd = script[status.upperBound..<script.endIndex].firstRange(of: "\n}\n")
         else { return nil }
         var body = String(script[root.upperBound..<rootEnd.lowerBound])
         guard patch(&body, script[status.upperBound..<statusEnd.lowerBound]) else { return nil }
@@ -106,12 +106,12 @@ enum CompletionScripts {
     /// them with `status`'s completions of their values.
     private static func patchedFish(_ script: String) -> String? {
         let rootParse = "    case 'focus'\n        __focus_parse_subcommand 0 'version' 'h/help'\n"
-        guard let parse = script.range(of: rootParse) else { return nil }
+        guard let parse = script.firstRange(of: rootParse) else { return nil }
         let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
         let global = lines.filter {
             $0.hasPrefix("complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus status\" db'")
                 || $0.hasPrefix("complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus status\" tz'")
-        }.map { $0.replacingOccurrences(of: "\"focus status\" ", with: "\"focus\" ") }
+        }.map { String($0.replacing("\"focus status\" ", with: "\"focus\" ")) }
         let help = "complete -c 'focus' -n '__focus_should_offer_completions_for_flags_or_options \"focus\" h help'"
         guard global.count == 2, let helpLine = lines.firstIndex(where: { $0.hasPrefix(help) }) else { return nil }
         var patched = script
@@ -129,7 +129,7 @@ enum CompletionScripts {
         patchingRoot(script) { body, statusBody in
             let declaration = "    local -a non_repeating_options=()\n    __focus_offer_flags_options 0\n"
             guard let db = caseArm("--db", in: statusBody), let tz = caseArm("--tz", in: statusBody),
-                  let at = body.range(of: declaration) else { return false }
+                  let at = body.firstRange(of: declaration) else { return false }
             body.replaceSubrange(at, with: """
                     local -a non_repeating_options=(--db --tz)
                     __focus_offer_flags_options 0
@@ -147,8 +147,8 @@ enum CompletionScripts {
 
     /// `    '--tz')` … `        ;;` with its line end, from a function's `case "${prev}"`.
     private static func caseArm(_ option: String, in body: Substring) -> String? {
-        guard let start = body.range(of: "    '\(option)')\n"),
-              let end = body.range(of: "        ;;\n", range: start.upperBound..<body.endIndex)
+        guard let start = body.firstRange(of: "    '\(option)')\n"),
+              let end = body[start.upperBound..<body.endIndex].firstRange(of: "        ;;\n")
         else { return nil }
         return String(body[start.lowerBound..<end.upperBound])
     }

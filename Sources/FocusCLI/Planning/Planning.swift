@@ -1,7 +1,7 @@
 import FocusCalendar
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// The one re-plan every command uses (`plan`, `task add/edit/done`, `calendar import/rm`,
 /// after a session): the rules from the config, and calendar expansion through FocusCalendar.

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// Everything on one local day: what `focus agenda` shows.
 struct AgendaDay {

@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// The live countdown view: three lines, fitted to the width, redrawn in place. Pure.
 package struct CountdownRenderer: Sendable {

@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// When on its day a due instant falls, as a view of that day says it.
 package enum DueText {

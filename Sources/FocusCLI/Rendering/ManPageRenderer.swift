@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// The command tree as ArgumentParser describes it (`--experimental-dump-help`): only the
 /// fields the manual needs.
@@ -80,7 +81,7 @@ enum ManPageRenderer {
         var synopsis = "\\fB" + escape(full.joined(separator: " ")) + "\\fR"
         if !subs.isEmpty { synopsis += " \\fIcommand\\fR" }
         for a in args { synopsis += " " + usage(a) }
-        out.append(".SS \"\(synopsis.replacingOccurrences(of: "\"", with: "\\(dq"))\"")
+        out.append(".SS \"\(synopsis.replacing("\"", with: "\\(dq"))\"")
         if let abstract = c.abstract, !abstract.isEmpty { out.append(escapeLine(abstract)) }
         if let d = c.defaultSubcommand { out.append("Without a command, runs \\fB\(escape(full.joined(separator: " "))) \(escape(d))\\fR.") }
         if let discussion = c.discussion, !discussion.isEmpty {

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// `focus plan`: blocks by local day and the at-risk list, as text or JSON. Pure builders.
 enum PlanRenderer {

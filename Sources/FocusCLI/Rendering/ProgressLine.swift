@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one line a long command shows on a terminal while it works:
 /// `Importing 412,000 / 1,000,000 sessions · 27,500/s · 21 s left`, or in bytes
@@ -55,17 +55,20 @@ package enum ProgressLine {
         return n < 0 ? "-" + out : out
     }
 
-    /// `812 B`, `12.3 kB`, `80.0 MB`, `1.2 GB` (decimal units).
+    /// `812 B`, `12.3 kB`, `80.0 MB`, `1.2 GB` (decimal units; tenths rounded half up).
     package static func bytes(_ n: Int) -> String {
         let units = ["kB", "MB", "GB", "TB"]
         guard n >= 1000 else { return "\(n) B" }
-        var value = Double(n) / 1000
         var index = 0
-        while value >= 999.95, index < units.count - 1 {
-            value /= 1000
+        var tenth = 100 // bytes in a tenth of the unit
+        // In tenths of the unit, rounded; a value that rounds to 1000.0 moves up a unit.
+        var tenths = n / tenth + (n % tenth >= tenth / 2 ? 1 : 0)
+        while tenths >= 10_000, index < units.count - 1 {
+            tenth *= 1000
             index += 1
+            tenths = n / tenth + (n % tenth >= tenth / 2 ? 1 : 0)
         }
-        return String(format: "%.1f %@", value, units[index])
+        return "\(tenths / 10).\(tenths % 10) " + units[index]
     }
 
     /// `21 s`, `3 min 20 s`, `1 h 5 min` (rounded up: a promise of less than is left).

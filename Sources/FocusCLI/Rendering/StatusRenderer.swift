@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 /// What `focus status` knows at one moment, gathered with as few reads as the output needs.
 struct StatusFacts: Sendable, Equatable {
@@ -54,7 +54,7 @@ enum StatusRenderer {
 
     /// `1h35m`, `25m`, `0m`.
     static func compact(_ seconds: Int) -> String {
-        DurationParser.format(seconds).replacingOccurrences(of: " ", with: "")
+        DurationParser.format(seconds).replacing(" ", with: "")
     }
 
     /// The `--format` placeholders and their values.

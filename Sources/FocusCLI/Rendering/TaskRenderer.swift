@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
 package struct TaskRenderer {

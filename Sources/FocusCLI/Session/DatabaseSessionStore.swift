@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// The runner's store: the time log and the running-session row, written by the process that
 /// holds the session lock (so the row is this process's own).

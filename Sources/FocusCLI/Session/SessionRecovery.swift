@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
 
 /// Finds a session whose process died (kill -9, power loss) and records it as interrupted,
 /// telling the person once. Whether the process lives is the session lock's answer

@@ -1,5 +1,5 @@
 import FocusCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What both views need to say what was recorded.

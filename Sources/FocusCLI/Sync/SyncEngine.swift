@@ -1,7 +1,8 @@
 import FocusCalendar
 import FocusCore
 import FocusStorage
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One sync with the sync calendar (README, "Two machines"): read what changed there since the
 /// last sync (`sync-collection`, RFC 6578), merge it item by item with what changed here since
@@ -301,7 +302,7 @@ package struct SyncEngine {
         switch item {
         case let .task(t): t.title
         case let .subtask(s): s.title
-        case let .session(s): "session of \(s.label) at \(ISO8601DateFormatter().string(from: s.start))"
+        case let .session(s): "session of \(s.label) at \(Timestamp.utc(s.start))"
         case nil: "an item"
         }
     }

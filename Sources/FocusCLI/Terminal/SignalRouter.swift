@@ -1,6 +1,6 @@
 import Dispatch
 import FocusCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +52,7 @@ package final class SignalRouter: @unchecked Sendable {
 package final class KeyReader: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let queue = DispatchQueue(label: "focus.keys")
-    private let lock = NSLock()
+    private let lock = PthreadLock()
 
     package init() {}
 

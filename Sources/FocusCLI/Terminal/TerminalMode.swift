@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Glibc
 package final class TerminalMode: @unchecked Sendable {
     private var original = termios()
     private var active = false
-    private let lock = NSLock()
+    private let lock = PthreadLock()
 
     package init() {}
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The daily backups kept beside the database: `focus.sqlite.backup-2026-11-22`, one per local
 /// day, the newest `kept` of them. Names only: the files are made and removed in FocusStorage.
@@ -50,7 +50,7 @@ package struct BackupSchedule: Sendable, Equatable {
         let day = LocalDate(dayNumber: CivilCalendar.day(ofWall: seconds))
         let time = CivilCalendar.secondOfDay(ofWall: seconds)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let stamp = day.description.replacingOccurrences(of: "-", with: "") + "-" + two(time / 3600) + two(time / 60 % 60) + two(time % 60)
+        let stamp = day.description.replacing("-", with: "") + "-" + two(time / 3600) + two(time / 60 % 60) + two(time % 60)
         return directory + "/" + databaseName + ".before-restore-" + stamp
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// The subset of TOML that `config.toml` uses: `key = value` lines (strings, numbers, booleans),
 /// `#` comments, blank lines. Tables are not needed and are refused with the line number.
@@ -50,7 +51,7 @@ package enum ConfigFile {
         switch key {
         case "cycles", "notifications", "bell": return value
         default:
-            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            let escaped = value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
             return "\"\(escaped)\""
         }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// The person's settings, from `config.toml`. Every field has the documented default.
 package struct FocusConfig: Sendable, Equatable {
@@ -67,22 +68,22 @@ package struct FocusConfig: Sendable, Equatable {
     /// The value of a key as `config get` prints it.
     package func value(of key: String) throws(FocusError) -> String {
         switch key {
-        case "work": return DurationParser.format(workSeconds).replacingOccurrences(of: " ", with: "")
-        case "short_break": return DurationParser.format(shortBreakSeconds).replacingOccurrences(of: " ", with: "")
-        case "long_break": return DurationParser.format(longBreakSeconds).replacingOccurrences(of: " ", with: "")
+        case "work": return DurationParser.format(workSeconds).replacing(" ", with: "")
+        case "short_break": return DurationParser.format(shortBreakSeconds).replacing(" ", with: "")
+        case "long_break": return DurationParser.format(longBreakSeconds).replacing(" ", with: "")
         case "cycles": return String(cycles)
         case "day_start": return dayStart.description
         case "day_end": return dayEnd.description
-        case "minimum_block": return DurationParser.format(minimumBlockSeconds).replacingOccurrences(of: " ", with: "")
+        case "minimum_block": return DurationParser.format(minimumBlockSeconds).replacing(" ", with: "")
         case "notifications": return notifications ? "true" : "false"
         case "bell": return bell ? "true" : "false"
-        case "reminder": return DurationParser.format(reminderSeconds).replacingOccurrences(of: " ", with: "")
+        case "reminder": return DurationParser.format(reminderSeconds).replacing(" ", with: "")
         case "urgency": return urgency.rawValue
-        case "expiry": return DurationParser.format(expirySeconds).replacingOccurrences(of: " ", with: "")
+        case "expiry": return DurationParser.format(expirySeconds).replacing(" ", with: "")
         case "summary_time": return summaryTime?.description ?? "off"
-        case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacingOccurrences(of: " ", with: "")
-        case "calendar_refresh": return calendarRefreshSeconds.map { DurationParser.format($0).replacingOccurrences(of: " ", with: "") } ?? "off"
-        case "sync_interval": return syncIntervalSeconds.map { DurationParser.format($0).replacingOccurrences(of: " ", with: "") } ?? "off"
+        case "hook_timeout": return DurationParser.format(hookTimeoutSeconds).replacing(" ", with: "")
+        case "calendar_refresh": return calendarRefreshSeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "off"
+        case "sync_interval": return syncIntervalSeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "off"
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the countdown is doing.
 package enum Phase: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A queue of messages that one consumer can await, cancellably: for a session, signals, keys

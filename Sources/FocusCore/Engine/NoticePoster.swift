@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Posts a run's notices off the session's path, one after another, in order. It holds one

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The desktop notices a run produces, with texts a person can act on. Interrupted sessions are
 /// not notified: the person did it.

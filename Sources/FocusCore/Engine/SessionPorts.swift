@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the running session looks like right now: for the view, the store's checkpoint and
 /// `focus status`.

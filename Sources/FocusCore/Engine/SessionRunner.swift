@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Drives a `CountdownEngine` with a real (or test) clock: sleeps until the next deadline, a
 /// redraw tick or a checkpoint, whichever comes first, wakes at once for commands, records every

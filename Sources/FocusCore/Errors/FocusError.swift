@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every failure a person can meet, each with a sentence that names the thing and the next step.
 /// The CLI prints `focus: error: <description>` and exits with `exitCode`.

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// The decisions of a connected CalDAV account, apart from the network and the store
 /// (README, "Your real calendar").
@@ -33,7 +34,7 @@ package enum CalDAVChoice {
     /// `https://host/dav/alice/work/` → `work`.
     package static func lastSegment(_ url: String) -> String {
         let path = url.split(separator: "/", omittingEmptySubsequences: true)
-        return path.last.map(String.init)?.removingPercentEncoding ?? url
+        return path.last.flatMap(\.percentDecoded) ?? url
     }
 
     /// Where a new calendar named `name` is made in a home: a path segment of its letters and
@@ -41,9 +42,9 @@ package enum CalDAVChoice {
     package static func newCalendarURL(home: String, name: String) -> String {
         var slug = ""
         for scalar in name.lowercased().unicodeScalars {
-            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) { slug.unicodeScalars.append(scalar) } else if !slug.hasSuffix("-") { slug += "-" }
+            if scalar.isASCIIAlphanumeric { slug.unicodeScalars.append(scalar) } else if !slug.hasSuffix("-") { slug += "-" }
         }
-        slug = slug.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        slug = slug.trimming(["-"])
         if slug.isEmpty { slug = "focus" }
         return (home.hasSuffix("/") ? home : home + "/") + slug + "/"
     }
@@ -125,7 +126,7 @@ package enum Publication {
     package static func resourceURL(calendar: String, uid: String) -> String {
         var name = ""
         for scalar in uid.unicodeScalars {
-            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar) {
+            if scalar.isASCIIAlphanumeric || "-_.".unicodeScalars.contains(scalar) {
                 name.unicodeScalars.append(scalar)
             } else {
                 name += "_"
@@ -138,8 +139,7 @@ package enum Publication {
     /// whole-collection write) puts an item: `<UID>.ics`, the UID percent-encoded (RFC 3986:
     /// only unreserved characters as they are).
     package static func memberURL(calendar: String, uid: String) -> String {
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let name = uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid
+        let name = uid.percentEncoded(keeping: String.isUnreserved)
         return (calendar.hasSuffix("/") ? calendar : calendar + "/") + name + ".ics"
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// What focus remembers about a subscribed calendar beyond its last good copy: the validators
 /// for conditional requests (RFC 9110, 13.1.1 and 13.1.3), when it last succeeded, and the last
@@ -51,7 +52,7 @@ package enum CalendarFeed {
     /// The address fetched for what the person typed: `webcal://` is read as `https://`;
     /// plain `http://` only to this machine unless `insecure`; no other scheme; no credentials.
     package static func address(_ raw: String, insecure: Bool) throws(FocusError) -> String {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        let trimmed = raw.trimmingSpaces()
         let refused = { (why: String) in FocusError.invalidValue(what: "calendar address", value: raw, expected: why) }
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
             throw refused("an https://, http:// or webcal:// address without spaces or control characters")
@@ -98,8 +99,8 @@ package enum CalendarFeed {
     /// it would sit in the process list and the shell's history (README, "Passwords are never
     /// stored").
     package static func credentials(_ raw: String) throws(FocusError) -> (address: String, user: String?) {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        guard let scheme = trimmed.range(of: "://") else { return (trimmed, nil) }
+        let trimmed = raw.trimmingSpaces()
+        guard let scheme = trimmed.firstRange(of: "://") else { return (trimmed, nil) }
         let rest = trimmed[scheme.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard let at = authority.lastIndex(of: "@") else { return (trimmed, nil) }
@@ -108,14 +109,14 @@ package enum CalendarFeed {
             throw FocusError.invalidValue(what: "calendar address", value: "\(trimmed[..<scheme.upperBound])\(info.prefix { $0 != ":" }):…@\(authority[authority.index(after: at)...])",
                                           expected: "an address without a password (give it with --password-command or --password-stdin)")
         }
-        let user = String(info).removingPercentEncoding ?? String(info)
+        let user = info.percentDecoded ?? String(info)
         let address = String(trimmed[..<scheme.upperBound]) + String(rest[authority.index(after: at)...])
         return (address, user.isEmpty ? nil : user)
     }
 
     /// The host of an address.
     package static func host(of url: String) -> String {
-        guard let range = url.range(of: "://") else { return url }
+        guard let range = url.firstRange(of: "://") else { return url }
         return hostName(authority: String(url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }))
     }
 
@@ -144,7 +145,7 @@ package enum CalendarFeed {
     /// `scheme://host[:port]` of an address: what messages and `calendar list` show, as the
     /// path of a secret address (Google's "secret address in iCal format") is a password.
     package static func shownAddress(_ url: String) -> String {
-        guard let range = url.range(of: "://") else { return url }
+        guard let range = url.firstRange(of: "://") else { return url }
         let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
         let hidden = url.count > url.distance(from: url.startIndex, to: range.upperBound) + authority.count + 1
         return url[..<range.upperBound] + authority + (hidden ? "/…" : "/")
@@ -231,7 +232,7 @@ package enum CalendarFeed {
         case .unavailable(let message):
             return .unavailable("calendar '\(name)' was not refreshed: \(message)\(kept)")
         case let .badInput(_, line, reason):
-            let trimmed = reason.trimmingCharacters(in: .whitespaces)
+            let trimmed = reason.trimmingSpaces()
             let ended = trimmed.hasSuffix(".") ? trimmed : trimmed + "."
             return .badInput(file: label, line: line, reason: ended + kept)
         default:

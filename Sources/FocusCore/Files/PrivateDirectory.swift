@@ -1,12 +1,45 @@
-import Foundation
+import FocusText
+import Glibc
 
 /// The directories focus keeps its files in (data, backups, config, logs): made private, mode
 /// 0700 with any missing parents, the first time something is written there.
 package enum PrivateDirectory {
-    /// Makes the directory that holds `path` when it is missing; throws the file system's error.
-    package static func makeParent(of path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    /// Why a directory could not be made: the system's error number (errno(3)) and its words.
+    package struct Failure: Error, CustomStringConvertible {
+        package var path: String
+        package var code: Int32
+        package var description: String { String(cString: strerror(code)) }
+    }
+
+    /// Makes the directory that holds `path` when it is missing, as `mkdir -p -m 0700`.
+    package static func makeParent(of path: String) throws(Failure) {
+        let directory = Paths.directory(of: path)
+        guard !directory.isEmpty else { return }
+        try make(directory)
+    }
+
+    private static func make(_ directory: String) throws(Failure) {
+        var info = stat()
+        // Something already there: a file in the way is for the write that follows to report.
+        if stat(directory, &info) == 0 { return }
+        let parent = Paths.directory(of: directory)
+        if !parent.isEmpty, parent != directory { try make(parent) }
+        if mkdir(directory, 0o700) != 0, errno != EEXIST { throw Failure(path: directory, code: errno) }
+    }
+}
+
+/// The user's directories named by the environment, else by the system.
+package enum UserDirectories {
+    /// `$HOME`, else the home directory of the password database (getpwuid(3)).
+    package static func home(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"] { return home }
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return "/" }
+        return String(cString: dir)
+    }
+
+    /// `$TMPDIR` when it is set and not empty, else `/tmp` (as mkstemp(3)'s users expect).
+    package static func temporary(_ environment: [String: String]) -> String {
+        guard let dir = environment["TMPDIR"], !dir.isEmpty else { return "/tmp" }
+        return dir
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The hook calls a run of sessions makes, with the JSON each hook reads on standard input.
 /// The runner posts them like notices: off the tick path, after the work is recorded.

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// Reads another time tracker's history, fed in chunks of any size, and hands over each entry
 /// as a session with the line it starts on (see `ForeignFormat` and `ImportMapping` for what

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// The time trackers whose files `focus import` reads besides its own formats.
 package enum ForeignFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 instants as interchange files write them: `2026-11-20T09:00:00+01:00`,
 /// `2026-11-20T08:00:00Z`, `2026-11-20T08:00:00.250Z` (fractions dropped), `+0100` and `+01`

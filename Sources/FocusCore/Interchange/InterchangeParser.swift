@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// Reads an interchange file fed in chunks of any size, and hands over each session with the
 /// line it starts on. The first bad line stops it with `FocusError.badInput(file, line, reason)`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes sessions in an interchange format, straight into a byte buffer (an export of a
 /// million sessions must not build a million strings). Instants are written in UTC with a `Z`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Splits a file holding one JSON array, fed in chunks of any size, into the bytes of its
 /// entries, each with its 1-based index and the line it starts on; memory holds one entry at

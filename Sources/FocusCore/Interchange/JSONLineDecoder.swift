@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads one JSON Lines line: an object whose known keys become `RawFields`. Unknown keys are
 /// skipped whatever their value. Strict RFC 8259 otherwise, read byte by byte (no Foundation

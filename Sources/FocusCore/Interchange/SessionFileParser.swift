@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// Every format `focus import` reads.
 package enum ImportFormat: Sendable, Equatable {
@@ -24,7 +25,7 @@ package enum ImportFormat: Sendable, Equatable {
     /// first bytes (`head`): a JSON array of objects is a Timewarrior export, of arrays Watson
     /// frames, anything else JSON Lines.
     package static func detect(path: String, head: [UInt8]) -> ImportFormat? {
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let name = Paths.name(of: path).lowercased()
         if name == "frames" { return .foreign(.watson) }
         if name == "history" { return .foreign(.openpomodoro) }
         if name.hasSuffix(".json") {

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// One session as the history interchange carries it (README: session history moves in and
 /// out as JSON Lines): named by task and subtask titles, instants in whole Unix seconds.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The running session as other processes see it (`focus status`, `focus stop`, crash recovery).
 package struct ActiveSession: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One busy stretch of an imported calendar, as `calendar busy`, the planner and the agenda see it.
 package struct BusyEvent: Sendable, Equatable, Hashable {

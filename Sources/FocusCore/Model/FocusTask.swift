@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A piece of work a person tracks time against: "Thesis", "Groceries".
 /// Named `FocusTask` so it never shadows Swift concurrency's `Task`.

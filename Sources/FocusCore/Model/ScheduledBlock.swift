@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 package enum BlockStatus: String, Sendable, Codable, CaseIterable {
     /// In the future (or running now) and not yet worked.

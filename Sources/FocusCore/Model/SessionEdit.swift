@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A change to a recorded session, as `focus log edit` asks for it (README, "The time log"),
 /// and the rules that make the session after it. Pure: the command parses the flags into one

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who runs the session, as the kernel tells it: the process holding the session lock beside the
 /// database. A pid stored in the database proves nothing — a process killed with `kill -9` lingers

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a recorded session may lie. A log holds time already spent: a session that ends after
 /// now is a typo (a wrong date, 17:00 for 07:00) that would count in today's totals, so it is

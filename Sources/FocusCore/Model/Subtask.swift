@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A part of a task that carries the scheduling constraints.
 package struct Subtask: Sendable, Equatable, Hashable {

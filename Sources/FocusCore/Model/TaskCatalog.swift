@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// What a path on the command line can name.
 package enum PathTarget: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The order of `focus task list`.
 package enum TaskSort: String, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A subtask with its logged focus: one row of `focus task list`.
 package struct SubtaskOverview: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a work session ended.
 package enum SessionStatus: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// What a task or subtask title may be.
 package enum Titles {

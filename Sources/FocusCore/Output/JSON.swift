@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value that keeps object keys in the order they were written, so every `--json`
 /// output has the stable key order the contract documents.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// "in 3 days", "tomorrow", "today", "overdue by 2 days": how far a due date is, in local days.
 package enum RelativeTime {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one rule for text from people and files (task names, notes, calendar summaries, file
 /// names, values echoed in error messages) on its way to a terminal, a report or a notice:

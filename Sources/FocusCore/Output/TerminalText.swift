@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Text measured for a terminal: widths in display columns, cutting and padding, durations
 /// as people write them. (Making text safe is `Sanitized.terminal`'s one rule.)

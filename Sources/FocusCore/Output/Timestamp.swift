@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 instants as the contract writes them: UTC with a `Z`, whole seconds.
 /// Formatted by hand: cheap enough for a million rows, and no formatter objects.

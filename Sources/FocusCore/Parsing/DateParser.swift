@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// A date-time as typed: either an exact instant (ISO 8601 with `Z` or an offset), or a local
 /// wall-clock reading to be placed in the person's time zone.

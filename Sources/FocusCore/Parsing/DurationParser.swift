@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// Durations as people type them: `25m`, `1h30m`, `1h 30m`, `90s`, `1.5h`, or a bare number of
 /// minutes (`25`). Result in whole seconds, rounded to nearest.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How to reach one CalDAV account: the address the person gave (or the one discovery settled
 /// on), the login, and the TLS rules of every request to it (README, "Your real calendar").

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where commands write: results to standard output, diagnostics to standard error.
 package protocol Console: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One request, with the limits every calendar fetch uses (README, "Your real calendar"): a
 /// feed's GET, or a CalDAV method with an XML or iCalendar body and a login.

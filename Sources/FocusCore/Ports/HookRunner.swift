@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The moments a person can attach a script to: each is an executable file of this name in
 /// `$XDG_CONFIG_HOME/focus/hooks/`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A desktop notification, independent of how it is delivered.
 package struct Notice: Sendable, Equatable {

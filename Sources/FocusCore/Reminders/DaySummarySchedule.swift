@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When the end-of-day summary notice is due, as a pure function of the configured time,
 /// the last day it was sent for and the moment.

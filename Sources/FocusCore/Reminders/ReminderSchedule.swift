@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A planned block as the reminder schedule sees it.
 package struct ReminderBlock: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which scheduled block `focus start` with no path works on.
 package enum BlockSelection {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The shape of one item's blocks, in whole minutes, and what a free gap can hold of it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whole minutes since 1970-01-01T00:00Z: the scheduler's unit of time.
 enum Minutes {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A free gap one item may use: a free span clipped to the item's window and hours.
 struct ItemGap {

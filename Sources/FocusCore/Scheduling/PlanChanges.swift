@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a calendar refresh did to the plan, said as desktop notices (README, "Your real
 /// calendar"): a subtask whose next block moved ("Thesis/Chapter 2 moved 14:00 → 16:00: new

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The planner's refusal of a subtask that cannot fit before its due date (`task add`/`task edit`
 /// without `--force`): which subtasks a change leaves without enough time, and the sentence

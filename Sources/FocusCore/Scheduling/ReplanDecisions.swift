@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension RunningWork {
     /// What the running session holds of the plan: the time from its start to the end of its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A subtask the planner places work for: its constraints, its name, and the focus already logged.
 package struct PlanSubtask: Sendable, Equatable {

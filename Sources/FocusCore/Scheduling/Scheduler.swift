@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Places work blocks for items into free time before their due dates (a pure function).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The person's rules for placing work: their zone, working hours, and block shape.
 package struct SchedulingRules: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 
 /// One day's working window: `09:00-17:00` (end after start; `24:00` is midnight at the day's end).
 package struct DayHours: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Logged time against estimates, and the person's typical estimate error.
 package enum EstimateFigures {

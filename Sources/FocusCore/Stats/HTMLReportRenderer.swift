@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `focus report --html`: one self-contained page (inline CSS and SVG, no scripts, nothing
 /// fetched) with the daily bars stacked by task, a task-share donut, a 12-week heatmap,
@@ -63,8 +63,8 @@ package struct HTMLReportRenderer: Sendable {
     /// `<\u0021--` (both only ever occur inside JSON strings, where the escapes are valid).
     package static func embeddedJSON(_ json: JSON) -> String {
         json.rendered()
-            .replacingOccurrences(of: "</", with: "<\\/")
-            .replacingOccurrences(of: "<!--", with: "<\\u0021--")
+            .replacing("</", with: "<\\/")
+            .replacing("<!--", with: "<\\u0021--")
     }
 
     private func esc(_ s: String) -> String { HTMLReportRenderer.escape(s) }
@@ -75,7 +75,7 @@ package struct HTMLReportRenderer: Sendable {
         var meta = "\(r.window.from) → \(r.window.to) · \(esc(r.timeZone.identifier))"
         if let filter = r.taskFilter { meta += " · \(esc(filter))" }
         let stamp = Timestamp.local(generatedAt, in: r.timeZone)
-        let generated = String(stamp.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let generated = String(stamp.prefix(16)).replacing("T", with: " ")
         return "<header>\n<h1>Focus report</h1>\n<p class=\"meta\">\(meta)</p>\n<p class=\"meta\">Generated \(generated)</p>\n</header>\n"
     }
 
@@ -273,7 +273,7 @@ package struct HTMLReportRenderer: Sendable {
             h += row(t.task, "task", t.focusedSeconds, t.completed, t.interrupted)
             for s in t.subtasks { h += row(s.subtask, "sub", s.focusedSeconds, s.completed, s.interrupted) }
         }
-        h += "</tbody>\n<tfoot>" + row("Total", "total", r.totals.focusedSeconds, r.totals.completed, r.totals.interrupted).replacingOccurrences(of: "\n", with: "") + "</tfoot>\n"
+        h += "</tbody>\n<tfoot>" + row("Total", "total", r.totals.focusedSeconds, r.totals.completed, r.totals.interrupted).replacing("\n", with: "") + "</tfoot>\n"
         return h + "</table>\n</section>\n"
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns sessions into a `StatsReport`. Pure: the same input always gives the same report.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How far a subtask has got against its estimate: what the estimate figures are made of.
 package struct SubtaskProgress: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Small number and ordering rules shared by the calculator and the renderers.
 package enum StatsMath {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The terminal view of `focus stats`: header, a bar per day, the task table, the summary,
 /// then estimates and insights when there are any. Pure: a string for a width.
@@ -166,7 +166,7 @@ package struct StatsRenderer: Sendable {
         let dayWord = r.window.dayCount == 1 ? "day" : "days"
         lines.append(row("Daily avg", "\(TerminalText.duration(s.dailyAverageSeconds)) over \(r.window.dayCount) \(dayWord) (\(s.daysWithFocus) with focus)"))
         if let best = s.bestDay {
-            lines.append(row("Best day", "\(StatsDateText.dayLabel(best.date).replacingOccurrences(of: "  ", with: " ")) · \(TerminalText.duration(best.focusedSeconds))"))
+            lines.append(row("Best day", "\(StatsDateText.dayLabel(best.date).replacing("  ", with: " ")) · \(TerminalText.duration(best.focusedSeconds))"))
         }
         lines.append(row("Streak", s.streakDays == 1 ? "1 day" : "\(s.streakDays) days"))
         var previous = StyledLine()

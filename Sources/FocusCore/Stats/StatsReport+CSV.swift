@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StatsReport {
     /// `focus stats --csv`: a header line, then one row per day of the window, ascending:
@@ -25,7 +25,7 @@ extension StatsReport {
         let needsQuotes = field.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             || field.first == " " || field.last == " "
         guard needsQuotes else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + field.replacing("\"", with: "\"\"") + "\""
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StatsReport {
     /// `focus stats --json`: the contract's keys in the contract's order (`from`, `to`,

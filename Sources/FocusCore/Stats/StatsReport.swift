@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The figures of `focus stats` and `focus report --html` for one window, ready to render.
 /// Every integer is whole seconds, rounded to nearest once, from exact sums.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A run of whole local days, both ends included: what `--last N` and `--from … --to …` name.
 package struct StatsWindow: Sendable, Equatable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A colour per task for charts: derived from the title (so a task keeps its colour from
 /// one report to the next), and distinct among the top tasks.

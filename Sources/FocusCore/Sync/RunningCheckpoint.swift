@@ -1,4 +1,5 @@
-import Foundation
+import FocusText
+import FoundationEssentials
 import FocusTime
 
 /// A session running on one machine, as that machine last wrote it into the sync calendar
@@ -46,8 +47,8 @@ package struct RunningCheckpoint: Sendable, Equatable {
     /// "running on laptop: Thesis/Chapter 2 (work), 12:40 left".
     package func line(at now: Date) -> String? {
         guard let left = remaining(at: now) else { return nil }
-        let clock = String(format: "%d:%02d", left / 60, left % 60)
-        let phaseName = phase.replacingOccurrences(of: "_", with: " ")
+        let clock = "\(left / 60):" + String(zeroPadded: left % 60, width: 2)
+        let phaseName = phase.replacing("_", with: " ")
         return "\(paused ? "paused" : "running") on \(machine): \(label) (\(phaseName)), \(clock) left"
     }
 }

@@ -1,5 +1,6 @@
+import FocusText
 import FocusTime
-import Foundation
+import FoundationEssentials
 
 /// One content line of an iCalendar object (RFC 5545 section 3.1): `NAME;PARAM=v:value`.
 package struct ContentLine: Sendable, Equatable {
@@ -214,7 +215,7 @@ package enum SyncCodec {
             }
         }
         guard let begin, let end,
-              parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingCharacters(in: .whitespaces) == item.uid })
+              parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingSpaces() == item.uid })
         else { return encode(item, stamp: stamp) }
         let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
         let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
@@ -325,7 +326,7 @@ package enum SyncCodec {
             throw FocusError.badInput(file: "the sync calendar", line: nil, reason: "a resource there is not iCalendar data")
         }
         guard let props = ICSText.firstComponent(lines, named: ["VTODO", "VEVENT"]),
-              let uid = props.value("UID")?.trimmingCharacters(in: .whitespaces), !uid.isEmpty, uid.count <= 1000
+              let uid = props.value("UID")?.trimmingSpaces(), !uid.isEmpty, uid.count <= 1000
         else { return nil }
         let modified = modifiedTime(props)
         if props.component == "VEVENT" {
@@ -358,7 +359,7 @@ package enum SyncCodec {
                 spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
                 done: closed, modified: modified))
         }
-        return .task(SyncedTask(uid: uid, title: title.replacingOccurrences(of: "/", with: "-"), notes: notes, archived: closed, modified: modified))
+        return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified))
     }
 
     /// `YYYYMMDDTHHMMSSZ`.
@@ -366,18 +367,19 @@ package enum SyncCodec {
         let s = Int(date.timeIntervalSince1970.rounded(.down))
         let (y, m, d) = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: s))
         let t = CivilCalendar.secondOfDay(ofWall: s)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", y, m, d, t / 3600, t % 3600 / 60, t % 60)
+        let parts = [(y, 4), (m, 2), (d, 2), (-1, 0), (t / 3600, 2), (t % 3600 / 60, 2), (t % 60, 2)]
+        return parts.map { $0.1 == 0 ? "T" : String(zeroPadded: $0.0, width: $0.1) }.joined() + "Z"
     }
 
     /// A title as focus stores one: trimmed, never empty, at most 500 characters.
     private static func title(_ text: String?) -> String {
-        let trimmed = (text ?? "").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let trimmed = (text ?? "").split(whereSeparator: \.isNewline).joined(separator: " ").trimmingSpaces()
         return trimmed.isEmpty ? "Untitled" : String(trimmed.prefix(500))
     }
 
     /// A whole number of seconds within `range`; anything else is absent.
     private static func seconds(_ text: String?, _ range: ClosedRange<Int>) -> Int? {
-        guard let text, let n = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(n) else { return nil }
+        guard let text, let n = Int(text.trimmingSpaces()), range.contains(n) else { return nil }
         return n
     }
 
@@ -389,7 +391,7 @@ package enum SyncCodec {
             guard let line = props.first(name), let date = instant(line, zone: LocalCalendar(zone: .utc)) else { return nil }
             return Int64(date.timeIntervalSince1970) * 1000
         }
-        let own = props.value("X-FOCUS-MODIFIED").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let own = props.value("X-FOCUS-MODIFIED").flatMap { Int64($0.trimmingSpaces()) }
             .flatMap { (0...253_402_300_799_000).contains($0) ? $0 : nil }
         let edited = ms("LAST-MODIFIED")
         if own == nil, edited == nil { return ms("DTSTAMP") ?? 0 }
@@ -401,12 +403,12 @@ package enum SyncCodec {
     /// without a time means its end everywhere in focus).
     package static func instant(_ line: ContentLine?, zone: LocalCalendar, dateMeansEnd: Bool = false) -> Date? {
         guard let line else { return nil }
-        let value = line.value.trimmingCharacters(in: .whitespaces)
+        let value = line.value.trimmingSpaces()
         let calendar: LocalCalendar
         if value.hasSuffix("Z") {
             calendar = LocalCalendar(zone: .utc)
         } else if let tzid = line.parameters["TZID"] {
-            calendar = zone.database.zone(named: tzid.trimmingCharacters(in: .whitespaces)).map { LocalCalendar(zone: $0, database: zone.database) }
+            calendar = zone.database.zone(named: tzid.trimmingSpaces()).map { LocalCalendar(zone: $0, database: zone.database) }
                 ?? LocalCalendar(zone: .utc)
         } else {
             calendar = zone
@@ -435,12 +437,12 @@ private struct DateOnly {
         return DateOnly(date: LocalDate(year: y, month: m, day: d))
     }
 
-    var compact: String { String(format: "%04d%02d%02d", date.year, date.month, date.day) }
+    var compact: String { String(zeroPadded: date.year, width: 4) + String(zeroPadded: date.month, width: 2) + String(zeroPadded: date.day, width: 2) }
     var dashed: String { date.description }
 
     /// `HH:MM` → minutes after midnight.
     static func minutes(_ text: String) -> Int? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":")
+        let parts = text.trimmingSpaces().split(separator: ":")
         guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
         return h * 60 + m
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the sync calendar holds (README, "Two machines").
 package enum SyncKind: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A field both machines changed since they last agreed, and the value kept.
 package struct SyncConflict: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import FocusSQLite
+import CSQLite
 
 // Rows are decoded by hand: faster than Codable and explicit about every column.
 // Instants are stored as whole Unix seconds.

@@ -1,7 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import FocusSQLite
+import CSQLite
 
 /// The one checked conversion of every number focus reads from its database.
 ///

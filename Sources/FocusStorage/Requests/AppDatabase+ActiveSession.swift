@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 extension ActiveSession {
     init(row: Row) {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// A subtask due on a given day, for the agenda.
 package struct DueView: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// A connected CalDAV account as stored (README, "Your real calendar"): never a password, only
 /// the command that prints one.

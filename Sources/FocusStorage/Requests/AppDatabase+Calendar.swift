@@ -1,7 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import FocusSQLite
+import CSQLite
 
 /// A calendar file to store: its raw text, and the zone and window its occurrences were expanded in.
 package struct CalendarImport: Sendable {

@@ -1,6 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
+import FocusSQLite
 
 /// What shell completion offers from a person's data (`focus start Th<Tab>`): read from the
 /// database file read-only, never created, never migrated; nothing when it is missing or not

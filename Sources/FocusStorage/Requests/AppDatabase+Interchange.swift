@@ -1,7 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import FocusSQLite
+import CSQLite
 
 /// What an import did.
 package struct ImportSummary: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// What a re-plan needs from outside the store: the moment, the rules, and how to expand a
 /// calendar's raw text.

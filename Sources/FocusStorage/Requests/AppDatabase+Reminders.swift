@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// What `focus daemon` reads at each look: one consistent snapshot.
 package struct ReminderState: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FocusCore
-import Foundation
-import GRDB
-import GRDBSQLite
+import FoundationEssentials
+import FocusSQLite
+import CSQLite
 
 extension AppDatabase {
     /// Everything `focus stats` and `focus report` compute from, read in one transaction (one
@@ -216,7 +216,7 @@ extension AppDatabase {
         }
         let dayTotal = """
             SELECT total(CASE WHEN endedAt <= ?3 THEN focusedSeconds END), count(CASE WHEN endedAt > ?3 AND endedAt <= ?4 THEN 1 END)
-            FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacingOccurrences(of: "?", with: "?5"))
+            FROM timeLog WHERE startedAt >= ?1 AND startedAt < ?2\(filter.replacing("?", with: "?5"))
             """
         let crossing = "SELECT \(entryColumns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt > ? AND endedAt <= ?\(filter)"
         for k in 0..<days {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 extension AppDatabase {
     /// The reference for `statsInput`, read the obvious way: every session overlapping

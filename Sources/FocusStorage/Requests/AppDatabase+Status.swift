@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 extension AppDatabase {
     /// The next planned block: the first by start that has not ended at `now` (one running now

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// The calendar focus syncs through (README, "Two machines").
 package struct SyncTarget: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 /// The sessions of one task or subtask: some of them, and how many there are in all.
 package struct SessionPage: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import FocusCore
-import Foundation
-import GRDB
+import FoundationEssentials
+import FocusSQLite
 
 extension AppDatabase {
     /// Every task and subtask name, for resolving paths.

@@ -1,4 +1,4 @@
-import FocusCore
+import FocusText
 import Foundation
 import Testing
 
@@ -20,7 +20,7 @@ import Testing
 extension TrimmingTests {
     @Test func agreesWithFoundationOnEveryScalarOfTheBasicPlaneAndBeyond() {
         var mismatches: [String] = []
-        for value in Array(0...0x3_0000) + [0xE_0020, 0x10_FFFD] {
+        for value: UInt32 in Array(0...0x3_0000) + [0xE_0020, 0x10_FFFD] {
             guard let u = Unicode.Scalar(value) else { continue }
             let s = "a" + String(u) + "b"
             let alone = String(u)

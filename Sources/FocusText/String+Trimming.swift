@@ -1,3 +1,5 @@
+// Text handling FoundationEssentials leaves out (focus links no FoundationInternationalization
+// and no ICU: README, "Where things are").
 extension StringProtocol {
     /// The text without leading and trailing white space as Foundation's
     /// `CharacterSet.whitespaces` defines it (tab, the Unicode space separators and, as
@@ -11,6 +13,9 @@ extension StringProtocol {
     package func trimmingSpacesAndNewlines() -> String {
         trimming { Self.isSpace($0) || Self.isNewline($0) }
     }
+
+    /// The text without leading and trailing scalars of `set` (`CharacterSet(charactersIn:)`).
+    package func trimming(_ set: Set<Unicode.Scalar>) -> String { trimming { set.contains($0) } }
 
     private func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars

@@ -1,0 +1,153 @@
+import CSQLite
+
+/// One row of a result, copied out of the statement: its column names and values.
+package final class Row: Equatable, CustomStringConvertible {
+    package let columnNames: [String]
+    package let databaseValues: [DatabaseValue]
+
+    package init(columnNames: [String], databaseValues: [DatabaseValue]) {
+        self.columnNames = columnNames
+        self.databaseValues = databaseValues
+    }
+
+    init(_ stmt: OpaquePointer, columnNames: [String]) {
+        self.columnNames = columnNames
+        databaseValues = (0..<Int32(columnNames.count)).map { DatabaseValue(stmt, $0) }
+    }
+
+    package var count: Int { databaseValues.count }
+
+    /// The same columns, by name and in order, with the same values.
+    package static func == (a: Row, b: Row) -> Bool {
+        a.columnNames == b.columnNames && a.databaseValues == b.databaseValues
+    }
+
+    /// The index of the column named `name`: an exact match first, then one that differs only
+    /// in ASCII case, as SQLite's own names of columns do (https://sqlite.org/lang_keywords.html).
+    package func index(of name: String) -> Int? {
+        if let i = columnNames.firstIndex(of: name) { return i }
+        let key = name.lowercased()
+        return columnNames.firstIndex { $0.lowercased() == key }
+    }
+
+    package func hasColumn(_ name: String) -> Bool { index(of: name) != nil }
+
+    /// Column `index`'s value, nil when it is NULL, out of range or cannot stand for a `Value`.
+    package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+        guard databaseValues.indices.contains(index) else { return nil }
+        return Value.fromDatabaseValue(databaseValues[index])
+    }
+
+    package subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value? {
+        guard let i = index(of: name) else { return nil }
+        return Value.fromDatabaseValue(databaseValues[i])
+    }
+
+    /// Column `index`'s value; a NULL, a missing column or a value of the wrong kind stops
+    /// the process. For tests and values SQLite computes, never for stored data.
+    @_disfavoredOverload
+    package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+        guard let value: Value = self[index] else { fatalError("row column \(index) is not a \(Value.self): \(self)") }
+        return value
+    }
+
+    @_disfavoredOverload
+    package subscript<Value: DatabaseValueConvertible>(_ name: String) -> Value {
+        guard let value: Value = self[name] else { fatalError("row column \(name) is not a \(Value.self): \(self)") }
+        return value
+    }
+
+    package var description: String {
+        "[" + zip(columnNames, databaseValues).map { "\($0):\($1)" }.joined(separator: " ") + "]"
+    }
+}
+
+/// Rows read one at a time from a statement: `while let row = try cursor.next()`.
+package final class RowCursor {
+    private let statement: Statement
+    private let names: [String]
+    private var done = false
+
+    init(_ statement: Statement, arguments: StatementArguments) throws {
+        try statement.setArguments(arguments)
+        self.statement = statement
+        names = statement.columnNames
+    }
+
+    deinit { sqlite3_reset(statement.sqliteStatement) }
+
+    package func next() throws -> Row? {
+        if done { return nil }
+        guard try statement.step() else {
+            done = true
+            sqlite3_reset(statement.sqliteStatement)
+            return nil
+        }
+        return Row(statement.sqliteStatement, columnNames: names)
+    }
+}
+
+extension Row {
+    package static func fetchCursor(_ statement: Statement, arguments: StatementArguments = []) throws -> RowCursor {
+        try RowCursor(statement, arguments: arguments)
+    }
+
+    package static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> RowCursor {
+        try RowCursor(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
+        try statement.setArguments(arguments)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        let names = statement.columnNames
+        var rows: [Row] = []
+        while try statement.step() { rows.append(Row(statement.sqliteStatement, columnNames: names)) }
+        return rows
+    }
+
+    package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Row? {
+        try statement.setArguments(arguments)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        return try statement.step() ? Row(statement.sqliteStatement, columnNames: statement.columnNames) : nil
+    }
+
+    package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible {
+    /// The first column of every row; NULLs are left out.
+    package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Self] {
+        try statement.setArguments(arguments)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        var values: [Self] = []
+        while try statement.step() {
+            if let value = fromColumn(statement.sqliteStatement, 0) { values.append(value) }
+        }
+        return values
+    }
+
+    package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
+        try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    package static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Set<Self> where Self: Hashable {
+        try Set(fetchAll(db, sql: sql, arguments: arguments))
+    }
+
+    /// The first column of the first row; nil when there is no row or it is NULL.
+    package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Self? {
+        try statement.setArguments(arguments)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        return try statement.step() ? fromColumn(statement.sqliteStatement, 0) : nil
+    }
+
+    package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
+        try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+}
