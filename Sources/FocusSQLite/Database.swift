@@ -208,8 +208,13 @@ package final class Statement {
         }
     }
 
-    /// Steps to the next row: true on a row, false at the end.
-    func step() throws -> Bool {
+    /// Puts the statement back to its start, keeping its bindings.
+    package func reset() { sqlite3_reset(sqliteStatement) }
+
+    /// Steps to the next row: true on a row (read its columns from `sqliteStatement`), false at
+    /// the end. For loops over thousands of rows, where copying each into a `Row` costs more
+    /// than reading the columns wanted.
+    package func step() throws -> Bool {
         let code = sqlite3_step(sqliteStatement)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }

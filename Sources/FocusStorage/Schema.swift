@@ -337,7 +337,7 @@ extension AppDatabase {
             // constraints, the rows copied with their ids, the old table dropped, the new one
             // renamed, then every index and trigger on it re-created from the very SQL it had
             // (v1's totals, v2's window index, v5's quarters, v6's plan state). Foreign keys are
-            // off meanwhile (GRDB's deferred checks run them once at the end); nothing references
+            // off meanwhile (`DatabaseMigrator`'s deferred checks run them once at the end); nothing references
             // timeLog. The AUTOINCREMENT counter is carried over, so no id is ever handed out twice.
             let dependents = try String.fetchAll(db, sql: """
                 SELECT sql FROM sqlite_master

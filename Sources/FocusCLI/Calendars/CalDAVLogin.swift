@@ -50,7 +50,7 @@ struct CalDAVLogin {
 
     /// Asks on the terminal with echo off (termios(3)); nil when nothing was typed.
     static func prompt(_ question: String) -> String? {
-        writeToStandardError(question)
+        StandardConsole.write(question, to: STDERR_FILENO)
         var saved = termios()
         let haveTerminal = tcgetattr(0, &saved) == 0
         if haveTerminal {
@@ -60,7 +60,7 @@ struct CalDAVLogin {
         }
         defer {
             if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
-            writeToStandardError("\n")
+            StandardConsole.write("\n", to: STDERR_FILENO)
         }
         guard let line = Swift.readLine(strippingNewline: true), !line.isEmpty else { return nil }
         return line

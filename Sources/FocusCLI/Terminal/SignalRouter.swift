@@ -1,6 +1,7 @@
 import Dispatch
 import FocusCore
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -52,14 +53,16 @@ package final class SignalRouter: @unchecked Sendable {
 package final class KeyReader: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let queue = DispatchQueue(label: "focus.keys")
-    private let lock = PthreadLock()
+    private let lock = Mutex(())
 
     package init() {}
 
     /// Starts listening (nothing when already listening, or when standard input is no terminal).
     package func start(mailbox: Mailbox<SessionCommand>) {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { _ in listen(mailbox) }
+    }
+
+    private func listen(_ mailbox: Mailbox<SessionCommand>) {
         guard source == nil, isatty(STDIN_FILENO) == 1 else { return }
         let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
         source.setEventHandler { [weak self] in
@@ -79,10 +82,10 @@ package final class KeyReader: @unchecked Sendable {
     }
 
     package func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        source?.cancel()
-        source = nil
+        lock.withLock { _ in
+            source?.cancel()
+            source = nil
+        }
     }
 
     /// Space or p: pause/resume; s: skip; q: stop.

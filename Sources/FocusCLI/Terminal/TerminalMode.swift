@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,13 +10,13 @@ import Glibc
 package final class TerminalMode: @unchecked Sendable {
     private var original = termios()
     private var active = false
-    private let lock = PthreadLock()
+    private let lock = Mutex(())
 
     package init() {}
 
     /// Enters cbreak mode and hides the cursor. Does nothing when standard input is not a terminal.
     package func enter() {
-        lock.withLock {
+        lock.withLock { _ in
             guard !active, isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
             var raw = original
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -32,7 +33,7 @@ package final class TerminalMode: @unchecked Sendable {
 
     /// Restores the saved settings and shows the cursor again. Safe to call more than once.
     package func restore() {
-        lock.withLock {
+        lock.withLock { _ in
             guard active else { return }
             var saved = original
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)

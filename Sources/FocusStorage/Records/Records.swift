@@ -22,7 +22,7 @@ extension FocusTask {
 }
 
 extension Subtask {
-    /// The columns `init(row:)` reads, by position (GRDB's by-name lookup scans every column,
+    /// The columns `init(row:)` reads, by position (a by-name lookup scans the column names,
     /// which costs more than the rest of a 5,000-row listing).
     static let selection = """
         subtask.id, subtask.taskId, subtask.title, subtask.notes, subtask.estimateSeconds, subtask.startDate, subtask.due, \

@@ -163,7 +163,7 @@ package enum StoredNumber {
     package static func blockEnd(start: Int64, end: Int64) -> Int64 { max(end, start + 1) }
 }
 
-/// A column of a GRDB row, by position or by name: `row.date(3)`, `row.date("createdAt")`.
+/// A column of a `Row`, by position or by name: `row.date(3)`, `row.date("createdAt")`.
 package enum RowColumn: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
     case index(Int)
     case name(String)
@@ -173,8 +173,8 @@ package enum RowColumn: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral 
 
 /// Typed reads of stored values that never trap: numbers through `StoredNumber`, text as SQLite
 /// converts it (text from a blob is its UTF-8, invalid bytes becoming U+FFFD; from a number, its
-/// digits). GRDB's typed subscripts (`row["due"] as Int64`) stop the process on a value of the
-/// wrong type or size, so they are not used on stored data.
+/// digits). `Row`'s non-optional typed subscripts (`row["due"] as Int64`) stop the process on a
+/// NULL or a missing column, so they are not used on stored data.
 package protocol StoredColumns {
     associatedtype Column
     /// The value as SQLite converts it to an integer, before any domain; nil for NULL.
@@ -234,8 +234,8 @@ extension Row: StoredColumns {
     }
 }
 
-/// Column readers over SQLite's C API: for listings of thousands of rows, where GRDB's generic
-/// decoding (metadata lookups per value) costs more than the reads themselves. The numbers go
+/// Column readers over SQLite's C API: for listings of thousands of rows, where copying every
+/// value of every row into a `Row` costs more than the reads themselves. The numbers go
 /// through the same checked conversion as every other read.
 struct RawColumns: StoredColumns {
     let stmt: OpaquePointer

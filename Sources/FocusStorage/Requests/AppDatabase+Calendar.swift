@@ -218,7 +218,7 @@ extension AppDatabase {
 }
 
 /// Stores a calendar's occurrences many rows per statement, the values bound through SQLite's
-/// C API (GRDB's arguments box every value: for half a million busy times that boxing, not
+/// C API (`StatementArguments` box every value: for half a million busy times that boxing, not
 /// SQLite, was most of an import's write).
 struct BusyInserter {
     static let batchSize = 500
@@ -243,7 +243,7 @@ struct BusyInserter {
         if pending.count == Self.batchSize { try flush() }
     }
 
-    /// Text with its byte count (a NUL inside is kept, as GRDB's binding kept it).
+    /// Text with its byte count (a NUL inside is kept, as `Statement`'s binding keeps it).
     private static func bind(_ text: String, _ stmt: OpaquePointer?, _ index: Int32, _ destructor: sqlite3_destructor_type) {
         var text = text
         text.withUTF8 { bytes in

@@ -199,8 +199,8 @@ private final class SessionImporter {
         if pending.count == Self.batchSize { try flush() }
     }
 
-    /// Inserts the pending sessions: the values are bound through SQLite's C API (GRDB's
-    /// arguments box each value).
+    /// Inserts the pending sessions: the values are bound through SQLite's C API
+    /// (`StatementArguments` box each value).
     func flush() throws {
         guard !pending.isEmpty else { return }
         let statement = pending.count == Self.batchSize ? insertBatch : try db.makeStatement(sql: Self.insertSQL(rows: pending.count))

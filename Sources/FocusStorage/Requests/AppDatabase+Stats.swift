@@ -372,7 +372,7 @@ extension AppDatabase {
 
     /// Steps a cached statement bound to integer arguments through SQLite's C API, handing each
     /// row to `row` until it returns false. For the small queries a stats command runs dozens
-    /// of times (probes, quarter lists): GRDB's argument boxing and row objects cost more than
+    /// of times (probes, quarter lists): boxing arguments and copying rows cost more than
     /// SQLite's own work on them.
     /// Every value is read through `RawColumns`, the same checked conversion as every other read.
     static func eachRow(_ db: Database, _ sql: String, _ args: [Int64], _ row: (RawColumns) throws -> Bool) throws {
@@ -380,13 +380,8 @@ extension AppDatabase {
         let stmt = statement.sqliteStatement
         sqlite3_reset(stmt)
         for (i, value) in args.enumerated() { sqlite3_bind_int64(stmt, Int32(i + 1), value) }
-        defer { sqlite3_reset(stmt) }
-        while true {
-            let code = sqlite3_step(stmt)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
+        defer { statement.reset() }
+        while try statement.step() {
             if try !row(RawColumns(stmt: stmt)) { return }
         }
     }
@@ -404,8 +399,8 @@ extension AppDatabase {
     }
 
     /// Reads `StatsSession` values from a query selecting `entryColumns`, stepped and read through
-    /// SQLite's C API (a month over a decade of history is ~8,000 rows, and a GRDB cursor's
-    /// bookkeeping per row cost as much as SQLite's own reading of it). Notes the task and
+    /// SQLite's C API (a month over a decade of history is ~8,000 rows, and copying each row
+    /// into a `Row` would cost as much as SQLite's own reading of it). Notes the task and
     /// subtask of each in `ids`.
     private static func statsSessions(
         _ db: Database, sql: String, _ args: [Int64], capacity: Int = 64, ids: inout SessionIDs

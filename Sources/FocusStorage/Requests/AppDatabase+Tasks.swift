@@ -156,10 +156,11 @@ extension AppDatabase {
             // title), sorted here per task: SQLite sorting every subtask of every task through
             // a temporary b-tree cost a seventh of `focus task list` on a large database.
             let statement = try db.makeStatement(sql: "SELECT \(Subtask.selection), titleKey FROM subtask \(subClause)")
-            let cursor = try Row.fetchCursor(statement, arguments: subArgs)
+            try statement.setArguments(subArgs)
+            defer { statement.reset() }
             let columns = RawColumns(stmt: statement.sqliteStatement)
             var unsorted: [Int64: [(overview: SubtaskOverview, key: String)]] = [:]
-            while try cursor.next() != nil {
+            while try statement.step() {
                 let subtask = Subtask(columns)
                 let overview = SubtaskOverview(subtask: subtask, loggedSeconds: columns.seconds(12),
                                                lastWorkedAt: columns.optionalDate(13))
