@@ -73,24 +73,53 @@ extension DatabaseValue: DatabaseValueConvertible {
     package static func fromColumn(_ stmt: OpaquePointer, _ i: Int32) -> DatabaseValue? { DatabaseValue(stmt, i) }
 }
 
-/// Integers read as SQLite converts (a real truncated and saturated, text as its number).
-private func integer(_ value: DatabaseValue) -> Int64? {
-    switch value.storage {
-    case .null: return nil
-    case let .int64(i): return i
-    case let .double(d):
+/// Stored values read as integers the way SQLite converts them (https://sqlite.org/lang_expr.html,
+/// "CAST expressions"): the one conversion behind every number focus reads from its database.
+package enum SQLiteNumber {
+    /// A real truncated toward zero, saturating at the 64-bit bounds (NaN, which SQLite never
+    /// stores, as 0).
+    package static func integer(_ d: Double) -> Int64 {
         guard d.isFinite else { return d.isNaN ? 0 : (d > 0 ? .max : .min) }
         if d >= 9_223_372_036_854_775_807.0 { return .max }
         if d <= -9_223_372_036_854_775_808.0 { return .min }
         return Int64(d)
-    case let .string(s): return Int64(s) ?? Double(s).map { Int64(exactly: $0.rounded(.towardZero)) ?? 0 } ?? 0
-    case .blob: return 0
+    }
+
+    /// A stored value as an integer; nil for NULL, 0 for a blob.
+    package static func integer(_ value: DatabaseValue) -> Int64? {
+        switch value.storage {
+        case .null: return nil
+        case let .int64(i): return i
+        case let .double(d): return integer(d)
+        case let .string(s): return leadingNumber(s)
+        case .blob: return 0
+        }
+    }
+
+    /// Text's leading number: `"42abc"` → 42, `" -7"` → -7, `"1.5e3"` → 1500, `"abc"` → 0.
+    package static func leadingNumber(_ s: String) -> Int64 {
+        let trimmed = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        var end = trimmed.startIndex
+        for c in trimmed {
+            guard c.isASCII, c.isNumber || "+-.eE".contains(c) else { break }
+            end = trimmed.index(after: end)
+        }
+        var candidate = trimmed[..<end]
+        while !candidate.isEmpty {
+            if let d = Double(candidate) {
+                // Whole numbers beyond a double's 53 bits keep every digit.
+                if let exact = Int64(candidate) { return exact }
+                return integer(d)
+            }
+            candidate = candidate.dropLast()
+        }
+        return 0
     }
 }
 
 extension Int64: DatabaseValueConvertible {
     package var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self)) }
-    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? { integer(value) }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? { SQLiteNumber.integer(value) }
     package static func fromColumn(_ stmt: OpaquePointer, _ i: Int32) -> Int64? {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
     }
@@ -98,18 +127,18 @@ extension Int64: DatabaseValueConvertible {
 
 extension Int: DatabaseValueConvertible {
     package var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int? { integer(value).map { Int($0) } }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int? { SQLiteNumber.integer(value).map { Int($0) } }
     package static func fromColumn(_ stmt: OpaquePointer, _ i: Int32) -> Int? { Int64.fromColumn(stmt, i).map { Int($0) } }
 }
 
 extension Int32: DatabaseValueConvertible {
     package var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(Int64(self))) }
-    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? { integer(value).map { Int32(truncatingIfNeeded: $0) } }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Int32? { SQLiteNumber.integer(value).map { Int32(truncatingIfNeeded: $0) } }
 }
 
 extension Bool: DatabaseValueConvertible {
     package var databaseValue: DatabaseValue { DatabaseValue(storage: .int64(self ? 1 : 0)) }
-    package static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? { integer(value).map { $0 != 0 } }
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? { SQLiteNumber.integer(value).map { $0 != 0 } }
     package static func fromColumn(_ stmt: OpaquePointer, _ i: Int32) -> Bool? { Int64.fromColumn(stmt, i).map { $0 != 0 } }
 }
 

@@ -9,7 +9,7 @@ import CSQLite
 extension Date {
     init(unixSeconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(unixSeconds)) }
     /// Whole Unix seconds (saturating: a date from anywhere never traps here).
-    var unixSeconds: Int64 { StoredNumber.integer(timeIntervalSince1970.rounded(.down)) }
+    var unixSeconds: Int64 { SQLiteNumber.integer(timeIntervalSince1970.rounded(.down)) }
 }
 
 extension FocusTask {

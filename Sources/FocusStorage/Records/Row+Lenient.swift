@@ -88,56 +88,16 @@ package enum StoredNumber {
         return min(max(value, r.lowerBound), r.upperBound)
     }
 
-    /// A real as SQLite converts it to an integer: truncated toward zero, saturating at the
-    /// 64-bit bounds (NaN, which SQLite never stores, as 0).
-    package static func integer(_ d: Double) -> Int64 {
-        guard d.isFinite else { return d.isNaN ? 0 : (d > 0 ? .max : .min) }
-        if d >= 9_223_372_036_854_775_807.0 { return .max }
-        if d <= -9_223_372_036_854_775_808.0 { return .min }
-        return Int64(d)
-    }
-
-    /// A stored value as an integer the way SQLite converts it; nil for NULL.
-    package static func integer(_ value: DatabaseValue) -> Int64? {
-        switch value.storage {
-        case .null: return nil
-        case let .int64(i): return i
-        case let .double(d): return integer(d)
-        case let .string(s): return leadingNumber(s)
-        case .blob: return 0
-        }
-    }
-
     /// Column `i` of the current row of a raw statement as an integer (as `integer(_:)`).
     @inline(__always)
     static func integer(_ stmt: OpaquePointer, _ i: Int32) -> Int64? {
         switch sqlite3_column_type(stmt, i) {
         case SQLITE_INTEGER: return sqlite3_column_int64(stmt, i)
         case SQLITE_NULL: return nil
-        case SQLITE_FLOAT: return integer(sqlite3_column_double(stmt, i))
-        case SQLITE_TEXT: return leadingNumber(sqlite3_column_text(stmt, i).map { String(cString: $0) } ?? "")
+        case SQLITE_FLOAT: return SQLiteNumber.integer(sqlite3_column_double(stmt, i))
+        case SQLITE_TEXT: return SQLiteNumber.leadingNumber(sqlite3_column_text(stmt, i).map { String(cString: $0) } ?? "")
         default: return 0
         }
-    }
-
-    /// `"42abc"` → 42, `" -7"` → -7, `"1.5e3"` → 1500, `"abc"` → 0: SQLite's own text-to-integer reading.
-    static func leadingNumber(_ s: String) -> Int64 {
-        let trimmed = s.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        var end = trimmed.startIndex
-        for c in trimmed {
-            guard c.isASCII, c.isNumber || "+-.eE".contains(c) else { break }
-            end = trimmed.index(after: end)
-        }
-        var candidate = trimmed[..<end]
-        while !candidate.isEmpty {
-            if let d = Double(candidate) {
-                // Whole numbers beyond a double's 53 bits keep every digit.
-                if let exact = Int64(candidate) { return exact }
-                return integer(d)
-            }
-            candidate = candidate.dropLast()
-        }
-        return 0
     }
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
@@ -220,7 +180,7 @@ extension Row: StoredColumns {
         }
     }
 
-    package func storedInteger(_ c: RowColumn) -> Int64? { StoredNumber.integer(value(c)) }
+    package func storedInteger(_ c: RowColumn) -> Int64? { SQLiteNumber.integer(value(c)) }
     package func optionalText(_ c: RowColumn) -> String? { Row.text(value(c)) }
 
     static func text(_ value: DatabaseValue) -> String? {
@@ -250,6 +210,6 @@ struct RawColumns: StoredColumns {
     }
     /// A real column (a sum SQLite computed) as whole seconds within `domain`.
     func total(_ i: Int32, _ domain: StoredNumber.Domain) -> Int64 {
-        StoredNumber.clamp(StoredNumber.integer(sqlite3_column_double(stmt, i)), domain)
+        StoredNumber.clamp(SQLiteNumber.integer(sqlite3_column_double(stmt, i)), domain)
     }
 }
