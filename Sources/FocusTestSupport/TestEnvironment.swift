@@ -21,6 +21,8 @@ package final class TestWorld: @unchecked Sendable {
         set { lock.withLock { _answers = newValue } }
     }
     package var configPath: String
+    /// Whether commands find no database file (a machine where nothing was recorded yet).
+    package var databaseMissing = false
 
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
         database = try AppDatabase.inMemory()
@@ -51,13 +53,16 @@ package final class TestWorld: @unchecked Sendable {
         let db = database
         var ask: (@Sendable (String) -> Bool)?
         if answers != nil { ask = { [self] (question: String) -> Bool in self.answer(question) } }
-        return FocusEnvironment(
+        var env = FocusEnvironment(
             console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0, database: calendar.database) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],
             openDatabase: { () throws(FocusError) -> AppDatabase in db },
             makeHooks: { [hooks] _ in hooks },
             ask: ask
         )
+        let missing = databaseMissing
+        env.databaseExists = { !missing }
+        return env
     }
 
     /// The next of `answers` to a question, written after it as a person's typing would be echoed.
@@ -88,6 +93,10 @@ package final class TestWorld: @unchecked Sendable {
 
     /// Runs a command and returns only what it printed to standard output during this call.
     package func output(_ arguments: String...) async -> (code: Int32, out: String, err: String) {
+        await output(arguments)
+    }
+
+    package func output(_ arguments: [String]) async -> (code: Int32, out: String, err: String) {
         let outBefore = console.stdout.count
         let errBefore = console.stderr.count
         let code = await run(arguments)

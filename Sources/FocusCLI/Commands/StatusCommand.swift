@@ -39,10 +39,21 @@ package struct StatusCommand: FocusRunnable {
             try StatusFollower(command: self, env: env).run()
             return
         }
-        let db = try env.openDatabase()
         let now = env.now()
-        let reading = try read(db, now: now, calendar: env.calendar)
+        // Nothing recorded yet (no database file): an empty database's reading, without making
+        // one in memory first (its migrations cost a status bar polling a new machine 10 ms and
+        // half a megabyte a time).
+        let reading = env.databaseExists()
+            ? try read(env.openDatabase(), now: now, calendar: env.calendar)
+            : emptyReading(now: now, calendar: env.calendar)
         env.console.line(text(reading, now: now, calendar: env.calendar))
+    }
+
+    /// What `read` finds in an empty database.
+    func emptyReading(now: Date, calendar: LocalCalendar) -> StatusReading {
+        var reading = StatusReading(active: nil, day: calendar.day(of: now))
+        if !json, wantsToday { reading.loggedToday = 0 }
+        return reading
     }
 
     /// Whether the output shows the next block / today's focus (each costs a query).
