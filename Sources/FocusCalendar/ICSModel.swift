@@ -248,20 +248,15 @@ package struct ICSDateValue: Sendable, Hashable, CustomStringConvertible {
 
     /// `20261123`, `20261123T080000Z`, `20261123T080000`, or `TZID=Europe/Berlin:20261123T090000`.
     package var description: String {
-        var s = pad(year, 4) + pad(month, 2) + pad(day, 2)
+        var s = String(zeroPadded: year, width: 4) + String(zeroPadded: month, width: 2) + String(zeroPadded: day, width: 2)
         if form == .date { return s }
-        s += "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2)
+        s += "T" + String(zeroPadded: hour, width: 2) + String(zeroPadded: minute, width: 2) + String(zeroPadded: second, width: 2)
         switch form {
         case .utc: return s + "Z"
         case .zoned(let name): return "TZID=\(name):" + s
         default: return s
         }
     }
-}
-
-func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
 /// An RFC 5545 DURATION: `P1D`, `PT1H30M`, `-PT15M`, `P1W`.

@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 /// One event to export (a planned work block, for instance).
@@ -113,7 +114,9 @@ package enum ICSWriter {
         let day = CivilCalendar.day(ofWall: t)
         let sod = CivilCalendar.secondOfDay(ofWall: t)
         let (y, m, d) = CivilCalendar.date(fromDayNumber: day)
-        return pad(y, 4) + pad(m, 2) + pad(d, 2) + "T" + pad(sod / 3600, 2) + pad((sod % 3600) / 60, 2) + pad(sod % 60, 2) + "Z"
+        return String(zeroPadded: y, width: 4) + String(zeroPadded: m, width: 2) + String(zeroPadded: d, width: 2)
+            + "T" + String(zeroPadded: sod / 3600, width: 2) + String(zeroPadded: (sod % 3600) / 60, width: 2)
+            + String(zeroPadded: sod % 60, width: 2) + "Z"
     }
 
     /// Appends a content line folded at 75 octets (continuations start with one space, so they

@@ -144,14 +144,8 @@ package final class Database {
     }
 
     package enum TransactionKind: Sendable {
-        case deferred, immediate, exclusive
-        var begin: String {
-            switch self {
-            case .deferred: return "BEGIN DEFERRED TRANSACTION"
-            case .immediate: return "BEGIN IMMEDIATE TRANSACTION"
-            case .exclusive: return "BEGIN EXCLUSIVE TRANSACTION"
-            }
-        }
+        case deferred, immediate
+        var begin: String { self == .deferred ? "BEGIN DEFERRED TRANSACTION" : "BEGIN IMMEDIATE TRANSACTION" }
     }
 }
 
@@ -199,13 +193,9 @@ package final class Statement {
 
     /// Runs the statement to its end, with `arguments`, or else with those already bound.
     package func execute(arguments: StatementArguments? = nil) throws {
-        if let arguments { try setArguments(arguments) } else { sqlite3_reset(sqliteStatement) }
-        defer { sqlite3_reset(sqliteStatement) }
-        while true {
-            let step = sqlite3_step(sqliteStatement)
-            if step == SQLITE_DONE { return }
-            if step != SQLITE_ROW { throw DatabaseError(code: step, connection: connection, sql: sql) }
-        }
+        if let arguments { try setArguments(arguments) } else { reset() }
+        defer { reset() }
+        while try step() {}
     }
 
     /// Puts the statement back to its start, keeping its bindings.

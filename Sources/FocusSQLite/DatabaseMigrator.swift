@@ -25,9 +25,6 @@ package struct DatabaseMigrator: Sendable {
         migrations.append((identifier, foreignKeyChecks, migrate))
     }
 
-    /// The identifiers of every registered migration, in order.
-    package var identifiers: [String] { migrations.map(\.identifier) }
-
     /// Applies every migration not yet applied, each in a transaction of its own; with
     /// `last`, only those up to and including the one of that name (tests of old databases).
     package func migrate(_ writer: any DatabaseWriter, upTo last: String? = nil) throws {

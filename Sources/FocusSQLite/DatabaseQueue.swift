@@ -83,8 +83,6 @@ package final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         database = try Database(path: ":memory:", configuration: configuration)
     }
 
-    package var configuration: Configuration { database.configuration }
-
     /// Closes the connection now rather than when the queue is released (its files can then be
     /// renamed or removed). Nothing may use the queue after.
     package func close() throws {

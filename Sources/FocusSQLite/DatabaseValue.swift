@@ -45,7 +45,9 @@ package struct DatabaseValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// SQLite's own conversions of a column of the current row (https://sqlite.org/c3ref/column_blob.html).
+@usableFromInline
 enum ColumnRead {
+    @usableFromInline
     static func text(_ stmt: OpaquePointer, _ i: Int32) -> String {
         guard let p = sqlite3_column_text(stmt, i) else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))), as: UTF8.self)
@@ -78,6 +80,7 @@ extension DatabaseValue: DatabaseValueConvertible {
 package enum SQLiteNumber {
     /// A real truncated toward zero, saturating at the 64-bit bounds (NaN, which SQLite never
     /// stores, as 0).
+    @inlinable
     package static func integer(_ d: Double) -> Int64 {
         guard d.isFinite else { return d.isNaN ? 0 : (d > 0 ? .max : .min) }
         if d >= 9_223_372_036_854_775_807.0 { return .max }
@@ -93,6 +96,19 @@ package enum SQLiteNumber {
         case let .double(d): return integer(d)
         case let .string(s): return leadingNumber(s)
         case .blob: return 0
+        }
+    }
+
+    /// Column `i` of the current row of `stmt` as an integer, as `integer(_: DatabaseValue)`
+    /// reads the same value, without copying it first.
+    @inlinable
+    package static func integer(_ stmt: OpaquePointer, _ i: Int32) -> Int64? {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(stmt, i)
+        case SQLITE_NULL: return nil
+        case SQLITE_FLOAT: return integer(sqlite3_column_double(stmt, i))
+        case SQLITE_TEXT: return leadingNumber(ColumnRead.text(stmt, i))
+        default: return 0
         }
     }
 

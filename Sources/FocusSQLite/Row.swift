@@ -15,8 +15,6 @@ package final class Row: Equatable, CustomStringConvertible {
         databaseValues = (0..<Int32(columnNames.count)).map { DatabaseValue(stmt, $0) }
     }
 
-    package var count: Int { databaseValues.count }
-
     /// The same columns, by name and in order, with the same values.
     package static func == (a: Row, b: Row) -> Bool {
         a.columnNames == b.columnNames && a.databaseValues == b.databaseValues
@@ -29,8 +27,6 @@ package final class Row: Equatable, CustomStringConvertible {
         let key = name.lowercased()
         return columnNames.firstIndex { $0.lowercased() == key }
     }
-
-    package func hasColumn(_ name: String) -> Bool { index(of: name) != nil }
 
     /// Column `index`'s value, nil when it is NULL, out of range or cannot stand for a `Value`.
     package subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
@@ -134,10 +130,6 @@ extension DatabaseValueConvertible {
 
     package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
         try fetchAll(db.makeStatement(sql: sql), arguments: arguments)
-    }
-
-    package static func fetchSet(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Set<Self> where Self: Hashable {
-        try Set(fetchAll(db, sql: sql, arguments: arguments))
     }
 
     /// The first column of the first row; nil when there is no row or it is NULL.

@@ -62,13 +62,13 @@ package enum ProgressLine {
         var index = 0
         var tenth = 100 // bytes in a tenth of the unit
         // In tenths of the unit, rounded; a value that rounds to 1000.0 moves up a unit.
-        var tenths = n / tenth + (n % tenth >= tenth / 2 ? 1 : 0)
-        while tenths >= 10_000, index < units.count - 1 {
+        func tenths() -> Int { n / tenth + (n % tenth >= tenth / 2 ? 1 : 0) }
+        while tenths() >= 10_000, index < units.count - 1 {
             tenth *= 1000
             index += 1
-            tenths = n / tenth + (n % tenth >= tenth / 2 ? 1 : 0)
         }
-        return "\(tenths / 10).\(tenths % 10) " + units[index]
+        let shown = tenths()
+        return "\(shown / 10).\(shown % 10) " + units[index]
     }
 
     /// `21 s`, `3 min 20 s`, `1 h 5 min` (rounded up: a promise of less than is left).

@@ -1,4 +1,3 @@
-import FocusText
 import FoundationEssentials
 import FocusTime
 
@@ -47,7 +46,7 @@ package struct RunningCheckpoint: Sendable, Equatable {
     /// "running on laptop: Thesis/Chapter 2 (work), 12:40 left".
     package func line(at now: Date) -> String? {
         guard let left = remaining(at: now) else { return nil }
-        let clock = "\(left / 60):" + String(zeroPadded: left % 60, width: 2)
+        let clock = "\(left / 60):" + Digits.two(left % 60)
         let phaseName = phase.replacing("_", with: " ")
         return "\(paused ? "paused" : "running") on \(machine): \(label) (\(phaseName)), \(clock) left"
     }

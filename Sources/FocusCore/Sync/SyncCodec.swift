@@ -367,8 +367,8 @@ package enum SyncCodec {
         let s = Int(date.timeIntervalSince1970.rounded(.down))
         let (y, m, d) = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: s))
         let t = CivilCalendar.secondOfDay(ofWall: s)
-        let parts = [(y, 4), (m, 2), (d, 2), (-1, 0), (t / 3600, 2), (t % 3600 / 60, 2), (t % 60, 2)]
-        return parts.map { $0.1 == 0 ? "T" : String(zeroPadded: $0.0, width: $0.1) }.joined() + "Z"
+        return String(zeroPadded: y, width: 4) + Digits.two(m) + Digits.two(d)
+            + "T" + Digits.two(t / 3600) + Digits.two(t % 3600 / 60) + Digits.two(t % 60) + "Z"
     }
 
     /// A title as focus stores one: trimmed, never empty, at most 500 characters.
@@ -437,7 +437,7 @@ private struct DateOnly {
         return DateOnly(date: LocalDate(year: y, month: m, day: d))
     }
 
-    var compact: String { String(zeroPadded: date.year, width: 4) + String(zeroPadded: date.month, width: 2) + String(zeroPadded: date.day, width: 2) }
+    var compact: String { String(zeroPadded: date.year, width: 4) + Digits.two(date.month) + Digits.two(date.day) }
     var dashed: String { date.description }
 
     /// `HH:MM` → minutes after midnight.

@@ -88,18 +88,6 @@ package enum StoredNumber {
         return min(max(value, r.lowerBound), r.upperBound)
     }
 
-    /// Column `i` of the current row of a raw statement as an integer (as `integer(_:)`).
-    @inline(__always)
-    static func integer(_ stmt: OpaquePointer, _ i: Int32) -> Int64? {
-        switch sqlite3_column_type(stmt, i) {
-        case SQLITE_INTEGER: return sqlite3_column_int64(stmt, i)
-        case SQLITE_NULL: return nil
-        case SQLITE_FLOAT: return SQLiteNumber.integer(sqlite3_column_double(stmt, i))
-        case SQLITE_TEXT: return SQLiteNumber.leadingNumber(sqlite3_column_text(stmt, i).map { String(cString: $0) } ?? "")
-        default: return 0
-        }
-    }
-
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
 
     /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
@@ -201,7 +189,7 @@ struct RawColumns: StoredColumns {
     let stmt: OpaquePointer
 
     func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
-    func storedInteger(_ i: Int32) -> Int64? { StoredNumber.integer(stmt, i) }
+    func storedInteger(_ i: Int32) -> Int64? { SQLiteNumber.integer(stmt, i) }
     /// SQLite's text of the value (a blob's bytes, invalid UTF-8 repaired as U+FFFD); nil for NULL.
     func optionalText(_ i: Int32) -> String? {
         guard !isNull(i), let p = sqlite3_column_text(stmt, i) else { return nil }
