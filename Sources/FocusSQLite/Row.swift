@@ -93,12 +93,8 @@ extension Row {
     }
 
     package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Row] {
-        try statement.setArguments(arguments)
-        defer { sqlite3_reset(statement.sqliteStatement) }
         let names = statement.columnNames
-        var rows: [Row] = []
-        while try statement.step() { rows.append(Row(statement.sqliteStatement, columnNames: names)) }
-        return rows
+        return try statement.readRows(arguments, first: false) { Row($0, columnNames: names) }
     }
 
     package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
@@ -106,9 +102,8 @@ extension Row {
     }
 
     package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Row? {
-        try statement.setArguments(arguments)
-        defer { sqlite3_reset(statement.sqliteStatement) }
-        return try statement.step() ? Row(statement.sqliteStatement, columnNames: statement.columnNames) : nil
+        let names = statement.columnNames
+        return try statement.readRows(arguments, first: true) { Row($0, columnNames: names) }.first
     }
 
     package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
@@ -119,13 +114,7 @@ extension Row {
 extension DatabaseValueConvertible {
     /// The first column of every row; NULLs are left out.
     package static func fetchAll(_ statement: Statement, arguments: StatementArguments = []) throws -> [Self] {
-        try statement.setArguments(arguments)
-        defer { sqlite3_reset(statement.sqliteStatement) }
-        var values: [Self] = []
-        while try statement.step() {
-            if let value = fromColumn(statement.sqliteStatement, 0) { values.append(value) }
-        }
-        return values
+        try statement.readRows(arguments, first: false) { fromColumn($0, 0) }.compactMap { $0 }
     }
 
     package static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
@@ -134,12 +123,25 @@ extension DatabaseValueConvertible {
 
     /// The first column of the first row; nil when there is no row or it is NULL.
     package static func fetchOne(_ statement: Statement, arguments: StatementArguments = []) throws -> Self? {
-        try statement.setArguments(arguments)
-        defer { sqlite3_reset(statement.sqliteStatement) }
-        return try statement.step() ? fromColumn(statement.sqliteStatement, 0) : nil
+        try statement.readRows(arguments, first: true) { fromColumn($0, 0) }.first ?? nil
     }
 
     package static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
         try fetchOne(db.makeStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension Statement {
+    /// Binds `arguments`, reads each row with `read` (the statement's row pointer) — only the
+    /// first when `first` — and resets the statement.
+    func readRows<T>(_ arguments: StatementArguments, first: Bool, _ read: (OpaquePointer) -> T) throws -> [T] {
+        try setArguments(arguments)
+        defer { reset() }
+        var values: [T] = []
+        while try step() {
+            values.append(read(sqliteStatement))
+            if first { break }
+        }
+        return values
     }
 }
