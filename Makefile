@@ -20,9 +20,29 @@ SWIFT_FLAGS = --no-color-diagnostics
 RELEASE_BIN = .build/release/focus
 # The binary install-files installs (and runs, for completions and the manual).
 BIN ?= $(RELEASE_BIN)
-# systemd finds user units here for PREFIX=/usr and /usr/local; for PREFIX=~/.local use
-# SYSTEMD_USER_DIR=~/.local/share/systemd/user (or `focus daemon --install`).
-SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
+# PREFIX as an absolute path: zsh, fish and sh pass `PREFIX=~/.local` with the tilde unexpanded,
+# and the unit's ExecStart must be absolute (systemd.service(5)).
+PREFIX_ABS = $(abspath $(patsubst ~%,$(HOME)%,$(PREFIX)))
+# Where systemd looks for user units (systemd.unit(5), "User Unit Search Path"): under
+# $XDG_DATA_HOME for a home install, lib/systemd/user for /usr and /usr/local.
+HOME_PREFIX = $(if $(filter-out / ,$(HOME)),$(filter $(HOME)/%,$(PREFIX_ABS)))
+ifneq ($(HOME_PREFIX),)
+SYSTEMD_USER_DIR ?= $(PREFIX_ABS)/share/systemd/user
+else
+SYSTEMD_USER_DIR ?= $(PREFIX_ABS)/lib/systemd/user
+endif
+# Every file install-files writes, relative to PREFIX: uninstall removes exactly these and never
+# a folder (for PREFIX=~/.local, share/focus is where the database and its backups live).
+# Icons go where the icon theme specification puts an application's icon.
+ICON_SVG = share/icons/hicolor/scalable/apps/focus.svg
+ICON_PNG = share/icons/hicolor/128x128/apps/focus.png
+COMPLETION_BASH = share/bash-completion/completions/focus
+COMPLETION_ZSH = share/zsh/site-functions/_focus
+COMPLETION_FISH = share/fish/vendor_completions.d/focus.fish
+MANUAL = share/man/man1/focus.1
+INSTALLED = bin/focus $(ICON_SVG) $(ICON_PNG) $(COMPLETION_BASH) $(COMPLETION_ZSH) $(COMPLETION_FISH) $(MANUAL)
+# Files earlier versions installed into share/focus, removed by uninstall one by one.
+LEGACY = share/focus/focus.svg share/focus/focus.png share/focus/focus.service
 # The commit `focus --version` prints: written before each build, read by FocusVersion.swift.
 COMMIT_FILE = Sources/FocusCLI/Generated/FocusBuild+Commit.swift
 
@@ -70,29 +90,29 @@ test: deps stamp
 install: build install-files
 
 # Everything but the build: the binary, shell completions and the manual page (both generated
-# by running it), the icon and the systemd user unit.
+# by running it), the icon and the systemd user unit. Only files are written; no folder that
+# exists is touched (its mode stays as it is).
 install-files:
 	@test -x $(BIN) || { echo "No binary at $(BIN): run \`make build\` first, or pass BIN=path."; exit 1; }
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/focus \
-	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(SYSTEMD_USER_DIR)
-	install -m 0755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/focus
-	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/focus
-	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_focus
-	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/focus.fish
-	$(BIN) generate-man > $(DESTDIR)$(PREFIX)/share/man/man1/focus.1
-	chmod 0644 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/focus $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_focus \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/focus.fish $(DESTDIR)$(PREFIX)/share/man/man1/focus.1
-	install -m 0644 data/focus.svg data/focus.png data/focus.service $(DESTDIR)$(PREFIX)/share/focus/
-	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/focus daemon|' data/focus.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service
-	chmod 0644 $(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service
+	@d='$(DESTDIR)$(PREFIX_ABS)'; for f in $(INSTALLED); do \
+	  dir=$$(dirname "$$d/$$f"); [ -d "$$dir" ] || install -d -m 0755 "$$dir" || exit 1; done; \
+	  [ -d '$(DESTDIR)$(SYSTEMD_USER_DIR)' ] || install -d -m 0755 '$(DESTDIR)$(SYSTEMD_USER_DIR)'
+	install -m 0755 -s $(BIN) '$(DESTDIR)$(PREFIX_ABS)/bin/focus'
+	$(BIN) --generate-completion-script bash > '$(DESTDIR)$(PREFIX_ABS)/$(COMPLETION_BASH)'
+	$(BIN) --generate-completion-script zsh > '$(DESTDIR)$(PREFIX_ABS)/$(COMPLETION_ZSH)'
+	$(BIN) --generate-completion-script fish > '$(DESTDIR)$(PREFIX_ABS)/$(COMPLETION_FISH)'
+	$(BIN) generate-man > '$(DESTDIR)$(PREFIX_ABS)/$(MANUAL)'
+	cd '$(DESTDIR)$(PREFIX_ABS)' && chmod 0644 $(COMPLETION_BASH) $(COMPLETION_ZSH) $(COMPLETION_FISH) $(MANUAL)
+	install -m 0644 data/focus.svg '$(DESTDIR)$(PREFIX_ABS)/$(ICON_SVG)'
+	install -m 0644 data/focus.png '$(DESTDIR)$(PREFIX_ABS)/$(ICON_PNG)'
+	sed 's|^ExecStart=.*|ExecStart=$(PREFIX_ABS)/bin/focus daemon|' data/focus.service > '$(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service'
+	chmod 0644 '$(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service'
 
+# Exactly the files install-files wrote (and those earlier versions wrote), never a folder:
+# with PREFIX=~/.local, share/focus holds the person's database.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/focus
-	rm -rf $(DESTDIR)$(PREFIX)/share/focus
-	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/focus $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_focus \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/focus.fish $(DESTDIR)$(PREFIX)/share/man/man1/focus.1 \
-	  $(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service
+	cd '$(DESTDIR)$(PREFIX_ABS)' 2>/dev/null && rm -f $(INSTALLED) $(LEGACY) || true
+	rm -f '$(DESTDIR)$(SYSTEMD_USER_DIR)/focus.service'
 
 clean:
 	rm -rf .build

@@ -84,9 +84,8 @@ import Glibc
             "usr/lib/systemd/user/focus.service",
             "usr/share/bash-completion/completions/focus",
             "usr/share/fish/vendor_completions.d/focus.fish",
-            "usr/share/focus/focus.png",
-            "usr/share/focus/focus.service",
-            "usr/share/focus/focus.svg",
+            "usr/share/icons/hicolor/128x128/apps/focus.png",
+            "usr/share/icons/hicolor/scalable/apps/focus.svg",
             "usr/share/man/man1/focus.1",
             "usr/share/zsh/site-functions/_focus",
         ]
@@ -100,6 +99,57 @@ import Glibc
         let uninstall = try await make(["uninstall", "DESTDIR=\(dest)", "PREFIX=/usr"], in: s)
         #expect(uninstall.status == 0, "\(uninstall.err)")
         #expect(files(under: dest).isEmpty, "left behind: \(files(under: dest))")
+    }
+
+    /// The README's home install (`make install PREFIX=~/.local`) into a home whose
+    /// `~/.local/share/focus` holds the person's database: install and uninstall leave the
+    /// database, its backups and the folder's 0700 mode as they were, and the tilde reaches make
+    /// unexpanded, as zsh, fish and sh pass it.
+    @Test(.enabled(if: hasMake, "make is not installed"))
+    func aHomeInstallAndUninstallLeaveTheDatabaseAndItsFolderAsTheyWere() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let home = s.dir.appendingPathComponent("home").path
+        let local = home + "/.local"
+        let dataDir = local + "/share/focus"
+        var homeEnv = s.environment
+        homeEnv["HOME"] = home
+        homeEnv.removeValue(forKey: "FOCUS_DB")
+        homeEnv.removeValue(forKey: "XDG_DATA_HOME")
+        let env = homeEnv
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let add = try await offPool { try Spawn.run(Sandbox.binary, ["task", "add", "Thesis/Chapter 2"], environment: env, stdin: nil, capture: true) }
+        #expect(add.status == 0, "\(add.err)")
+        try "a backup".write(toFile: dataDir + "/focus-backup.sqlite", atomically: true, encoding: .utf8)
+        func mode(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? NSNumber)?.intValue ?? -1
+        }
+        #expect(mode(dataDir) == 0o700)
+        let before = files(under: dataDir)
+        #expect(before.contains("focus.sqlite"))
+
+        let root = NotifyBus.repoRoot.path
+        func make(_ args: [String]) async throws -> Spawn.Output {
+            try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: env, stdin: nil, capture: true) }
+        }
+        let install = try await make(["install-files", "BIN=\(Sandbox.binary)", "PREFIX=~/.local"])
+        #expect(install.status == 0, "\(install.err)")
+        #expect(mode(dataDir) == 0o700, "install changed the data folder's mode")
+        #expect(files(under: dataDir) == before, "install wrote beside the database")
+        let unitPath = local + "/share/systemd/user/focus.service"
+        let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(local)/bin/focus daemon\n"), "\(unit)")
+        #expect(FileManager.default.fileExists(atPath: local + "/share/icons/hicolor/128x128/apps/focus.png"))
+        #expect(!FileManager.default.fileExists(atPath: home + "/~"), "a folder named ~ was made")
+
+        let uninstall = try await make(["uninstall", "PREFIX=~/.local"])
+        #expect(uninstall.status == 0, "\(uninstall.err)")
+        #expect(mode(dataDir) == 0o700)
+        #expect(files(under: dataDir) == before, "uninstall removed the person's data")
+        #expect(files(under: local).filter { !$0.hasPrefix("share/focus/") } == [], "left behind")
+        let list = try await offPool { try Spawn.run(Sandbox.binary, ["task", "list"], environment: env, stdin: nil, capture: true) }
+        #expect(list.status == 0)
+        #expect(list.out.contains("Chapter 2"), "\(list.out)")
     }
 }
 
