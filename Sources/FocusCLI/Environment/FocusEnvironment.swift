@@ -80,6 +80,9 @@ package final class DatabaseUse: Sendable {
     func opened(_ db: AppDatabase) { state.withLock { $0.database = db } }
     func noteWrite() { state.withLock { $0.wrote = true } }
 
+    /// The database the command opened, if any.
+    package var current: AppDatabase? { state.withLock { $0.database } }
+
     /// The database, when the command wrote to it.
     package var changed: AppDatabase? { state.withLock { $0.wrote ? $0.database : nil } }
 
