@@ -15,7 +15,7 @@ struct ConnectedCalendarFetch {
 
     init(env: FocusEnvironment, client: (any CalDAVClient)? = nil) {
         self.env = env
-        self.client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        self.client = client ?? env.caldav ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
     }
 
     enum Outcome {

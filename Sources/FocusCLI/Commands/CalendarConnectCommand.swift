@@ -68,13 +68,14 @@ package struct CalendarConnectCommand: FocusRunnable {
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)
-        let remote = try fetch.client.calendars(account, endpoint)
+        // Scheduling inboxes and outboxes are no calendars of the person's (RFC 6638).
+        let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
         let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, at: env.now())
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
         let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
