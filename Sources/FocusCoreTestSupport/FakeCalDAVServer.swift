@@ -18,6 +18,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var requests = 0
         var failAfter: Int?
         var collectionPuts = false
+        var davical = DAViCalModes()
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -32,6 +33,46 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     /// Whether a PUT of a whole collection is taken (as Radicale takes it), else refused as
     /// most servers refuse it.
     package func takeCollectionPuts(_ yes: Bool) { state.withLock { $0.collectionPuts = yes } }
+
+    /// Behaviours of DAViCal that focus must live with, each switched on alone.
+    package struct DAViCalModes: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        /// Display names listed with their XML character references escaped once more
+        /// (`Work &amp; Life` for `Work & Life`).
+        package static let escapedNames = DAViCalModes(rawValue: 1)
+        /// A collection's PROPFIND has no `getetag`.
+        package static let noCollectionETag = DAViCalModes(rawValue: 2)
+        /// The home lists the scheduling inbox and outbox (`.in/`, `.out/`, RFC 6638) with the
+        /// calendar resource type; the inbox holds an invitation.
+        package static let schedulingCollections = DAViCalModes(rawValue: 4)
+    }
+
+    /// Answers as DAViCal does in `modes`.
+    package func behaveAsDAViCal(_ modes: DAViCalModes) {
+        state.withLock { s in
+            s.davical = modes
+            guard modes.contains(.schedulingCollections) else { return }
+            let invitation = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:invite@example.org\r\nDTSTAMP:20261120T090000Z\r\n"
+                + "DTSTART:20261123T100000Z\r\nDTEND:20261123T110000Z\r\nSUMMARY:Invitation\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            s.version += 1
+            s.resources[home + ".in/invite.ics"] = Resource(etag: "\"e\(s.version)\"", data: Data(invitation.utf8))
+            s.log.append((s.version, home + ".in/invite.ics"))
+        }
+    }
+
+    /// Removes a calendar and what it holds, as another client would.
+    package func removeCalendar(_ url: String) {
+        state.withLock { s in
+            s.calendars[url] = nil
+            s.components[url] = nil
+            for key in s.resources.keys where key.hasPrefix(url) {
+                s.version += 1
+                s.resources[key] = nil
+                s.log.append((s.version, key))
+            }
+        }
+    }
 
     /// The resources of a calendar, by URL.
     package func contents(_ calendarURL: String) -> [String: Data] {
@@ -76,9 +117,16 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
         try answer()
         return state.withLock { s in
-            s.calendars.sorted { $0.key < $1.key }.map {
-                RemoteCalendar(url: $0.key, displayName: $0.value, components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
+            var found = s.calendars.sorted { $0.key < $1.key }.map {
+                RemoteCalendar(url: $0.key, displayName: s.davical.contains(.escapedNames) ? $0.value.replacingOccurrences(of: "&", with: "&amp;") : $0.value,
+                               components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
             }
+            if s.davical.contains(.schedulingCollections) {
+                found += [".in/", ".out/"].map {
+                    RemoteCalendar(url: home + $0, displayName: $0, components: ["VEVENT", "VTODO"], syncToken: "t\(s.version)", supportsSync: true, scheduling: true)
+                }
+            }
+            return found
         }
     }
 
@@ -156,7 +204,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         return state.withLock { s in
             let members = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                 .map { RemoteResource(url: $0.key, etag: $0.value.etag) }
-            return CollectionListing(etag: Self.collectionTag(s, calendarURL), token: "t\(s.version)", members: members)
+            let etag = s.davical.contains(.noCollectionETag) ? nil : Self.collectionTag(s, calendarURL)
+            return CollectionListing(etag: etag, token: "t\(s.version)", members: members)
         }
     }
 

@@ -540,6 +540,21 @@ extension AppDatabase {
                     + " WHEN (SELECT stale FROM planState WHERE id = 1) = 0 BEGIN UPDATE planState SET stale = 1 WHERE id = 1; END")
             }
         }
+        migrator.registerMigration("v14-account-calendars") { db in
+            // A refresh of a connected account lists its calendars again and reads those added
+            // since (README, "A CalDAV account"), by the rule of `connect`: `calendarNames` holds
+            // the names given with --calendar, one a line ('' for every calendar that holds
+            // events; NULL for an account connected before this, whose choice was not kept: only
+            // the calendars it has count, none is added). `excludedUrls` are those the person
+            // removed with `calendar rm` (one a line), never read again until `connect`;
+            // `lastChange` the calendars the last refresh added (`+ Name`) and removed (`- Name`).
+            try db.execute(sql: """
+                ALTER TABLE calendarAccount ADD COLUMN calendarNames TEXT;
+                ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
+                ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
+                ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
+                """)
+        }
         return migrator
     }
 }

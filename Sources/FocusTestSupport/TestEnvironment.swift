@@ -23,6 +23,8 @@ package final class TestWorld: @unchecked Sendable {
     package var configPath: String
     /// Whether commands find no database file (a machine where nothing was recorded yet).
     package var databaseMissing = false
+    /// The CalDAV server commands talk to (a `FakeCalDAVServer`); nil: the live HTTP client.
+    package var caldav: (any CalDAVClient)?
 
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
         database = try AppDatabase.inMemory()
@@ -62,6 +64,7 @@ package final class TestWorld: @unchecked Sendable {
         )
         let missing = databaseMissing
         env.databaseExists = { !missing }
+        env.caldav = caldav
         return env
     }
 

@@ -135,7 +135,7 @@ struct PlanPublisher {
     static func publishAll(env: FocusEnvironment, db: AppDatabase, login: CalDAVLogin, endpoints: [Int64: CalDAVEndpoint] = [:],
                            client: (any CalDAVClient)? = nil) -> [String] {
         guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
-        let client = client ?? CalDAVHTTPClient.live(env)
+        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
         var lines: [String] = []
         for target in targets {
             guard let account = accounts.first(where: { $0.id == target.accountID }) else { continue }

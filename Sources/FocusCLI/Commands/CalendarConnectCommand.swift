@@ -72,13 +72,14 @@ package struct CalendarConnectCommand: FocusRunnable {
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)
-        let remote = try fetch.client.calendars(account, endpoint)
+        // Scheduling inboxes and outboxes are no calendars of the person's (RFC 6638).
+        let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
         let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         if let saved = try db.accounts().first(where: { $0.id == accountID }) {
             try TrustStore(env: env).add([StoredSetting(kind: .account, url: saved.url, user: saved.user, passwordCommand: saved.passwordCommand,

@@ -37,7 +37,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let db = try env.openDatabase()
         if stop { return try stopPublishing(env, db) }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env)
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
@@ -59,7 +59,7 @@ package struct CalendarPublishCommand: FocusRunnable {
             return
         }
         let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
-        let client = CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env)
         var deleted = 0
         for event in try db.publishedEvents(targetID: target.id) where event.kind == .block && event.end > env.now() {
             if case .written = try client.delete(event.url, ifMatch: event.etag, endpoint) { deleted += 1 }

@@ -35,6 +35,9 @@ package struct FocusEnvironment: Sendable {
     package var readsOnly = false
     /// The database this command opened and whether it wrote to it (for the re-plan after it).
     package let databaseUse = DatabaseUse()
+    /// The CalDAV server of the connected accounts: nil live (HTTP through libcurl), an
+    /// in-memory one in tests.
+    package var caldav: (any CalDAVClient)?
 
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,

@@ -8,6 +8,7 @@ package enum CalDAVChoice {
     /// case-insensitively, each name once), else every calendar that holds events. A name that
     /// matches none is refused with the names there are.
     package static func busyCalendars(_ calendars: [RemoteCalendar], named names: [String]) throws(FocusError) -> [RemoteCalendar] {
+        let calendars = usable(calendars)
         guard !names.isEmpty else { return calendars.filter(\.holdsEvents) }
         var chosen: [RemoteCalendar] = []
         for name in names {
@@ -25,10 +26,88 @@ package enum CalDAVChoice {
 
     /// The calendar a name means: its display name, else its last path segment, compared as
     /// task titles are (case-insensitively, NFC).
+    /// A display name stored with its XML character references escaped once too often (DAViCal
+    /// keeps `Work &amp; Life` for `Work & Life`) matches either way: both sides are compared
+    /// after decoding once more.
     package static func calendar(named name: String, in calendars: [RemoteCalendar]) -> RemoteCalendar? {
-        let key = TaskCatalog.key(name)
+        let calendars = calendars.filter { !$0.scheduling }
+        let key = TaskCatalog.key(name), decoded = TaskCatalog.key(decodingReferences(name))
         return calendars.first { TaskCatalog.key($0.displayName) == key }
+            ?? calendars.first { TaskCatalog.key(decodingReferences($0.displayName)) == decoded }
             ?? calendars.first { TaskCatalog.key(lastSegment($0.url)) == key }
+    }
+
+    /// The calendars of a home listing a person has: scheduling inboxes and outboxes left out
+    /// (RFC 6638), display names with XML character references decoded once more (DAViCal).
+    package static func usable(_ found: [RemoteCalendar]) -> [RemoteCalendar] {
+        found.filter { !$0.scheduling }.map { calendar in
+            var calendar = calendar
+            calendar.displayName = decodingReferences(calendar.displayName)
+            return calendar
+        }
+    }
+
+    /// `Work &amp; Life` → `Work & Life`: the five entity references and numeric character
+    /// references of XML 1.0 (section 4.1, 4.6) decoded once; anything else kept as it is.
+    package static func decodingReferences(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semi = after.prefix(12).firstIndex(of: ";") else {
+                out += "&"
+                rest = after
+                continue
+            }
+            let name = after[..<semi]
+            var decoded: String?
+            switch name {
+            case "amp": decoded = "&"
+            case "lt": decoded = "<"
+            case "gt": decoded = ">"
+            case "quot": decoded = "\""
+            case "apos": decoded = "'"
+            default:
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                } else if name.hasPrefix("#") {
+                    decoded = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                }
+            }
+            if let decoded {
+                out += decoded
+                rest = after[after.index(after: semi)...]
+            } else {
+                out += "&"
+                rest = after
+            }
+        }
+        return out + rest
+    }
+
+    /// What a refresh of a connected account changes in the calendars that count as busy time
+    /// (README, "A CalDAV account"), given the home set's listing now: the rule of `connect`
+    /// (`names` empty: every calendar that holds events; else those named), never a calendar the
+    /// person removed (`excluded`) or the one focus syncs through; `names` nil (an account
+    /// connected before focus remembered the choice): only those connected, so none is added.
+    package static func reconcile(found: [RemoteCalendar], connected: [String], names: [String]?, excluded: Set<String>,
+                                  syncURL: String?) -> AccountCalendarChanges {
+        let calendars = usable(found).filter { $0.url != syncURL && !excluded.contains($0.url) && $0.holdsEvents }
+        let wanted: [RemoteCalendar]
+        if let names, !names.isEmpty {
+            var urls = Set<String>()
+            for name in names { if let match = calendar(named: name, in: calendars) { urls.insert(match.url) } }
+            wanted = calendars.filter { urls.contains($0.url) }
+        } else if names == nil {
+            wanted = calendars.filter { connected.contains($0.url) }
+        } else {
+            wanted = calendars
+        }
+        let wantedURLs = Set(wanted.map(\.url))
+        return AccountCalendarChanges(added: wanted.filter { !connected.contains($0.url) },
+                                      removed: connected.filter { !wantedURLs.contains($0) })
     }
 
     /// `https://host/dav/alice/work/` → `work`.
@@ -48,6 +127,22 @@ package enum CalDAVChoice {
         if slug.isEmpty { slug = "focus" }
         return (home.hasSuffix("/") ? home : home + "/") + slug + "/"
     }
+}
+
+/// The calendars a refresh of an account starts and stops reading.
+package struct AccountCalendarChanges: Sendable, Equatable {
+    /// Calendars of the account that count now and were not read before.
+    package var added: [RemoteCalendar]
+    /// The addresses of calendars read before that no longer count (gone from the account,
+    /// renamed away from the names given at connect, or no longer holding events).
+    package var removed: [String]
+
+    package init(added: [RemoteCalendar], removed: [String]) {
+        self.added = added
+        self.removed = removed
+    }
+
+    package var isEmpty: Bool { added.isEmpty && removed.isEmpty }
 }
 
 /// An event focus put on a server, as it last wrote it.

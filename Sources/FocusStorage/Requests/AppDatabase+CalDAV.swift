@@ -14,6 +14,14 @@ package struct StoredAccount: Sendable, Equatable {
     package var passwordCommand: String?
     package var caFile: String?
     package var insecure: Bool
+    /// The names given with `--calendar` at connect (empty: every calendar that holds events;
+    /// nil: connected before focus kept the choice, only the calendars it has count).
+    package var calendarNames: [String]? = nil
+    /// Calendars the person removed (`calendar rm`): never read again until `connect`.
+    package var excludedURLs: Set<String> = []
+    /// What the last refresh that changed something added (`+ Name`) and removed (`- Name`).
+    package var lastChange: [String] = []
+    package var lastChangeAt: Date? = nil
 }
 
 /// A calendar read from a CalDAV account.
@@ -59,17 +67,20 @@ extension AppDatabase {
 
     /// Stores an account (one per address and user), keeping its password command when none is
     /// given. Returns its id.
+    /// A connect is a new choice: `calendarNames` replaces the one kept and nothing stays excluded.
     package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
-                             caFile: String?, insecure: Bool, at now: Date) throws(FocusError) -> Int64 {
+                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, at now: Date) throws(FocusError) -> Int64 {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (url, user) DO UPDATE SET
                   principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
                   passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
-                  caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt
-                """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds])
+                  caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt,
+                  calendarNames = excluded.calendarNames, excludedUrls = '', lastChange = '', lastChangeAt = NULL
+                """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds,
+                                 calendarNames.map { $0.joined(separator: "\n") }])
             return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
         }
     }
@@ -77,11 +88,15 @@ extension AppDatabase {
     package func accounts() throws(FocusError) -> [StoredAccount] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure FROM calendarAccount ORDER BY connectedAt DESC, id DESC
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt
+                FROM calendarAccount ORDER BY connectedAt DESC, id DESC
                 """).map { row in
-                StoredAccount(id: row.id("id"), url: row.text("url"), principalURL: row.text("principalUrl"),
-                              homeURLs: row.text("homeUrls").split(separator: "\n").map(String.init), user: row.text("user"),
-                              passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"))
+                let lines = { (column: Row.Column) in row.text(column).split(separator: "\n").map(String.init) }
+                return StoredAccount(id: row.id("id"), url: row.text("url"), principalURL: row.text("principalUrl"),
+                              homeURLs: lines("homeUrls"), user: row.text("user"),
+                              passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"),
+                              calendarNames: row.optionalText("calendarNames").map { $0.split(separator: "\n").map(String.init) },
+                              excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"))
             }
         }
     }
@@ -178,6 +193,14 @@ extension AppDatabase {
                 removed.append(row.text("name"))
             }
             return removed
+        }
+    }
+
+    /// Records what a refresh of an account added and removed (`calendar list` shows it).
+    package func noteAccountChange(accountID: Int64, _ lines: [String], at now: Date) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "UPDATE calendarAccount SET lastChange = ?, lastChangeAt = ? WHERE id = ?",
+                           arguments: [lines.joined(separator: "\n"), now.unixSeconds, accountID])
         }
     }
 
