@@ -18,6 +18,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var requests = 0
         var failAfter: Int?
         var collectionPuts = false
+        var missingIfMatchIs412 = false
+        var deletedCalendars: Set<String> = []
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -32,6 +34,24 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     /// Whether a PUT of a whole collection is taken (as Radicale takes it), else refused as
     /// most servers refuse it.
     package func takeCollectionPuts(_ yes: Bool) { state.withLock { $0.collectionPuts = yes } }
+
+    /// DAViCal's and Radicale's answer to an `If-Match` on a member that does not exist: 412
+    /// (RFC 7232 section 3.1), not 404.
+    package func answerMissingIfMatchWith412(_ yes: Bool) { state.withLock { $0.missingIfMatchIs412 = yes } }
+
+    /// Deletes a calendar and everything in it, as another client would: it is no longer
+    /// listed, and reading it fails as a 404 does.
+    package func deleteCalendar(_ url: String) {
+        state.withLock { s in
+            s.calendars[url] = nil
+            s.deletedCalendars.insert(url)
+            for member in s.resources.keys where member.hasPrefix(url) {
+                s.version += 1
+                s.resources[member] = nil
+                s.log.append((s.version, member))
+            }
+        }
+    }
 
     /// The resources of a calendar, by URL.
     package func contents(_ calendarURL: String) -> [String: Data] {
@@ -53,6 +73,13 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.version += 1
             s.resources[url] = nil
             s.log.append((s.version, url))
+        }
+    }
+
+    /// A deleted calendar answers as a 404 does.
+    private func gone(_ calendarURL: String) throws(FocusError) {
+        if state.withLock({ $0.deletedCalendars.contains(calendarURL) }) {
+            throw FocusError.unavailable("dav.example.org has nothing there (HTTP 404): the calendar or account was removed or moved.")
         }
     }
 
@@ -99,6 +126,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let current = "t\(s.version)"
             guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
@@ -121,7 +149,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         return state.withLock { s in
             let existing = s.resources[url]
             if let ifMatch {
-                guard let existing else { return .missing }
+                guard let existing else { return s.missingIfMatchIs412 ? .changedOnServer : .missing }
                 if ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             } else if existing != nil {
                 return .changedOnServer
@@ -137,7 +165,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
         return state.withLock { s in
-            guard let existing = s.resources[url] else { return .missing }
+            guard let existing = s.resources[url] else { return ifMatch != nil && s.missingIfMatchIs412 ? .changedOnServer : .missing }
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             s.version += 1
             s.resources[url] = nil
@@ -153,6 +181,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let members = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                 .map { RemoteResource(url: $0.key, etag: $0.value.etag) }
@@ -196,6 +225,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try answer()
         return state.withLock { s in
             if s.calendars[url] != nil { return .changedOnServer }
+            s.deletedCalendars.remove(url)
             s.calendars[url] = displayName
             s.components[url] = components
             return .written(etag: nil)
