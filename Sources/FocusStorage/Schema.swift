@@ -540,6 +540,25 @@ extension AppDatabase {
                     + " WHEN (SELECT stale FROM planState WHERE id = 1) = 0 BEGIN UPDATE planState SET stale = 1 WHERE id = 1; END")
             }
         }
+        migrator.registerMigration("v14-publish-across-machines") { db in
+            // One calendar, one copy of each block (README, "Your real calendar"). `publisher`
+            // names this database's focus in the events it publishes (X-FOCUS-PUBLISHER), so it
+            // never writes over, or deletes, another machine's events; publishTarget.syncToken is
+            // where the last publication's look at the calendar ended (RFC 6578), so a deleted or
+            // moved event is seen; publishedEvent.startedAt is the start focus wrote, so a move is
+            // told from another change; scheduledBlock.pinnedUid marks a block the person moved in
+            // a calendar app (the UID of its event), which re-plans keep where it is.
+            try db.execute(sql: """
+                CREATE TABLE publisher (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  name TEXT NOT NULL
+                );
+                INSERT INTO publisher (id, name) VALUES (1, lower(hex(randomblob(8))));
+                ALTER TABLE publishTarget ADD COLUMN syncToken TEXT;
+                ALTER TABLE publishedEvent ADD COLUMN startedAt INTEGER;
+                ALTER TABLE scheduledBlock ADD COLUMN pinnedUid TEXT;
+                """)
+        }
         return migrator
     }
 }

@@ -23,6 +23,9 @@ package final class TestWorld: @unchecked Sendable {
     package var configPath: String
     /// Whether commands find no database file (a machine where nothing was recorded yet).
     package var databaseMissing = false
+    /// The CalDAV server publishing talks to (an in-memory one); nil: commands that would
+    /// publish reach no server.
+    package var calDAVClient: (any CalDAVClient)?
 
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
         database = try AppDatabase.inMemory()
@@ -62,6 +65,7 @@ package final class TestWorld: @unchecked Sendable {
         )
         let missing = databaseMissing
         env.databaseExists = { !missing }
+        env.calDAVClient = calDAVClient
         return env
     }
 
