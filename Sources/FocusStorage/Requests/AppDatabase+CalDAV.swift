@@ -233,6 +233,11 @@ extension AppDatabase {
                       lastError: row.optionalText("lastError"), syncToken: row.optionalText("syncToken"))
     }
 
+    /// Whether a publication failed and waits to be tried again.
+    package func publicationPending() throws(FocusError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM publishTarget WHERE lastError IS NOT NULL)") ?? false }
+    }
+
     /// This database's name in the events it publishes (X-FOCUS-PUBLISHER).
     package func publisherName() throws(FocusError) -> String {
         try read { db in try String.fetchOne(db, sql: "SELECT name FROM publisher WHERE id = 1") ?? "" }
