@@ -135,6 +135,9 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         #expect(plan.err.contains("Thesis/Draft is pinned at") && plan.err.contains("focus plan --unpin"), "\(plan.err)")
         #expect(await planStarts(laptop) == ["2026-11-25T07:00:00Z", "2026-11-25T13:00:00Z"], "the rest planned around it, nothing more")
         #expect(texts(server)[url] == moved, "the person's event is not written over")
+        let listed = (json(await laptop.output("plan", "--json").out) as? [String: Any])?["blocks"] as? [[String: Any]] ?? []
+        #expect(listed.filter { $0["pinned"] as? Bool == true }.compactMap { $0["start"] as? String } == ["2026-11-25T13:00:00Z"])
+        #expect(await laptop.output("plan").out.contains("Thesis/Draft  planned (pinned)"))
         #expect(texts(server).count == 2)
         // Still pinned after other changes.
         #expect(await laptop.run("task", "add", "Report/Figures", "--estimate", "25m", "--due", "2026-11-27") == 0)
