@@ -64,6 +64,25 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         #expect(again.out.contains("(nothing changed)") && texts(server) == before, "\(again.out)")
     }
 
+    /// Two machines that were both publishing into one calendar (both began before this rule,
+    /// or at the same moment): at their next changes exactly one plan stays, never both.
+    @Test func twoMachinesAlreadyPublishingEndWithOnePlan() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        for world in [laptop, desktop] {
+            #expect(await world.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
+        }
+        #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
+        _ = try desktop.database.savePublishTarget(accountID: try desktop.database.accounts()[0].id, url: planURL, name: "Focus plan", sessions: false)
+        for world in [desktop, laptop, desktop, laptop] {
+            #expect(await world.run("task", "edit", "Thesis/Draft", "--notes", "round \(world === laptop ? "l" : "d")") == 0)
+        }
+        let publishers = Set(texts(server).values.compactMap { line($0, "X-FOCUS-PUBLISHER") })
+        #expect(publishers.count == 1 && texts(server).count == 2, "\(texts(server).keys.sorted())")
+        let gaveWay = [laptop, desktop].filter { $0.console.stderr.contains("This machine stopped publishing there") }
+        #expect(gaveWay.count == 1, "exactly one machine gave way")
+    }
+
     @Test func stopDeletesOnlyThisMachinesEvents() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server)

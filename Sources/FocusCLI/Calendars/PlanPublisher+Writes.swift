@@ -119,7 +119,7 @@ extension PlanPublisher {
             if onlyWhenChanged, target.lastError == nil, (try? publisher.isCurrent(target, db: db)) == true { continue }
             do {
                 let endpoint = try endpoints[account.id] ?? login.endpoint(account, env: env)
-                let summary = try publisher.publish(target, endpoint: endpoint, db: db)
+                let summary = try publisher.publish(target, endpoint: endpoint, db: db, established: true)
                 if let other = summary.otherPlan {
                     let deleted = try publisher.stop(target, endpoint: endpoint, db: db)
                     lines.append("warning: " + otherPlanMessage(other, target: target.name)
@@ -150,7 +150,7 @@ extension PlanPublisher {
         // What the calendar holds now: events gone or written over by another machine are not
         // this focus's to delete; a block the person moved is deleted in its moved version.
         var ignored = Summary()
-        if let review = try? look(target, endpoint: endpoint, db: db, publisher: try db.publisherName(), summary: &ignored) {
+        if let (review, _) = try? look(target, endpoint: endpoint, db: db, publisher: try db.publisherName(), summary: &ignored) {
             for event in review.gone + review.lost { try db.forgetPublished(targetID: target.id, uid: event.uid) }
             for event in review.records where !event.leftToThePerson { try db.recordPublished(targetID: target.id, event) }
             for move in review.moved {

@@ -32,7 +32,7 @@ struct PlanPublisher {
         /// Things the person should know that are not problems (a block pinned, a calendar made again).
         var notes: [String] = []
         /// Set when the calendar holds another machine's plan: nothing was written.
-        var otherPlan: (count: Int, host: String)?
+        var otherPlan: (count: Int, host: String, publisher: String)?
     }
 
     /// The events the plan and history want in the calendar, their texts, and the block each
@@ -75,16 +75,19 @@ struct PlanPublisher {
         return name.isEmpty ? "unknown" : name
     }()
 
-    /// Publishes to one target; every write is recorded as soon as the server took it.
-    func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Summary {
+    /// Publishes to one target; every write is recorded as soon as the server took it. A
+    /// calendar that holds another machine's plan is not written to (`otherPlan` says so), unless
+    /// `established` and the other machine is the one that gives way (`Publication.yields`).
+    func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, established: Bool = false) throws -> Summary {
         let publisher = try db.publisherName()
         var summary = Summary()
         let before = try wanted(target, db: db, publisher: publisher)
-        let review = try look(target, endpoint: endpoint, db: db, publisher: publisher, summary: &summary)
-        if let other = review.otherPlan {
+        let (review, token) = try look(target, endpoint: endpoint, db: db, publisher: publisher, summary: &summary)
+        if let other = review.otherPlan, !established || Publication.yields(publisher, to: other.publisher) {
             summary.otherPlan = other
             return summary
         }
+        try db.setPublishToken(targetID: target.id, token)
         try apply(review, target: target, db: db, blocks: before.blocks, summary: &summary)
         let (wanted, texts, _) = try self.wanted(target, db: db, publisher: publisher)
         // A moved block is recorded as the text focus would now write for it: the person's copy
@@ -106,7 +109,7 @@ struct PlanPublisher {
     /// What changed in the calendar since the last publication, reviewed; the calendar is made
     /// again when it was deleted there.
     func look(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, publisher: String,
-                      summary: inout Summary) throws -> PublicationReview {
+              summary: inout Summary) throws -> (review: PublicationReview, token: String?) {
         let changes: RemoteChanges
         do {
             changes = try client.changes(in: target.url, since: target.syncToken, endpoint)
@@ -116,7 +119,7 @@ struct PlanPublisher {
             _ = try client.makeCalendar(target.url, displayName: target.name, endpoint)
             try db.forgetAllPublished(targetID: target.id)
             summary.notes.append("calendar \(Sanitized.terminal(target.name)) was deleted there: made it again.")
-            return PublicationReview()
+            return (PublicationReview(), nil)
         }
         let copies = changes.changed.compactMap { r in
             r.data.flatMap { PublishedCopyReader.copy(data: $0, local: env.calendar) }.map { c in
@@ -126,8 +129,7 @@ struct PlanPublisher {
         }
         let review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
                                         complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)
-        if review.otherPlan == nil { try db.setPublishToken(targetID: target.id, changes.token) }
-        return review
+        return (review, changes.token)
     }
 
     /// Whether the target's calendar is no longer in its account (a failure that is not that,
@@ -175,7 +177,7 @@ struct PlanPublisher {
     }
 
     /// The refusal for a calendar that holds another machine's plan.
-    static func otherPlanMessage(_ other: (count: Int, host: String), target: String) -> String {
+    static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
         "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(other.host)) publishes "
             + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
             + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."

@@ -60,14 +60,16 @@ package struct PublicationReview: Sendable, Equatable {
     /// New records to keep: a new ETag for an unchanged event, an edited event's mark, events
     /// of this focus found untracked (to be written or deleted as the plan says).
     package var records: [PublishedEvent] = []
-    /// Blocks still ahead that another machine's focus publishes here, and that machine's name.
-    package var otherPlan: (count: Int, host: String)?
+    /// Blocks still ahead that another machine's focus publishes here, that machine's name, and
+    /// its publisher name (the smallest, when there are several).
+    package var otherPlan: (count: Int, host: String, publisher: String)?
 
     package init() {}
 
     package static func == (a: PublicationReview, b: PublicationReview) -> Bool {
         a.gone == b.gone && a.lost == b.lost && a.moved == b.moved && a.edited == b.edited && a.records == b.records
             && a.otherPlan?.count == b.otherPlan?.count && a.otherPlan?.host == b.otherPlan?.host
+            && a.otherPlan?.publisher == b.otherPlan?.publisher
     }
 }
 
@@ -77,6 +79,12 @@ extension Publication {
     /// went. `key` makes two spellings of one URL equal. A conditional write answered 412 on a
     /// member that no longer exists (RFC 7232 section 3.1; DAViCal and Radicale do) is found
     /// gone here, before any write.
+    ///
+    /// Two machines that began to publish into one calendar at the same moment both find the
+    /// other's plan; `yields` says which gives way (the one whose publisher name sorts after the
+    /// other's), so that exactly one plan stays.
+    package static func yields(_ publisher: String, to other: String) -> Bool { other < publisher }
+
     package static func review(published: [PublishedEvent], changed: [ServerCopy], removed: [String], complete: Bool,
                                publisher: String, now: Date, key: (String) -> String) -> PublicationReview {
         var review = PublicationReview()
@@ -87,6 +95,7 @@ extension Publication {
         review.gone = published.filter { goneURLs.contains(key($0.url)) }
         var others = 0
         var otherHost: String?
+        var otherName: String?
         for copy in changed {
             if let record = byURL[key(copy.url)] {
                 guard copy.etag == nil || copy.etag != record.etag else { continue }
@@ -103,10 +112,13 @@ extension Publication {
             } else if copy.byFocus, copy.isBlock, let other = copy.publisher, other != publisher, !copy.cancelled,
                       (copy.time?.end ?? .distantFuture) > now {
                 others += 1
-                if otherHost == nil { otherHost = copy.host ?? "another machine" }
+                if otherName == nil || other < otherName! {
+                    otherName = other
+                    otherHost = copy.host ?? "another machine"
+                }
             }
         }
-        if others > 0 { review.otherPlan = (others, otherHost ?? "another machine") }
+        if others > 0, let otherName { review.otherPlan = (others, otherHost ?? "another machine", otherName) }
         return review
     }
 
@@ -114,6 +126,11 @@ extension Publication {
     private static func judge(_ copy: ServerCopy, record: PublishedEvent, into review: inout PublicationReview) {
         var updated = record
         updated.etag = copy.etag
+        // A server that gave no ETag for focus's write: its first one is focus's version.
+        if record.etag == nil, record.kind == .session {
+            review.records.append(updated)
+            return
+        }
         guard record.kind == .block, let start = record.start else {
             if record.leftToThePerson || record.kind == .block { review.records.append(updated) } else {
                 updated.fingerprint = leftFingerprint

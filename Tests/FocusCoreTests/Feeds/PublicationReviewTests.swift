@@ -54,7 +54,9 @@ import Testing
     @Test func anotherMachinesPlanIsSeenAndItsEventsAreNeverOurs() {
         let mine = published("a", etag: "1")
         let found = review([mine], [copy("x", etag: "5", publisher: "other"), copy("a", etag: "6", publisher: "other")])
-        #expect(found.otherPlan?.count == 1 && found.otherPlan?.host == "desktop")
+        #expect(found.otherPlan?.count == 1 && found.otherPlan?.host == "desktop" && found.otherPlan?.publisher == "other")
+        // Two machines that started together: exactly one gives way.
+        #expect(Publication.yields("me", to: "other") != Publication.yields("other", to: "me"))
         #expect(found.lost == [mine], "written over there by another machine: no longer this machine's to write or delete")
         // Its ended blocks are history, and events of people are not plans.
         let history = review([], [copy("y", etag: "5", from: -120, to: -95, publisher: "other"), copy("z", etag: "6", publisher: nil, byFocus: false)])
