@@ -154,7 +154,14 @@ struct PlanPublisher {
         var pinned = false
         for move in review.moved {
             guard let block = blocks[move.event.uid], let id = block.id,
-                  try db.pinBlock(id: id, uid: move.event.uid, start: move.time.start, end: move.time.end) else { continue }
+                  try db.pinBlock(id: id, uid: move.event.uid, start: move.time.start, end: move.time.end) else {
+                // Its block is no longer planned here (it ended, or went): the moved event is left as it is.
+                var left = move.event
+                left.etag = move.etag
+                left.fingerprint = Publication.leftFingerprint
+                try db.recordPublished(targetID: target.id, left)
+                continue
+            }
             pinned = true
             let when = RelativeTime.shortDateTime(move.time.start, calendar: env.calendar, now: env.now())
             summary.notes.append("\(Sanitized.terminal(block.path)) is pinned at \(when), where it was moved in the calendar "
@@ -178,7 +185,7 @@ struct PlanPublisher {
 
     /// The refusal for a calendar that holds another machine's plan.
     static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
-        "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(other.host)) publishes "
+        "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(String(other.host.prefix(64)))) publishes "
             + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
             + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."
     }
