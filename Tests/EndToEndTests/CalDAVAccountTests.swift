@@ -204,6 +204,13 @@ struct CalDAVAccountTests {
         #expect(plan.err.contains("Thesis/Draft is pinned at"), "\(plan.err)")
         #expect(try await planStarts(laptop) == ["2026-11-25T07:00:00Z", "2026-11-25T13:00:00Z"], "the rest placed again, the pinned block kept")
         #expect(try objects(server, "focus-plan/").filter { $0.contains("DTSTART:20261125T130000Z") }.count == 1)
+
+        // The whole calendar deleted in another app: made again at the next change, no warnings.
+        #expect(try server.request("DELETE", "focus-plan/").status < 300)
+        let edit = try await laptop.run(["task", "edit", "Thesis/Draft", "--notes", "Outline"], env: direct)
+        #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
+        #expect(edit.err.contains("was deleted there: made it again"), "\(edit.err)")
+        #expect(try objects(server, "focus-plan/").count == 2)
     }
 
     @Test("a wrong password, a failing password command and a server that is down: one line, exit 69, the copy kept")
