@@ -121,6 +121,21 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         #expect(!laptop.console.stderr.contains("warning"), "\(laptop.console.stderr)")
     }
 
+    /// Deleted between the look at the calendar and the write: the If-Match write is answered
+    /// 412, the listing shows the member gone, and it is written again.
+    @Test func aWriteAnswered412ForAMemberDeletedMeanwhileWritesItAgain() async throws {
+        let server = FakeCalDAVServer()
+        server.answerMissingIfMatchWith412(true)
+        let laptop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
+        #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
+        laptop.calDAVClient = DeletedMeanwhile(server: server)
+        let edit = await laptop.output("task", "edit", "Thesis/Draft", "--notes", "Outline first")
+        #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
+        #expect(edit.err.contains("(1 written again)"), "\(edit.err)")
+        #expect(texts(server).values.filter { $0.contains("Outline first") }.count == 1)
+    }
+
     @Test func aCalendarDeletedInAnotherAppIsMadeAgainWithoutWarnings() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server)
@@ -220,5 +235,37 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let sessions = await uids(laptop, "export", "--format", "ics")
         #expect(sessions.count == 1 && sessions[0].hasPrefix("UID:session-"))
         #expect(await uids(desktop, "export", "--format", "ics") == sessions)
+    }
+}
+
+/// The in-memory server, where another app deletes the member focus is about to replace (once).
+private final class DeletedMeanwhile: CalDAVClient, @unchecked Sendable {
+    let server: FakeCalDAVServer
+    private var done = false
+    init(server: FakeCalDAVServer) { self.server = server }
+
+    func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        if ifMatch != nil, !done {
+            done = true
+            server.remove(url)
+        }
+        return try server.put(url, ics: ics, ifMatch: ifMatch, endpoint)
+    }
+    func discover(_ e: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount { try server.discover(e) }
+    func calendars(_ a: CalDAVAccount, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] { try server.calendars(a, e) }
+    func calendar(at url: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar { try server.calendar(at: url, e) }
+    func events(in url: String, from: Date, to: Date, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] {
+        try server.events(in: url, from: from, to: to, e)
+    }
+    func changes(in url: String, since token: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
+        try server.changes(in: url, since: token, e)
+    }
+    func delete(_ url: String, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.delete(url, ifMatch: ifMatch, e) }
+    func members(of url: String, _ e: CalDAVEndpoint) throws(FocusError) -> CollectionListing { try server.members(of: url, e) }
+    func replaceCollection(_ url: String, ics: Data, ifMatch: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
+        try server.replaceCollection(url, ics: ics, ifMatch: ifMatch, e)
+    }
+    func makeCalendar(_ url: String, displayName: String, components: [String], _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+        try server.makeCalendar(url, displayName: displayName, components: components, e)
     }
 }
