@@ -18,6 +18,9 @@ package struct DatabaseMigrator: Sendable {
     private typealias Migration = (identifier: String, checks: ForeignKeyChecks, body: @Sendable (Database) throws -> Void)
     private var migrations: [Migration] = []
 
+    /// How many migrations are registered.
+    package var count: Int { migrations.count }
+
     package init() {}
 
     package mutating func registerMigration(

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 12
+    package static let schemaVersion = 14
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -553,6 +553,25 @@ extension AppDatabase {
                 ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
+                """)
+        }
+        migrator.registerMigration("v15-publish-across-machines") { db in
+            // One calendar, one copy of each block (README, "Your real calendar"). `publisher`
+            // names this database's focus in the events it publishes (X-FOCUS-PUBLISHER), so it
+            // never writes over, or deletes, another machine's events; publishTarget.syncToken is
+            // where the last publication's look at the calendar ended (RFC 6578), so a deleted or
+            // moved event is seen; publishedEvent.startedAt is the start focus wrote, so a move is
+            // told from another change; scheduledBlock.pinnedUid marks a block the person moved in
+            // a calendar app (the UID of its event), which re-plans keep where it is.
+            try db.execute(sql: """
+                CREATE TABLE publisher (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  name TEXT NOT NULL
+                );
+                INSERT INTO publisher (id, name) VALUES (1, lower(hex(randomblob(8))));
+                ALTER TABLE publishTarget ADD COLUMN syncToken TEXT;
+                ALTER TABLE publishedEvent ADD COLUMN startedAt INTEGER;
+                ALTER TABLE scheduledBlock ADD COLUMN pinnedUid TEXT;
                 """)
         }
         return migrator
