@@ -68,6 +68,14 @@ package final class TestWorld: @unchecked Sendable {
         return env
     }
 
+    /// Trusts every account and feed setting the database holds now, as `calendar connect` and
+    /// `calendar subscribe` do for what this user sets up (README, "What focus promises"): for
+    /// tests that store an account directly.
+    package func trustStoredSettings() throws {
+        let env = try environment(global: GlobalOptions())
+        try TrustStore(env: env).add(TrustStore.settings(database).map(\.digest))
+    }
+
     /// The next of `answers` to a question, written after it as a person's typing would be echoed.
     private func answer(_ question: String) -> Bool {
         console.err(question + " ")

@@ -15,6 +15,7 @@ private func machine(_ server: FakeCalDAVServer, now: String = "2026-11-24T22:00
     world.caldav = server
     _ = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
                                        homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false, at: world.now)
+    try world.trustStoredSettings()
     return world
 }
 
