@@ -16,6 +16,10 @@ enum ParseErrorText {
         let path = commandPath(arguments)
         let command = (["focus"] + path.map(\.name)).joined(separator: " ")
         let seeHelp = "See `\(command) --help`."
+        // `focus stat --last 7`: the parser blames `--last`, but the mistake is the command.
+        if path.isEmpty, let word = arguments.first, !word.hasPrefix("-"), word != "help" {
+            return "unknown command '\(word)'.\(didYouMean(word, among: topLevelNames, command: command)) See `focus --help` for the commands."
+        }
 
         if let option = between(message, "Missing value for '", "'") {
             let name = option.split(separator: " ").first.map(String.init) ?? option
@@ -39,7 +43,8 @@ enum ParseErrorText {
         if let value = unexpectedValue(message) {
             if let last = path.last, last.hasSubcommands, arguments.count > path.count, arguments[path.count] == value {
                 let names = last.subcommands.joined(separator: ", ")
-                return "unknown command '\(value)' for `\(command)`; its commands are \(names). \(seeHelp)"
+                let hint = didYouMean(value, among: last.subcommands, command: command)
+                return "unknown command '\(value)' for `\(command)`; its commands are \(names).\(hint) \(seeHelp)"
             }
             if path.isEmpty, arguments.first == value {
                 return "unknown command '\(value)'. See `focus --help` for the commands."
@@ -72,6 +77,17 @@ enum ParseErrorText {
         if s.isEmpty { s = "invalid command line" }
         if let last = s.last, !".?!".contains(last) { s += "." }
         return s + " " + seeHelp
+    }
+
+    /// The commands under `focus`, as help lists them.
+    private static var topLevelNames: [String] {
+        RootCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+    }
+
+    /// " Did you mean `focus stats`?" for the command nearest to `typed`, or nothing.
+    private static func didYouMean(_ typed: String, among names: [String], command: String) -> String {
+        guard let best = NearestNames.closest(to: typed, among: names).first else { return "" }
+        return " Did you mean `\(command) \(best)`?"
     }
 
     /// A subcommand on the way down the tree: its name and the names of its own subcommands.
