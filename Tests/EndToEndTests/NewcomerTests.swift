@@ -153,8 +153,12 @@ import Glibc
     @Test func makeStartEndsBySayingHowToPutFocusOnThePath() async throws {
         let s = try Sandbox()
         defer { s.remove() }
+        // A PATH without focus (make runs its recipes with /bin/sh; the hint uses builtins only),
+        // whatever is installed on this machine.
+        let empty = s.dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         var env = ProcessInfo.processInfo.environment
-        env["PATH"] = "/usr/bin:/bin"
+        env["PATH"] = empty.path
         let without = env
         let r = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: without, stdin: nil, capture: true) }
         #expect(r.status == 0, "\(r.err)")
@@ -165,7 +169,7 @@ import Glibc
         let bin = s.dir.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
-        env["PATH"] = bin.path + ":/usr/bin:/bin"
+        env["PATH"] = bin.path + ":" + empty.path
         let with = env
         let on = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: with, stdin: nil, capture: true) }
         #expect(on.out.contains("focus is on your PATH: \(bin.path)/focus"), "\(on.out)")
