@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -247,5 +248,36 @@ import Glibc
         let piped = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(piped.contains("work started · Thesis"), "\(piped)")
         #expect(!piped.contains("\u{1B}[?25l"), "\(piped.debugDescription)")
+    }
+}
+
+/// A second machine that connects the account after the first set up sync: the sync calendar is
+/// the other machine's history, never busy time (it was listed "✓ busy time", stored, and then
+/// `sync setup` said it no longer counted).
+@Suite(.serialized) struct SecondMachineConnectTests {
+    static let env = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": "2026-11-24T20:00:00+01:00"]
+
+    @Test func theSyncCalendarOfAnotherMachineIsListedAsItsHistoryNotBusyTime() async throws {
+        let server = try RadicaleServer()
+        let laptop = try Sandbox()
+        let desktop = try Sandbox()
+        defer { laptop.remove(); desktop.remove(); server.stop() }
+        let password = ["--password-command", "printf '%s\\n' '\(server.password)'"]
+        let connect = ["calendar", "connect", server.rootURL, "--user", server.user] + password
+        #expect(try await laptop.run(connect, env: Self.env).code == 0)
+        #expect(try await laptop.run(["task", "add", "Thesis/Chapter 2"], env: Self.env).code == 0)
+        let setup = try await laptop.run(["sync", "setup", "Focus"], env: Self.env)
+        #expect(setup.code == 0, "\(setup.err)")
+
+        let second = try await desktop.run(connect, env: Self.env)
+        #expect(second.code == 0, "\(second.err)")
+        let line = try #require(second.out.split(separator: "\n").first { $0.contains("Focus") }, "\(second.out)")
+        #expect(line.hasPrefix("  · Focus") && line.contains("focus history of another machine"), "\(second.out)")
+        #expect(!second.out.contains("Stored calendar Focus") && !second.out.contains("Stored Focus"), "\(second.out)")
+        let calendars = try await desktop.run(["calendar", "list", "--json"], env: Self.env)
+        #expect(!calendars.out.contains("\"Focus\""), "\(calendars.out)")
+        let join = try await desktop.run(["sync", "setup", "Focus"], env: Self.env)
+        #expect(join.code == 0, "\(join.err)")
+        #expect(!join.err.contains("no longer counts"), "\(join.err)")
     }
 }
