@@ -112,7 +112,8 @@ print-%:
 
 # Every test, then one last line that says how many passed and how many were skipped (a test
 # skips when a tool it drives is missing: Radicale, chromium). scripts/test-summary reads
-# swift test's output; with NO_SKIPS=1 (CI, .ci/run) a skipped test fails the run.
+# swift test's output (and counts the build's compiler warnings); with NO_SKIPS=1 (CI, .ci/run)
+# a skipped test or a compiler warning fails the run.
 TEST_LOG = .build/test-output.txt
 test: deps-test stamp
 	@mkdir -p .build; \

@@ -202,6 +202,12 @@ import Glibc
         let clean = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
         #expect(clean.status == 0)
         #expect(clean.out == "888 tests passed, none skipped.\n", "\(clean.out)")
+        // A compiler warning in the build before the tests is counted too, and fails CI.
+        try "/src/A.swift:3:9: warning: variable 'x' was never used\n✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.\n"
+            .write(to: log, atomically: true, encoding: .utf8)
+        let warned = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        #expect(warned.status == 1)
+        #expect(warned.out.hasSuffix("888 tests passed, none skipped; 1 compiler warning (listed above). (--no-skips: failing.)\n"), "\(warned.out)")
     }
 }
 

@@ -119,10 +119,8 @@ package struct StatusCommand: FocusRunnable {
             return follow ? StatusRenderer.i3blocksJSON(facts) : StatusRenderer.i3blocks(facts)
         } else if let format {
             if facts.session == nil {
-                // Idle: the state, the next block and today's focus when the template shows them;
-                // an empty line for a template of the session's fields alone.
-                let wantsState = format.contains("{state}")
-                let line = wantsNext || wantsToday || wantsState ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
+                // Idle: an empty line, unless the template shows the next block or today's focus.
+                let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
                 return Sanitized.terminal(line.trimmingSpaces())
             }
             return Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts)))
