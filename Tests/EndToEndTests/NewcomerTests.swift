@@ -184,6 +184,7 @@ import Glibc
         let log = s.dir.appendingPathComponent("test-output.txt")
         try """
             ✔ Test a() passed after 0.1 seconds.
+            ◇ Test case passing 1 argument input → "<?pi skipped?>" to "Text reads the same" started.
             ➜ Suite "CalDAV against Radicale" skipped: "Radicale is not installed (pip install radicale)"
             ➜ Test rendersInChromium() skipped: "chromium is not installed"
             ✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.
