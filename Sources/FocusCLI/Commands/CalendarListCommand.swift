@@ -45,11 +45,14 @@ package struct CalendarListCommand: FocusRunnable {
             return
         }
         let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0
+        // The count column padded to its widest, so "1 event" keeps the next column in line.
+        let counts = calendars.map { "\($0.eventCount) event\($0.eventCount == 1 ? "" : "s")" }
+        let countWidth = counts.map(\.count).max() ?? 0
         var out = ""
-        for c in calendars {
+        for (c, count) in zip(calendars, counts) {
             let name = Sanitized.shown(c.name)
             out += name + TerminalText.spaces(width - name.count)
-            let events = "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")"
+            let events = "  " + count + TerminalText.spaces(countWidth - count.count)
             guard CalendarFeed.isFeed(source: c.source) else {
                 out += events + "  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(Sanitized.shown(c.source))\n"
                 continue

@@ -115,15 +115,18 @@ package struct StartCommand: FocusRunnable {
                                      workEndUrgency: env.config.urgency, expiryMilliseconds: env.config.expirySeconds * 1000)
 
         let mailbox = Mailbox<SessionCommand>()
-        let terminal = TerminalMode()
-        let keys = KeyReader()
+        // Keys come from the controlling terminal, so they work with the output piped
+        // (`focus start X | tee log`); the cursor is hidden only for the live redraw.
+        let tty = env.readsKeys ? ControllingTerminal() : nil
+        let terminal = TerminalMode(fd: tty?.fd ?? -1, hidesCursor: live)
+        let keys = KeyReader(fd: tty?.fd ?? -1)
         let signals = SignalRouter()
         // Signals are routed before the session is claimed: a `focus stop` can reach this process
         // as soon as it holds the session lock, and an unrouted SIGUSR1 would kill it.
         // Continued after a stop (`fg`, or `focus stop` from elsewhere): the countdown's terminal
         // mode and keys come back only in the foreground (a background job leaves the terminal be).
         let regainTerminal: @Sendable () -> Void = { [terminal, keys, mailbox] in
-            guard live, TerminalMode.isForeground else { return }
+            guard tty?.isForeground == true else { return }
             terminal.enter()
             keys.start(mailbox: mailbox)
         }
@@ -162,7 +165,7 @@ package struct StartCommand: FocusRunnable {
         }
         defer { keeper?.cancel() }
 
-        if live {
+        if tty?.isForeground == true {
             terminal.enter()
             keys.start(mailbox: mailbox)
         }

@@ -26,6 +26,9 @@ package struct FocusEnvironment: Sendable {
     /// and says whether they answered yes; nil when there is no terminal to ask at (standard
     /// input or standard error is not a terminal), so the command must be told (`--force`).
     package var ask: (@Sendable (_ question: String) -> Bool)?
+    /// Whether the countdown reads its keys from the controlling terminal (`/dev/tty`), whatever
+    /// standard output is: the live environment only, never a test's in-process run.
+    package var readsKeys = false
     /// Opens the store; called once per command that needs it.
     private let openStore: @Sendable () throws(FocusError) -> AppDatabase
     /// Whether the database file exists (live: a `stat` of its path; tests: always).

@@ -42,11 +42,13 @@ enum PlanRenderer {
          ("overdue", .array(overdue.map(overdueJSON))), ("not_planned", .array(undated.map(undatedJSON)))]
     }
 
-    /// `  09:00–09:25  Thesis/Chapter 2  planned  #12`.
+    /// `  09:00–09:25  Thesis/Chapter 2  planned  block 12`: the block's number (its `id` in
+    /// `plan --json`, `block_id` in `log --json`), written so that it is never read as a path
+    /// (`#12` names task or subtask 12; README, "Commands").
     static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
         var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
         if b.pinnedUID != nil, b.status == .planned { s += " (pinned)" }
-        if let id = b.id { s += "  #\(id)" }
+        if let id = b.id { s += "  block \(id)" }
         return s
     }
 

@@ -26,8 +26,11 @@ extension AppDatabase {
     /// (case-insensitively) or created; a session the store already has (the identity index:
     /// task, subtask, start) is skipped, so re-importing a file adds nothing twice. Anything
     /// `produce` throws rolls the whole import back.
+    /// `sameTimesArePresent`: a session whose start and end are those of one already in the
+    /// log is already present, whatever its task (another tracker's interval imported again
+    /// with other `--map` rules is the same interval, not more time).
     package func importSessions(
-        now: Date, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
+        now: Date, sameTimesArePresent: Bool = false, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
     ) throws(FocusError) -> ImportSummary {
         try write { db in
             // The whole import is one transaction: with SQLite's default 2 MB page cache its
@@ -36,7 +39,14 @@ extension AppDatabase {
             try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let importer = try SessionImporter(db, now: now)
-            try produce { record in try importer.insert(record) }
+            let sameTimes = sameTimesArePresent ? try db.cachedStatement(sql: "SELECT 1 FROM timeLog WHERE startedAt = ? AND endedAt = ? LIMIT 1") : nil
+            try produce { record in
+                if let sameTimes, try Row.fetchOne(sameTimes, arguments: [record.start, record.end]) != nil {
+                    importer.summary.alreadyPresent += 1
+                    return
+                }
+                try importer.insert(record)
+            }
             try importer.flush()
             return importer.summary
         }

@@ -131,6 +131,17 @@ extension AppDatabase {
         }
     }
 
+    /// Whether time alone has made the plan stale: a block still `planned` has ended, unworked
+    /// and unsettled (a re-plan settles it and places its work again). Read through the
+    /// `(status, startedAt)` index.
+    package func planIsStaleByTime(now: Date) throws(FocusError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM scheduledBlock WHERE status = 'planned' AND startedAt < ?1 AND endedAt <= ?1)
+                """, arguments: [now.unixSeconds]) ?? false
+        }
+    }
+
     /// Marks the plan stale for a change the database cannot see (the settings file).
     package func markPlanStale() throws(FocusError) {
         try write { db in try db.execute(sql: "UPDATE planState SET stale = 1 WHERE id = 1") }
