@@ -22,9 +22,12 @@ extension ICSDocument {
     /// The same occurrences as `busyOccurrences`, held compactly (each is made when read): a
     /// calendar's hundreds of thousands of busy times cost 24 bytes each rather than an
     /// occurrence's 64, and the document need not outlive them.
-    package func busyTimes(from: Date, to: Date, local: LocalCalendar) -> BusyTimes {
+    /// `isFree` says of an event that it is free time (a meeting the person declined) though
+    /// neither cancelled nor transparent.
+    package func busyTimes(from: Date, to: Date, local: LocalCalendar, isFree: ((ICSEvent) -> Bool)? = nil) -> BusyTimes {
         guard to > from else { return BusyTimes(sources: [], keys: []) }
         var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
+        expansion.isFree = isFree
         return expansion.run()
     }
 }
@@ -81,6 +84,7 @@ private struct BusyExpansion {
     var currentSource: Int32 = -1
     /// RECURRENCE-IDs of override events, by UID.
     var overrides: [String: [ICSDateValue]] = [:]
+    var isFree: ((ICSEvent) -> Bool)?
 
     init(document: ICSDocument, from: Date, to: Date, local: LocalCalendar) {
         self.document = document
@@ -188,6 +192,7 @@ private struct BusyExpansion {
 
     private mutating func add(_ event: ICSEvent) {
         if event.cancelled || event.transparent { return }
+        if !event.attendees.isEmpty, let isFree, isFree(event) { return }
         if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
         currentSource = -1
         let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)

@@ -548,11 +548,14 @@ extension AppDatabase {
             // the calendars it has count, none is added). `excludedUrls` are those the person
             // removed with `calendar rm` (one a line), never read again until `connect`;
             // `lastChange` the calendars the last refresh added (`+ Name`) and removed (`- Name`).
+            // `addresses`: the principal's calendar-user-address-set (RFC 6638), one a line: the
+            // person's own, for meetings they declined.
             try db.execute(sql: """
                 ALTER TABLE calendarAccount ADD COLUMN calendarNames TEXT;
                 ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
+                ALTER TABLE calendarAccount ADD COLUMN addresses TEXT NOT NULL DEFAULT '';
                 """)
         }
         return migrator

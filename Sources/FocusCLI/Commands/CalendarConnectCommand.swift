@@ -75,7 +75,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
         let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0

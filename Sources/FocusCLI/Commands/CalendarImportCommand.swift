@@ -45,7 +45,8 @@ package struct CalendarImportCommand: FocusRunnable {
         // The parsed document is the largest thing an import holds: it lives only inside this
         // call, so its memory is given back before the occurrences are written.
         let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
-                                                                  strict: strict, warn: { progress.clear(); env.console.note($0) })
+                                                                  strict: strict, attendance: .current(env, nil),
+                                                                  warn: { progress.clear(); env.console.note($0) })
         progress.phase("Storing \(ProgressLine.grouped(occurrences.count)) busy times")
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
@@ -68,7 +69,7 @@ package struct CalendarImportCommand: FocusRunnable {
     /// Only what busy time needs is read (no DESCRIPTION or LOCATION), and the events focus
     /// published itself are left out, counted nowhere (README: Calendars).
     static func expand(_ data: Data, file: String, name: String?, fallbackName: String? = nil, horizon: DateInterval, local: LocalCalendar,
-                       strict: Bool, warn: (String) -> Void) throws -> (String, Int, BusyTimes) {
+                       strict: Bool, attendance: AttendancePolicy? = nil, warn: (String) -> Void) throws -> (String, Int, BusyTimes) {
         let document: ICSDocument
         do {
             document = try ICSReader.parse(data: data, strict: strict, detail: .busyTime)
@@ -79,7 +80,9 @@ package struct CalendarImportCommand: FocusRunnable {
             warn("warning: \(file):\(warning.line): \(warning.message)")
         }
         let calendarName = try calendarName(option: name, document: document, file: fallbackName ?? file)
-        let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local)
+        let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local, isFree: attendance.map { policy in
+            { event in Attendance.isFree(attendees: event.attendees.map { ($0.address, $0.partstat) }, addresses: policy.addresses, tentativeBusy: policy.tentativeBusy) }
+        })
         return (calendarName, document.events.count, occurrences)
     }
 
@@ -119,5 +122,18 @@ package struct CalendarImportCommand: FocusRunnable {
         }
         let base = Paths.removingExtension(Paths.name(of: file))
         return base.isEmpty ? "calendar" : Sanitized.terminal(base)
+    }
+}
+
+/// Whose meetings are read and how (README, "A CalDAV account"): the person's addresses (config
+/// `email` and the connected accounts' own) and `tentative_busy`.
+struct AttendancePolicy {
+    var addresses: Set<String>
+    var tentativeBusy: Bool
+
+    static func current(_ env: FocusEnvironment, _ db: AppDatabase?) -> AttendancePolicy {
+        var addresses = Set(env.config.emails.map(Attendance.address))
+        for account in (try? db?.accounts()) ?? [] { addresses.formUnion(account.addresses.map(Attendance.address)) }
+        return AttendancePolicy(addresses: addresses, tentativeBusy: env.config.tentativeBusy)
     }
 }

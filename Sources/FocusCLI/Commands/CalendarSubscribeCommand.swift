@@ -62,7 +62,7 @@ struct FeedFetcher {
                                    end: now.addingTimeInterval(Double(CalendarImportCommand.daysAhead * 86_400)))
         let (calendarName, events, occurrences) = try CalendarImportCommand.expand(
             data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
-            strict: false, warn: { env.console.note($0) })
+            strict: false, attendance: .current(env, db), warn: { env.console.note($0) })
         var state = state
         if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
             state.emptyKeptAsideAt = now
