@@ -30,6 +30,16 @@ extension ICSDocument {
         expansion.isFree = isFree
         return expansion.run()
     }
+
+    /// The occurrences `busyTimes` leaves out because `isFree` says so (meetings the person
+    /// declined): what the agenda still shows, marked.
+    package func freeTimes(from: Date, to: Date, local: LocalCalendar, isFree: @escaping (ICSEvent) -> Bool) -> BusyTimes {
+        guard to > from, events.contains(where: { !$0.attendees.isEmpty }) else { return BusyTimes(sources: [], keys: []) }
+        var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
+        expansion.isFree = isFree
+        expansion.freeOnly = true
+        return expansion.run()
+    }
 }
 
 /// Busy occurrences sorted by start, then end, then summary, then UID, without duplicates:
@@ -85,6 +95,8 @@ private struct BusyExpansion {
     /// RECURRENCE-IDs of override events, by UID.
     var overrides: [String: [ICSDateValue]] = [:]
     var isFree: ((ICSEvent) -> Bool)?
+    /// Only the events `isFree` says are free (`freeTimes`), instead of only the others.
+    var freeOnly = false
 
     init(document: ICSDocument, from: Date, to: Date, local: LocalCalendar) {
         self.document = document
@@ -192,7 +204,8 @@ private struct BusyExpansion {
 
     private mutating func add(_ event: ICSEvent) {
         if event.cancelled || event.transparent { return }
-        if !event.attendees.isEmpty, let isFree, isFree(event) { return }
+        let free = !event.attendees.isEmpty && (isFree?(event) ?? false)
+        if free != freeOnly { return }
         if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
         currentSource = -1
         let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)

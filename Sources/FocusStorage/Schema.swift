@@ -549,13 +549,21 @@ extension AppDatabase {
             // removed with `calendar rm` (one a line), never read again until `connect`;
             // `lastChange` the calendars the last refresh added (`+ Name`) and removed (`- Name`).
             // `addresses`: the principal's calendar-user-address-set (RFC 6638), one a line: the
-            // person's own, for meetings they declined.
+            // person's own, for meetings they declined. `declinedEvent`: those meetings, never busy
+            // time, which the agenda still shows, marked.
             try db.execute(sql: """
                 ALTER TABLE calendarAccount ADD COLUMN calendarNames TEXT;
                 ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
                 ALTER TABLE calendarAccount ADD COLUMN addresses TEXT NOT NULL DEFAULT '';
+                CREATE TABLE declinedEvent (
+                  calendarId INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL,
+                  summary TEXT NOT NULL
+                );
+                CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
                 """)
         }
         return migrator

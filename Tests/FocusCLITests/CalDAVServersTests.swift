@@ -163,6 +163,10 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
                                                              attendee: "carol@example.org", partstat: "DECLINED"))
         #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
         #expect(await busy(world) == ["Bob's", "Planning", "Stand-up"], "declined by the principal's own address; someone else's decline is theirs")
+        let agenda = await world.output("agenda", "2026-11-23")
+        #expect(agenda.out.contains("14:00–15:00  Review · Work  (declined: free)"), "\(agenda.out)")
+        let json = await world.output("agenda", "2026-11-23", "--json").out
+        #expect(json.contains("\"declined_events\"") && json.contains("Review"), "\(json)")
 
         // Not answered or tentative: busy unless tentative_busy = false.
         world.config.tentativeBusy = false
@@ -183,6 +187,7 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         world.config.emails = ["me@home.example", "me@work.example"]
         #expect(await world.run("calendar", "import", file) == 0)
         #expect(await busy(world) == ["Open"], "NEEDS-ACTION (no PARTSTAT) stays busy")
+        #expect(await world.output("agenda", "2026-11-23").out.contains("Sync · meetings  (declined: free)"))
         #expect(await world.run("config", "set", "email", "not an address") == 64)
     }
 }

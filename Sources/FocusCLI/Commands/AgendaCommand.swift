@@ -96,6 +96,7 @@ package struct AgendaCommand: FocusRunnable {
         [
             ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
             ("events", .array(a.events.map(CalendarBusyCommand.json))),
+            ("declined_events", .array(a.declined.map(CalendarBusyCommand.json))),
             ("sessions", .array(a.sessions.map(LogCommand.json))),
             ("date", .string(a.day.description)),
             ("free_seconds", .int(a.freeSeconds)),
@@ -133,8 +134,8 @@ package struct AgendaCommand: FocusRunnable {
             let workEnd = window.end.minutes >= 1440 ? end : cal.instant(day, window.end)
             free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
         }
-        return AgendaDay(day: day, events: events, blocks: blocks, sessions: sessions, freeSeconds: free, hours: window,
-                         due: try db.subtasksDue(after: start, through: end))
+        return AgendaDay(day: day, events: events, declined: try db.declinedEvents(from: start, to: end), blocks: blocks, sessions: sessions,
+                         freeSeconds: free, hours: window, due: try db.subtasksDue(after: start, through: end))
     }
 
     /// Seconds of `window` not covered by any busy interval.

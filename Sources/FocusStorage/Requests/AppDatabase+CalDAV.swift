@@ -299,3 +299,32 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    // MARK: Declined meetings
+
+    /// Replaces the meetings the person declined in the calendar named `name` (free time the
+    /// agenda still shows, marked).
+    package func replaceDeclined(calendarNamed name: String, _ occurrences: [(start: Date, end: Date, summary: String)]) throws(FocusError) {
+        try write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else { return }
+            try db.execute(sql: "DELETE FROM declinedEvent WHERE calendarId = ?", arguments: [id])
+            let insert = try db.cachedStatement(sql: "INSERT INTO declinedEvent (calendarId, startedAt, endedAt, summary) VALUES (?, ?, ?, ?)")
+            for o in occurrences {
+                try insert.execute(arguments: [id, o.start.unixSeconds, o.end.unixSeconds, o.summary])
+            }
+        }
+    }
+
+    /// The declined meetings overlapping [from, to), sorted as busy events are.
+    package func declinedEvents(from: Date, to: Date) throws(FocusError) -> [BusyEvent] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.startedAt, d.endedAt, d.summary, c.name FROM declinedEvent d JOIN calendar c ON c.id = d.calendarId
+                WHERE d.startedAt < ? AND d.endedAt > ?
+                """, arguments: [Int64(to.timeIntervalSince1970.rounded(.up)), from.unixSeconds]).map {
+                BusyEvent(start: $0.date(0), end: $0.date(1), summary: $0.text(2), allDay: false, calendar: $0.text(3))
+            }.sorted(by: BusyEvent.ordered)
+        }
+    }
+}
