@@ -92,11 +92,12 @@ package struct AgendaCommand: FocusRunnable {
 
     /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,
     /// `due`), its blocks, and its working hours (`null` on a day off).
+    /// Meetings the person declined (`declined_events`) only on a day that has some.
     static func dayJSON(_ a: AgendaDay) -> [(String, JSON)] {
         [
             ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
             ("events", .array(a.events.map(CalendarBusyCommand.json))),
-            ("declined_events", .array(a.declined.map(CalendarBusyCommand.json))),
+        ] + (a.declined.isEmpty ? [] : [("declined_events", .array(a.declined.map(CalendarBusyCommand.json)))]) + [
             ("sessions", .array(a.sessions.map(LogCommand.json))),
             ("date", .string(a.day.description)),
             ("free_seconds", .int(a.freeSeconds)),
