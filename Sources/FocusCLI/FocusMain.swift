@@ -95,6 +95,13 @@ package enum FocusMain {
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
                 Planning.replanIfStale(env, db)
+                // The published calendar follows before the command ends (README, "Your real
+                // calendar"); offline, the publication waits for the next one.
+                if !env.databaseUse.published {
+                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+                        env.console.note(line)
+                    }
+                }
             }
             return 0
         } catch let error as FocusError {

@@ -19,6 +19,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var failAfter: Int?
         var collectionPuts = false
         var davical = DAViCalModes()
+        var missingIfMatchIs412 = false
+        var deletedCalendars: Set<String> = []
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -61,15 +63,21 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         }
     }
 
-    /// Removes a calendar and what it holds, as another client would.
-    package func removeCalendar(_ url: String) {
+    /// DAViCal's and Radicale's answer to an `If-Match` on a member that does not exist: 412
+    /// (RFC 7232 section 3.1), not 404.
+    package func answerMissingIfMatchWith412(_ yes: Bool) { state.withLock { $0.missingIfMatchIs412 = yes } }
+
+    /// Deletes a calendar and everything in it, as another client would: it is no longer
+    /// listed, and reading it fails as a 404 does.
+    package func deleteCalendar(_ url: String) {
         state.withLock { s in
             s.calendars[url] = nil
             s.components[url] = nil
-            for key in s.resources.keys where key.hasPrefix(url) {
+            s.deletedCalendars.insert(url)
+            for member in s.resources.keys where member.hasPrefix(url) {
                 s.version += 1
-                s.resources[key] = nil
-                s.log.append((s.version, key))
+                s.resources[member] = nil
+                s.log.append((s.version, member))
             }
         }
     }
@@ -94,6 +102,13 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.version += 1
             s.resources[url] = nil
             s.log.append((s.version, url))
+        }
+    }
+
+    /// A deleted calendar answers as a 404 does.
+    private func gone(_ calendarURL: String) throws(FocusError) {
+        if state.withLock({ $0.deletedCalendars.contains(calendarURL) }) {
+            throw FocusError.unavailable("dav.example.org has nothing there (HTTP 404): the calendar or account was removed or moved.")
         }
     }
 
@@ -148,6 +163,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let current = "t\(s.version)"
             guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
@@ -170,7 +186,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         return state.withLock { s in
             let existing = s.resources[url]
             if let ifMatch {
-                guard let existing else { return .missing }
+                guard let existing else { return s.missingIfMatchIs412 ? .changedOnServer : .missing }
                 if ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             } else if existing != nil {
                 return .changedOnServer
@@ -186,7 +202,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
         return state.withLock { s in
-            guard let existing = s.resources[url] else { return .missing }
+            guard let existing = s.resources[url] else { return ifMatch != nil && s.missingIfMatchIs412 ? .changedOnServer : .missing }
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             s.version += 1
             s.resources[url] = nil
@@ -202,6 +218,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let members = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                 .map { RemoteResource(url: $0.key, etag: $0.value.etag) }
@@ -246,6 +263,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try answer()
         return state.withLock { s in
             if s.calendars[url] != nil { return .changedOnServer }
+            s.deletedCalendars.remove(url)
             s.calendars[url] = displayName
             s.components[url] = components
             return .written(etag: nil)

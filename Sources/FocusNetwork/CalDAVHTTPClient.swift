@@ -10,15 +10,24 @@ import FoundationEssentials
 ///
 /// Redirects are followed here, not by libcurl, so that a PROPFIND or REPORT keeps its method
 /// and body (RFC 6764 section 5 sends `/.well-known/caldav` on with a 301 or 302), never from
-/// https down to http, and with the login dropped when the redirect leaves the host.
+/// https down to http, nor to any scheme but http(s).
+///
+/// The origin rule (README, "What focus promises"): the login, and every write, go only to the
+/// origin (RFC 6454: scheme, host and port) of the account's address. A read redirected to
+/// another origin goes there without the login; a write is refused. An href in a multistatus
+/// outside that origin, or outside the collection being read (after its `..` segments are
+/// resolved, RFC 3986 section 5.2.4), is ignored with a warning.
 package struct CalDAVHTTPClient: CalDAVClient {
     package let http: any HTTPClient
     /// Hrefs per `calendar-multiget` REPORT.
     package var multigetBatch: Int
+    /// Where a warning goes (an href ignored by the origin rule).
+    package var warn: @Sendable (String) -> Void
 
-    package init(http: any HTTPClient, multigetBatch: Int = 100) {
+    package init(http: any HTTPClient, multigetBatch: Int = 100, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.http = http
         self.multigetBatch = max(1, multigetBatch)
+        self.warn = warn
     }
 
     static let dav = "DAV:"
@@ -46,8 +55,8 @@ package struct CalDAVHTTPClient: CalDAVClient {
         let answer = homes.isEmpty ? try multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
             : try? multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
         if homes.isEmpty, let answer {
-            homes = answer.responses.flatMap { $0.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href") ?? [] }
-                .map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }
+            homes = onOrigin(answer.responses.flatMap { $0.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href") ?? [] }
+                .map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }, endpoint, what: "a calendar home")
         }
         let addresses = answer?.responses.flatMap { $0.property(Self.caldav, "calendar-user-address-set")?.children(Self.dav, "href") ?? [] }
             .map(\.trimmedText).filter { $0.lowercased().hasPrefix("mailto:") } ?? []
@@ -106,12 +115,17 @@ package struct CalDAVHTTPClient: CalDAVClient {
             return nil
         }
         let answer = try Self.readMultistatus(response, url: finalURL)
+        let origin = Self.originKey(endpoint.url)
         for item in answer.responses {
             guard let href = item.property(Self.dav, "current-user-principal")?.child(Self.dav, "href") else { continue }
             let principal = Self.resolve(href.trimmedText, against: finalURL)
             let homes = item.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href")
                 .map { Self.collection(Self.resolve($0.trimmedText, against: finalURL)) } ?? []
-            return (principal, finalURL, homes)
+            guard Self.originKey(principal) == origin else {
+                warnOutside([principal], scope: endpoint.url, what: "a principal")
+                throw Self.elsewhere(principal, endpoint)
+            }
+            return (principal, finalURL, onOrigin(homes, endpoint, what: "a calendar home"))
         }
         return nil
     }
@@ -126,9 +140,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
         var found: [RemoteCalendar] = []
         var seen = Set<String>()
-        for home in account.homeURLs {
+        for home in onOrigin(account.homeURLs, endpoint, what: "a calendar home") {
             let answer = try multistatus("PROPFIND", home, depth: "1", body: Self.propfind(Self.calendarProperties), endpoint)
-            for item in answer.responses {
+            for item in within(answer.responses, Self.collection(home)) {
                 guard let calendar = Self.calendar(item), seen.insert(calendar.url).inserted else { continue }
                 found.append(calendar)
             }
@@ -192,7 +206,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
             """
         let answer = try multistatus("REPORT", calendarURL, depth: "1", body: Data(body.utf8), endpoint)
         let collection = Self.collection(calendarURL)
-        return answer.responses.compactMap { item in
+        return within(answer.responses, collection).compactMap { item in
             guard item.url != collection, item.status.map({ (200..<300).contains($0) }) ?? true else { return nil }
             return Self.resource(item)
         }
@@ -245,7 +259,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
             }
             let answer = try Self.readMultistatus(response, url: finalURL)
             var truncated = false
-            for item in answer.responses {
+            for item in within(answer.responses, collection) {
                 if item.url == collection {
                     // RFC 6578 section 3.6: 507 on the collection itself: more changes follow,
                     // asked for with the token of this answer.
@@ -284,7 +298,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
     private func wholeCollection(_ calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
         let answer = try multistatus("PROPFIND", calendarURL, depth: "1", body: Self.propfind(["<d:getetag/>", "<d:resourcetype/>"]), endpoint)
         let collection = Self.collection(calendarURL)
-        let members = answer.responses.filter { item in
+        let members = within(answer.responses, collection).filter { item in
             item.url != collection && item.status.map { (200..<300).contains($0) } ?? true
                 && item.property(Self.dav, "resourcetype")?.child(Self.dav, "collection") == nil
         }
@@ -310,7 +324,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
             for item in batch { body += "  <d:href>\(Self.escape(item.href))</d:href>\n" }
             body += "</c:calendar-multiget>\n"
             let answer = try multistatus("REPORT", calendarURL, depth: "1", body: Data(body.utf8), endpoint)
-            for item in answer.responses {
+            for item in within(answer.responses, Self.collection(calendarURL)) {
                 if item.status == 404 || item.status == 410 {
                     gone.append(item.url)
                 } else if let resource = Self.resource(item) {
@@ -339,7 +353,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         let answer = try multistatus("PROPFIND", collection, depth: "1",
                                      body: Self.propfind(["<d:getetag/>", "<d:resourcetype/>", "<d:sync-token/>"]), endpoint)
         var listing = CollectionListing(etag: nil, token: nil, members: [])
-        for item in answer.responses where item.status.map({ (200..<300).contains($0) }) ?? true {
+        for item in within(answer.responses, collection) where item.status.map({ (200..<300).contains($0) }) ?? true {
             let etag = item.property(Self.dav, "getetag")?.trimmedText.nilIfEmpty
             if Self.collection(item.url) == collection {
                 listing.etag = etag
@@ -445,19 +459,22 @@ package struct CalDAVHTTPClient: CalDAVClient {
     }
 
     /// One request, its redirects followed here (at most `maximumRedirects`, never from https to
-    /// http, the login only to the first host). Returns the response and the URL that gave it.
+    /// http, never to another scheme, to plain http only on the same origin), the login only to
+    /// the account's origin and a write nowhere else. Returns the response and the URL that gave it.
     private func send(_ method: String, _ url: String, depth: String? = nil, body: Data? = nil, contentType: String = "application/xml; charset=utf-8",
                       headers extra: [HTTPHeader] = [], _ endpoint: CalDAVEndpoint) throws(FocusError) -> (HTTPResponse, String) {
         var current = try CalendarFeed.address(url, insecure: endpoint.insecure)
-        let firstHost = CalendarFeed.host(of: current)
+        let home = Self.originKey(endpoint.url)
+        let writes = !["GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT"].contains(method.uppercased())
+        if writes, Self.originKey(current) != home { throw Self.writeElsewhere(method, current, endpoint) }
         var redirects = 0
         while true {
             var headers = extra
             if let depth { headers.append(HTTPHeader("Depth", depth)) }
             if body != nil { headers.append(HTTPHeader("Content-Type", contentType)) }
-            let sameHost = CalendarFeed.host(of: current) == firstHost
-            var request = HTTPRequest(method, url: current, headers: headers, body: body, user: sameHost ? endpoint.user : nil,
-                                      password: sameHost ? endpoint.password : nil, caFile: endpoint.caFile)
+            let sameOrigin = Self.originKey(current) == home
+            var request = HTTPRequest(method, url: current, headers: headers, body: body, user: sameOrigin ? endpoint.user : nil,
+                                      password: sameOrigin ? endpoint.password : nil, caFile: endpoint.caFile)
             request.followRedirects = false
             var response = try http.send(request)
             // Basic goes with the request; a server that wants Digest says so in its 401
@@ -474,12 +491,103 @@ package struct CalDAVHTTPClient: CalDAVClient {
             guard redirects <= request.maximumRedirects else {
                 throw .unavailable("\(CalendarFeed.shownAddress(url)) redirected more than \(request.maximumRedirects) times.")
             }
-            let next = Self.resolve(location, against: current)
-            if current.lowercased().hasPrefix("https:"), !next.lowercased().hasPrefix("https:") {
-                throw .unavailable("\(CalendarFeed.shownAddress(current)) redirected to an address focus does not follow (never from https down to http).")
-            }
-            current = try CalendarFeed.address(next, insecure: endpoint.insecure)
+            current = try Self.redirect(from: current, to: location)
+            if writes, Self.originKey(current) != home { throw Self.writeElsewhere(method, current, endpoint) }
         }
+    }
+
+    /// Where a redirect leads, if focus follows it: http or https only, never from https down to
+    /// http, plain http only on the same origin. A server's redirect is not the person's typing:
+    /// anything else is `.unavailable` (69), never a usage error about the address.
+    static func redirect(from current: String, to location: String) throws(FocusError) -> String {
+        let next = location.contains("://") || location.hasPrefix("//") || location.hasPrefix("/") || !location.contains(":")
+            ? resolve(location, against: current) : location
+        let scheme = next.prefix { $0 != ":" }.lowercased()
+        let why: String?
+        if scheme != "https" && scheme != "http" {
+            why = "\(scheme.isEmpty ? "no" : Sanitized.terminal(String(scheme.prefix(20)))): is not https"
+        } else if scheme == "http", current.lowercased().hasPrefix("https:") {
+            why = "never from https down to http"
+        } else if scheme == "http", originKey(next) != originKey(current) {
+            why = "plain http to another server"
+        } else {
+            why = nil
+        }
+        let refused = FocusError.unavailable("\(CalendarFeed.shownAddress(current)) redirected to an address focus does not follow (\(why ?? "not a valid address")).")
+        guard why == nil, let checked = try? CalendarFeed.address(next, insecure: true) else { throw refused }
+        return checked
+    }
+
+    static func writeElsewhere(_ method: String, _ url: String, _ endpoint: CalDAVEndpoint) -> FocusError {
+        .unavailable("focus sends a \(method) only to the account's own server (\(CalendarFeed.shownAddress(endpoint.url))), not to \(CalendarFeed.shownAddress(url)); nothing was written there.")
+    }
+
+    static func elsewhere(_ url: String, _ endpoint: CalDAVEndpoint) -> FocusError {
+        .unavailable("\(CalendarFeed.shownAddress(endpoint.url)) names its account on another server (\(CalendarFeed.shownAddress(url))), and focus sends the login only to the server you connected at. If you trust that server, connect to it directly: `focus calendar connect '\(Self.origin(url))/'`.")
+    }
+
+    // MARK: The origin rule
+
+    /// `scheme://host:port` of an address, the default port written out and any user name left
+    /// out: two addresses are one origin when these are equal (RFC 6454 section 4).
+    package static func originKey(_ url: String) -> String {
+        guard let range = url.firstRange(of: "://") else { return url.lowercased() }
+        let scheme = url[..<range.lowerBound].lowercased()
+        var authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != "\\" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let lower = authority.lowercased()
+        var host = lower
+        var port = ""
+        if lower.hasPrefix("[") {
+            let close = lower.firstIndex(of: "]") ?? lower.endIndex
+            host = String(lower[..<close]) + "]"
+            port = close < lower.endIndex ? String(lower[lower.index(after: close)...].drop { $0 == ":" }) : ""
+        } else if let colon = lower.lastIndex(of: ":") {
+            host = String(lower[..<colon])
+            port = String(lower[lower.index(after: colon)...])
+        }
+        if port.isEmpty { port = scheme == "https" ? "443" : scheme == "http" ? "80" : "" }
+        if let number = Int(port) { port = String(number) }
+        if host.hasSuffix(".") { host.removeLast() }
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// The addresses on the account's origin; the others ignored with one warning.
+    func onOrigin(_ urls: [String], _ endpoint: CalDAVEndpoint, what: String) -> [String] {
+        let origin = Self.originKey(endpoint.url)
+        let (kept, outside) = (urls.filter { Self.originKey($0) == origin }, urls.filter { Self.originKey($0) != origin })
+        warnOutside(outside, scope: endpoint.url, what: what)
+        return kept
+    }
+
+    /// The responses whose address is inside `collection` (its origin, and a path under its
+    /// own); the others ignored with one warning.
+    func within(_ responses: [DAVResponse], _ collection: String) -> [DAVResponse] {
+        let (origin, path) = (Self.originKey(collection), Self.path(collection))
+        var kept: [DAVResponse] = []
+        kept.reserveCapacity(responses.count)
+        var outside: [String] = []
+        for item in responses {
+            let itemPath = Self.path(item.url)
+            // The collection itself may be named without its trailing slash.
+            if Self.originKey(item.url) == origin, itemPath.hasPrefix(path) || itemPath + "/" == path { kept.append(item) } else { outside.append(item.url) }
+        }
+        warnOutside(outside, scope: collection, what: "an href")
+        return kept
+    }
+
+    func warnOutside(_ outside: [String], scope: String, what: String) {
+        guard let first = outside.first else { return }
+        let more = outside.count > 1 ? " and \(outside.count - 1) more" : ""
+        warn("the server at \(CalendarFeed.shownAddress(scope)) named \(what) outside \(Sanitized.terminal(Self.origin(scope)))\(Sanitized.terminal(Self.path(scope))) (\(Sanitized.terminal(CalendarFeed.shownAddress(first)))\(more)): ignored, as focus sends the login and writes only there.")
+    }
+
+    /// The path of an absolute address (`/` when it has none), without its query.
+    static func path(_ url: String) -> String {
+        guard let range = url.firstRange(of: "://") else { return url }
+        let rest = url[range.upperBound...].drop { $0 != "/" && $0 != "?" && $0 != "#" }
+        let path = rest.prefix { $0 != "?" && $0 != "#" }
+        return path.isEmpty ? "/" : String(path)
     }
 
     // MARK: Multistatus
@@ -585,12 +693,38 @@ package struct CalDAVHTTPClient: CalDAVClient {
     /// address a server may use in different answers (`%7e` and `~`, `HTTP://Host` and
     /// `http://host`, a raw space and `%20`) compare equal.
     static func resolve(_ href: String, against base: String) -> String {
+        withoutDotSegments(absolute(href, against: base))
+    }
+
+    private static func absolute(_ href: String, against base: String) -> String {
         if href.contains("://") { return normalized(href) }
         if href.hasPrefix("//") { return normalized(String(base.prefix { $0 != ":" }) + ":" + href) }
         if href.hasPrefix("/") { return normalized(origin(base) + href) }
         let path = base.prefix { $0 != "?" && $0 != "#" }
         let directory = path.lastIndex(of: "/").map { path[...$0] } ?? path
         return normalized(directory.count <= origin(base).count ? origin(base) + "/" + href : String(directory) + href)
+    }
+
+    /// RFC 3986 section 5.2.4 on the path of an absolute, normalized address (`%2E` is already
+    /// `.` then): `/cal/../other/x.ics` is `/other/x.ics`, and `..` never climbs above `/`.
+    static func withoutDotSegments(_ url: String) -> String {
+        guard let range = url.firstRange(of: "://") else { return url }
+        let authorityEnd = url[range.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let pathEnd = url[authorityEnd...].firstIndex { $0 == "?" || $0 == "#" } ?? url.endIndex
+        let path = url[authorityEnd..<pathEnd]
+        guard path.contains(".") else { return url }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var out: [Substring] = [""]
+        for (i, segment) in segments.enumerated().dropFirst() {
+            let last = i == segments.count - 1
+            if segment == "." || segment == ".." {
+                if segment == "..", out.count > 1 { out.removeLast() }
+                if last { out.append("") }
+                continue
+            }
+            out.append(segment)
+        }
+        return String(url[..<authorityEnd]) + out.joined(separator: "/") + url[pathEnd...]
     }
 
     /// RFC 3986 section 6.2.2: scheme and host in lower case, percent-encodings of unreserved

@@ -84,8 +84,13 @@ package enum XMLReader {
 
     private struct Parser {
         let bytes: [UInt8]
-        /// Namespace bindings in force, innermost last: prefix ("" for the default) to URI.
-        var bindings: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
+        /// Namespace bindings in force: each prefix ("" for the default) to its URIs, innermost
+        /// last, so a name is resolved in constant time however many declarations are in force
+        /// (a hostile answer may declare 160,000 prefixes on one element).
+        var bindings: [String: [String]] = ["xml": ["http://www.w3.org/XML/1998/namespace"]]
+        /// The prefixes declared by the open elements, in order (each element's `scopes` last
+        /// ones are its own), to undo at its end.
+        var declared: [String] = []
         var stack: [Open] = []
         var root: Element?
 
@@ -189,12 +194,12 @@ package enum XMLReader {
                     throw Failure(offset: attributeStart, reason: "the attribute \(attributeName) twice in one tag")
                 }
                 if attributeName == "xmlns" {
-                    bindings.append(("", value))
+                    bind("", value)
                     scopes += 1
                 } else if attributeName.hasPrefix("xmlns:") {
                     let prefix = String(attributeName.dropFirst(6))
                     guard !value.isEmpty else { throw Failure(offset: attributeStart, reason: "the prefix \(prefix) bound to no namespace") }
-                    bindings.append((prefix, value))
+                    bind(prefix, value)
                     scopes += 1
                 }
             }
@@ -222,9 +227,18 @@ package enum XMLReader {
             return i + 1
         }
 
+        mutating func bind(_ prefix: String, _ uri: String) {
+            bindings[prefix, default: []].append(uri)
+            declared.append(prefix)
+        }
+
         mutating func finishTop() {
             guard var open = stack.popLast() else { return }
-            bindings.removeLast(open.scopes)
+            for _ in 0..<open.scopes {
+                let prefix = declared.removeLast()
+                bindings[prefix]?.removeLast()
+                if bindings[prefix]?.isEmpty == true { bindings[prefix] = nil }
+            }
             if !open.text.isEmpty { open.element.text = String(decoding: open.text, as: UTF8.self) }
             if stack.isEmpty {
                 root = open.element
@@ -248,7 +262,7 @@ package enum XMLReader {
                 prefix = ""
                 local = String(decoding: qualifiedName, as: UTF8.self)
             }
-            if let binding = bindings.last(where: { $0.prefix == prefix }) { return (binding.uri, local) }
+            if let uri = bindings[prefix]?.last { return (uri, local) }
             guard prefix.isEmpty else { throw Failure(offset: offset, reason: "the namespace prefix \(prefix) is not declared") }
             return ("", local)
         }

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 12
+    package static let schemaVersion = 15
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -548,14 +548,38 @@ extension AppDatabase {
             // the calendars it has count, none is added). `excludedUrls` are those the person
             // removed with `calendar rm` (one a line), never read again until `connect`;
             // `lastChange` the calendars the last refresh added (`+ Name`) and removed (`- Name`).
-            // `addresses`: the principal's calendar-user-address-set (RFC 6638), one a line: the
-            // person's own, for meetings they declined. `declinedEvent`: those meetings, never busy
-            // time, which the agenda still shows, marked.
             try db.execute(sql: """
                 ALTER TABLE calendarAccount ADD COLUMN calendarNames TEXT;
                 ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
                 ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
+                """)
+        }
+        migrator.registerMigration("v15-publish-across-machines") { db in
+            // One calendar, one copy of each block (README, "Your real calendar"). `publisher`
+            // names this database's focus in the events it publishes (X-FOCUS-PUBLISHER), so it
+            // never writes over, or deletes, another machine's events; publishTarget.syncToken is
+            // where the last publication's look at the calendar ended (RFC 6578), so a deleted or
+            // moved event is seen; publishedEvent.startedAt is the start focus wrote, so a move is
+            // told from another change; scheduledBlock.pinnedUid marks a block the person moved in
+            // a calendar app (the UID of its event), which re-plans keep where it is.
+            try db.execute(sql: """
+                CREATE TABLE publisher (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  name TEXT NOT NULL
+                );
+                INSERT INTO publisher (id, name) VALUES (1, lower(hex(randomblob(8))));
+                ALTER TABLE publishTarget ADD COLUMN syncToken TEXT;
+                ALTER TABLE publishedEvent ADD COLUMN startedAt INTEGER;
+                ALTER TABLE scheduledBlock ADD COLUMN pinnedUid TEXT;
+                """)
+        }
+        migrator.registerMigration("v16-declined-meetings") { db in
+            // Meetings the person declined are free time (README, "A CalDAV account").
+            // calendarAccount.addresses: the principal's calendar-user-address-set (RFC 6638), one
+            // a line, the person's own. `declinedEvent`: those meetings, never read as busy time,
+            // which the agenda still shows, marked.
+            try db.execute(sql: """
                 ALTER TABLE calendarAccount ADD COLUMN addresses TEXT NOT NULL DEFAULT '';
                 CREATE TABLE declinedEvent (
                   calendarId INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,

@@ -50,7 +50,7 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Stand-up", "Train"])
         #expect(await world.output("calendar", "list").out.contains(": added Travel."))
 
-        server.removeCalendar(server.home + "work/")
+        server.deleteCalendar(server.home + "work/")
         let again = await world.output("calendar", "refresh")
         #expect(again.code == 0, "\(again.err)")
         #expect(again.out.contains("calendar Work removed"), "\(again.out)")

@@ -296,7 +296,8 @@ struct CalDAVRequestTests {
         var insecure = far
         insecure.insecure = true
         #expect(try client.delete("http://dav.example/a.ics", ifMatch: nil, insecure) == .written(etag: nil))
-        #expect(try client.delete("http://127.0.0.1:5232/a.ics", ifMatch: nil, far) == .written(etag: nil))
+        let loopback = CalDAVEndpoint(url: "http://127.0.0.1:5232/", user: "alice", password: "x")
+        #expect(try client.delete("http://127.0.0.1:5232/a.ics", ifMatch: nil, loopback) == .written(etag: nil))
     }
 
     @Test("Two thousand events read through changes")

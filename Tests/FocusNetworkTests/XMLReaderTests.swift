@@ -117,3 +117,34 @@ struct XMLReaderTests {
         }
     }
 }
+
+@Suite("XML reader against a namespace flood")
+struct XMLNamespaceFloodTests {
+    /// A multistatus whose root declares `count` prefixes (160,000 is 4.5 MB, the hostile answer
+    /// of issue 28), each response using the last one declared and a redeclared default.
+    static func flood(_ count: Int) -> Data {
+        var text = "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\""
+        text.reserveCapacity(count * 30 + 1000)
+        for i in 0..<count { text += " xmlns:p\(i)=\"urn:x:\(i)\"" }
+        text += "><d:response xmlns:p0=\"urn:inner\"><d:href>/a/</d:href><p\(count - 1):x/><p0:y/></d:response>"
+        text += "<d:response><d:href>/b/</d:href><p0:y/></d:response></d:multistatus>"
+        return Data(text.utf8)
+    }
+
+    @Test("160,000 namespace declarations resolve as declared, innermost first, and undone at each end tag")
+    func floodResolves() throws {
+        let root = try XMLReader.parse(Self.flood(160_000), source: "flood")
+        #expect(root.is("DAV:", "multistatus"))
+        #expect(root.attributes.count == 160_001)
+        let responses = root.children("DAV:", "response")
+        #expect(responses.count == 2)
+        #expect(responses[0].children.map(\.namespace) == ["DAV:", "urn:x:159999", "urn:inner"])
+        #expect(responses[1].children.map(\.namespace) == ["DAV:", "urn:x:0"], "the inner p0 ended with its element")
+    }
+
+    @Test("A prefix declared only inside an element is unknown after it")
+    func scopeEnds() {
+        let text = "<d:m xmlns:d=\"DAV:\"><d:a xmlns:q=\"urn:q\"><q:b/></d:a><q:c/></d:m>"
+        #expect(throws: FocusError.self) { try XMLReader.parse(Data(text.utf8), source: "x") }
+    }
+}

@@ -15,7 +15,7 @@ struct ConnectedCalendarFetch {
 
     init(env: FocusEnvironment, client: (any CalDAVClient)? = nil) {
         self.env = env
-        self.client = client ?? env.caldav ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
+        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
     }
 
     enum Outcome {
@@ -133,5 +133,13 @@ struct ConnectedCalendarFetch {
             return "\(verb) calendar \(Sanitized.terminal(name)): \(events) event\(events == 1 ? "" : "s"), "
                 + "\(occurrences) busy time\(occurrences == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         }
+    }
+}
+
+extension CalDAVHTTPClient {
+    /// Over libcurl, its warnings (hrefs the origin rule ignores) on standard error.
+    static func live(_ env: FocusEnvironment) -> CalDAVHTTPClient {
+        let console = env.console
+        return CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment), warn: { console.note("warning: " + $0) })
     }
 }

@@ -66,8 +66,9 @@ package struct CalendarRefreshCommand: FocusRunnable {
         if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
+        env.databaseUse.notePublished()
         for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(line) } else { env.console.line(line) }
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."

@@ -93,6 +93,7 @@ package struct DaemonCommand: FocusRunnable {
         daemon.hooks = hooks
         daemon.refreshCalendars = refreshCalendars
         daemon.publishPlan = publishPlan
+        daemon.publishPending = { (try? database.publicationPending()) ?? false }
         daemon.syncData = syncData
         daemon.syncSignature = syncSignature
         await daemon.run()

@@ -60,6 +60,11 @@ package struct DoctorCommand: FocusRunnable {
                     row(kind, "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)")
                 }
             }
+            // Stored commands, CA files and addresses (README, "What focus promises"): one not set
+            // up by this user on this machine is a problem until they say yes to it.
+            for (line, trusted) in try DoctorCommand.storedSettings(db, env: env) {
+                if trusted { row("stored", line) } else { problem("stored", line) }
+            }
             // Sync (README, "Two machines"): a failed last sync is a problem; otherwise when it last ran.
             if let target = try db.syncTarget() {
                 let name = Sanitized.terminal(target.name)
@@ -99,6 +104,15 @@ package struct DoctorCommand: FocusRunnable {
         if problems > 0 {
             env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.")
             throw ExitCode(1)
+        }
+    }
+
+    /// Each account and feed of the database, and whether this user set it up on this machine.
+    static func storedSettings(_ db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> [(String, Bool)] {
+        let trusted = try TrustStore(env: env).trusted()
+        return try TrustStore.settings(db).map { setting in
+            trusted.contains(setting.digest) ? (setting.summary + " (set up on this machine)", true)
+                : (setting.summary + ": not set up by you on this machine; focus asks before using it (`focus calendar refresh` at a terminal)", false)
         }
     }
 

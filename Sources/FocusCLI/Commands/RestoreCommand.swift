@@ -23,6 +23,24 @@ package struct RestoreCommand: FocusRunnable {
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
+    /// What the restored file brings in that makes focus run a program or contact an address
+    /// (README, "What focus promises"): each account and feed, and whether this user set it up.
+    static func nameSettings(path: String, trust: TrustStore, console: any Console) throws {
+        guard let restored = try? AppDatabase.open(path: path) else { return }
+        let settings = try TrustStore.settings(restored)
+        guard !settings.isEmpty else { return }
+        let trusted = try trust.load() ?? []
+        let foreign = settings.filter { !trusted.contains($0.digest) }
+        console.line("It brings in \(settings.count) calendar setting\(settings.count == 1 ? "" : "s") that contact a server\(settings.contains { $0.passwordCommand != nil } ? " or run a password command" : ""):")
+        for setting in settings {
+            let known = trusted.contains(setting.digest)
+            console.line("  \(known ? "✓" : "!") \(setting.summary)\(known ? " (set up by you on this machine)" : ": not set up by you on this machine")")
+        }
+        if !foreign.isEmpty {
+            console.note("warning: focus will not use \(foreign.count == 1 ? "that one" : "those \(foreign.count)") marked ! until you say yes: `focus calendar refresh` at a terminal asks (`focus doctor` lists them).")
+        }
+    }
+
     package func run(in env: FocusEnvironment) async throws {
         let path = env.databasePath
         let fm = FileManager.default
@@ -54,6 +72,10 @@ package struct RestoreCommand: FocusRunnable {
             }
         }
         defer { sessionLock?.release() }
+        // The settings this user had before the file changes are theirs (the upgrade of
+        // README's stored-settings rule); the restored file's are named below.
+        let trust = TrustStore(env: env)
+        try trust.settleBeforeRestore()
         let aside = BackupSchedule(databasePath: path).asidePath(at: env.now())
         let progress = ProgressMeter(verb: "Restoring", unit: .bytes, total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
         let restored = try AppDatabase.restore(from: file, into: path, aside: aside, progress: progress.copyProgress)
@@ -63,6 +85,7 @@ package struct RestoreCommand: FocusRunnable {
         if let kept = restored.aside {
             env.console.line("The database it replaced is kept as \(kept).")
         }
+        try Self.nameSettings(path: path, trust: trust, console: env.console)
         // Restored all the same (focus reads such values clamped), and said: README, "Backups".
         let facts = restored.facts
         if facts.outOfRangeTotal > 0 {

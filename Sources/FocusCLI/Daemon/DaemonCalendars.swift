@@ -101,7 +101,11 @@ enum DaemonCalendars {
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
                     for line in SyncCommand.lines(summary, target: target) { log(line) }
                 }
-                if summary.received + summary.deletedHere > 0 { _ = Planning.replanIfStale(env, db) }
+                if summary.received + summary.deletedHere > 0 {
+                    _ = Planning.replanIfStale(env, db)
+                    // What came in changed the plan: the published calendar follows at once.
+                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
+                }
             } catch {
                 log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))
             }

@@ -76,12 +76,18 @@ package struct FocusEnvironment: Sendable {
 
 /// What a command did with the database: the one it opened, and whether it wrote.
 package final class DatabaseUse: Sendable {
-    private let state = Mutex<(database: AppDatabase?, wrote: Bool)>((nil, false))
+    private let state = Mutex<(database: AppDatabase?, wrote: Bool, published: Bool)>((nil, false, false))
 
     package init() {}
 
     func opened(_ db: AppDatabase) { state.withLock { $0.database = db } }
     func noteWrite() { state.withLock { $0.wrote = true } }
+    /// The command published the plan itself (`plan`, `calendar publish`, `calendar refresh`).
+    func notePublished() { state.withLock { $0.published = true } }
+    var published: Bool { state.withLock { $0.published } }
+
+    /// The database the command opened, if any.
+    package var current: AppDatabase? { state.withLock { $0.database } }
 
     /// The database, when the command wrote to it.
     package var changed: AppDatabase? { state.withLock { $0.wrote ? $0.database : nil } }

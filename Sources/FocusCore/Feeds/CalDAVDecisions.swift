@@ -156,15 +156,22 @@ package struct PublishedEvent: Sendable, Equatable {
     package var fingerprint: String
     /// The event's end: a block that has ended is history and stays on the calendar.
     package var end: Date
+    /// The event's start as written (nil for events recorded before focus kept it): a copy on
+    /// the server with other times was moved there.
+    package var start: Date?
 
-    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date) {
+    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date, start: Date? = nil) {
         self.uid = uid
         self.kind = kind
         self.url = url
         self.etag = etag
         self.fingerprint = fingerprint
         self.end = end
+        self.start = start
     }
+
+    /// Changed in the calendar by someone (not moved): left as it is, never written again.
+    package var leftToThePerson: Bool { fingerprint == Publication.leftFingerprint }
 }
 
 /// An event the plan (or the history) wants on the server.
@@ -173,15 +180,17 @@ package struct WantedEvent: Sendable, Equatable {
     package var kind: PublishedEvent.Kind
     package var fingerprint: String
     package var end: Date
+    package var start: Date?
     /// Index into the caller's list of event texts.
     package var index: Int
 
-    package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int) {
+    package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int, start: Date? = nil) {
         self.uid = uid
         self.kind = kind
         self.fingerprint = fingerprint
         self.end = end
         self.index = index
+        self.start = start
     }
 }
 
@@ -190,6 +199,8 @@ package enum PublishAction: Sendable, Equatable {
     case create(WantedEvent)
     case update(WantedEvent, PublishedEvent)
     case delete(PublishedEvent)
+    /// No longer wanted, but changed there by someone: left in the calendar, no longer followed.
+    case forget(PublishedEvent)
 }
 
 /// What publishing the plan writes: every wanted event that is new or changed, and a delete
@@ -205,16 +216,41 @@ package enum Publication {
         for want in wanted {
             kept.insert(want.uid)
             if let existing = byUID[want.uid] {
-                if existing.fingerprint != want.fingerprint { actions.append(.update(want, existing)) }
+                if existing.fingerprint != want.fingerprint, !existing.leftToThePerson { actions.append(.update(want, existing)) }
             } else {
                 actions.append(.create(want))
             }
         }
         for event in published.sorted(by: { $0.uid < $1.uid }) where !kept.contains(event.uid) {
             if event.kind == .block, event.end <= now { continue }
-            actions.append(.delete(event))
+            actions.append(event.leftToThePerson ? .forget(event) : .delete(event))
         }
         return actions
+    }
+
+    /// The fingerprint of an event someone changed in the calendar (not a move): focus leaves it.
+    package static let leftFingerprint = "left"
+
+    /// A planned block's UID in a published calendar (and `calendar export`):
+    /// `focus-block-<subtask>-<local day YYYYMMDD>-<n>@focus`, n counting the subtask's blocks
+    /// of that day from 1 in start order. `<subtask>` names the same work on every machine: the
+    /// subtask's sync name (README, "Two machines") when it has one, else this machine's
+    /// publisher name and the subtask's local id, which no other machine uses. Without either
+    /// (an export from an unsynced database) the older local form `<id>-<YYYYMMDD>-<n>@focus`.
+    package static func blockUID(subtaskSyncUID: String?, publisher: String?, subtaskID: Int64, day: LocalDate, ordinal: Int) -> String {
+        let compact = day.description.replacing("-", with: "")
+        if let name = subtaskSyncUID.flatMap(syncName) { return "focus-block-\(name)-\(compact)-\(ordinal)@focus" }
+        if let publisher { return "focus-block-\(publisher)-\(subtaskID)-\(compact)-\(ordinal)@focus" }
+        return "\(subtaskID)-\(compact)-\(ordinal)@focus"
+    }
+
+    /// `focus-subtask-<hex>@focus` → `<hex>`; another form is used whole, made safe for a UID.
+    private static func syncName(_ uid: String) -> String? {
+        var core = Substring(uid)
+        if core.hasPrefix("focus-subtask-") { core = core.dropFirst("focus-subtask-".count) }
+        if core.hasSuffix("@focus") { core = core.dropLast("@focus".count) }
+        let safe = String(core.unicodeScalars.filter { $0.isASCIIAlphanumeric || $0 == "-" })
+        return safe.isEmpty ? nil : safe
     }
 
     /// The resource name of an event in its calendar: its UID made safe for a path.

@@ -53,7 +53,7 @@ package enum CalendarFeed {
     /// plain `http://` only to this machine unless `insecure`; no other scheme; no credentials.
     package static func address(_ raw: String, insecure: Bool) throws(FocusError) -> String {
         let trimmed = raw.trimmingSpaces()
-        let refused = { (why: String) in FocusError.invalidValue(what: "calendar address", value: raw, expected: why) }
+        let refused = { (why: String) in FocusError.invalidValue(what: "calendar address", value: masked(raw), expected: why) }
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
             throw refused("an https://, http:// or webcal:// address without spaces or control characters")
         }
@@ -142,9 +142,20 @@ package enum CalendarFeed {
         ["localhost", "127.0.0.1", "::1"].contains(host.lowercased())
     }
 
+    /// The address with the password of its user part (`https://alice:S3cret@host/`) shown as
+    /// `…`: every address a message shows goes through this (README, "Passwords are never stored").
+    package static func masked(_ url: String) -> String {
+        guard let range = url.firstRange(of: "://") else { return url }
+        let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<authority.index(after: colon)]) + "…" + url[at...]
+    }
+
     /// `scheme://host[:port]` of an address: what messages and `calendar list` show, as the
-    /// path of a secret address (Google's "secret address in iCal format") is a password.
-    package static func shownAddress(_ url: String) -> String {
+    /// path of a secret address (Google's "secret address in iCal format") is a password; a
+    /// password in its user part is masked.
+    package static func shownAddress(_ raw: String) -> String {
+        let url = masked(raw)
         guard let range = url.firstRange(of: "://") else { return url }
         let authority = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
         let hidden = url.count > url.distance(from: url.startIndex, to: range.upperBound) + authority.count + 1
@@ -235,6 +246,11 @@ package enum CalendarFeed {
             let trimmed = reason.trimmingSpaces()
             let ended = trimmed.hasSuffix(".") ? trimmed : trimmed + "."
             return .badInput(file: label, line: line, reason: ended + kept)
+        case let .noInputFile(path, reason):
+            // A remembered --ca-file that is gone or became a FIFO: the input-file rule (66).
+            return .noInputFile(path: path, reason: "\(reason) (the --ca-file remembered for calendar '\(name)', which was not refreshed).\(kept.dropLast())")
+        case let .unreadable(path, reason):
+            return .unreadable(path: path, reason: "\(reason) (the --ca-file remembered for calendar '\(name)', which was not refreshed).\(kept.dropLast())")
         default:
             return error
         }

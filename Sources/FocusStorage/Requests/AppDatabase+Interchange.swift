@@ -79,7 +79,7 @@ extension AppDatabase {
         }
         return try read { db in
             var names = TitleCache()
-            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note FROM timeLog"
+            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, syncUid FROM timeLog"
             var conditions: [String] = []
             var args: StatementArguments = []
             if let from { conditions.append("startedAt >= ?"); args += [from.unixSeconds] }
@@ -90,13 +90,14 @@ extension AppDatabase {
             var count = 0
             while let row = try rows.next() {
                 let taskID = row.id(0)
+                let syncUID = row.optionalText(8)
                 let subtaskID = row.optionalID(1)
                 let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
                     start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
                     focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7))
-                try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
+                try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start, syncUID: syncUID))
                 count += 1
             }
             return count
@@ -111,11 +112,15 @@ package struct SessionIdentity: Sendable, Hashable {
     package var subtaskID: Int64?
     /// Unix seconds.
     package var start: Int64
+    /// The session's sync name (README, "Two machines"), the same on every machine; nil
+    /// before its first sync.
+    package var syncUID: String?
 
-    package init(taskID: Int64, subtaskID: Int64?, start: Int64) {
+    package init(taskID: Int64, subtaskID: Int64?, start: Int64, syncUID: String? = nil) {
         self.taskID = taskID
         self.subtaskID = subtaskID
         self.start = start
+        self.syncUID = syncUID
     }
 }
 
