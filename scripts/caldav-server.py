@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A CalDAV server for focus's tests: Radicale (https://radicale.org), on loopback.
+"""A CalDAV server for focus's tests: Radicale (https://radicale.org), or Xandikos with
+--xandikos, on loopback.
 
-Usage: caldav-server.py DIR USER PASSWORD
+Usage: caldav-server.py DIR USER PASSWORD [--xandikos]
 
 Keeps its collections in DIR/collections, one login (USER, PASSWORD; htpasswd with plain
 passwords), each user owning only their own calendars. Listens on a free port of 127.0.0.1
@@ -11,9 +12,59 @@ servers never race for one. Runs until killed.
 import os
 import sys
 
-from radicale import config, log, server
-
 DIR, USER, PASSWORD = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def announce_port(port):
+    with open(os.path.join(DIR, "port.tmp"), "w") as f:
+        f.write(str(port))
+    os.rename(os.path.join(DIR, "port.tmp"), os.path.join(DIR, "port"))
+
+
+def xandikos():
+    """Xandikos (https://www.xandikos.org), git-backed: the principal /USER/, its calendars
+    under /USER/calendars/. It has no login of its own over plain HTTP (a proxy in front of it
+    does that), so any user and password are taken."""
+    import asyncio
+    import logging
+    import socket
+
+    from aiohttp import web
+    from xandikos.web import SingleUserFilesystemBackend, XandikosApp
+
+    logging.basicConfig(level=os.environ.get("XANDIKOS_LOG_LEVEL", "WARNING"))
+    root = os.path.join(DIR, "collections")
+    os.makedirs(root, exist_ok=True)
+    principal = "/%s/" % USER
+    backend = SingleUserFilesystemBackend(root)
+    backend._mark_as_principal(principal)
+    backend.create_principal(principal, create_defaults=False)
+    app = XandikosApp(backend, current_user_principal=principal)
+
+    async def handler(request):
+        return await app.aiohttp_handler(request, "/")
+
+    async def serve():
+        web_app = web.Application()
+        web_app.router.add_route("*", "/{path_info:.*}", handler)
+        runner = web.AppRunner(web_app)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(128)
+        await web.SockSite(runner, sock).start()
+        announce_port(sock.getsockname()[1])
+        await asyncio.Event().wait()
+
+    asyncio.run(serve())
+
+
+if len(sys.argv) > 4 and sys.argv[4] == "--xandikos":
+    xandikos()
+    sys.exit(0)
+
+from radicale import config, log, server  # noqa: E402
 
 users = os.path.join(DIR, "users")
 with open(users, "w") as f:
@@ -40,9 +91,7 @@ bind = server.ParallelHTTPServer.__init__
 
 def announce(self, configuration, family, address, handler):
     bind(self, configuration, family, (address[0], 0), handler)
-    with open(os.path.join(DIR, "port.tmp"), "w") as f:
-        f.write(str(self.server_address[1]))
-    os.rename(os.path.join(DIR, "port.tmp"), os.path.join(DIR, "port"))
+    announce_port(self.server_address[1])
 
 
 server.ParallelHTTPServer.__init__ = announce

@@ -22,9 +22,22 @@ extension ICSDocument {
     /// The same occurrences as `busyOccurrences`, held compactly (each is made when read): a
     /// calendar's hundreds of thousands of busy times cost 24 bytes each rather than an
     /// occurrence's 64, and the document need not outlive them.
-    package func busyTimes(from: Date, to: Date, local: LocalCalendar) -> BusyTimes {
+    /// `isFree` says of an event that it is free time (a meeting the person declined) though
+    /// neither cancelled nor transparent.
+    package func busyTimes(from: Date, to: Date, local: LocalCalendar, isFree: ((ICSEvent) -> Bool)? = nil) -> BusyTimes {
         guard to > from else { return BusyTimes(sources: [], keys: []) }
         var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
+        expansion.isFree = isFree
+        return expansion.run()
+    }
+
+    /// The occurrences `busyTimes` leaves out because `isFree` says so (meetings the person
+    /// declined): what the agenda still shows, marked.
+    package func freeTimes(from: Date, to: Date, local: LocalCalendar, isFree: @escaping (ICSEvent) -> Bool) -> BusyTimes {
+        guard to > from, events.contains(where: { !$0.attendees.isEmpty }) else { return BusyTimes(sources: [], keys: []) }
+        var expansion = BusyExpansion(document: self, from: from, to: to, local: local)
+        expansion.isFree = isFree
+        expansion.freeOnly = true
         return expansion.run()
     }
 }
@@ -81,6 +94,9 @@ private struct BusyExpansion {
     var currentSource: Int32 = -1
     /// RECURRENCE-IDs of override events, by UID.
     var overrides: [String: [ICSDateValue]] = [:]
+    var isFree: ((ICSEvent) -> Bool)?
+    /// Only the events `isFree` says are free (`freeTimes`), instead of only the others.
+    var freeOnly = false
 
     init(document: ICSDocument, from: Date, to: Date, local: LocalCalendar) {
         self.document = document
@@ -188,6 +204,8 @@ private struct BusyExpansion {
 
     private mutating func add(_ event: ICSEvent) {
         if event.cancelled || event.transparent { return }
+        let free = !event.attendees.isEmpty && (isFree?(event) ?? false)
+        if free != freeOnly { return }
         if result.count >= ICSExpansionLimits.occurrencesPerCall { return }
         currentSource = -1
         let zone = event.allDay ? resolver.local : resolver.zone(for: event.start)

@@ -55,6 +55,19 @@ package struct ICSWarning: Sendable, Equatable, CustomStringConvertible {
 /// DURATION, a RECURRENCE-ID, a DESCRIPTION or LOCATION) lives in one shared box, allocated only
 /// for an event that has any of it: a calendar of 100,000 plain meetings then takes 280 bytes
 /// an event rather than 616.
+/// One `ATTENDEE` of an event (RFC 5545 section 3.8.4.1): its calendar user address as
+/// written (`mailto:alice@example.org`) and its participation status (`PARTSTAT`, upper-cased;
+/// `NEEDS-ACTION` when not given, section 3.2.12).
+package struct ICSAttendee: Sendable, Equatable {
+    package var address: String
+    package var partstat: String
+
+    package init(address: String, partstat: String) {
+        self.address = address
+        self.partstat = partstat
+    }
+}
+
 package struct ICSEvent: Sendable {
     package var uid: String
     package var summary: String
@@ -75,6 +88,8 @@ package struct ICSEvent: Sendable {
     /// calendar): it has an `X-FOCUS-BLOCK` or `X-FOCUS-SESSION` property, or a UID of the form
     /// `focus-block-…@focus` or `session-…@focus`. Reading it back, it is never busy time.
     package var publishedByFocus: Bool
+    /// The event's `ATTENDEE`s (empty for most: only meetings have them).
+    package var attendees: [ICSAttendee]
     /// The rarer properties; nil when the event has none of them.
     private var rare: ICSEventRare?
 
@@ -132,8 +147,9 @@ package struct ICSEvent: Sendable {
         rrule: ICSRecurrenceRule? = nil, rdates: [ICSDateValue] = [], rdatePeriods: [ICSPeriod] = [],
         exdates: [ICSDateValue] = [], recurrenceID: ICSDateValue? = nil, status: String? = nil,
         transparent: Bool = false, sequence: Int = 0, stamp: ICSDateValue? = nil, line: Int = 0,
-        publishedByFocus: Bool = false
+        publishedByFocus: Bool = false, attendees: [ICSAttendee] = []
     ) {
+        self.attendees = attendees
         self.rare = ICSEventRare.make(location: location, description: description, duration: duration, rrule: rrule, rdates: rdates,
                                       rdatePeriods: rdatePeriods, exdates: exdates, recurrenceID: recurrenceID)
         self.uid = uid

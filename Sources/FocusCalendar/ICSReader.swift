@@ -52,6 +52,8 @@ private enum PropertyName {
     case recurrenceID, status, transp, sequence, tzid, tzoffsetfrom, tzoffsetto, calendarName, dtstamp
     /// `X-FOCUS-BLOCK` or `X-FOCUS-SESSION`: an event focus published itself.
     case focusMark
+    /// `ATTENDEE` (RFC 5545 section 3.8.4.1): whether the person declined is read from it.
+    case attendee
 }
 
 /// Up to 16 ASCII bytes, upper-cased and packed into two words: a cheap hashable name.
@@ -90,6 +92,7 @@ private enum PropertyNames {
         (NameKey("STATUS"), .status), (NameKey("TRANSP"), .transp), (NameKey("SEQUENCE"), .sequence), (NameKey("DTSTAMP"), .dtstamp),
         (NameKey("TZID"), .tzid), (NameKey("TZOFFSETFROM"), .tzoffsetfrom), (NameKey("TZOFFSETTO"), .tzoffsetto),
         (NameKey("X-WR-CALNAME"), .calendarName), (NameKey("X-FOCUS-BLOCK"), .focusMark), (NameKey("X-FOCUS-SESSION"), .focusMark),
+        (NameKey("ATTENDEE"), .attendee),
     ]
     static let slotBits: UInt64 = 6
 
@@ -122,6 +125,7 @@ private let valueKey = NameKey("VALUE")
 private let dateKey = NameKey("DATE")
 private let periodKey = NameKey("PERIOD")
 private let transparentKey = NameKey("TRANSPARENT")
+private let partstatKey = NameKey("PARTSTAT")
 
 /// Without leading and trailing spaces and tabs.
 private func trimmedBytes(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -157,6 +161,7 @@ private struct EventBuilder {
     var stamp: ICSDateValue?
     /// An `X-FOCUS-BLOCK` or `X-FOCUS-SESSION` property was read.
     var focusMark = false
+    var attendees: [ICSAttendee] = []
     /// The first value of the event that did not parse (a lenient read drops the event).
     var problem: ICSParseError?
 
@@ -211,6 +216,8 @@ struct ICSParser {
     // Parameters of the current content line (only TZID and VALUE are kept).
     private var paramTZID: String?
     private var paramValue: ArraySlice<UInt8>?
+    /// The `PARTSTAT` parameter of the line being read (upper-cased), if any.
+    private var paramPartstat: String?
     private var tzidCache: [([UInt8], String)] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool, detail: ICSReader.Detail = .all) {
@@ -341,6 +348,7 @@ struct ICSParser {
 
         paramTZID = nil
         paramValue = nil
+        paramPartstat = nil
         unclosedQuote = false
         while i < e, buf[i] == UInt8(ascii: ";") {
             i += 1
@@ -380,6 +388,8 @@ struct ICSParser {
                 paramTZID = internTZID(raw)
             } else if pkey == valueKey {
                 paramValue = raw
+            } else if pkey == partstatKey {
+                paramPartstat = upperASCII(trimmedBytes(raw))
             }
         }
         guard i < e, buf[i] == UInt8(ascii: ":") else {
@@ -552,6 +562,10 @@ struct ICSParser {
             event?.status = upperASCII(trimmedBytes(value))
         case .transp:
             if let key = NameKey(value) { event?.transparent = key == transparentKey }
+        case .attendee:
+            // RFC 5545 section 3.2.12: PARTSTAT defaults to NEEDS-ACTION.
+            let attendee = ICSAttendee(address: text(trimmedBytes(value)), partstat: paramPartstat ?? "NEEDS-ACTION")
+            event?.attendees.append(attendee)
         case .sequence:
             let number = ICSRecurrenceRule.parseInteger(Substring(text(value))) ?? 0
             event?.sequence = number
@@ -688,6 +702,6 @@ struct ICSParser {
             description: b.description, start: start, end: b.end, duration: b.duration,
             rrule: b.rrule, rdates: b.rdates, rdatePeriods: b.rdatePeriods, exdates: b.exdates,
             recurrenceID: b.recurrenceID, status: b.status, transparent: b.transparent,
-            sequence: b.sequence, stamp: b.stamp, line: b.line, publishedByFocus: b.publishedByFocus)
+            sequence: b.sequence, stamp: b.stamp, line: b.line, publishedByFocus: b.publishedByFocus, attendees: b.attendees)
     }
 }

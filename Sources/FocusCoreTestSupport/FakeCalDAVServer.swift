@@ -126,7 +126,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func discover(_ endpoint: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount {
         try answer()
-        return CalDAVAccount(contextURL: endpoint.url, principalURL: "https://dav.example.org/principals/alice/", homeURLs: [home])
+        return CalDAVAccount(contextURL: endpoint.url, principalURL: "https://dav.example.org/principals/alice/", homeURLs: [home],
+                             addresses: ["mailto:alice@example.org"])
     }
 
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {

@@ -16,6 +16,14 @@ import Glibc
 ///     try server.put("work/standup.ics", ics: text)
 ///     let endpoint = CalDAVEndpoint(url: server.rootURL, user: server.user, password: server.password)
 package final class RadicaleServer: @unchecked Sendable {
+    /// Which server: Radicale (a login, calendars at `/USER/NAME/`) or Xandikos (git-backed, no
+    /// login of its own over plain HTTP, calendars at `/USER/calendars/NAME/`, no PUT of a whole
+    /// collection).
+    package enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        case radicale, xandikos
+        package var description: String { rawValue }
+    }
+    package let kind: Kind
     package let user: String
     package let password: String
     package let port: Int
@@ -29,19 +37,25 @@ package final class RadicaleServer: @unchecked Sendable {
         (try? run(["/usr/bin/env", "python3", "-c", "import radicale"], output: nil)) == 0
     }()
 
+    /// Whether both servers can run here (`.ci/run` installs them with pip).
+    package static let bothAvailable: Bool = {
+        available && (try? run(["/usr/bin/env", "python3", "-c", "import xandikos"], output: nil)) == 0
+    }()
+
     /// The repository's root (scripts/ is found from it).
     package static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    package init(user: String = "alice", password: String = "correct horse battery") throws {
+    package init(_ kind: Kind = .radicale, user: String = "alice", password: String = "correct horse battery") throws {
+        self.kind = kind
         self.user = user
         self.password = password
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-caldav-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = Self.repositoryRoot.appendingPathComponent("scripts/caldav-server.py").path
         do {
-            pid = try Self.spawn(["/usr/bin/env", "python3", script, directory.path, user, password],
+            pid = try Self.spawn(["/usr/bin/env", "python3", script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
                                  output: directory.appendingPathComponent("log").path)
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -69,7 +83,7 @@ package final class RadicaleServer: @unchecked Sendable {
                 waitpid(pid, nil, 0)
             }
             try? FileManager.default.removeItem(at: directory)
-            throw RadicaleFailure(message: "Radicale did not start: \(log.suffix(2000))")
+            throw RadicaleFailure(message: "\(kind) did not start: \(log.suffix(2000))")
         }
         port = found
     }
@@ -77,8 +91,9 @@ package final class RadicaleServer: @unchecked Sendable {
     /// `http://127.0.0.1:PORT/`, the server's root (discovery starts here).
     package var rootURL: String { "http://127.0.0.1:\(port)/" }
 
-    /// The user's principal and calendar home, `http://127.0.0.1:PORT/USER/`.
-    package var homeURL: String { rootURL + user + "/" }
+    /// The user's calendar home: `http://127.0.0.1:PORT/USER/` (Radicale's principal too),
+    /// `http://127.0.0.1:PORT/USER/calendars/` (Xandikos).
+    package var homeURL: String { rootURL + user + (kind == .xandikos ? "/calendars/" : "/") }
 
     /// An absolute URL for a path relative to the user's home (`work/` → its collection), or
     /// for an absolute path (`/alice/work/`).

@@ -49,17 +49,24 @@ package struct CalDAVHTTPClient: CalDAVClient {
             throw error
         }
         var homes = principal.homes
-        if homes.isEmpty {
-            let answer = try multistatus("PROPFIND", principal.url, depth: "0", body: Self.propfind(["<c:calendar-home-set/>"]), endpoint)
+        // The principal's own addresses (RFC 6638 section 2.4.1) come with its home set; when the
+        // home set is known already, a server that will not say them is no failure.
+        let body = Self.propfind(["<c:calendar-home-set/>", "<c:calendar-user-address-set/>"])
+        let answer = homes.isEmpty ? try multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
+            : try? multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
+        if homes.isEmpty, let answer {
             homes = onOrigin(answer.responses.flatMap { $0.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href") ?? [] }
                 .map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }, endpoint, what: "a calendar home")
         }
+        let addresses = answer?.responses.flatMap { $0.property(Self.caldav, "calendar-user-address-set")?.children(Self.dav, "href") ?? [] }
+            .map(\.trimmedText).filter { $0.lowercased().hasPrefix("mailto:") } ?? []
         if homes.isEmpty {
             // A principal without a home set: some servers keep calendars under the principal.
             homes = [Self.collection(principal.url)]
         }
         var seen = Set<String>()
-        return CalDAVAccount(contextURL: principal.context, principalURL: principal.url, homeURLs: homes.filter { seen.insert($0).inserted })
+        return CalDAVAccount(contextURL: principal.context, principalURL: principal.url, homeURLs: homes.filter { seen.insert($0).inserted },
+                             addresses: addresses)
     }
 
     /// Whether `url` answers a GET with an iCalendar file (a feed, README "Your real calendar").

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 14
+    package static let schemaVersion = 15
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -572,6 +572,22 @@ extension AppDatabase {
                 ALTER TABLE publishTarget ADD COLUMN syncToken TEXT;
                 ALTER TABLE publishedEvent ADD COLUMN startedAt INTEGER;
                 ALTER TABLE scheduledBlock ADD COLUMN pinnedUid TEXT;
+                """)
+        }
+        migrator.registerMigration("v16-declined-meetings") { db in
+            // Meetings the person declined are free time (README, "A CalDAV account").
+            // calendarAccount.addresses: the principal's calendar-user-address-set (RFC 6638), one
+            // a line, the person's own. `declinedEvent`: those meetings, never read as busy time,
+            // which the agenda still shows, marked.
+            try db.execute(sql: """
+                ALTER TABLE calendarAccount ADD COLUMN addresses TEXT NOT NULL DEFAULT '';
+                CREATE TABLE declinedEvent (
+                  calendarId INTEGER NOT NULL REFERENCES calendar(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL,
+                  summary TEXT NOT NULL
+                );
+                CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
                 """)
         }
         return migrator

@@ -37,11 +37,13 @@ private func objects(_ server: RadicaleServer, _ path: String) throws -> [String
     }
 }
 
-@Suite("CalDAV accounts against Radicale", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
+/// Each runs against Radicale and Xandikos (`RadicaleServer.Kind`); where they differ, the test says whose way is whose.
+@Suite("CalDAV accounts against Radicale and Xandikos", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
 struct CalDAVAccountTests {
-    @Test("connect finds the account, lists its calendars and reads busy time; refresh follows the server and the plan moves")
-    func connectAndRefresh() async throws {
-        let server = try RadicaleServer()
+    @Test("connect finds the account, lists its calendars and reads busy time; refresh follows the server and the plan moves",
+          arguments: RadicaleServer.Kind.allCases)
+    func connectAndRefresh(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try server.makeCalendar("work", displayName: "Work")
@@ -83,9 +85,10 @@ struct CalDAVAccountTests {
         #expect(publish.code == 64 && publish.err.contains("no CalDAV account is connected"), "\(publish.err)")
     }
 
-    @Test("publish writes the plan, a re-plan moves it, a finished task's blocks go, a hand-made event is untouched and never busy twice")
-    func publishThePlan() async throws {
-        let server = try RadicaleServer()
+    @Test("publish writes the plan, a re-plan moves it, a finished task's blocks go, a hand-made event is untouched and never busy twice",
+          arguments: RadicaleServer.Kind.allCases)
+    func publishThePlan(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try server.makeCalendar("work", displayName: "Work")
@@ -156,6 +159,34 @@ struct CalDAVAccountTests {
         events = try objects(server, "focus-plan/")
         #expect(events.filter { $0.contains("X-FOCUS-BLOCK") }.isEmpty && events.contains { $0.contains("SUMMARY:Lunch") }, "\(events)")
         #expect(!(try await sandbox.run(["plan"], env: direct).out.contains("Published")))
+    }
+
+    @Test("a calendar made in the account after connect is read at the next refresh and one deleted there stops counting",
+          arguments: RadicaleServer.Kind.allCases)
+    func calendarsAddedAndRemoved(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        try server.put("work/standup.ics", ics: standup())
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        try server.makeCalendar("travel", displayName: "Travel")
+        try server.put("travel/train.ics", ics: RadicaleServer.event(uid: "train@example.org", summary: "Train", start: "20261125T110000Z", end: "20261125T130000Z"))
+        let refresh = try await sandbox.run(["calendar", "refresh"], env: direct)
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(refresh.out.contains("Account at http://127.0.0.1:\(server.port)/: calendar Travel added."), "\(refresh.out)")
+        #expect(refresh.out.contains("Stored calendar Travel: 1 event"), "\(refresh.out)")
+        var busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
+        #expect((json(busy.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }.sorted() == ["Stand-up", "Train"], "\(busy.out)")
+        #expect(try await sandbox.run(["calendar", "list"], env: direct).out.contains(": added Travel."))
+
+        try server.delete("work/")
+        let again = try await sandbox.run(["calendar", "refresh"], env: direct)
+        #expect(again.code == 0, "\(again.err)")
+        #expect(again.out.contains("calendar Work removed"), "\(again.out)")
+        busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
+        #expect((json(busy.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String } == ["Train"], "\(busy.out)")
     }
 
     @Test("two machines, one calendar: one plan; an event deleted there comes back (Radicale answers 412); a dragged block is pinned")

@@ -66,11 +66,12 @@ private struct Machine {
     }
 }
 
-@Suite("focus sync against Radicale", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
+@Suite("focus sync against Radicale (and Xandikos where said)", .serialized, .enabled(if: RadicaleServer.available || ProcessInfo.processInfo.environment["CI"] != nil))
 struct SyncTests {
-    @Test("two machines that worked offline end with the same tasks and history; a second sync sends nothing")
-    func twoMachinesConverge() async throws {
-        let server = try RadicaleServer()
+    @Test("two machines that worked offline end with the same tasks and history; a second sync sends nothing",
+          arguments: RadicaleServer.Kind.allCases)
+    func twoMachinesConverge(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
         let laptop = try await Machine(server)
         let desktop = try await Machine(server, userInAddress: true)
         defer { laptop.sandbox.remove(); desktop.sandbox.remove() }

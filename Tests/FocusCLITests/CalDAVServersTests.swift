@@ -146,4 +146,49 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(server.contents(server.home + "focus/").count == 57, "a task, a subtask, 55 sessions")
         #expect(server.requests - before >= 57, "one request per item")
     }
+
+    /// A meeting with the person as an attendee: `partstat` nil leaves the parameter out.
+    private func meeting(_ uid: String, _ summary: String, _ start: String, _ end: String, attendee: String, partstat: String?) -> String {
+        let line = "ATTENDEE;CN=\"Smith, Alice\"\(partstat.map { ";PARTSTAT=\($0)" } ?? ""):mailto:\(attendee)"
+        return event(uid, summary, start, end).replacingOccurrences(of: "SUMMARY:", with: "ORGANIZER:mailto:bob@example.org\r\n\(line)\r\nSUMMARY:")
+    }
+
+    @Test func aMeetingThePersonDeclinedIsFreeTimeByTheAccountsOwnAddress() async throws {
+        let (server, world) = try account()
+        server.store(server.home + "work/review.ics", meeting("review@example.org", "Review", "20261123T130000Z", "20261123T140000Z",
+                                                              attendee: "Alice@Example.org", partstat: "DECLINED"))
+        server.store(server.home + "work/planning.ics", meeting("planning@example.org", "Planning", "20261123T150000Z", "20261123T160000Z",
+                                                                attendee: "alice@example.org", partstat: "TENTATIVE"))
+        server.store(server.home + "work/other.ics", meeting("other@example.org", "Bob's", "20261123T170000Z", "20261123T180000Z",
+                                                             attendee: "carol@example.org", partstat: "DECLINED"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Bob's", "Planning", "Stand-up"], "declined by the principal's own address; someone else's decline is theirs")
+        let agenda = await world.output("agenda", "2026-11-23")
+        #expect(agenda.out.contains("14:00–15:00  Review · Work  (declined: free)"), "\(agenda.out)")
+        let json = await world.output("agenda", "2026-11-23", "--json").out
+        #expect(json.contains("\"declined_events\"") && json.contains("Review"), "\(json)")
+
+        // Not answered or tentative: busy unless tentative_busy = false.
+        world.config.tentativeBusy = false
+        #expect(await world.run("calendar", "refresh") == 0)
+        server.store(server.home + "work/touch.ics", event("touch@example.org", "Touch", "20261124T090000Z", "20261124T100000Z"))
+        #expect(await world.run("calendar", "refresh") == 0)
+        #expect(await busy(world) == ["Bob's", "Stand-up"])
+    }
+
+    @Test func aFileMeetingDeclinedByAnAddressOfConfigEmailIsFreeTime() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let text = meeting("sync@example.org", "Sync", "20261123T130000Z", "20261123T140000Z", attendee: "me@work.example", partstat: "DECLINED")
+            + meeting("open@example.org", "Open", "20261123T150000Z", "20261123T160000Z", attendee: "me@work.example", partstat: nil)
+        let file = try temporaryFile("meetings.ics", text.replacingOccurrences(of: "END:VCALENDAR\r\nBEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//focus tests//EN\r\n", with: ""))
+        #expect(await world.run("calendar", "import", file) == 0)
+        #expect(await busy(world) == ["Open", "Sync"], "no address of the person's known: every meeting is busy")
+        #expect(await world.run("config", "set", "email", "me@home.example, ME@work.example") == 0)
+        world.config.emails = ["me@home.example", "me@work.example"]
+        #expect(await world.run("calendar", "import", file) == 0)
+        #expect(await busy(world) == ["Open"], "NEEDS-ACTION (no PARTSTAT) stays busy")
+        #expect(await world.output("agenda", "2026-11-23").out.contains("Sync · meetings  (declined: free)"))
+        #expect(await world.run("config", "set", "email", "not an address") == 64)
+    }
 }
+

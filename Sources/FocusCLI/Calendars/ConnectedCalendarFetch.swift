@@ -89,6 +89,8 @@ struct ConnectedCalendarFetch {
         state.lastErrorAt = nil
         let window = horizon
         let label = "calendar '\(name)' (\(CalendarFeed.shownAddress(remoteURL)))"
+        let attendance = AttendancePolicy.current(env, db)
+        var declined: [(start: Date, end: Date, summary: String)] = []
         let stored = try db.storeConnectedCalendar(
             name: name, accountID: accountID, remoteURL: remoteURL, changes: changes, fetchState: state.encoded,
             timeZone: env.calendar.identifier, horizon: window, at: now
@@ -101,10 +103,12 @@ struct ConnectedCalendarFetch {
             }
             guard !content.isEmpty else { return ConnectedExpansion(content: content, eventCount: 0, occurrences: []) }
             let (_, events, occurrences) = try CalendarImportCommand.expand(
-                content, file: label, name: name, horizon: window, local: env.calendar, strict: false, warn: { env.console.note($0) })
+                content, file: label, name: name, horizon: window, local: env.calendar, strict: false, attendance: attendance,
+                declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { env.console.note($0) })
             return ConnectedExpansion(content: content, eventCount: events,
                                       occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         }
+        try db.replaceDeclined(calendarNamed: name, declined)
         return .stored(events: stored.events, occurrences: stored.occurrences, horizon: window)
     }
 

@@ -95,10 +95,12 @@ package struct AgendaCommand: FocusRunnable {
 
     /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,
     /// `due`), its blocks, and its working hours (`null` on a day off).
+    /// Meetings the person declined (`declined_events`) only on a day that has some.
     static func dayJSON(_ a: AgendaDay) -> [(String, JSON)] {
         [
             ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
             ("events", .array(a.events.map(CalendarBusyCommand.json))),
+        ] + (a.declined.isEmpty ? [] : [("declined_events", .array(a.declined.map(CalendarBusyCommand.json)))]) + [
             ("sessions", .array(a.sessions.map(LogCommand.json))),
             ("date", .string(a.day.description)),
             ("free_seconds", .int(a.freeSeconds)),
@@ -136,8 +138,8 @@ package struct AgendaCommand: FocusRunnable {
             let workEnd = window.end.minutes >= 1440 ? end : cal.instant(day, window.end)
             free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
         }
-        return AgendaDay(day: day, events: events, blocks: blocks, sessions: sessions, freeSeconds: free, hours: window,
-                         due: try db.subtasksDue(after: start, through: end))
+        return AgendaDay(day: day, events: events, declined: try db.declinedEvents(from: start, to: end), blocks: blocks, sessions: sessions,
+                         freeSeconds: free, hours: window, due: try db.subtasksDue(after: start, through: end))
     }
 
     /// Seconds of `window` not covered by any busy interval.

@@ -82,7 +82,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         chosen.removeAll { histories.contains($0.url) }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         if let saved = try db.accounts().first(where: { $0.id == accountID }) {
             try TrustStore(env: env).add([StoredSetting(kind: .account, url: saved.url, user: saved.user, passwordCommand: saved.passwordCommand,

@@ -44,8 +44,11 @@ package struct CalendarImportCommand: FocusRunnable {
                                    end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
         // The parsed document is the largest thing an import holds: it lives only inside this
         // call, so its memory is given back before the occurrences are written.
+        var declined: [(start: Date, end: Date, summary: String)] = []
         let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
-                                                                  strict: strict, warn: { progress.clear(); env.console.note($0) })
+                                                                  strict: strict, attendance: .current(env, nil),
+                                                                  declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
+                                                                  warn: { progress.clear(); env.console.note($0) })
         progress.phase("Storing \(ProgressLine.grouped(occurrences.count)) busy times")
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try env.openDatabase()
@@ -53,6 +56,7 @@ package struct CalendarImportCommand: FocusRunnable {
             CalendarImport(name: calendarName, source: source, content: data,
                            timeZone: env.calendar.identifier, horizon: horizon, eventCount: events, importedAt: now),
             occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        try db.replaceDeclined(calendarNamed: calendarName, declined)
         progress.phase("Planning again")
         let outcome = Planning.replanIfStale(env, db)
         progress.finish()
@@ -68,7 +72,8 @@ package struct CalendarImportCommand: FocusRunnable {
     /// Only what busy time needs is read (no DESCRIPTION or LOCATION), and the events focus
     /// published itself are left out, counted nowhere (README: Calendars).
     static func expand(_ data: Data, file: String, name: String?, fallbackName: String? = nil, horizon: DateInterval, local: LocalCalendar,
-                       strict: Bool, warn: (String) -> Void) throws -> (String, Int, BusyTimes) {
+                       strict: Bool, attendance: AttendancePolicy? = nil, declined: ((BusyTimes) -> Void)? = nil,
+                       warn: (String) -> Void) throws -> (String, Int, BusyTimes) {
         let document: ICSDocument
         do {
             document = try ICSReader.parse(data: data, strict: strict, detail: .busyTime)
@@ -79,7 +84,12 @@ package struct CalendarImportCommand: FocusRunnable {
             warn("warning: \(file):\(warning.line): \(warning.message)")
         }
         let calendarName = try calendarName(option: name, document: document, file: fallbackName ?? file)
-        let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local)
+        let isFree = attendance.map { policy in
+            { (event: ICSEvent) in Attendance.isFree(attendees: event.attendees.map { ($0.address, $0.partstat) }, addresses: policy.addresses, tentativeBusy: policy.tentativeBusy) }
+        }
+        let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local, isFree: isFree)
+        // The meetings left out, for the agenda to show marked.
+        if let declined, let isFree { declined(document.freeTimes(from: horizon.start, to: horizon.end, local: local, isFree: isFree)) }
         return (calendarName, document.events.count, occurrences)
     }
 
@@ -119,5 +129,18 @@ package struct CalendarImportCommand: FocusRunnable {
         }
         let base = Paths.removingExtension(Paths.name(of: file))
         return base.isEmpty ? "calendar" : Sanitized.terminal(base)
+    }
+}
+
+/// Whose meetings are read and how (README, "A CalDAV account"): the person's addresses (config
+/// `email` and the connected accounts' own) and `tentative_busy`.
+struct AttendancePolicy {
+    var addresses: Set<String>
+    var tentativeBusy: Bool
+
+    static func current(_ env: FocusEnvironment, _ db: AppDatabase?) -> AttendancePolicy {
+        var addresses = Set(env.config.emails.map(Attendance.address))
+        for account in (try? db?.accounts()) ?? [] { addresses.formUnion(account.addresses.map(Attendance.address)) }
+        return AttendancePolicy(addresses: addresses, tentativeBusy: env.config.tentativeBusy)
     }
 }

@@ -62,9 +62,11 @@ struct FeedFetcher {
         let now = env.now()
         let horizon = DateInterval(start: now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400)),
                                    end: now.addingTimeInterval(Double(CalendarImportCommand.daysAhead * 86_400)))
+        var declined: [(start: Date, end: Date, summary: String)] = []
         let (calendarName, events, occurrences) = try CalendarImportCommand.expand(
             data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
-            strict: false, warn: { env.console.note($0) })
+            strict: false, attendance: .current(env, db), declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
+            warn: { env.console.note($0) })
         var state = state
         if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
             state.emptyKeptAsideAt = now
@@ -80,6 +82,7 @@ struct FeedFetcher {
                                       horizon: horizon, eventCount: events, importedAt: now)
         calendar.feedState = state.encoded
         let replaced = try db.importCalendar(calendar, occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        try db.replaceDeclined(calendarNamed: calendarName, declined)
         let outcome = Planning.replanIfStale(env, db)
         let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
         var line = "\(verb) calendar \(Sanitized.terminal(calendarName))\(replacing): \(events) event\(events == 1 ? "" : "s"), "

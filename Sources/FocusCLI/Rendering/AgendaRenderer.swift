@@ -6,6 +6,8 @@ import FoundationEssentials
 struct AgendaDay {
     var day: LocalDate
     var events: [BusyEvent]
+    /// Meetings the person declined: free time, shown marked.
+    var declined: [BusyEvent] = []
     var blocks: [BlockView]
     var sessions: [SessionEntry]
     var freeSeconds: Int
@@ -102,6 +104,7 @@ enum AgendaRenderer {
         let day = DateInterval(start: calendar.startOfDay(a.day), end: calendar.startOfDay(a.day.adding(days: 1)))
         var lines: [(Date, Int, String)] = []
         for e in a.events { lines.append((e.allDay ? .distantPast : max(e.start, day.start), 0, eventLine(e, on: day, calendar: calendar))) }
+        for e in a.declined { lines.append((max(e.start, day.start), 0, eventLine(e, on: day, calendar: calendar) + "  (declined: free)")) }
         for b in a.blocks { lines.append((b.start, 1, PlanRenderer.blockLine(b, calendar: calendar))) }
         for s in a.sessions { lines.append((max(s.log.startedAt, day.start), 2, sessionLine(s.log, path: s.path, on: day, calendar: calendar))) }
         lines.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }

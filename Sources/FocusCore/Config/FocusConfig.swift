@@ -31,6 +31,10 @@ package struct FocusConfig: Sendable, Equatable {
     package var calendarRefreshSeconds: Int? = 15 * 60
     /// How often `focus daemon` syncs with the sync calendar (nil: only after local changes).
     package var syncIntervalSeconds: Int? = 15 * 60
+    /// The person's own addresses (`email`): a meeting they declined there is free time.
+    package var emails: [String] = []
+    /// Whether a meeting the person has not answered or accepted tentatively is busy time.
+    package var tentativeBusy = true
 
     package init() {}
 
@@ -55,6 +59,8 @@ package struct FocusConfig: Sendable, Equatable {
         ("hook_timeout", "how long a hook script may run before it is stopped (10s)"),
         ("calendar_refresh", "how often the daemon refreshes live calendars, 1m or more, or off (15m)"),
         ("sync_interval", "how often the daemon syncs (focus sync), 1m or more, or off (15m)"),
+        ("email", "your addresses, comma-separated: meetings you declined there are free time (none)"),
+        ("tentative_busy", "meetings not answered or accepted tentatively are busy time (true)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -85,6 +91,8 @@ package struct FocusConfig: Sendable, Equatable {
         case "calendar_refresh": return calendarRefreshSeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "off"
         case "sync_interval": return syncIntervalSeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "off"
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
+        case "email": return emails.isEmpty ? "none" : emails.joined(separator: ",")
+        case "tentative_busy": return tentativeBusy ? "true" : "false"
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch weekdayHours[weekday] {
@@ -156,6 +164,13 @@ package struct FocusConfig: Sendable, Equatable {
                 syncIntervalSeconds = s
             }
         case "off": try setDaysOff(text, raw: raw)
+        case "email":
+            let list = ["none", ""].contains(text.lowercased()) ? [] : text.split(separator: ",").map { Attendance.address(String($0)) }
+            guard list.allSatisfy({ $0.contains("@") && !$0.contains(" ") }) else {
+                throw .invalidValue(what: key, value: raw, expected: "e-mail addresses, comma-separated (alice@example.org,alice@work.example), or none")
+            }
+            emails = list
+        case "tentative_busy": tentativeBusy = try bool()
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch text.lowercased() {

@@ -30,8 +30,12 @@ package struct CalDAVAccount: Sendable, Equatable {
     package var principalURL: String
     /// Absolute collection URLs, each ending in `/`.
     package var homeURLs: [String]
+    /// The principal's `calendar-user-address-set` (RFC 6638 section 2.4.1): the person's own
+    /// addresses (`mailto:alice@example.org`), for meetings they declined.
+    package var addresses: [String]
 
-    package init(contextURL: String, principalURL: String, homeURLs: [String]) {
+    package init(contextURL: String, principalURL: String, homeURLs: [String], addresses: [String] = []) {
+        self.addresses = addresses
         self.contextURL = contextURL
         self.principalURL = principalURL
         self.homeURLs = homeURLs

@@ -22,6 +22,8 @@ package struct StoredAccount: Sendable, Equatable {
     /// What the last refresh that changed something added (`+ Name`) and removed (`- Name`).
     package var lastChange: [String] = []
     package var lastChangeAt: Date? = nil
+    /// The principal's own addresses (`mailto:…`), as discovery found them.
+    package var addresses: [String] = []
 }
 
 /// A calendar read from a CalDAV account.
@@ -71,18 +73,18 @@ extension AppDatabase {
     /// given. Returns its id.
     /// A connect is a new choice: `calendarNames` replaces the one kept and nothing stays excluded.
     package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
-                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, at now: Date) throws(FocusError) -> Int64 {
+                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, addresses: [String] = [], at now: Date) throws(FocusError) -> Int64 {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames, addresses)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (url, user) DO UPDATE SET
                   principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
                   passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
                   caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt,
-                  calendarNames = excluded.calendarNames, excludedUrls = '', lastChange = '', lastChangeAt = NULL
+                  calendarNames = excluded.calendarNames, addresses = excluded.addresses, excludedUrls = '', lastChange = '', lastChangeAt = NULL
                 """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds,
-                                 calendarNames.map { $0.joined(separator: "\n") }])
+                                 calendarNames.map { $0.joined(separator: "\n") }, addresses.joined(separator: "\n")])
             return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
         }
     }
@@ -90,7 +92,7 @@ extension AppDatabase {
     package func accounts() throws(FocusError) -> [StoredAccount] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt, addresses
                 FROM calendarAccount ORDER BY connectedAt DESC, id DESC
                 """).map { row in
                 let lines = { (column: Row.Column) in row.text(column).split(separator: "\n").map(String.init) }
@@ -98,7 +100,8 @@ extension AppDatabase {
                               homeURLs: lines("homeUrls"), user: row.text("user"),
                               passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"),
                               calendarNames: row.optionalText("calendarNames").map { $0.split(separator: "\n").map(String.init) },
-                              excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"))
+                              excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"),
+                              addresses: lines("addresses"))
             }
         }
     }
@@ -346,6 +349,35 @@ extension AppDatabase {
             } else {
                 try db.execute(sql: "UPDATE publishTarget SET lastError = ? WHERE id = ?", arguments: [error, targetID])
             }
+        }
+    }
+}
+
+extension AppDatabase {
+    // MARK: Declined meetings
+
+    /// Replaces the meetings the person declined in the calendar named `name` (free time the
+    /// agenda still shows, marked).
+    package func replaceDeclined(calendarNamed name: String, _ occurrences: [(start: Date, end: Date, summary: String)]) throws(FocusError) {
+        try write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else { return }
+            try db.execute(sql: "DELETE FROM declinedEvent WHERE calendarId = ?", arguments: [id])
+            let insert = try db.cachedStatement(sql: "INSERT INTO declinedEvent (calendarId, startedAt, endedAt, summary) VALUES (?, ?, ?, ?)")
+            for o in occurrences {
+                try insert.execute(arguments: [id, o.start.unixSeconds, o.end.unixSeconds, o.summary])
+            }
+        }
+    }
+
+    /// The declined meetings overlapping [from, to), sorted as busy events are.
+    package func declinedEvents(from: Date, to: Date) throws(FocusError) -> [BusyEvent] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.startedAt, d.endedAt, d.summary, c.name FROM declinedEvent d JOIN calendar c ON c.id = d.calendarId
+                WHERE d.startedAt < ? AND d.endedAt > ?
+                """, arguments: [Int64(to.timeIntervalSince1970.rounded(.up)), from.unixSeconds]).map {
+                BusyEvent(start: $0.date(0), end: $0.date(1), summary: $0.text(2), allDay: false, calendar: $0.text(3))
+            }.sorted(by: BusyEvent.ordered)
         }
     }
 }

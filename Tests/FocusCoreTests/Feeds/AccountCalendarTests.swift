@@ -41,3 +41,26 @@ import Testing
         #expect(CalDAVChoice.decodingReferences(stored) == shown)
     }
 }
+
+@Suite struct AttendanceTests {
+    let me: Set<String> = ["alice@example.org", "alice@home.example"]
+
+    @Test(arguments: [
+        ([("mailto:Alice@Example.org", "DECLINED")], true, true),
+        ([("mailto:alice@example.org", "ACCEPTED")], true, false),
+        ([("mailto:alice@example.org", "TENTATIVE")], true, false),
+        ([("mailto:alice@example.org", "TENTATIVE")], false, true),
+        ([("mailto:alice@example.org", "NEEDS-ACTION")], false, true),
+        ([("mailto:alice@example.org", "ACCEPTED")], false, false),
+        ([("mailto:bob@example.org", "DECLINED")], true, false),
+        ([("mailto:alice@example.org", "DECLINED"), ("mailto:alice@home.example", "ACCEPTED")], true, false),
+        ([("mailto:alice@example.org", "DECLINED"), ("mailto:alice@home.example", "DECLINED")], true, true),
+    ])
+    func aMeetingIsFreeWhenThePersonDeclinedIt(_ attendees: [(String, String)], _ tentativeBusy: Bool, _ free: Bool) {
+        #expect(Attendance.isFree(attendees: attendees.map { (address: $0.0, partstat: $0.1) }, addresses: me, tentativeBusy: tentativeBusy) == free)
+    }
+
+    @Test func withoutTheirAddressesEveryMeetingIsBusy() {
+        #expect(!Attendance.isFree(attendees: [("mailto:alice@example.org", "DECLINED")], addresses: [], tentativeBusy: false))
+    }
+}
