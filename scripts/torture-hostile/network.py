@@ -145,11 +145,15 @@ def restored(t, rng, env, mode, url):
     for i in range(2 if t.quick else 5):
         row.runs += 1
         mark = os.path.join(t.tmp, f"PWNED-{i}-{rng.getrandbits(32):08x}")
-        words = rng.choice([f"touch {mark}", f"sh -c 'touch {mark}; echo pw'", f"env X={rng.randint(0, 99)} touch {mark}"])
+        # Each prints a password (so the other user's connect succeeds) and leaves the mark.
+        words = rng.choice([f"sh -c 'touch {mark}; echo pw'", f"sh -c 'echo pw{rng.randint(0, 99)}; touch {mark}'",
+                            f"env X={rng.randint(0, 99)} sh -c 'touch {mark} && echo pw'"])
         mallory = t.new_db(f"net-mallory-{i}")
         foreign_config = os.path.join(t.tmp, f"mallory-config-{i}")
         p = t.focus(mallory, "calendar", "connect", url, "--user", f"m{rng.randint(0, 999)}", "--password-command", words,
                     env={**env, "XDG_CONFIG_HOME": foreign_config})
+        if not row.check(p.returncode == 0, f"case {i}: the other user's connect failed: {p.stderr.strip()[:200]!r}"):
+            continue
         if os.path.exists(mark):
             os.remove(mark)
         gift = os.path.join(t.tmp, f"gift-{i}.sqlite")
