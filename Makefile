@@ -3,15 +3,22 @@
 #   make test    run every test (unit, CLI, end to end under tmux and a private D-Bus bus)
 #   make install PREFIX=/usr/local   (DESTDIR too; make uninstall)
 #   make install-files BIN=path      install an already-built binary, with what it generates
+#   make deb     focus_VERSION_amd64.deb from the release binary (dpkg-deb, offline)
 
 PREFIX   ?= /usr/local
 SWIFT    ?= swift
 TASK     ?= Getting started/Try focus
 DURATION ?= 25m
-# Debian packages: C libraries (SQLite, libnotify), the zone database (tzdata), and the tools the
-# end-to-end tests drive (tmux for the countdown, dbus + python3-dbus/gi for notifications,
-# timewarrior for a real `timew export` to import, man-db + groff-base to render the manual).
-APT_PACKAGES = libsqlite3-dev libnotify-dev libcurl4-openssl-dev openssl tzdata tmux dbus python3-dbus python3-gi sqlite3 pkg-config curl timewarrior man-db groff-base zsh fish
+# Debian packages. To build and run: SQLite (linked; its headers and pkg-config to build), the
+# zone database, and the libraries focus loads when it needs them (libnotify for desktop
+# notifications, libcurl for calendars on the network). `make start` and `make build` ask
+# for these alone.
+RUN_PACKAGES = libsqlite3-dev pkg-config tzdata libnotify4 libcurl4
+# What the tests drive besides: tmux for the countdown, dbus + python3-dbus/gi for
+# notifications, timewarrior for a real `timew export` to import, man-db + groff-base to render
+# the manual, the shells for completions, openssl and curl for the test servers, sqlite3 to
+# inspect databases. `make test` installs them too.
+TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi sqlite3 curl timewarrior man-db groff-base zsh fish
 
 # The same flags whatever stdout is: SwiftPM colours diagnostics only on a terminal, and the
 # changed compiler flag made every switch between a terminal and a pipe rebuild everything.
@@ -46,10 +53,17 @@ LEGACY = share/focus/focus.svg share/focus/focus.png share/focus/focus.service
 # The commit `focus --version` prints: written before each build, read by FocusVersion.swift.
 COMMIT_FILE = Sources/FocusCLI/Generated/FocusBuild+Commit.swift
 
-.PHONY: deps stamp build start test install install-files uninstall clean
+.PHONY: deps deps-test apt-install stamp build start path-hint test deb install install-files uninstall clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES)"
+
+deps-test:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES) $(TEST_PACKAGES)"
+
+# Installs the missing ones of PACKAGES when root; otherwise prints the line to run.
+apt-install:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -qE "ok (installed|triggers-pending|triggers-awaited)" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
@@ -82,10 +96,36 @@ build: deps stamp
 
 start: build
 	@$(RELEASE_BIN) task show "$(TASK)" >/dev/null 2>&1 || $(RELEASE_BIN) task add "$(TASK)"
-	$(RELEASE_BIN) start "$(TASK)" --duration $(DURATION)
+	@status=0; $(RELEASE_BIN) start "$(TASK)" --duration $(DURATION) || status=$$?; \
+	echo; $(MAKE) -s --no-print-directory path-hint; exit $$status
 
-test: deps stamp
-	$(SWIFT) test $(SWIFT_FLAGS)
+# The end of `make start`: where `focus` is on the PATH, or how to put it there.
+path-hint:
+	@if command -v focus >/dev/null 2>&1; then echo "focus is on your PATH: $$(command -v focus)"; else \
+	echo "focus is built at $(RELEASE_BIN) but not on your PATH yet. To run \`focus\` anywhere:"; \
+	echo "  make install PREFIX=~/.local   # then have ~/.local/bin on your PATH"; \
+	echo "or build and install the Debian package: make deb && sudo apt-get install ./focus_*_amd64.deb"; fi
+
+# `make -s print-RUN_PACKAGES`: a variable's value, for the tests and scripts.
+print-%:
+	@echo $($*)
+
+# Every test, then one last line that says how many passed and how many were skipped (a test
+# skips when a tool it drives is missing: Radicale, chromium). scripts/test-summary reads
+# swift test's output (and counts the build's compiler warnings); with NO_SKIPS=1 (CI, .ci/run)
+# a skipped test or a compiler warning fails the run.
+TEST_LOG = .build/test-output.txt
+test: deps-test stamp
+	@mkdir -p .build; \
+	{ $(SWIFT) test $(SWIFT_FLAGS) 2>&1; echo $$? > $(TEST_LOG).status; } | tee $(TEST_LOG); \
+	status=$$(cat $(TEST_LOG).status); \
+	scripts/test-summary $(TEST_LOG) $(if $(NO_SKIPS),--no-skips) || status=1; exit $$status
+
+# The Debian package: the release binary and what install-files writes, in Debian's places,
+# with Depends computed from what the binary links (scripts/make-deb).
+VERSION = $(shell sed -n 's/.*static let number = "\(.*\)"/\1/p' Sources/FocusCLI/FocusVersion.swift)
+deb: build
+	scripts/make-deb $(RELEASE_BIN) $(VERSION)
 
 install: build install-files
 

@@ -95,6 +95,13 @@ package enum FocusMain {
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
                 Planning.replanIfStale(env, db)
+                // The published calendar follows before the command ends (README, "Your real
+                // calendar"); offline, the publication waits for the next one.
+                if !env.databaseUse.published {
+                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+                        env.console.note(line)
+                    }
+                }
             }
             return 0
         } catch let error as FocusError {
@@ -135,13 +142,17 @@ package enum FocusMain {
         let code = RootCommand.exitCode(for: error)
         if code == .success {
             // --help, --version, `focus help ...`.
-            var message = RootCommand.fullMessage(for: error)
+            // The parser would wrap at the terminal's width (COLUMNS or the tty's); the usage
+            // lines are then re-wrapped below. Both at one width, or a wide terminal's option
+            // lines were broken again at 80 and lost their indent.
+            let width = helpWidth(console.width)
+            var message = RootCommand.fullMessage(for: error, columns: width)
             if let i = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
                 let a = arguments[i]
                 let shell = a.hasPrefix("--generate-completion-script=") ? String(a.dropFirst(29)) : (i + 1 < arguments.count ? arguments[i + 1] : "")
                 message = CompletionScripts.patched(message, shell: shell)
             }
-            console.out((wrap ? wrapped(message, width: 80) : message) + "\n")
+            console.out((wrap ? wrapped(message, width: width) : message) + "\n")
             return 0
         }
         let message = oneLine(RootCommand.message(for: error))
@@ -157,6 +168,10 @@ package enum FocusMain {
         console.err("focus: error: \(Sanitized.terminal(sentence))\n")
         return 64
     }
+
+    /// Help fills the terminal up to 80 columns (README: help lines stay within 80), and no
+    /// narrower than 40, where the option column would leave no room for prose.
+    static func helpWidth(_ terminal: Int) -> Int { min(80, max(40, terminal)) }
 
     /// `focus --db x task list` → `focus task list --db x`: global options may come before the
     /// subcommand, where the parser (which keeps them on each subcommand) would not see them.

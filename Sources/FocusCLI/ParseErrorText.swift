@@ -16,15 +16,8 @@ enum ParseErrorText {
         let path = commandPath(arguments)
         let command = (["focus"] + path.map(\.name)).joined(separator: " ")
         let seeHelp = "See `\(command) --help`."
-
-        if let option = between(message, "Missing value for '", "'") {
-            let name = option.split(separator: " ").first.map(String.init) ?? option
-            var s = "missing value for \(name): give one, as in \(option)."
-            if let i = arguments.firstIndex(of: name), i + 1 < arguments.count, arguments[i + 1].hasPrefix("-"), !arguments[i + 1].hasPrefix("--") {
-                s += " A value that starts with '-' is written \(name)=\(Quoted.shell(arguments[i + 1]))."
-            }
-            return s + " " + seeHelp
-        }
+        if let typo = unknownTopLevelCommand(arguments, path: path) { return typo }
+        if let option = between(message, "Missing value for '", "'") { return missingValue(option, arguments: arguments) + " " + seeHelp }
         if message.hasPrefix("Unknown option '") {
             let rest = message.dropFirst("Unknown option '".count)
             let name = rest.prefix { $0 != "'" }
@@ -39,7 +32,8 @@ enum ParseErrorText {
         if let value = unexpectedValue(message) {
             if let last = path.last, last.hasSubcommands, arguments.count > path.count, arguments[path.count] == value {
                 let names = last.subcommands.joined(separator: ", ")
-                return "unknown command '\(value)' for `\(command)`; its commands are \(names). \(seeHelp)"
+                let hint = didYouMean(value, among: last.subcommands, command: command)
+                return "unknown command '\(value)' for `\(command)`; its commands are \(names).\(hint) \(seeHelp)"
             }
             if path.isEmpty, arguments.first == value {
                 return "unknown command '\(value)'. See `focus --help` for the commands."
@@ -72,6 +66,34 @@ enum ParseErrorText {
         if s.isEmpty { s = "invalid command line" }
         if let last = s.last, !".?!".contains(last) { s += "." }
         return s + " " + seeHelp
+    }
+
+    /// `focus stat --last 7`: the parser blames `--last`, but the mistake is the command.
+    private static func unknownTopLevelCommand(_ arguments: [String], path: [Step]) -> String? {
+        guard path.isEmpty, let word = arguments.first, !word.hasPrefix("-"), word != "help" else { return nil }
+        return "unknown command '\(word)'.\(didYouMean(word, among: topLevelNames, command: "focus")) See `focus --help` for the commands."
+    }
+
+    /// "missing value for --estimate: give one, as in --estimate <duration>.", with how to
+    /// write a value that starts with '-'.
+    private static func missingValue(_ option: String, arguments: [String]) -> String {
+        let name = option.split(separator: " ").first.map(String.init) ?? option
+        var s = "missing value for \(name): give one, as in \(option)."
+        if let i = arguments.firstIndex(of: name), i + 1 < arguments.count, arguments[i + 1].hasPrefix("-"), !arguments[i + 1].hasPrefix("--") {
+            s += " A value that starts with '-' is written \(name)=\(Quoted.shell(arguments[i + 1]))."
+        }
+        return s
+    }
+
+    /// The commands under `focus`, as help lists them.
+    private static var topLevelNames: [String] {
+        RootCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+    }
+
+    /// " Did you mean `focus stats`?" for the command nearest to `typed`, or nothing.
+    private static func didYouMean(_ typed: String, among names: [String], command: String) -> String {
+        guard let best = NearestNames.closest(to: typed, among: names).first else { return "" }
+        return " Did you mean `\(command) \(best)`?"
     }
 
     /// A subcommand on the way down the tree: its name and the names of its own subcommands.

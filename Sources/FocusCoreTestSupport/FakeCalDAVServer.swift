@@ -18,6 +18,9 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var requests = 0
         var failAfter: Int?
         var collectionPuts = false
+        var davical = DAViCalModes()
+        var missingIfMatchIs412 = false
+        var deletedCalendars: Set<String> = []
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -32,6 +35,52 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     /// Whether a PUT of a whole collection is taken (as Radicale takes it), else refused as
     /// most servers refuse it.
     package func takeCollectionPuts(_ yes: Bool) { state.withLock { $0.collectionPuts = yes } }
+
+    /// Behaviours of DAViCal that focus must live with, each switched on alone.
+    package struct DAViCalModes: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        /// Display names listed with their XML character references escaped once more
+        /// (`Work &amp; Life` for `Work & Life`).
+        package static let escapedNames = DAViCalModes(rawValue: 1)
+        /// A collection's PROPFIND has no `getetag`.
+        package static let noCollectionETag = DAViCalModes(rawValue: 2)
+        /// The home lists the scheduling inbox and outbox (`.in/`, `.out/`, RFC 6638) with the
+        /// calendar resource type; the inbox holds an invitation.
+        package static let schedulingCollections = DAViCalModes(rawValue: 4)
+    }
+
+    /// Answers as DAViCal does in `modes`.
+    package func behaveAsDAViCal(_ modes: DAViCalModes) {
+        state.withLock { s in
+            s.davical = modes
+            guard modes.contains(.schedulingCollections) else { return }
+            let invitation = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:invite@example.org\r\nDTSTAMP:20261120T090000Z\r\n"
+                + "DTSTART:20261123T100000Z\r\nDTEND:20261123T110000Z\r\nSUMMARY:Invitation\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            s.version += 1
+            s.resources[home + ".in/invite.ics"] = Resource(etag: "\"e\(s.version)\"", data: Data(invitation.utf8))
+            s.log.append((s.version, home + ".in/invite.ics"))
+        }
+    }
+
+    /// DAViCal's and Radicale's answer to an `If-Match` on a member that does not exist: 412
+    /// (RFC 7232 section 3.1), not 404.
+    package func answerMissingIfMatchWith412(_ yes: Bool) { state.withLock { $0.missingIfMatchIs412 = yes } }
+
+    /// Deletes a calendar and everything in it, as another client would: it is no longer
+    /// listed, and reading it fails as a 404 does.
+    package func deleteCalendar(_ url: String) {
+        state.withLock { s in
+            s.calendars[url] = nil
+            s.components[url] = nil
+            s.deletedCalendars.insert(url)
+            for member in s.resources.keys where member.hasPrefix(url) {
+                s.version += 1
+                s.resources[member] = nil
+                s.log.append((s.version, member))
+            }
+        }
+    }
 
     /// The resources of a calendar, by URL.
     package func contents(_ calendarURL: String) -> [String: Data] {
@@ -56,6 +105,13 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         }
     }
 
+    /// A deleted calendar answers as a 404 does.
+    private func gone(_ calendarURL: String) throws(FocusError) {
+        if state.withLock({ $0.deletedCalendars.contains(calendarURL) }) {
+            throw FocusError.unavailable("dav.example.org has nothing there (HTTP 404): the calendar or account was removed or moved.")
+        }
+    }
+
     private func answer() throws(FocusError) {
         let down = state.withLock { s -> Bool in
             s.requests += 1
@@ -76,9 +132,16 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
         try answer()
         return state.withLock { s in
-            s.calendars.sorted { $0.key < $1.key }.map {
-                RemoteCalendar(url: $0.key, displayName: $0.value, components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
+            var found = s.calendars.sorted { $0.key < $1.key }.map {
+                RemoteCalendar(url: $0.key, displayName: s.davical.contains(.escapedNames) ? $0.value.replacingOccurrences(of: "&", with: "&amp;") : $0.value,
+                               components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
             }
+            if s.davical.contains(.schedulingCollections) {
+                found += [".in/", ".out/"].map {
+                    RemoteCalendar(url: home + $0, displayName: $0, components: ["VEVENT", "VTODO"], syncToken: "t\(s.version)", supportsSync: true, scheduling: true)
+                }
+            }
+            return found
         }
     }
 
@@ -99,6 +162,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let current = "t\(s.version)"
             guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
@@ -121,7 +185,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         return state.withLock { s in
             let existing = s.resources[url]
             if let ifMatch {
-                guard let existing else { return .missing }
+                guard let existing else { return s.missingIfMatchIs412 ? .changedOnServer : .missing }
                 if ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             } else if existing != nil {
                 return .changedOnServer
@@ -137,7 +201,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
         return state.withLock { s in
-            guard let existing = s.resources[url] else { return .missing }
+            guard let existing = s.resources[url] else { return ifMatch != nil && s.missingIfMatchIs412 ? .changedOnServer : .missing }
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             s.version += 1
             s.resources[url] = nil
@@ -153,10 +217,12 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func members(of calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> CollectionListing {
         try answer()
+        try gone(calendarURL)
         return state.withLock { s in
             let members = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                 .map { RemoteResource(url: $0.key, etag: $0.value.etag) }
-            return CollectionListing(etag: Self.collectionTag(s, calendarURL), token: "t\(s.version)", members: members)
+            let etag = s.davical.contains(.noCollectionETag) ? nil : Self.collectionTag(s, calendarURL)
+            return CollectionListing(etag: etag, token: "t\(s.version)", members: members)
         }
     }
 
@@ -196,6 +262,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try answer()
         return state.withLock { s in
             if s.calendars[url] != nil { return .changedOnServer }
+            s.deletedCalendars.remove(url)
             s.calendars[url] = displayName
             s.components[url] = components
             return .written(etag: nil)

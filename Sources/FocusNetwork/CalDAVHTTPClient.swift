@@ -38,6 +38,40 @@ package struct CalDAVHTTPClient: CalDAVClient {
 
     package func discover(_ endpoint: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount {
         let start = try CalendarFeed.address(endpoint.url, insecure: endpoint.insecure)
+        let principal: (url: String, context: String, homes: [String])
+        do {
+            principal = try locatePrincipal(start, endpoint)
+        } catch {
+            // An iCalendar address given where a CalDAV account belongs: say which command reads it.
+            if isFeed(start, endpoint) {
+                throw .usage("\(CalendarFeed.shownAddress(start)) is an iCalendar feed (a GET answers with a calendar file), not a CalDAV account: subscribe to it with `focus calendar subscribe '\(Sanitized.terminal(start))'`.")
+            }
+            throw error
+        }
+        var homes = principal.homes
+        if homes.isEmpty {
+            let answer = try multistatus("PROPFIND", principal.url, depth: "0", body: Self.propfind(["<c:calendar-home-set/>"]), endpoint)
+            homes = onOrigin(answer.responses.flatMap { $0.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href") ?? [] }
+                .map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }, endpoint, what: "a calendar home")
+        }
+        if homes.isEmpty {
+            // A principal without a home set: some servers keep calendars under the principal.
+            homes = [Self.collection(principal.url)]
+        }
+        var seen = Set<String>()
+        return CalDAVAccount(contextURL: principal.context, principalURL: principal.url, homeURLs: homes.filter { seen.insert($0).inserted })
+    }
+
+    /// Whether `url` answers a GET with an iCalendar file (a feed, README "Your real calendar").
+    private func isFeed(_ url: String, _ endpoint: CalDAVEndpoint) -> Bool {
+        let request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "text/calendar, */*;q=0.5")], caFile: endpoint.caFile)
+        guard let response = try? http.get(request), (200..<300).contains(response.status) else { return false }
+        let text = response.body.prefix(64).drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0D, 0x0A].contains($0) }
+        return String(decoding: text.prefix(15), as: UTF8.self).uppercased() == "BEGIN:VCALENDAR"
+    }
+
+    /// The principal and its homes when the discovery answer has them (RFC 6764 section 6).
+    private func locatePrincipal(_ start: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> (url: String, context: String, homes: [String]) {
         let body = Self.propfind(["<d:current-user-principal/>", "<c:calendar-home-set/>"])
         var principal: (url: String, context: String, homes: [String])?
         // RFC 6764 section 6: the address as given first (it is often the context path
@@ -60,18 +94,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         guard let principal else {
             throw .unavailable("\(CalendarFeed.shownAddress(start)) is not a CalDAV server: neither that address nor /.well-known/caldav on its host names a current-user-principal (RFC 5397). Give the CalDAV address your calendar provider documents.")
         }
-        var homes = principal.homes
-        if homes.isEmpty {
-            let answer = try multistatus("PROPFIND", principal.url, depth: "0", body: Self.propfind(["<c:calendar-home-set/>"]), endpoint)
-            homes = onOrigin(answer.responses.flatMap { $0.property(Self.caldav, "calendar-home-set")?.children(Self.dav, "href") ?? [] }
-                .map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }, endpoint, what: "a calendar home")
-        }
-        if homes.isEmpty {
-            // A principal without a home set: some servers keep calendars under the principal.
-            homes = [Self.collection(principal.url)]
-        }
-        var seen = Set<String>()
-        return CalDAVAccount(contextURL: principal.context, principalURL: principal.url, homeURLs: homes.filter { seen.insert($0).inserted })
+        return principal
     }
 
     /// The principal named at `url` (nil when the answer names none), with the homes when the
@@ -132,7 +155,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
     }
 
     /// A calendar collection's properties (nil for anything else: the home itself, address
-    /// books, inboxes).
+    /// books, inboxes without the calendar resource type; one with it is marked `scheduling`).
     static func calendar(_ item: DAVResponse) -> RemoteCalendar? {
         guard item.status.map({ (200..<300).contains($0) }) ?? true,
               let type = item.property(dav, "resourcetype"), type.child(caldav, "calendar") != nil else { return nil }
@@ -156,8 +179,10 @@ package struct CalDAVHTTPClient: CalDAVClient {
             let names = Set(privileges.children(dav, "privilege").flatMap { $0.children.filter { $0.namespace == dav }.map(\.name) })
             writable = !names.isDisjoint(with: ["all", "write", "write-content", "bind"])
         }
+        let scheduling = type.child(caldav, "schedule-inbox") != nil || type.child(caldav, "schedule-outbox") != nil
         return RemoteCalendar(url: url, displayName: name, components: components, ctag: ctag.flatMap { $0.isEmpty ? nil : $0 },
-                              syncToken: token.flatMap { $0.isEmpty ? nil : $0 }, supportsSync: supportsSync, writable: writable)
+                              syncToken: token.flatMap { $0.isEmpty ? nil : $0 }, supportsSync: supportsSync, writable: writable,
+                              scheduling: scheduling)
     }
 
     // MARK: Events

@@ -52,25 +52,41 @@ package struct AppDatabase: Sendable {
 
     private func migrateIfNeeded() throws(FocusError) {
         do {
+            // The common case in one read, without the write lock.
             let version = try writer.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             if version == AppDatabase.schemaVersion { return }
             if version > AppDatabase.schemaVersion { throw FocusError.newerSchema(path: path) }
-            if version == 0 {
-                // A database focus did not make (it has tables but no version) is not ours to change.
-                let foreign = try writer.read { db in
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
-                }
-                if foreign > 0 {
-                    throw FocusError.corruptDatabase(path: path, reason: "it is an SQLite database of another program")
-                }
-            }
-            try AppDatabase.migrator.migrate(writer)
-            try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(AppDatabase.schemaVersion)") }
+            // The version check, every migration and the version stamp in one IMMEDIATE
+            // transaction: a second process opening a new or old file at the same moment waits
+            // for this one and then finds the schema current (README, Files).
+            let path = path
+            try AppDatabase.migrator.migrate(writer, check: { db in
+                try AppDatabase.needsMigration(db, path: path)
+            }, stamp: { db in
+                try db.execute(sql: "PRAGMA user_version = \(AppDatabase.schemaVersion)")
+            })
         } catch let e as FocusError {
             throw e
         } catch {
             throw AppDatabase.map(error, path: path)
         }
+    }
+
+    /// Read inside the migrating transaction: whether the schema is behind (false when another
+    /// process brought it up to date meanwhile). A newer schema, or a database focus did not
+    /// make (tables, but no version and no record of focus's migrations), is refused unchanged.
+    static func needsMigration(_ db: Database, path: String) throws -> Bool {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if version == AppDatabase.schemaVersion { return false }
+        if version > AppDatabase.schemaVersion { throw FocusError.newerSchema(path: path) }
+        if version == 0 {
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            // A file an earlier focus began making (it committed each migration on its own) goes on.
+            if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                throw FocusError.corruptDatabase(path: path, reason: "it is an SQLite database of another program")
+            }
+        }
+        return true
     }
 
     /// Runs a read, mapping SQLite's errors to focus's.

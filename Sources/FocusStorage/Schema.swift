@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 12
+    package static let schemaVersion = 14
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -539,6 +539,40 @@ extension AppDatabase {
                 try db.execute(sql: String(sql.dropLast(body.count))
                     + " WHEN (SELECT stale FROM planState WHERE id = 1) = 0 BEGIN UPDATE planState SET stale = 1 WHERE id = 1; END")
             }
+        }
+        migrator.registerMigration("v14-account-calendars") { db in
+            // A refresh of a connected account lists its calendars again and reads those added
+            // since (README, "A CalDAV account"), by the rule of `connect`: `calendarNames` holds
+            // the names given with --calendar, one a line ('' for every calendar that holds
+            // events; NULL for an account connected before this, whose choice was not kept: only
+            // the calendars it has count, none is added). `excludedUrls` are those the person
+            // removed with `calendar rm` (one a line), never read again until `connect`;
+            // `lastChange` the calendars the last refresh added (`+ Name`) and removed (`- Name`).
+            try db.execute(sql: """
+                ALTER TABLE calendarAccount ADD COLUMN calendarNames TEXT;
+                ALTER TABLE calendarAccount ADD COLUMN excludedUrls TEXT NOT NULL DEFAULT '';
+                ALTER TABLE calendarAccount ADD COLUMN lastChange TEXT NOT NULL DEFAULT '';
+                ALTER TABLE calendarAccount ADD COLUMN lastChangeAt INTEGER;
+                """)
+        }
+        migrator.registerMigration("v15-publish-across-machines") { db in
+            // One calendar, one copy of each block (README, "Your real calendar"). `publisher`
+            // names this database's focus in the events it publishes (X-FOCUS-PUBLISHER), so it
+            // never writes over, or deletes, another machine's events; publishTarget.syncToken is
+            // where the last publication's look at the calendar ended (RFC 6578), so a deleted or
+            // moved event is seen; publishedEvent.startedAt is the start focus wrote, so a move is
+            // told from another change; scheduledBlock.pinnedUid marks a block the person moved in
+            // a calendar app (the UID of its event), which re-plans keep where it is.
+            try db.execute(sql: """
+                CREATE TABLE publisher (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  name TEXT NOT NULL
+                );
+                INSERT INTO publisher (id, name) VALUES (1, lower(hex(randomblob(8))));
+                ALTER TABLE publishTarget ADD COLUMN syncToken TEXT;
+                ALTER TABLE publishedEvent ADD COLUMN startedAt INTEGER;
+                ALTER TABLE scheduledBlock ADD COLUMN pinnedUid TEXT;
+                """)
         }
         return migrator
     }

@@ -23,6 +23,8 @@ package final class TestWorld: @unchecked Sendable {
     package var configPath: String
     /// Whether commands find no database file (a machine where nothing was recorded yet).
     package var databaseMissing = false
+    /// The CalDAV server commands talk to (a `FakeCalDAVServer`); nil: the live HTTP client.
+    package var caldav: (any CalDAVClient)?
 
     package init(now: String = "2026-11-22T09:00:00Z", zone: String = "Europe/Berlin", width: Int = 80) throws {
         database = try AppDatabase.inMemory()
@@ -62,7 +64,16 @@ package final class TestWorld: @unchecked Sendable {
         )
         let missing = databaseMissing
         env.databaseExists = { !missing }
+        env.caldav = caldav
         return env
+    }
+
+    /// Trusts every account and feed setting the database holds now, as `calendar connect` and
+    /// `calendar subscribe` do for what this user sets up (README, "What focus promises"): for
+    /// tests that store an account directly.
+    package func trustStoredSettings() throws {
+        let env = try environment(global: GlobalOptions())
+        try TrustStore(env: env).add(TrustStore.settings(database).map(\.digest))
     }
 
     /// The next of `answers` to a question, written after it as a person's typing would be echoed.

@@ -116,10 +116,12 @@ struct CalDAVAccountTests {
         #expect(events.filter { $0.contains("DTSTART:20261125T100000Z") && $0.contains("CATEGORIES:focus") }.count == 1, "\(events)")
 
         // Twice the work: the next plan writes a second block and leaves the first as it was.
-        #expect(try await sandbox.run(["task", "edit", "Thesis/Draft", "--estimate", "50m"], env: direct).code == 0)
+        // The command that changed the plan published it before it ended.
+        let edit = try await sandbox.run(["task", "edit", "Thesis/Draft", "--estimate", "50m"], env: direct)
+        #expect(edit.code == 0 && edit.err.contains("Published 2 planned blocks to Focus plan (1 new)."), "\(edit.err)")
         let plan = try await sandbox.run(["plan"], env: direct)
         #expect(plan.code == 0, "\(plan.err)")
-        #expect(plan.out.contains("Published 2 planned blocks to Focus plan (1 new)."), "\(plan.out)")
+        #expect(!plan.out.contains("Published"), "already published: \(plan.out)")
         events = try objects(server, "focus-plan/")
         #expect(events.filter { $0.contains("CATEGORIES:focus") }.count == 2)
         #expect(events.filter { $0.contains("SUMMARY:Lunch") }.count == 1)
@@ -132,9 +134,8 @@ struct CalDAVAccountTests {
         #expect(summaries == ["Lunch", "Stand-up"], "\(busy.out)")
 
         // Done: its blocks leave the calendar; the lunch stays.
-        #expect(try await sandbox.run(["task", "done", "Thesis/Draft"], env: direct).code == 0)
-        let after = try await sandbox.run(["plan"], env: direct)
-        #expect(after.out.contains("Published 0 planned blocks to Focus plan (2 removed)."), "\(after.out)")
+        let done = try await sandbox.run(["task", "done", "Thesis/Draft"], env: direct)
+        #expect(done.code == 0 && done.err.contains("Published 0 planned blocks to Focus plan (2 removed)."), "\(done.err)")
         events = try objects(server, "focus-plan/")
         #expect(events.count == 1 && events.first?.contains("SUMMARY:Lunch") == true, "\(events)")
 
@@ -147,15 +148,69 @@ struct CalDAVAccountTests {
         #expect(events.filter { $0.contains("X-FOCUS-SESSION:completed") && $0.contains("SUMMARY:✓ Thesis/Draft") }.count == 1, "\(events)")
 
         // Work again, then stop publishing: the blocks ahead leave the calendar, nothing else.
-        #expect(try await sandbox.run(["task", "done", "Thesis/Draft", "--undo"], env: direct).code == 0)
         // 25 of its 50 minutes are worked: one block left to plan.
-        #expect(try await sandbox.run(["plan"], env: direct).out.contains("(1 new)"))
+        #expect(try await sandbox.run(["task", "done", "Thesis/Draft", "--undo"], env: direct).err.contains("(1 new)"))
         let stop = try await sandbox.run(["calendar", "publish", "focus plan", "--stop"], env: direct)
         #expect(stop.code == 0, "\(stop.err)")
         #expect(stop.out.contains("Stopped publishing to Focus plan: 1 block still ahead deleted there."), "\(stop.out)")
         events = try objects(server, "focus-plan/")
         #expect(events.filter { $0.contains("X-FOCUS-BLOCK") }.isEmpty && events.contains { $0.contains("SUMMARY:Lunch") }, "\(events)")
         #expect(!(try await sandbox.run(["plan"], env: direct).out.contains("Published")))
+    }
+
+    @Test("two machines, one calendar: one plan; an event deleted there comes back (Radicale answers 412); a dragged block is pinned")
+    func twoPublishersAndOtherApps() async throws {
+        let server = try RadicaleServer()
+        let laptop = try Sandbox(), desktop = try Sandbox()
+        defer { laptop.remove(); desktop.remove() }
+        try server.makeCalendar("work", displayName: "Work")
+        let command = "printf '%s\\n' '\(server.password)'"
+        for sandbox in [laptop, desktop] {
+            #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27"], env: direct).code == 0)
+            let connect = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct)
+            #expect(connect.code == 0, "\(connect.err)")
+        }
+        #expect(try await laptop.run(["calendar", "publish", "Focus plan"], env: direct).out.contains("(2 new)"))
+        let before = try objects(server, "focus-plan/")
+        #expect(before.count == 2)
+
+        let second = try await desktop.run(["calendar", "publish", "Focus plan"], env: direct)
+        #expect(second.code == 69 && second.err.contains("one calendar holds one plan"), "\(second.err)")
+        #expect(try objects(server, "focus-plan/") == before, "the desktop wrote nothing")
+        #expect(try await desktop.run(["calendar", "publish", "Focus plan", "--stop"], env: direct).code == 64)
+        #expect(try objects(server, "focus-plan/") == before, "nor deleted anything")
+
+        func uid(_ text: String) -> String {
+            text.split(separator: "\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) } ?? ""
+        }
+        // Deleted in another app: Radicale answers the next If-Match write 412; it is written again.
+        let first = before.first { $0.contains("DTSTART:20261125T070000Z") } ?? ""
+        let name = "focus-plan/" + uid(first).replacingOccurrences(of: "@", with: "_") + ".ics"
+        try server.delete(name)
+        let again = try await laptop.run(["calendar", "publish", "Focus plan"], env: direct)
+        #expect(again.out.contains("Published 2 planned blocks to Focus plan (1 written again)."), "\(again.out) \(again.err)")
+        #expect(try objects(server, "focus-plan/").count == 2)
+
+        // Dragged to 14:00 in a calendar app.
+        let lines = first.split(separator: "\n").prefix { $0 != "END:VEVENT" }.filter { !$0.isEmpty }.map { line -> String in
+            if line.hasPrefix("DTSTART") { return "DTSTART:20261125T130000Z" }
+            if line.hasPrefix("DTEND") { return "DTEND:20261125T132500Z" }
+            return String(line)
+        }
+        let moved = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//app//EN", "BEGIN:VEVENT"] + lines + ["SEQUENCE:1", "END:VEVENT", "END:VCALENDAR", ""])
+            .joined(separator: "\r\n")
+        _ = try server.put(name, ics: moved)
+        let plan = try await laptop.run(["plan"], env: direct)
+        #expect(plan.err.contains("Thesis/Draft is pinned at"), "\(plan.err)")
+        #expect(try await planStarts(laptop) == ["2026-11-25T07:00:00Z", "2026-11-25T13:00:00Z"], "the rest placed again, the pinned block kept")
+        #expect(try objects(server, "focus-plan/").filter { $0.contains("DTSTART:20261125T130000Z") }.count == 1)
+
+        // The whole calendar deleted in another app: made again at the next change, no warnings.
+        #expect(try server.request("DELETE", "focus-plan/").status < 300)
+        let edit = try await laptop.run(["task", "edit", "Thesis/Draft", "--notes", "Outline"], env: direct)
+        #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
+        #expect(edit.err.contains("was deleted there: made it again"), "\(edit.err)")
+        #expect(try objects(server, "focus-plan/").count == 2)
     }
 
     @Test("a wrong password, a failing password command and a server that is down: one line, exit 69, the copy kept")

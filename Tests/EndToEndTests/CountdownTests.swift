@@ -69,11 +69,14 @@ struct CountdownTests {
         try await Task.sleep(for: .seconds(2))
         try await t.keys("q")
         try await t.waitFor("Why did you stop?")
-        // Recorded at once, before the reason is typed.
+        // Recorded at once, before the reason is typed, and over: the lock went with it, so
+        // another terminal may start the next session while this one waits for the reason.
         #expect(try await s.logs().first?["status"] as? String == "interrupted")
+        let next = try await s.run("start", "Thesis", "--duration", "1s", "--no-break")
+        #expect(next.code == 0, "\(next.err)")
         try await t.keys("phone call", "Enter")
         try await t.waitFor("EXIT=0")
-        let log = try #require(await s.logs().first)
+        let log = try #require(await s.logs().first { $0["status"] as? String == "interrupted" })
         let focused = try #require(log["focused_seconds"] as? Int)
         #expect((1...3).contains(focused), "focused \(focused)")
         #expect(log["planned_seconds"] as? Int == 60)
@@ -161,5 +164,40 @@ struct CountdownTests {
         let log = try #require(await s.logs().first)
         #expect(log["status"] as? String == "interrupted")
         #expect(log["note"] as? String == "meeting")
+    }
+
+    /// `focus stop` from another terminal without `--reason`: the countdown's terminal asks
+    /// nothing (before, it waited at "Why did you stop?" forever, holding the lock, while
+    /// `status` said idle, `start` said a session runs and `stop` said none does).
+    @Test func stopFromElsewhereAsksNothingInTheCountdownsTerminalAndFreesTheSession() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 10m; echo EXIT=$?")
+        _ = try #require(try await runningPID(s))
+        try await Task.sleep(for: .seconds(2))
+        let stop = try await s.run("stop")
+        #expect(stop.code == 0, "\(stop.err)")
+        #expect(stop.out.contains("recorded as interrupted"), "\(stop.out)")
+        #expect(stop.out.contains("focus log edit"), "a way to add the reason later: \(stop.out)")
+        let screen = try await t.waitFor("EXIT=0")
+        #expect(!screen.contains("Why did you stop?"), "\(screen)")
+        #expect(screen.contains("stopped by `focus stop` from elsewhere"), "\(screen)")
+        #expect(try await s.run("status").out == "idle\n")
+        let again = try await s.run("stop")
+        #expect(again.code == 69 && again.err.contains("no session is running"), "\(again.err)")
+        let log = try #require(await s.logs().first)
+        #expect(log["status"] as? String == "interrupted")
+        #expect(log["note"] == nil || log["note"] is NSNull)
+        // A new session starts at once: the lock went with the recorded session.
+        t.kill()
+        let t2 = Terminal(sandbox: s)
+        defer { t2.kill() }
+        try await t2.start("\(Sandbox.binary) start Thesis --duration 10m; echo EXIT=$?")
+        _ = try #require(try await runningPID(s))
+        #expect(try await s.run("stop", "--reason", "lunch").code == 0)
+        try await t2.waitFor("EXIT=0")
+        #expect(try await s.logs().first?["note"] as? String == "lunch")
     }
 }

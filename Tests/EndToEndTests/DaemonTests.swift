@@ -94,6 +94,38 @@ extension DaemonTests {
     }
 }
 
+extension DaemonTests {
+    /// With no notification server, the daemon said "desktop notifications unavailable…" before
+    /// every notice: it says so once a run, and every notice still goes to the terminal.
+    @Test func desktopNotificationsUnavailableIsSaidOnceARun() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Thesis/Chapter 1").code == 0)
+        #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
+        let n = DaemonTests.nowSeconds
+        let sql = """
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 1), \(n + 3001) FROM subtask WHERE title = 'Chapter 1';
+            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
+              SELECT id, \(n + 3), \(n + 3003) FROM subtask WHERE title = 'Chapter 2';
+            """
+        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(insert.status == 0, "\(insert.err)")
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        let shell = "\"$0\" daemon & p=$!; sleep 5; kill -TERM $p; wait $p"
+        let r = try await offPool {
+            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "\(r.err)")
+        #expect(r.err.contains("Thesis/Chapter 2 — 50 min block starts now"), "\(r.err)")
+        #expect(r.err.components(separatedBy: "desktop notifications unavailable").count - 1 == 1, "\(r.err)")
+    }
+}
+
 /// Process-level behaviour that needs no notification server.
 @Suite(.serialized)
 struct DaemonProcessTests {

@@ -166,7 +166,7 @@ struct Terminal {
         let quoted = shell.replacingOccurrences(of: "'", with: "'\\''")
         try await tmux("new-session", "-d", "-x", "80", "-y", "24", "while [ ! -e '\(go)' ]; do sleep 0.02; done; env \(exports) TERM=xterm-256color sh -c '\(quoted)'; sleep 60")
         try await tmux("pipe-pane", "-o", "cat >> '\(transcript.path)'")
-        FileManager.default.createFile(atPath: go, contents: nil)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
     }
 
     /// Waits (at most `seconds`) until `text` has been printed at some time, even if it is no

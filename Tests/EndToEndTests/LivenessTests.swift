@@ -81,7 +81,7 @@ struct Child {
         let child = try await startSession(s)
         kill(child.pid, SIGKILL)
         // Not reaped: the process lingers as a zombie, and its pid still answers kill(pid, 0).
-        _ = try await eventually { child.state == "Z" }
+        _ = await eventually { child.state == "Z" }
         #expect(child.state == "Z")
         #expect(kill(child.pid, 0) == 0)
         let status = try await s.run("status")
@@ -152,7 +152,7 @@ struct Child {
         let child = try await startSession(s)
         let lock = s.db + ".session.lock"
         #expect(unlink(lock) == 0)
-        let back = try await eventually { FileManager.default.fileExists(atPath: lock) }
+        let back = await eventually { FileManager.default.fileExists(atPath: lock) }
         #expect(back, "the lock file was not put back")
         let status = try await s.run("status", "--json")
         #expect(status.out.contains("\"pid\": \(child.pid)"), "\(status.out)")
@@ -273,7 +273,7 @@ struct SuspendTests {
         #expect(try !cooked(tty))
         try await Task.sleep(for: .seconds(1))
         kill(pid, SIGTSTP)
-        #expect(try await eventually { state(pid) == "T" }, "the process did not stop")
+        #expect(await eventually { state(pid) == "T" }, "the process did not stop")
         #expect(try await s.run("status").out.contains("paused"))
         #expect(try cooked(tty), "the terminal was left in the countdown's mode")
         try await Task.sleep(for: .seconds(3))
@@ -302,7 +302,7 @@ struct SuspendTests {
         let pid = try #require(try await pid(s))
         try await Task.sleep(for: .seconds(1))
         kill(pid, SIGTSTP)
-        #expect(try await eventually { state(pid) == "T" })
+        #expect(await eventually { state(pid) == "T" })
         let stop = try await s.run("stop", "--reason", "lunch")
         #expect(stop.code == 0, "\(stop.err)")
         try await t.waitFor("EXIT=0")

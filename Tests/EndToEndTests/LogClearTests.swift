@@ -42,7 +42,7 @@ struct LogClearTests {
         try await t.keys("n", "Enter")
         let first = try await t.waitFor("FIRST=0")
         #expect(first.contains("Nothing deleted."))
-        try await eventually { try await t.screen().components(separatedBy: "[y/N]").count == 3 }
+        _ = try await eventually { try await t.screen().components(separatedBy: "[y/N]").count == 3 }
         try await t.keys("y", "Enter")
         let second = try await t.waitFor("SECOND=0")
         #expect(second.contains("Deleted 2 sessions of Thesis/Chapter 2 (50m)."))

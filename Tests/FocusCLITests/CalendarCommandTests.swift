@@ -40,6 +40,20 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
         #expect(text.out == "Classes  7 events  imported 2026-11-22 10:00  \(sampleCalendarPath)\n")
     }
 
+    /// "1 event" is shorter than "7 events": the columns after it stay in line.
+    @Test func listKeepsItsColumnsInLineForOneEvent() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        await world.run("calendar", "import", sampleCalendarPath)
+        let one = try temporaryFile("gym.ics", oneEventCalendar("Gym", "20261124T170000Z", "20261124T180000Z"))
+        await world.run("calendar", "import", one, "--name", "Gym")
+        let text = await world.output("calendar", "list")
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.count == 2, "\(text.out)")
+        let columns = lines.map { $0.firstRange(of: "imported")?.lowerBound.utf16Offset(in: $0) }
+        #expect(columns[0] != nil && columns[0] == columns[1], "\(text.out)")
+        #expect(text.out.contains("Gym      1 event   imported"), "\(text.out)")
+    }
+
     @Test func busyJSONForTheSampleCalendarIsExactlyTheContractsShape() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         await world.run("calendar", "import", sampleCalendarPath)

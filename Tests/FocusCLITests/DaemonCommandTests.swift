@@ -57,9 +57,12 @@ final class Shared<Value>: @unchecked Sendable {
         let refreshes = Shared(0)
         /// Rounds of the loop (it reads the fingerprint once a round).
         let loops = Shared(0)
+        /// Publications of the plan, and whether the last one failed (offline).
+        let publishes = Shared(0)
+        let publishPending = Shared(false)
 
         /// Starts a daemon; returns its task.
-        func start(syncing: Bool = false, refreshing: Bool = false) -> Task<Void, Never> {
+        func start(syncing: Bool = false, refreshing: Bool = false, publishing: Bool = false) -> Task<Void, Never> {
             var daemon = ReminderDaemon(
                 clock: clock, now: { self.now }, database: database, inbox: inbox, config: config,
                 calendar: LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!), reloadConfig: { () throws(FocusError) -> FocusConfig in
@@ -85,6 +88,10 @@ final class Shared<Value>: @unchecked Sendable {
             }
             if refreshing {
                 daemon.refreshCalendars = { [refreshes] _ in refreshes.update { $0 += 1 } }
+            }
+            if publishing {
+                daemon.publishPlan = { [publishes] _ in publishes.update { $0 += 1 } }
+                daemon.publishPending = { [publishPending] in publishPending.value }
             }
             return Task { await daemon.run() }
         }
@@ -128,6 +135,29 @@ final class Shared<Value>: @unchecked Sendable {
         await h.stop(task)
         let stored = try h.database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sentReminder") }
         #expect(stored == 2)
+    }
+
+    /// README, "Your real calendar": the daemon publishes a change of plan made elsewhere
+    /// within seconds, and a publication that failed (offline) is tried again every minute.
+    @Test func publishesWithinTenSecondsOfAChangeOfPlanAndRetriesWhileOffline() async throws {
+        let h = try Harness()
+        let task = h.start(publishing: true)
+        await h.clock.advance(by: .seconds(1))
+        let initial = h.publishes.value
+        try h.block(startingIn: 60)
+        await h.clock.advance(by: .seconds(10))
+        #expect(h.publishes.value == initial + 1, "the new block is published within 10 s")
+        await h.clock.advance(by: .seconds(120))
+        #expect(h.publishes.value == initial + 1, "nothing changed: nothing written")
+        h.publishPending.value = true
+        await h.clock.advance(by: .seconds(125))
+        #expect(h.publishes.value >= initial + 3, "offline: tried again every minute")
+        h.publishPending.value = false
+        await h.clock.advance(by: .seconds(10))
+        let after = h.publishes.value
+        await h.clock.advance(by: .seconds(180))
+        #expect(h.publishes.value == after, "published: no more tries")
+        await h.stop(task)
     }
 
     @Test func syncsAtStartAMomentAfterALocalChangeAndEveryInterval() async throws {

@@ -52,6 +52,25 @@ import Testing
         #expect(try F.count(world, "timeLog") == 4)
     }
 
+    /// The same Timewarrior data imported again under other `--map` rules (the first ones named
+    /// the wrong tags) adds nothing: its intervals are the same time.
+    @Test func aSecondImportOfTheSameTimewarriorDataAddsNothingWhateverTheMap() async throws {
+        let world = try TestWorld()
+        let dir = try TempDir()
+        let path = try dir.file("timew.json", Self.timewarrior)
+        let first = await world.output("import", path, "--map", "task=2,subtask=1")
+        #expect(first.code == 0, "\(first.err)")
+        #expect(first.out.hasPrefix("Imported 4 sessions (0 already present)"), "\(first.out)")
+        for map in [[], ["--map", "task=T*,subtask=1"], ["--map", "task=project:*,subtask=1"]] {
+            let again = await world.output(["import", path] + map)
+            #expect(again.code == 0, "\(again.err)")
+            #expect(again.out.hasPrefix("Imported 0 sessions (4 already present), created 0 tasks and 0 subtasks."), "\(map): \(again.out)")
+        }
+        #expect(try F.count(world, "timeLog") == 4)
+        let stats = await world.output("stats", "--from", "2026-11-20", "--to", "2026-11-22", "--json")
+        #expect(stats.out.contains(#""totals": {"focused_seconds": 6900"#), "\(stats.out)")
+    }
+
     @Test func mapPutsTheRightTagsInPlaceWhenTimewarriorSortedThem() async throws {
         let world = try TestWorld()
         let dir = try TempDir()

@@ -32,7 +32,7 @@ enum Hostile {
         let world = try TestWorld(now: "2026-11-23T06:00:00Z")
         #expect(await world.run("task", "add", "Thesis/Chapter", "--estimate", "2h", "--due", "2026-11-27", "--notes", evil) == 0)
         #expect(await world.run("log", "add", "Thesis/Chapter", "--start", "2026-11-23 06:00", "--duration", "25m") == 0)
-        try await world.database.writer.write { db in
+        try world.database.writer.write { db in
             try db.execute(sql: "UPDATE task SET title = ?, notes = ?", arguments: [Self.taskTitle(evil), evil])
             try db.execute(sql: "UPDATE subtask SET title = ?", arguments: ["S" + evil])
             try db.execute(sql: "UPDATE timeLog SET note = ?", arguments: [evil])
@@ -70,7 +70,7 @@ enum Hostile {
         ]
         // A running session on the hostile subtask, for `status` (this process plays the countdown).
         let now = Int64(world.now.timeIntervalSince1970)
-        try await world.database.writer.write { db in
+        try world.database.writer.write { db in
             try db.execute(sql: """
                 INSERT INTO activeSession (id, pid, taskId, subtaskId, phase, state, cycle, cycles, phaseStartedAt, plannedSeconds,
                   workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt, workStartedAt)
@@ -167,7 +167,7 @@ enum Hostile {
         let note = String(repeating: "\u{1B}[31mx", count: 200_000)
         #expect(await world.run("task", "add", "Thesis") == 0)
         #expect(await world.run("log", "add", "Thesis", "--start", "2026-11-22 08:00", "--duration", "25m") == 0)
-        try await world.database.writer.write { db in try db.execute(sql: "UPDATE timeLog SET note = ?", arguments: [note]) }
+        try world.database.writer.write { db in try db.execute(sql: "UPDATE timeLog SET note = ?", arguments: [note]) }
         let r = await world.output("log", "--last", "1")
         #expect(r.code == 0)
         #expect(Hostile.unsafe(in: r.out).isEmpty)

@@ -253,7 +253,7 @@ import Testing
         await world.run("task", "add", "Thesis")
         #expect(await world.run("log", "add", "Thesis", "--start", "2026-11-01 08:00", "--duration", "25m") == 0)
         // A database edited by hand: a session of 40 days.
-        try await world.database.writer.write { try $0.execute(sql: "UPDATE timeLog SET startedAt = endedAt - 40 * 86400, focusedSeconds = 40 * 86400") }
+        try world.database.writer.write { try $0.execute(sql: "UPDATE timeLog SET startedAt = endedAt - 40 * 86400, focusedSeconds = 40 * 86400") }
         #expect(await world.run("log", "edit", "1", "--note", "found it") == 0)
         let days = try await Self.days(world, "--from", "2026-10-01", "--to", "2026-10-03")
         #expect(days.map { $0[1] } == ["86400", "86400", "86400"])

@@ -18,8 +18,8 @@ import Testing
         let text = await world.output("plan")
         #expect(text.out == """
             Sun 22 Nov 2026
-              10:00–10:25  Thesis/Intro  planned  #1
-              10:30–10:55  Thesis/Intro  planned  #2
+              10:00–10:25  Thesis/Intro  planned  block 1
+              10:30–10:55  Thesis/Intro  planned  block 2
 
             """)
     }
@@ -33,8 +33,8 @@ import Testing
             Dry run: nothing saved.
 
             Sun 22 Nov 2026
-              10:00–10:25  Thesis/Intro  missed  #1
-              10:30–10:55  Thesis/Intro  missed  #2
+              10:00–10:25  Thesis/Intro  missed  block 1
+              10:30–10:55  Thesis/Intro  missed  block 2
               14:00–14:25  Thesis/Intro  planned
               14:30–14:55  Thesis/Intro  planned
 

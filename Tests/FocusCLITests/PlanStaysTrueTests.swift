@@ -54,10 +54,10 @@ import Testing
         let world = try TestWorld(now: Self.sundayEvening)
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-12-01")
         // A hand edit (as `sqlite3` would make it) marks the plan stale through the triggers.
-        try await world.database.writer.write { db in try db.execute(sql: "UPDATE subtask SET estimateSeconds = 6000") }
-        #expect(try await world.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT stale FROM planState") } == 1)
+        try world.database.writer.write { db in try db.execute(sql: "UPDATE subtask SET estimateSeconds = 6000") }
+        #expect(try world.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT stale FROM planState") } == 1)
         await world.run("task", "add", "Groceries")
-        #expect(try await world.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT stale FROM planState") } == 0)
+        #expect(try world.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT stale FROM planState") } == 0)
         let planned = try world.database.blocks(startingFrom: TestWorld.instant(Self.sundayEvening)).filter { $0.status == .planned }
         #expect(planned.reduce(0) { $0 + Int($1.end.timeIntervalSince($1.start)) } == 6000)
     }

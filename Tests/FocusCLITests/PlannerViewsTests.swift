@@ -19,7 +19,7 @@ import Testing
     /// Adds a past block (as the plan leaves them once their time is gone) straight into the store.
     func pastBlock(_ world: TestWorld, subtask: Int64, start: String, minutes: Int, status: String) async throws {
         let s = Int64(TestWorld.instant(start).timeIntervalSince1970)
-        try await world.database.writer.write { db in
+        try world.database.writer.write { db in
             try db.execute(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt, status) VALUES (?, ?, ?, ?)",
                            arguments: [subtask, s, s + Int64(minutes * 60), status])
         }
@@ -43,10 +43,10 @@ import Testing
         let pastIDs = blocks.filter { $0.status != .planned }.map { $0.id ?? 0 }
         #expect(r.out.contains("""
               upcoming blocks:
-                Sun 29 Nov 20:00–20:15  planned  #\(id)
+                Sun 29 Nov 20:00–20:15  planned  block \(id)
               earlier blocks:
-                Sat 28 Nov 10:00–10:25  partial  #\(pastIDs[1])
-                Fri 27 Nov 09:00–09:25  done  #\(pastIDs[0])
+                Sat 28 Nov 10:00–10:25  partial  block \(pastIDs[1])
+                Fri 27 Nov 09:00–09:25  done  block \(pastIDs[0])
               sessions, newest first (2, 45m):
                 ✗ Sat 28 Nov 10:00–10:20  20m      #2  phone
                 ✓ Fri 27 Nov 09:00–09:25  25m      #1
@@ -87,8 +87,8 @@ import Testing
         #expect(ids.count == 2)
         #expect(r.out.contains("""
               upcoming blocks:
-                Sun 29 Nov 20:00–20:25  Intro    planned  #\(ids[0])
-                Sun 29 Nov 20:30–20:55  Methods  planned  #\(ids[1])
+                Sun 29 Nov 20:00–20:25  Intro    planned  block \(ids[0])
+                Sun 29 Nov 20:30–20:55  Methods  planned  block \(ids[1])
               sessions, newest first (2, 55m):
                 ✓ Fri 27 Nov 09:00–09:25  25m     Methods  #2
                 ✓ Thu 26 Nov 09:00–09:30  30m     –        #1

@@ -63,7 +63,7 @@ import Glibc
     @Test func everyNameOfOneDatabaseLeadsToOneLock() throws {
         let d = try dir()
         defer { try? FileManager.default.removeItem(atPath: d) }
-        FileManager.default.createFile(atPath: d + "/focus.sqlite", contents: Data())
+        _ = FileManager.default.createFile(atPath: d + "/focus.sqlite", contents: Data())
         #expect(symlink(d + "/focus.sqlite", d + "/other.sqlite") == 0)
         #expect(SessionLock.path(forDatabase: d + "/other.sqlite") == SessionLock.path(forDatabase: d + "/focus.sqlite"))
         let lock = try SessionLock.acquire(database: d + "/other.sqlite")
@@ -76,7 +76,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: d) }
         let db = d + "/focus.sqlite"
         let target = d + "/elsewhere"
-        FileManager.default.createFile(atPath: target, contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: target, contents: Data("keep".utf8))
         #expect(symlink(target, db + ".session.lock") == 0)
         do {
             _ = try SessionLock.acquire(database: db)

@@ -30,7 +30,7 @@ import Glibc
             phaseStartedAt: started, endsAt: paused ? nil : now.addingTimeInterval(Double(remaining)),
             focusedSeconds: phase == .work ? planned - remaining : 0, workStartedAt: phase == .work ? started : nil,
             workPlannedSeconds: 1500)
-        try world.database.claimSession(
+        _ = try world.database.claimSession(
             ActiveSession(pid: getpid(), taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID,
                           snapshot: snapshot, checkpointAt: now),
             now: now, lock: {})
@@ -47,6 +47,17 @@ import Glibc
         let world = try await plannedWorld()
         #expect(await world.output("status", "--format", "{path} {remaining}").out == "\n")
         #expect(await world.output("status").out == "idle\n")
+    }
+
+    /// `{state} {path} {remaining} | {next}` printed `idle   |` when idle: the empty fields take
+    /// their spaces along and a separator with nothing after it goes.
+    @Test func idleTemplateLeavesNoRunOfBlanksOrDanglingSeparator() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        #expect(await world.output("status", "--format", "{state} {path} {remaining} | {next}").out == "idle\n")
+        let planned = try await plannedWorld()
+        #expect(await planned.output("status", "--format", "{state} {path} {remaining} | {next}").out == "idle | 10:00 Thesis/Intro\n")
+        try startSession(planned, path: "Side/Reading", remaining: 900)
+        #expect(await planned.output("status", "--format", "{state} {path} {remaining} | {next}").out == "running Side/Reading 15:00 | 10:00 Thesis/Intro\n")
     }
 
     @Test func aBlockTomorrowIsNamedWithItsWeekday() async throws {

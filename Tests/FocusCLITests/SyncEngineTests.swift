@@ -141,7 +141,7 @@ private func view(_ world: TestWorld) async -> String {
         #expect(try sync(laptop, server) == SyncEngine.Summary())
         #expect(server.requests - before == 1)
 
-        try await laptop.database.writer.write { db in try db.execute(sql: change) }
+        try laptop.database.writer.write { db in try db.execute(sql: change) }
         let sent = try sync(laptop, server)
         #expect(sent.sent + sent.deletedThere >= 1, "\(change)")
         try sync(desktop, server)
@@ -201,7 +201,7 @@ private func view(_ world: TestWorld) async -> String {
         #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
         // A countdown on the laptop, 12 minutes 40 seconds left at 19:00.
         let now = laptop.now.timeIntervalSince1970
-        try await laptop.database.writer.write { db in
+        try laptop.database.writer.write { db in
             try db.execute(sql: """
                 INSERT INTO activeSession (id, pid, taskId, subtaskId, phase, state, cycle, cycles, workStartedAt, phaseStartedAt,
                   plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt)
@@ -218,7 +218,7 @@ private func view(_ world: TestWorld) async -> String {
         try sync(laptop, server)
         #expect(server.requests - before == 1)
 
-        try await laptop.database.writer.write { db in try db.execute(sql: "DELETE FROM activeSession") }
+        try laptop.database.writer.write { db in try db.execute(sql: "DELETE FROM activeSession") }
         try sync(laptop, server)
         try sync(desktop, server)
         #expect(await desktop.output("status").out.trimmingCharacters(in: .whitespacesAndNewlines) == "idle")

@@ -113,6 +113,31 @@ import Testing
         #expect(await world.output("task", "list").out.contains("#2  Intro"))
     }
 
+    /// `task done Thesis` archived 29 h of open, planned work without a word: with open subtasks
+    /// that have blocks ahead it names them and needs --force, as `task rm` does for history.
+    @Test func archivingATaskWithPlannedOpenWorkNeedsForce() async throws {
+        let world = try TestWorld(now: "2026-11-23T07:00:00Z")
+        await world.run("task", "add", "Thesis/Chapter 4", "--estimate", "3h", "--due", "2026-11-27")
+        await world.run("task", "add", "Thesis/Notes", "--estimate", "1h", "--due", "2026-11-27")
+        await world.run("task", "done", "Thesis/Notes")
+        let refused = await world.output("task", "done", "Thesis")
+        #expect(refused.code == 64)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.hasPrefix("focus: error: archiving 'Thesis' would close 1 open subtask with planned work: Chapter 4 (3h in "), "\(refused.err)")
+        #expect(refused.err.contains("Run `focus task done Thesis --force` to archive it anyway"), "\(refused.err)")
+        #expect(try world.database.overview(all: false).map(\.task.title) == ["Thesis"])
+
+        let forced = await world.output("task", "done", "Thesis", "--force")
+        #expect(forced.code == 0, "\(forced.err)")
+        #expect(forced.out.hasPrefix("Archived task Thesis"))
+        #expect(try world.database.overview(all: false).isEmpty)
+
+        // With nothing planned ahead there is nothing to ask.
+        await world.run("task", "add", "Groceries/Milk")
+        let plain = await world.output("task", "done", "Groceries")
+        #expect(plain.code == 0, "\(plain.err)")
+    }
+
     @Test func editChangesAndClearsFields() async throws {
         let world = try TestWorld()
         await world.run("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-11-30")

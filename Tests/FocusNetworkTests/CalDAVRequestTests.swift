@@ -279,7 +279,8 @@ struct CalDAVRequestTests {
         let web = ScriptedHTTPClient { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8)) }
         #expect(thrown { () throws(FocusError) in _ = try CalDAVHTTPClient(http: web).discover(login) }
             == .unavailable("https://dav.example/ is not a CalDAV server: neither that address nor /.well-known/caldav on its host names a current-user-principal (RFC 5397). Give the CalDAV address your calendar provider documents."))
-        #expect(web.requests.map(\.url) == ["https://dav.example/", "https://dav.example/.well-known/caldav"])
+        // Then a GET of the address: an iCalendar feed there is named as one (a web page is not).
+        #expect(web.requests.map { "\($0.method) \($0.url)" } == ["PROPFIND https://dav.example/", "PROPFIND https://dav.example/.well-known/caldav", "GET https://dav.example/"])
     }
 
     @Test("Plain http goes to loopback only, unless insecure")

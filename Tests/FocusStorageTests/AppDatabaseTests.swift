@@ -18,6 +18,12 @@ import Testing
         }
     }
 
+    /// A migration added without bumping the version would never run on a database of the
+    /// previous version: opening it skips the migrator when the version looks current.
+    @Test func theSchemaVersionCountsEveryMigration() {
+        #expect(AppDatabase.schemaVersion == AppDatabase.migrator.count)
+    }
+
     @Test func tasksAndSubtasksRoundTrip() throws {
         let db = try AppDatabase.inMemory()
         var sub = Subtask(taskID: 0, title: "Chapter 2", notes: "draft", estimateSeconds: 21_600,

@@ -16,7 +16,7 @@ import Testing
             phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(1500 - focused), isPaused: false,
             phaseStartedAt: start, endsAt: start.addingTimeInterval(1500), focusedSeconds: focused, workStartedAt: start,
             workPlannedSeconds: 1500)
-        try db.claimSession(ActiveSession(pid: pid, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
+        _ = try db.claimSession(ActiveSession(pid: pid, taskID: task, subtaskID: nil, blockID: nil, snapshot: snapshot,
                                           checkpointAt: start.addingTimeInterval(Double(focused))),
                             now: start, lock: {})
     }

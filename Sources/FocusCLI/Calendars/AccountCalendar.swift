@@ -29,7 +29,7 @@ struct AccountCalendar {
         for account in accounts {
             let endpoint = try login.endpoint(account, env: env)
             let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
-            if let match = CalDAVChoice.calendar(named: calendar, in: try client.calendars(home, endpoint)) {
+            if let match = CalDAVChoice.calendar(named: calendar, in: CalDAVChoice.usable(try client.calendars(home, endpoint))) {
                 let name = Sanitized.terminal(match.displayName)
                 guard match.components.isEmpty || components.allSatisfy(match.components.contains) else {
                     throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): \(purpose). Name another calendar, or a new one.")
@@ -51,7 +51,15 @@ struct AccountCalendar {
         case .written:
             env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
         case .changedOnServer, .missing:
-            throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))' (something else is at \(CalendarFeed.shownAddress(url))). Make it in your calendar app, then \(again).")
+            // Refused because something is there (RFC 4791 section 5.3.1): say what.
+            let there: String
+            if let found = try? client.calendar(at: url, endpoint) {
+                let name = CalDAVChoice.decodingReferences(found.displayName)
+                there = "a calendar named '\(Sanitized.terminal(name))' is at \(Sanitized.terminal(url)); name it to use it"
+            } else {
+                there = "something that is not a calendar is at \(Sanitized.terminal(url))"
+            }
+            throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))': \(there). Or make '\(Sanitized.terminal(calendar))' in your calendar app, then \(again).")
         }
         return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar)
     }

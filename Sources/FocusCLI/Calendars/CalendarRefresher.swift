@@ -48,6 +48,67 @@ struct CalendarRefresher {
         }
     }
 
+    /// Lists each connected account's calendars again (one PROPFIND of its home set), starts
+    /// reading those that count now and stops reading those that no longer do, by the rule of
+    /// `connect` (README, "A CalDAV account"); says so in one line per account that changed and
+    /// keeps it for `calendar list`. A failure is a warning: the calendars kept are refreshed as
+    /// before. Returns the addresses of the calendars it read for the first time, and whether busy
+    /// time changed.
+    func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
+        guard let accounts = try? db.accounts(), !accounts.isEmpty else { return ([], false) }
+        let syncURL = (try? db.syncTarget())??.url
+        var added = Set<String>()
+        var changed = false
+        for account in accounts {
+            do {
+                let (urls, removed) = try refreshAccount(account, syncURL: syncURL, warn: warn)
+                added.formUnion(urls)
+                changed = changed || !urls.isEmpty || removed
+            } catch {
+                warn("warning: the calendars of the account at \(CalendarFeed.shownAddress(account.url)) were not listed: \((error as? FocusError)?.description ?? "\(error)")")
+            }
+        }
+        return (added, changed)
+    }
+
+    private func refreshAccount(_ account: StoredAccount, syncURL: String?, warn: (String) -> Void) throws -> (added: Set<String>, removed: Bool) {
+        let connected = try db.connectedCalendars().filter { $0.accountID == account.id }
+        // An account connected before the choice was kept, with no calendar read: publishing only.
+        if account.calendarNames == nil, connected.isEmpty { return ([], false) }
+        let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
+        let fetch = ConnectedCalendarFetch(env: env)
+        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
+                                            names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)
+        guard !change.isEmpty else {
+            // `calendar list` shows what the last refresh changed: nothing, now.
+            if !account.lastChange.isEmpty { try db.noteAccountChange(accountID: account.id, [], at: env.now()) }
+            return ([], false)
+        }
+        var added: [(url: String, name: String)] = []
+        let stored = try db.calendars()
+        for calendar in change.added {
+            // A name another source already has gets the account's host after it, as at connect.
+            var name = calendar.displayName
+            if stored.contains(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) { name += " (\(CalendarFeed.host(of: account.url)))" }
+            added.append((calendar.url, name))
+        }
+        let keeping = Set(connected.map(\.remoteURL)).subtracting(change.removed)
+        let removed = try db.removeConnectedCalendars(accountID: account.id, keeping: keeping)
+        let parts = added.map { "calendar \(Sanitized.terminal($0.name)) added" } + removed.map { "calendar \(Sanitized.terminal($0)) removed" }
+        env.console.line("Account at \(CalendarFeed.shownAddress(account.url)): \(parts.joined(separator: ", ")).")
+        try db.noteAccountChange(accountID: account.id, added.map { "+ " + $0.name } + removed.map { "- " + $0 }, at: env.now())
+        for (calendar, entry) in zip(change.added, added) {
+            do {
+                let outcome = try fetch.first(calendar, name: entry.name, accountID: account.id, endpoint: endpoint, db: db)
+                env.console.line(fetch.line(outcome, name: entry.name, verb: "Stored"))
+            } catch let error as FocusError {
+                warn("warning: calendar '\(Sanitized.terminal(entry.name))' could not be read: \(error.description)")
+            }
+        }
+        return (Set(change.added.map(\.url)), !removed.isEmpty)
+    }
+
     static func label(_ feed: CalendarSummary) -> String {
         "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
     }

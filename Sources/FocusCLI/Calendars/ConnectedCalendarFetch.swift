@@ -15,7 +15,7 @@ struct ConnectedCalendarFetch {
 
     init(env: FocusEnvironment, client: (any CalDAVClient)? = nil) {
         self.env = env
-        self.client = client ?? CalDAVHTTPClient.live(env)
+        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
     }
 
     enum Outcome {

@@ -5,117 +5,169 @@ import FocusStorage
 import FoundationEssentials
 
 /// Writes the plan to a CalDAV calendar (README, "Your real calendar"): each planned block
-/// still ahead is one event there (its UID the one `calendar export` gives it, so the same
-/// block is one event whichever way it reached the calendar; `CATEGORIES:focus`, opaque, the
-/// subtask's notes as its description, `X-FOCUS-BLOCK` so focus never reads it back as busy
-/// time), created with `If-None-Match: *`, updated with `If-Match`, deleted when the block goes.
-/// With sessions, the worked sessions of the planning window too, as `export --format ics`
-/// writes them. Only what changed is written; only events focus wrote are ever touched.
+/// still ahead is one event there (`CATEGORIES:focus`, opaque, the subtask's notes as its
+/// description, `X-FOCUS-BLOCK` so focus never reads it back as busy time, `X-FOCUS-PUBLISHER`
+/// naming this focus so no other machine's focus writes over it), created with
+/// `If-None-Match: *`, updated with `If-Match`, deleted when the block goes. With sessions, the
+/// worked sessions of the planning window too, as `export --format ics` writes them.
+///
+/// Each publication first looks at what changed in the calendar since the last one (RFC 6578):
+/// an event deleted there is written again, a block moved there is pinned where the person put
+/// it (`BlockPin`), an event edited otherwise is left as it is, and a calendar holding another
+/// machine's plan is not written to (one calendar holds one plan). Only what changed is written;
+/// only events this focus wrote are ever touched.
 struct PlanPublisher {
     let env: FocusEnvironment
     let client: any CalDAVClient
 
     struct Summary {
         var created = 0
+        var restored = 0
         var updated = 0
         var deleted = 0
         var unchanged = 0
         var blocks = 0
         var sessions = 0
         var warnings: [String] = []
+        /// Things the person should know that are not problems (a block pinned, a calendar made again).
+        var notes: [String] = []
+        /// Set when the calendar holds another machine's plan: nothing was written.
+        var otherPlan: (count: Int, host: String, publisher: String)?
     }
 
-    /// The events the plan and history want in the calendar, with their texts.
-    func wanted(_ target: PublishTarget, db: AppDatabase) throws -> (events: [WantedEvent], texts: [String]) {
+    /// The events the plan and history want in the calendar, their texts, and the block each
+    /// block event stands for.
+    func wanted(_ target: PublishTarget, db: AppDatabase, publisher: String) throws -> (events: [WantedEvent], texts: [String], blocks: [String: BlockView]) {
         let now = env.now()
         let blocks = try db.blocks(startingFrom: env.calendar.startOfDay(env.calendar.day(of: now)))
         let notes = try db.subtaskNotes()
+        let marks = ["X-FOCUS-PUBLISHER:" + publisher, "X-FOCUS-HOST:" + Self.host]
         var events: [WantedEvent] = []
         var texts: [String] = []
-        let idByStart = Dictionary(blocks.compactMap { b in b.id.map { ("\(b.subtaskID)-\(Int(b.start.timeIntervalSince1970))", $0) } },
-                                   uniquingKeysWith: { a, _ in a })
-        for var event in CalendarExportCommand.events(blocks, now: now, calendar: env.calendar) {
-            let subtaskID = Int64(event.uid.prefix { $0 != "-" }) ?? 0
-            event.description = notes[subtaskID].map { $0 } ?? "Work block planned by focus."
-            let blockID = idByStart["\(subtaskID)-\(Int(event.start.timeIntervalSince1970))"].map(String.init) ?? event.uid
-            event.properties = ["CATEGORIES:focus", "TRANSP:OPAQUE", "X-FOCUS-BLOCK:" + blockID]
+        var byUID: [String: BlockView] = [:]
+        for (var event, block) in CalendarExportCommand.blockEvents(blocks, now: now, calendar: env.calendar, publisher: publisher) {
+            event.description = notes[block.subtaskID] ?? "Work block planned by focus."
+            event.properties = ["CATEGORIES:focus", "TRANSP:OPAQUE", "X-FOCUS-BLOCK:" + (block.id.map(String.init) ?? event.uid)] + marks
             let text = ICSWriter.calendar(events: [event], stamp: now)
-            events.append(WantedEvent(uid: event.uid, kind: .block, fingerprint: Publication.fingerprint(text), end: event.end, index: texts.count))
+            events.append(WantedEvent(uid: event.uid, kind: .block, fingerprint: Publication.fingerprint(text), end: event.end,
+                                      index: texts.count, start: event.start))
             texts.append(text)
+            byUID[event.uid] = block
         }
         if target.sessions {
             let from = now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400))
             _ = try db.exportSessions(from: from, to: nil) { record, identity in
                 var event = ExportCommand.event(record, identity: identity)
-                event.properties = ["CATEGORIES:focus", "TRANSP:TRANSPARENT", "X-FOCUS-SESSION:" + record.status.rawValue]
+                event.properties = ["CATEGORIES:focus", "TRANSP:TRANSPARENT", "X-FOCUS-SESSION:" + record.status.rawValue] + marks
                 let text = ICSWriter.calendar(events: [event], stamp: now)
-                events.append(WantedEvent(uid: event.uid, kind: .session, fingerprint: Publication.fingerprint(text), end: event.end, index: texts.count))
+                events.append(WantedEvent(uid: event.uid, kind: .session, fingerprint: Publication.fingerprint(text), end: event.end,
+                                          index: texts.count, start: event.start))
                 texts.append(text)
             }
         }
-        return (events, texts)
+        return (events, texts, byUID)
     }
 
-    /// Publishes to one target; every write is recorded as soon as the server took it.
-    func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Summary {
-        let (wanted, texts) = try wanted(target, db: db)
-        let published = try db.publishedEvents(targetID: target.id)
-        let actions = Publication.actions(wanted: wanted, published: published, now: env.now())
+    /// This machine's name, as events carry it for the messages of another machine's focus:
+    /// letters, digits, dots and dashes only (a property value needs no escaping then).
+    static let host: String = {
+        let name = String(SyncEngine.hostName().unicodeScalars.filter { $0.isASCIIAlphanumeric || $0 == "." || $0 == "-" })
+        return name.isEmpty ? "unknown" : name
+    }()
+
+    /// Publishes to one target; every write is recorded as soon as the server took it. A
+    /// calendar that holds another machine's plan is not written to (`otherPlan` says so), unless
+    /// `established` and the other machine is the one that gives way (`Publication.yields`).
+    func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, established: Bool = false) throws -> Summary {
+        let publisher = try db.publisherName()
         var summary = Summary()
+        let before = try wanted(target, db: db, publisher: publisher)
+        let (review, token) = try look(target, endpoint: endpoint, db: db, publisher: publisher, summary: &summary)
+        if let other = review.otherPlan, !established || Publication.yields(publisher, to: other.publisher) {
+            summary.otherPlan = other
+            return summary
+        }
+        try db.setPublishToken(targetID: target.id, token)
+        try apply(review, target: target, db: db, blocks: before.blocks, summary: &summary)
+        let (wanted, texts, _) = try self.wanted(target, db: db, publisher: publisher)
+        // A moved block is recorded as the text focus would now write for it: the person's copy
+        // is not written over.
+        for move in review.moved {
+            guard let want = wanted.first(where: { $0.uid == move.event.uid }) else { continue }
+            try db.recordPublished(targetID: target.id, PublishedEvent(uid: want.uid, kind: .block, url: move.event.url, etag: move.etag,
+                                                                         fingerprint: want.fingerprint, end: move.time.end, start: move.time.start))
+        }
+        let actions = Publication.actions(wanted: wanted, published: try db.publishedEvents(targetID: target.id), now: env.now())
         summary.blocks = wanted.filter { $0.kind == .block }.count
         summary.sessions = wanted.count - summary.blocks
-        summary.unchanged = wanted.count - actions.filter { if case .delete = $0 { return false } else { return true } }.count
-        func record(_ want: WantedEvent, url: String, etag: String?) throws {
-            try db.recordPublished(targetID: target.id, PublishedEvent(uid: want.uid, kind: want.kind, url: url, etag: etag,
-                                                                         fingerprint: want.fingerprint, end: want.end))
-        }
-        func create(_ want: WantedEvent) throws {
-            let url = Publication.resourceURL(calendar: target.url, uid: want.uid)
-            let data = Data(texts[want.index].utf8)
-            switch try client.put(url, ics: data, ifMatch: nil, endpoint) {
-            case let .written(etag):
-                try record(want, url: url, etag: etag)
-            case .changedOnServer, .missing:
-                // The resource is there already under focus's own name for this UID (a
-                // publication interrupted after the server took it): replace it.
-                if case let .written(etag) = try client.put(url, ics: data, ifMatch: "*", endpoint) {
-                    try record(want, url: url, etag: etag)
-                }
-            }
-            summary.created += 1
-        }
-        for action in actions {
-            switch action {
-            case let .create(want):
-                try create(want)
-            case let .update(want, existing):
-                switch try client.put(existing.url, ics: Data(texts[want.index].utf8), ifMatch: existing.etag ?? "*", endpoint) {
-                case let .written(etag):
-                    try record(want, url: existing.url, etag: etag)
-                    summary.updated += 1
-                case .missing:
-                    try db.forgetPublished(targetID: target.id, uid: existing.uid)
-                    try create(want)
-                case .changedOnServer:
-                    summary.warnings.append("'\(Sanitized.terminal(summaryOf(texts[want.index])))' was changed in the calendar since focus wrote it: left as it is (remove it there and focus writes it again).")
-                }
-            case let .delete(existing):
-                switch try client.delete(existing.url, ifMatch: existing.etag, endpoint) {
-                case .written, .missing:
-                    summary.deleted += 1
-                case .changedOnServer:
-                    summary.warnings.append("an event focus wrote (\(existing.uid)) was changed in the calendar since: left there, and focus no longer manages it.")
-                }
-                try db.forgetPublished(targetID: target.id, uid: existing.uid)
-            }
-        }
+        var writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)))
+        for action in actions { try writer.perform(action, summary: &summary) }
         try db.notePublication(targetID: target.id, at: env.now(), error: nil)
         return summary
     }
 
-    private func summaryOf(_ text: String) -> String {
-        for line in text.split(separator: "\r\n") where line.hasPrefix("SUMMARY:") { return String(line.dropFirst(8)) }
-        return "a block"
+    /// What changed in the calendar since the last publication, reviewed; the calendar is made
+    /// again when it was deleted there.
+    func look(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, publisher: String,
+              summary: inout Summary) throws -> (review: PublicationReview, token: String?) {
+        let changes: RemoteChanges
+        do {
+            changes = try client.changes(in: target.url, since: target.syncToken, endpoint)
+        } catch {
+            guard try calendarIsGone(target, endpoint: endpoint, db: db) else { throw error }
+            // Deleted in another app: made again, and every event written again (nothing to warn about).
+            _ = try client.makeCalendar(target.url, displayName: target.name, endpoint)
+            try db.forgetAllPublished(targetID: target.id)
+            summary.notes.append("calendar \(Sanitized.terminal(target.name)) was deleted there: made it again.")
+            return (PublicationReview(), nil)
+        }
+        let copies = changes.changed.compactMap { r in
+            r.data.flatMap { PublishedCopyReader.copy(data: $0, local: env.calendar) }.map { c in
+                ServerCopy(url: r.url, etag: r.etag, uid: c.uid, byFocus: c.byFocus, isBlock: c.isBlock, publisher: c.publisher,
+                           host: c.host, time: c.time, cancelled: c.cancelled)
+            }
+        }
+        let review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
+                                        complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)
+        return (review, changes.token)
+    }
+
+    /// Whether the target's calendar is no longer in its account (a failure that is not that,
+    /// a server that is down, is the caller's to report).
+    private func calendarIsGone(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Bool {
+        guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else { return false }
+        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        guard let calendars = try? client.calendars(home, endpoint) else { return false }
+        let url = CalDAVHTTPClient.normalized(target.url)
+        return !calendars.contains { CalDAVHTTPClient.normalized($0.url) == url }
+    }
+
+    /// Stores what the review found: events gone or taken over there forgotten, new versions
+    /// recorded, moved blocks pinned (then the plan is made again around them).
+    private func apply(_ review: PublicationReview, target: PublishTarget, db: AppDatabase, blocks: [String: BlockView],
+                       summary: inout Summary) throws {
+        for event in review.gone + review.lost { try db.forgetPublished(targetID: target.id, uid: event.uid) }
+        for event in review.records { try db.recordPublished(targetID: target.id, event) }
+        for event in review.edited where event.kind == .block {
+            summary.warnings.append("an event focus wrote (\(Sanitized.terminal(event.uid))) was changed in the calendar: left as it is (delete it there and focus writes it again).")
+        }
+        var pinned = false
+        for move in review.moved {
+            guard let block = blocks[move.event.uid], let id = block.id,
+                  try db.pinBlock(id: id, uid: move.event.uid, start: move.time.start, end: move.time.end) else {
+                // Its block is no longer planned here (it ended, or went): the moved event is left as it is.
+                var left = move.event
+                left.etag = move.etag
+                left.fingerprint = Publication.leftFingerprint
+                try db.recordPublished(targetID: target.id, left)
+                continue
+            }
+            pinned = true
+            let when = RelativeTime.shortDateTime(move.time.start, calendar: env.calendar, now: env.now())
+            summary.notes.append("\(Sanitized.terminal(block.path)) is pinned at \(when), where it was moved in the calendar "
+                + "(`focus plan --unpin \(Quoted.shell(block.path))` lets focus plan it again).")
+        }
+        if pinned { _ = Planning.replanIfStale(env, db) }
     }
 
     /// One line about a publication.
@@ -124,32 +176,17 @@ struct PlanPublisher {
         if summary.sessions > 0 { what += " and \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")" }
         var changes: [String] = []
         if summary.created > 0 { changes.append("\(summary.created) new") }
+        if summary.restored > 0 { changes.append("\(summary.restored) written again") }
         if summary.updated > 0 { changes.append("\(summary.updated) updated") }
         if summary.deleted > 0 { changes.append("\(summary.deleted) removed") }
         let detail = changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")
         return "Published \(what) to \(Sanitized.terminal(target.name)) (\(detail))."
     }
 
-    /// Publishes the plan to every target (after a re-plan): failures are warnings, the plan
-    /// itself is already saved. Returns the lines to say.
-    static func publishAll(env: FocusEnvironment, db: AppDatabase, login: CalDAVLogin, endpoints: [Int64: CalDAVEndpoint] = [:],
-                           client: (any CalDAVClient)? = nil) -> [String] {
-        guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
-        let client = client ?? CalDAVHTTPClient.live(env)
-        var lines: [String] = []
-        for target in targets {
-            guard let account = accounts.first(where: { $0.id == target.accountID }) else { continue }
-            do {
-                let endpoint = try endpoints[account.id] ?? login.endpoint(account, env: env)
-                let summary = try PlanPublisher(env: env, client: client).publish(target, endpoint: endpoint, db: db)
-                lines += summary.warnings.map { "warning: " + $0 }
-                if summary.created + summary.updated + summary.deleted > 0 { lines.append(line(summary, target: target)) }
-            } catch {
-                let message = (error as? FocusError)?.description ?? "\(error)"
-                try? db.notePublication(targetID: target.id, at: nil, error: message)
-                lines.append("warning: the plan was not published to \(Sanitized.terminal(target.name)): \(message)")
-            }
-        }
-        return lines
+    /// The refusal for a calendar that holds another machine's plan.
+    static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
+        "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(String(other.host.prefix(64)))) publishes "
+            + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
+            + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."
     }
 }

@@ -11,18 +11,18 @@ import Glibc
 /// Upgrading: a focus older than this rule kept no such file. The first time the file is
 /// needed and missing, the settings of the database at the default path are trusted (the one
 /// this user's focus has always used; a `--db` or `FOCUS_DB` file is not), once.
-struct TrustStore {
+package struct TrustStore {
     let path: String
     let env: FocusEnvironment
 
-    init(env: FocusEnvironment) {
+    package init(env: FocusEnvironment) {
         self.env = env
         let directory = env.configPath.lastIndex(of: "/").map { String(env.configPath[..<$0]) } ?? "."
         path = directory + "/trusted-settings"
     }
 
     /// Every setting of `db` that makes focus run, read or contact something.
-    static func settings(_ db: AppDatabase) throws(FocusError) -> [StoredSetting] {
+    package static func settings(_ db: AppDatabase) throws(FocusError) -> [StoredSetting] {
         let accounts = try db.accounts().map {
             StoredSetting(kind: .account, url: $0.url, user: $0.user, passwordCommand: $0.passwordCommand, caFile: $0.caFile, insecure: $0.insecure)
         }
@@ -54,7 +54,7 @@ struct TrustStore {
     }
 
     /// Adds `digests` to the file (made 0600 when missing).
-    func add(_ digests: [String]) throws(FocusError) {
+    package func add(_ digests: [String]) throws(FocusError) {
         // The upgrade first: a file made now without it would leave the old settings untrusted.
         if try load() == nil, let db = env.databaseUse.current { try upgrade(db) }
         let known = try load() ?? []

@@ -41,6 +41,9 @@ package struct AgendaCommand: FocusRunnable {
         let now = env.now()
         let day = try date.map { d throws(FocusError) in try DateParser.date(d, today: env.today) } ?? env.calendar.day(of: now)
         let db = try env.openDatabase()
+        // Blocks that passed unworked are settled and their work placed again before the
+        // agenda shows the day, as after a write (they were shown as missed until one).
+        if try db.planIsStaleByTime(now: now) { Planning.replanQuietly(env, db) }
         let rules = Planning.rules(env)
         let first = day
         let count = week ? 7 : (days ?? 1)

@@ -70,13 +70,17 @@ package struct CalendarConnectCommand: FocusRunnable {
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)
-        let remote = try fetch.client.calendars(account, endpoint)
+        // Scheduling inboxes and outboxes are no calendars of the person's (RFC 6638).
+        let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
-        let chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
+        var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
+        // Before sync is set up here, the calendar another machine syncs through is its history.
+        let histories = syncURL == nil ? try Self.histories(chosen, client: fetch.client, endpoint: endpoint) : []
+        chosen.removeAll { histories.contains($0.url) }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, at: env.now())
         try TrustStore(env: env).trustAccount(accountID, in: db)
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
@@ -84,6 +88,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         for calendar in remote {
             let busy = chosen.contains { $0.url == calendar.url }
             let kind = calendar.url == syncURL ? "focus sync"
+                : histories.contains(calendar.url) ? "focus history of another machine (`focus sync setup` to join it)"
                 : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
             let name = Sanitized.terminal(calendar.displayName)
             env.console.line("  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)")
@@ -115,5 +120,15 @@ package struct CalendarConnectCommand: FocusRunnable {
         if failures > 0, failures == chosen.count {
             throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")
         }
+    }
+
+    /// The calendars (of those that may hold to-dos) that hold focus's synced history.
+    static func histories(_ calendars: [RemoteCalendar], client: any CalDAVClient, endpoint: CalDAVEndpoint) throws(FocusError) -> Set<String> {
+        var found: Set<String> = []
+        for calendar in calendars where calendar.components.isEmpty || calendar.components.contains("VTODO") {
+            let items = try client.changes(in: calendar.url, since: nil, endpoint).changed.compactMap(\.data)
+            if FocusHistoryCalendar.holdsFocusHistory(items) { found.insert(calendar.url) }
+        }
+        return found
     }
 }

@@ -9,9 +9,11 @@ package struct CalendarExportCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Write the planned work blocks to an .ics file.",
         discussion: """
-            Each block's UID is <subtask id>-<local day YYYYMMDD>-<n>@focus, n counting that subtask's \
-            blocks on that day from 1 in start order (earlier blocks of the day keep their places), \
-            so importing a newer export into a calendar app moves events instead of duplicating them.
+            Each block's UID is focus-block-<subtask's sync name>-<local day YYYYMMDD>-<n>@focus once \
+            sync is set up (the same work has the same UID on every machine), else <subtask id>-<local \
+            day>-<n>@focus; n counts that subtask's blocks on that day from 1 in start order (earlier \
+            blocks of the day keep their places), so importing a newer export into a calendar app moves \
+            events instead of duplicating them.
             """)
 
     @Argument(help: ArgumentHelp("The file to write (replaced atomically; - is standard output).", valueName: "file.ics"), completion: .file(extensions: ["ics"]))
@@ -34,19 +36,34 @@ package struct CalendarExportCommand: FocusRunnable {
 
     /// The planned blocks still ahead (ending after `now`) as events with stable UIDs. `blocks`
     /// must hold every block of the days concerned, sorted by start, for the ordinals.
-    static func events(_ blocks: [BlockView], now: Date, calendar: LocalCalendar) -> [ExportEvent] {
+    static func events(_ blocks: [BlockView], now: Date, calendar: LocalCalendar, publisher: String? = nil) -> [ExportEvent] {
+        blockEvents(blocks, now: now, calendar: calendar, publisher: publisher).map(\.event)
+    }
+
+    /// Each planned block still ahead with its event: UIDs from `Publication.blockUID` (the
+    /// subtask's sync name when it has one), a pinned block's the UID of the event the person
+    /// moved; ordinals skip the UIDs pinned blocks hold.
+    static func blockEvents(_ blocks: [BlockView], now: Date, calendar: LocalCalendar, publisher: String?) -> [(event: ExportEvent, block: BlockView)] {
         struct DayKey: Hashable { let subtask: Int64, day: Int }
+        let pinned = Set(blocks.compactMap(\.pinnedUID))
         var counts: [DayKey: Int] = [:]
-        var events: [ExportEvent] = []
+        var events: [(event: ExportEvent, block: BlockView)] = []
         for block in blocks {
-            let day = calendar.day(of: block.start)
-            let key = DayKey(subtask: block.subtaskID, day: day.dayNumber)
-            let ordinal = (counts[key] ?? 0) + 1
-            counts[key] = ordinal
+            var uid = block.pinnedUID ?? ""
+            if block.pinnedUID == nil {
+                let day = calendar.day(of: block.start)
+                let key = DayKey(subtask: block.subtaskID, day: day.dayNumber)
+                var ordinal = counts[key] ?? 0
+                repeat {
+                    ordinal += 1
+                    uid = Publication.blockUID(subtaskSyncUID: block.subtaskSyncUID, publisher: publisher, subtaskID: block.subtaskID,
+                                               day: day, ordinal: ordinal)
+                } while pinned.contains(uid)
+                counts[key] = ordinal
+            }
             guard block.status == .planned, block.end > now else { continue }
-            let compact = day.description.replacing("-", with: "")
-            events.append(ExportEvent(uid: "\(block.subtaskID)-\(compact)-\(ordinal)@focus", start: block.start, end: block.end,
-                                      summary: block.path, description: "Work block planned by focus.", status: "CONFIRMED"))
+            events.append((ExportEvent(uid: uid, start: block.start, end: block.end, summary: block.path,
+                                       description: "Work block planned by focus.", status: "CONFIRMED"), block))
         }
         return events
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 import FoundationEssentials
 
 /// `focus calendar list [--json]`.
@@ -13,7 +14,8 @@ package struct CalendarListCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let calendars = try env.openDatabase().calendars()
+        let db = try env.openDatabase()
+        let calendars = try db.calendars()
         if json {
             env.console.line(JSON.array(calendars.map { c in
                 var fields: [(String, JSON)] = [
@@ -43,11 +45,14 @@ package struct CalendarListCommand: FocusRunnable {
             return
         }
         let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0
+        // The count column padded to its widest, so "1 event" keeps the next column in line.
+        let counts = calendars.map { "\($0.eventCount) event\($0.eventCount == 1 ? "" : "s")" }
+        let countWidth = counts.map(\.count).max() ?? 0
         var out = ""
-        for c in calendars {
+        for (c, count) in zip(calendars, counts) {
             let name = Sanitized.shown(c.name)
             out += name + TerminalText.spaces(width - name.count)
-            let events = "  \(c.eventCount) event\(c.eventCount == 1 ? "" : "s")"
+            let events = "  " + count + TerminalText.spaces(countWidth - count.count)
             guard CalendarFeed.isFeed(source: c.source) else {
                 out += events + "  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(Sanitized.shown(c.source))\n"
                 continue
@@ -63,7 +68,21 @@ package struct CalendarListCommand: FocusRunnable {
                 out += TerminalText.spaces(width) + "  came back empty \(env.calendar.wallClockText(aside).prefix(16)); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
             }
         }
-        env.console.out(out)
+        env.console.out(out + (try Self.accountChanges(db, env)))
+    }
+
+    /// What the last refresh of each connected account added and removed (README, "A CalDAV
+    /// account"): `Account at https://host/…, refreshed 2026-11-26 23:50: added Travel; removed Old.`
+    static func accountChanges(_ db: AppDatabase, _ env: FocusEnvironment) throws -> String {
+        var out = ""
+        for account in try db.accounts() where !account.lastChange.isEmpty {
+            let added = account.lastChange.filter { $0.hasPrefix("+ ") }.map { Sanitized.shown(String($0.dropFirst(2))) }
+            let removed = account.lastChange.filter { $0.hasPrefix("- ") }.map { Sanitized.shown(String($0.dropFirst(2))) }
+            let parts = (added.isEmpty ? [] : ["added " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["removed " + removed.joined(separator: ", ")])
+            let when = account.lastChangeAt.map { ", refreshed \(env.calendar.wallClockText($0).prefix(16))" } ?? ""
+            out += "Account at \(Sanitized.shown(CalendarFeed.shownAddress(account.url)))\(when): \(parts.joined(separator: "; ")).\n"
+        }
+        return out
     }
 
     /// `45 s`, `12 min`, `3 h`, `2 days`.

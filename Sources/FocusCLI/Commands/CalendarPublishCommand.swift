@@ -13,8 +13,10 @@ package struct CalendarPublishCommand: FocusRunnable {
             calendar of that name and the server allows it): summary "Task/Subtask", category focus, \
             the subtask's notes as its description. From then on `focus plan`, `calendar refresh` and \
             the daemon keep it current: moved blocks are updated, removed ones deleted, and blocks \
-            that have ended stay as the record of the day. focus never changes an event it did not \
-            write, and never reads its own events back as busy time.
+            that have ended stay as the record of the day. An event deleted there is written again; a \
+            block moved there is pinned at its new time (`focus plan --unpin` hands it back). focus \
+            never changes an event it did not write, never reads its own events back as busy time, \
+            and never writes into a calendar that holds another machine's plan: one calendar, one plan.
             """)
 
     @Argument(help: ArgumentHelp("The calendar's name in the connected account.", valueName: "calendar"))
@@ -37,12 +39,21 @@ package struct CalendarPublishCommand: FocusRunnable {
         let db = try env.openDatabase()
         if stop { return try stopPublishing(env, db) }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env)
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
+        env.databaseUse.notePublished()
         _ = Planning.replanIfStale(env, db)
-        let summary = try PlanPublisher(env: env, client: client).publish(target, endpoint: found.endpoint, db: db)
+        let publisher = PlanPublisher(env: env, client: client)
+        let summary = try publisher.publish(target, endpoint: found.endpoint, db: db)
+        if let other = summary.otherPlan {
+            // One calendar holds one plan: nothing of this machine's stays there.
+            let deleted = try publisher.stop(target, endpoint: found.endpoint, db: db)
+            throw FocusError.unavailable(PlanPublisher.otherPlanMessage(other, target: found.name)
+                + (deleted > 0 ? " This machine's \(deleted) block\(deleted == 1 ? "" : "s") ahead were deleted there." : ""))
+        }
+        for note in summary.notes { env.console.note("note: " + note) }
         for warning in summary.warnings { env.console.note("warning: " + warning) }
         env.console.line(PlanPublisher.line(summary, target: target))
     }
@@ -59,13 +70,9 @@ package struct CalendarPublishCommand: FocusRunnable {
             return
         }
         let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
-        let client = CalDAVHTTPClient.live(env)
-        var deleted = 0
-        for event in try db.publishedEvents(targetID: target.id) where event.kind == .block && event.end > env.now() {
-            if case .written = try client.delete(event.url, ifMatch: event.etag, endpoint) { deleted += 1 }
-            try db.forgetPublished(targetID: target.id, uid: event.uid)
-        }
-        try db.removePublishTarget(id: target.id)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env)
+        // Only this machine's events, each in the version it wrote: never another machine's.
+        let deleted = try PlanPublisher(env: env, client: client).stop(target, endpoint: endpoint, db: db)
         env.console.line("Stopped publishing to \(Sanitized.terminal(target.name)): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")
     }
 }

@@ -28,7 +28,11 @@ package struct CalendarRefreshCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        let all = try db.calendars()
+        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
+        // Without NAME every connected account is listed again first: calendars added there are
+        // read (just now, so not again below), those gone stop counting.
+        let added = name == nil ? refresher.refreshAccounts { env.console.note($0) }.added : []
+        let all = try db.calendars().filter { !($0.connected && added.contains($0.source)) }
         let chosen: [CalendarSummary]
         if let name {
             guard let calendar = all.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) else {
@@ -40,12 +44,15 @@ package struct CalendarRefreshCommand: FocusRunnable {
             chosen = [calendar]
         } else {
             chosen = all.filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }
+            if chosen.isEmpty, !added.isEmpty {
+                _ = Planning.replanIfStale(env, db)
+                return
+            }
             if chosen.isEmpty {
                 env.console.line("No subscribed calendars. Subscribe to one with `focus calendar subscribe URL`, or connect a CalDAV account with `focus calendar connect URL`.")
                 return
             }
         }
-        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         var failures: [FocusError] = []
         for calendar in chosen {
             do {
@@ -59,8 +66,9 @@ package struct CalendarRefreshCommand: FocusRunnable {
         if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
+        env.databaseUse.notePublished()
         for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(line) } else { env.console.line(line) }
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."

@@ -97,7 +97,9 @@ package struct StopCommand: FocusRunnable {
         if session.snapshot.phase == .work, let last = try db.recentSessions(limit: 1).first, last.log.status == .interrupted,
            last.log.taskID == session.taskID, last.log.subtaskID == session.subtaskID,
            last.log.startedAt >= (session.snapshot.workStartedAt ?? .distantPast) {
-            env.console.line("Stopped \(path): recorded as interrupted, \(DurationParser.format(last.log.focusedSeconds)) focused (#\(last.log.id ?? 0)).")
+            let id = last.log.id ?? 0
+            let why = reason == nil ? " Say why with `focus log edit \(id) --note TEXT`." : ""
+            env.console.line("Stopped \(path): recorded as interrupted, \(DurationParser.format(last.log.focusedSeconds)) focused (#\(id)).\(why)")
         } else {
             env.console.line("Stopped \(path).")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import FocusCore
 import FocusNotifications
 import FocusStorage
@@ -43,13 +44,16 @@ package struct DaemonCommand: FocusRunnable {
         let log: @Sendable (String) -> Void = { console.note("daemon: " + $0) }
         let terminal = TerminalNotifier(console: console, bell: false)
         let makeDesktop = env.makeNotifier
+        // Each notice makes its notifier; that desktop notifications are unavailable is said
+        // once a run, not before every notice.
+        let unavailable = SaidOnce { console.note($0) }
         let configPath = env.configPath
         let databasePath = env.databasePath
         log("watching \(databasePath) (pid \(getpid()))")
         await DaemonCommand.runLoop(
             clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config, calendar: env.calendar,
             reloadConfig: { () throws(FocusError) -> FocusConfig in try FocusEnvironment.loadConfig(path: configPath) },
-            makeNotifier: { config in config.notifications ? makeDesktop(terminal, { console.note($0) }) : SilentNotifier() },
+            makeNotifier: { config in config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier() },
             settle: { config, db in
                 var e = env
                 e.config = config
@@ -60,7 +64,7 @@ package struct DaemonCommand: FocusRunnable {
             refreshCalendars: { config in
                 var e = env
                 e.config = config
-                await DaemonCalendars.refresh(e, db, notifier: config.notifications ? makeDesktop(terminal, { console.note($0) }) : SilentNotifier(), log: log)
+                await DaemonCalendars.refresh(e, db, notifier: config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier(), log: log)
             },
             publishPlan: { config in
                 var e = env
@@ -93,6 +97,7 @@ package struct DaemonCommand: FocusRunnable {
         daemon.hooks = hooks
         daemon.refreshCalendars = refreshCalendars
         daemon.publishPlan = publishPlan
+        daemon.publishPending = { (try? database.publicationPending()) ?? false }
         daemon.syncData = syncData
         daemon.syncSignature = syncSignature
         await daemon.run()
@@ -165,5 +170,25 @@ package struct DaemonCommand: FocusRunnable {
         if word.hasPrefix("%h/") { escaped = "%h/" + escaped.dropFirst(4) }
         guard escaped.isEmpty || escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
         return "\"" + escaped.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    }
+}
+
+/// Passes on the first message only: a warning said once for a whole run.
+final class SaidOnce: Sendable {
+    private let said = Mutex(false)
+    private let sink: @Sendable (String) -> Void
+
+    init(_ sink: @escaping @Sendable (String) -> Void) {
+        self.sink = sink
+    }
+
+    var say: @Sendable (String) -> Void {
+        { [self] message in
+            let first = said.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if first { sink(message) }
+        }
     }
 }

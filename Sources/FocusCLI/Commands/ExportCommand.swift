@@ -21,8 +21,8 @@ package struct ExportCommand: FocusRunnable {
             ics writes each session as a calendar event (RFC 5545): "✓ Thesis/Chapter 2", or \
             "✗ Thesis/Chapter 2 (interrupted)", from its start to its end in UTC, the focused \
             minutes and the note in the description. Each event's UID comes from the session \
-            (task, subtask and start), so importing a newer export into a calendar app updates \
-            events instead of duplicating them.
+            (its sync name once synced, the same on every machine; else task, subtask and start), \
+            so importing a newer export into a calendar app updates events instead of duplicating them.
 
             --from/--to keep the sessions that start on those local days.
             """
@@ -120,13 +120,15 @@ package struct ExportCommand: FocusRunnable {
         }
     }
 
-    /// One worked session as a calendar event. The UID is its identity (task id, subtask id or
-    /// 0, start in UTC), the same in every export while the session exists unchanged.
+    /// One worked session as a calendar event. The UID is the session's sync name once it has
+    /// one (README, "Two machines": the same session has it on every machine), else its local
+    /// identity (task id, subtask id or 0, start in UTC); the same in every export while the
+    /// session exists unchanged.
     static func event(_ r: SessionRecord, identity: SessionIdentity) -> ExportEvent {
         let path = r.subtask.map { "\(r.task)/\($0)" } ?? r.task
         let summary = r.status == .completed ? "✓ \(path)" : "✗ \(path) (interrupted)"
         let startDate = Date(timeIntervalSince1970: Double(r.start))
-        let uid = "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
+        let uid = identity.syncUID ?? "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
         let minutes = (r.focusedSeconds + 30) / 60
         var description = "Focused \(minutes) min"
         if r.plannedSeconds != r.focusedSeconds { description += " of \((r.plannedSeconds + 30) / 60) planned" }

@@ -25,15 +25,16 @@ package struct ImportCommand: FocusRunnable {
             subtask; the end is the start plus duration minutes (25 if absent).
 
             --map chooses other parts: task=SOURCE,subtask=SOURCE, SOURCE being a tag number \
-            (1, 2, ...), PREFIX* (the tag starting with PREFIX, without it; numbers then count \
-            the other tags), project (Watson), description (Open Pomodoro) or none (subtask). \
+            (1, 2, ...), PREFIX* (the tag starting with PREFIX; a PREFIX ending in a separator, \
+            project:, is dropped from it, Th* keeps Thesis whole; numbers then count the other tags), project (Watson), description (Open Pomodoro) or none (subtask). \
             E.g. `--map task=project:*,subtask=1` or `--map task=2,subtask=1`.
 
             A session longer than a day (a forgotten timer) is imported as one session, with a \
             warning naming its line; one longer than 31 days is refused as a broken end. \
             Missing tasks and subtasks are created. The whole file is checked first: a bad entry \
             stops the import with its line number, and nothing is written. Sessions already in \
-            the database (same task, subtask and start) are skipped, so importing twice is safe.
+            the database (same task, subtask and start) are skipped, so importing twice is safe; \
+            from another tracker, so is an interval with the same start and end under any task.
             """
     )
 
@@ -90,7 +91,10 @@ package struct ImportCommand: FocusRunnable {
         let db = try env.openDatabase()
         let path = file
         let importing = ProgressMeter(verb: "Importing", unit: .items("sessions"), total: records.count, quiet: quiet, environment: env.environment)
-        let summary = try db.importSessions(now: now) { insert in
+        // Another tracker's interval is one span of time: imported again under other `--map`
+        // rules it is already present, not more time.
+        let foreign = if case .foreign = format { true } else { false }
+        let summary = try db.importSessions(now: now, sameTimesArePresent: foreign) { insert in
             var parser = SessionFileParser(format: format, mapping: mapping, file: path)
             try ChunkedFile.read(path) { chunk in try parser.feed(chunk) { record, _ in try insert(record); importing.advance() } }
             try parser.finish { record, _ in try insert(record); importing.advance() }

@@ -27,7 +27,9 @@ package struct LogCommand: ParsableCommand {
     }
 
     /// `#12  09:00–09:25  25m  ✓  Thesis/Chapter 2  "note"`.
-    static func line(_ e: SessionEntry, calendar: LocalCalendar) -> String {
+    /// `idWidth`: the ids padded to the widest in a listing (`#9 ` under `#12`), so the times
+    /// stay in one column.
+    static func line(_ e: SessionEntry, calendar: LocalCalendar, idWidth: Int = 0) -> String {
         let mark = e.log.status == .completed ? "✓" : "✗"
         let from = calendar.timeOfDay(of: e.log.startedAt)
         var to = "\(calendar.timeOfDay(of: e.log.endedAt))"
@@ -35,7 +37,8 @@ package struct LogCommand: ParsableCommand {
         if e.log.endedAt.timeIntervalSince(e.log.startedAt) > Double(SessionRecord.dayLengthSeconds) {
             to += " (+\(calendar.day(of: e.log.endedAt).dayNumber - calendar.day(of: e.log.startedAt).dayNumber)d)"
         }
-        var s = "#\(e.log.id ?? 0)  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        let id = "#\(e.log.id ?? 0)"
+        var s = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }

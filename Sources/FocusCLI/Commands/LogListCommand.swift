@@ -37,6 +37,7 @@ package struct LogListCommand: FocusRunnable {
         let days = entries.map { calendar.day(of: $0.log.startedAt) }
         var totals: [LocalDate: Int] = [:]
         for (e, day) in zip(entries, days) { totals[day, default: 0] += e.log.focusedSeconds }
+        let idWidth = entries.map { "#\($0.log.id ?? 0)".count }.max() ?? 0
         var out = ""
         var currentDay: LocalDate?
         for (e, day) in zip(entries, days) {
@@ -46,7 +47,7 @@ package struct LogListCommand: FocusRunnable {
                 out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
                 currentDay = day
             }
-            out += "  " + LogCommand.line(e, calendar: calendar) + "\n"
+            out += "  " + LogCommand.line(e, calendar: calendar, idWidth: idWidth) + "\n"
         }
         return out
     }

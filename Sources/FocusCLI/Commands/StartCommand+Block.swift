@@ -1,6 +1,7 @@
 import FocusText
 import FocusCore
 import FocusStorage
+import FoundationEssentials
 
 extension StartCommand {
     /// What to work on: the path given (added first with `--create` when it does not exist);
@@ -26,11 +27,30 @@ extension StartCommand {
         let candidates = blocks.map { ScheduledBlock(id: $0.id, subtaskID: $0.subtaskID, startedAt: $0.start, endedAt: $0.end, status: $0.status) }
         guard let block = BlockSelection.pick(candidates, now: now, calendar: env.calendar),
               let subtask = try db.subtask(id: block.subtaskID) else {
-            throw FocusError.usage("name what to work on: `focus start \"Thesis/Chapter 2\"` (see `focus task list`).")
+            throw FocusError.usage(try Self.nothingPlannedToday(db: db, env: env, now: now))
         }
         let target = PathTarget.subtask(taskID: subtask.taskID, id: block.subtaskID)
         env.console.note("working on the block \(env.calendar.timeOfDay(of: block.startedAt))–\(env.calendar.timeOfDay(of: block.endedAt)): \(Sanitized.terminal(catalog.path(of: target))).")
         return (target, block.id, catalog)
+    }
+
+    /// No block runs now or later today: the next planned block and the last work done, each
+    /// with the line that starts it; the README's sample name only when there is neither.
+    static func nothingPlannedToday(db: AppDatabase, env: FocusEnvironment, now: Date) throws(FocusError) -> String {
+        let next = try db.blocks(startingFrom: now).first { $0.status == .planned }
+        let last = try db.recentSessions(limit: 1).first
+        var options: [String] = []
+        if let next {
+            let when = "\(RelativeTime.shortDay(env.calendar.day(of: next.start))) \(env.calendar.timeOfDay(of: next.start))"
+            options.append("the next planned block (\(when)) with `focus start \(Quoted.shell(next.path))`")
+        }
+        if let last, last.path != next?.path {
+            options.append("the last work, \(last.path), with `focus start \(Quoted.shell(last.path))`")
+        }
+        guard !options.isEmpty else {
+            return "name what to work on: `focus start \"Thesis/Chapter 2\"` (see `focus task list`)."
+        }
+        return "nothing is planned for the rest of today. Start " + options.joined(separator: ", or ") + "."
     }
 
     /// "no task matches 'Nope/x'." with the two ways to go on: add it, or add and start it. An

@@ -115,15 +115,18 @@ package struct StartCommand: FocusRunnable {
                                      workEndUrgency: env.config.urgency, expiryMilliseconds: env.config.expirySeconds * 1000)
 
         let mailbox = Mailbox<SessionCommand>()
-        let terminal = TerminalMode()
-        let keys = KeyReader()
+        // Keys come from the controlling terminal, so they work with the output piped
+        // (`focus start X | tee log`); the cursor is hidden only for the live redraw.
+        let tty = env.readsKeys ? ControllingTerminal() : nil
+        let terminal = TerminalMode(fd: tty?.fd ?? -1, hidesCursor: live)
+        let keys = KeyReader(fd: tty?.fd ?? -1)
         let signals = SignalRouter()
         // Signals are routed before the session is claimed: a `focus stop` can reach this process
         // as soon as it holds the session lock, and an unrouted SIGUSR1 would kill it.
         // Continued after a stop (`fg`, or `focus stop` from elsewhere): the countdown's terminal
         // mode and keys come back only in the foreground (a background job leaves the terminal be).
         let regainTerminal: @Sendable () -> Void = { [terminal, keys, mailbox] in
-            guard live, TerminalMode.isForeground else { return }
+            guard tty?.isForeground == true else { return }
             terminal.enter()
             keys.start(mailbox: mailbox)
         }
@@ -131,7 +134,7 @@ package struct StartCommand: FocusRunnable {
             // Another `focus` left a request in the running-session row.
             guard let (request, reason) = try? db.takeRequest() else { return nil }
             switch request {
-            case .stop: return .stop(.person(reason: reason))
+            case .stop: return .stop(.elsewhere(reason: reason))
             case .pause: return .pause
             case .resume: return .resume
             case .skip: return .skip
@@ -162,7 +165,7 @@ package struct StartCommand: FocusRunnable {
         }
         defer { keeper?.cancel() }
 
-        if live {
+        if tty?.isForeground == true {
             terminal.enter()
             keys.start(mailbox: mailbox)
         }
@@ -198,6 +201,10 @@ package struct StartCommand: FocusRunnable {
             }
             outcome = await runner.run(plan: plan)
         }
+        // The session ended when it was recorded: the lock goes with it now, before any question,
+        // so that `start`, `stop` and `status` elsewhere all agree it is over.
+        keeper?.cancel()
+        sessionLock?.release()
         signals.stop()
         Planning.replanIfStale(env, db)
         try finish(outcome, db: db, env: env, live: live)
@@ -206,12 +213,15 @@ package struct StartCommand: FocusRunnable {
     /// After the run: the reason for stopping early, and what was recorded.
     private func finish(_ outcome: SessionRunner<SuspendingClock>.Outcome, db: AppDatabase, env: FocusEnvironment, live: Bool) throws {
         let interrupted = outcome.order.last.flatMap { id in outcome.recorded[id].map { (id, $0) } }.flatMap { $0.1.status == .interrupted ? $0 : nil }
-        if case let .person(reason)? = outcome.cause, let (id, _) = interrupted {
+        if case let .elsewhere(reason)? = outcome.cause, let (id, _) = interrupted, let reason, !reason.isEmpty {
+            // Stopped by `focus stop --reason` elsewhere; without one, nothing is asked here: the
+            // person is at the other terminal (`focus log edit ID --note` adds one later).
+            try db.setNote(reason, forSession: id)
+        } else if case let .person(reason)? = outcome.cause, let (id, _) = interrupted {
             if let reason, !reason.isEmpty {
                 try db.setNote(reason, forSession: id)
             } else if live, TerminalMode.isForeground {
-                // (A job stopped from elsewhere while in the background asks nothing: reading
-                // the terminal would stop it again.)
+                // (A background job asks nothing: reading the terminal would stop it again.)
                 env.console.out("Why did you stop? (Enter to skip) ")
                 if let line = TerminalMode.readLine()?.trimmingSpaces(), !line.isEmpty {
                     try db.setNote(String(line.prefix(500)), forSession: id)

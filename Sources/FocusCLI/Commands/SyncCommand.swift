@@ -32,7 +32,7 @@ package struct SyncCommand: ParsableCommand {
     /// Runs one sync and notes how it ended; an error is noted and thrown.
     static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
                      client: (any CalDAVClient)? = nil, quiet: Bool = true) throws -> SyncEngine.Summary {
-        let client = client ?? CalDAVHTTPClient.live(env)
+        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
         let progress = ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
         do {
             return try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
@@ -114,7 +114,7 @@ package struct SyncSetupCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env)
         let found = try AccountCalendar.findOrMake(
             calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
             db: db, env: env, login: login, client: client

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
+import FoundationEssentials
 
 /// `focus task done PATH [--undo]`.
 package struct TaskDoneCommand: FocusRunnable {
@@ -10,6 +12,8 @@ package struct TaskDoneCommand: FocusRunnable {
     var path: String
     @Flag(help: "Reopen it instead.")
     var undo = false
+    @Flag(help: "Archive a task even when open subtasks still have planned blocks.")
+    var force = false
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -19,8 +23,11 @@ package struct TaskDoneCommand: FocusRunnable {
         let db = work.db
         let shown = Sanitized.terminal(work.shown)
         switch work.target {
-        case .task:
+        case let .task(id):
             var task = try work.task()
+            if !undo, !force {
+                try refuseClosingPlannedWork(taskID: id, db: db, shown: work.shown, now: env.now())
+            }
             task.archived = !undo
             try db.updateTask(task)
             env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done \(Quoted.shell(shown)) --undo` reopens it.")
@@ -37,5 +44,19 @@ package struct TaskDoneCommand: FocusRunnable {
                 env.console.line(line + ".")
             }
         }
+    }
+
+    /// Archiving a task closes its open subtasks: with planned blocks ahead, that is work the
+    /// person may not mean to drop (`--undo` reopens it, but the plan was gone). Refused, naming
+    /// it, unless `--force` (as `task rm` refuses a task with history).
+    private func refuseClosingPlannedWork(taskID: Int64, db: AppDatabase, shown: String, now: Date) throws(FocusError) {
+        let subtasks = try db.overview(all: true, only: taskID).first?.subtasks.map(\.subtask) ?? []
+        let blocks = try db.blocks(of: .task(id: taskID)).map {
+            ScheduledBlock(id: $0.id, subtaskID: $0.subtaskID, startedAt: $0.start, endedAt: $0.end, status: $0.status)
+        }
+        let work = ArchiveCheck.plannedWork(subtasks: subtasks, blocks: blocks, now: now)
+        guard !work.isEmpty else { return }
+        let command = "focus task done \(Quoted.shell(shown))"
+        throw .usage(Sanitized.terminal(ArchiveCheck.refusal(task: shown, work: work, command: command)))
     }
 }

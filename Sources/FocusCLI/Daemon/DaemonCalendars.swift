@@ -42,8 +42,13 @@ enum DaemonCalendars {
                 let risksBefore = try risks(db)
                 let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
                 let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
+                // The accounts are listed again when one of their calendars is due.
                 var changed = false
-                for calendar in live {
+                var added = Set<String>()
+                if live.contains(where: \.connected) {
+                    (added, changed) = refresher.refreshAccounts(warn: log)
+                }
+                for calendar in live where !added.contains(calendar.source) {
                     do {
                         changed = try refresher.refresh(calendar) || changed
                     } catch {
@@ -96,7 +101,11 @@ enum DaemonCalendars {
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
                     for line in SyncCommand.lines(summary, target: target) { log(line) }
                 }
-                if summary.received + summary.deletedHere > 0 { _ = Planning.replanIfStale(env, db) }
+                if summary.received + summary.deletedHere > 0 {
+                    _ = Planning.replanIfStale(env, db)
+                    // What came in changed the plan: the published calendar follows at once.
+                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
+                }
             } catch {
                 log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))
             }

@@ -42,6 +42,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     /// Writes the plan to the calendars it is published in, after the plan changed (beside the
     /// loop too).
     package var publishPlan: (@Sendable (FocusConfig) async -> Void)?
+    /// Whether the last publication failed (offline): it is tried again every minute.
+    package var publishPending: (@Sendable () -> Bool)?
     /// Syncs with the sync calendar (README, "Two machines"): at start, every `sync_interval`,
     /// and `syncDelay` after a local change (changes made in a burst go in one sync).
     package var syncData: (@Sendable (FocusConfig) async -> Void)?
@@ -128,6 +130,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     }
                     nextWake = decision.nextWake
                     planSignature = state.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
+                        + (publishPending?() == true ? [-Int64(wall.timeIntervalSince1970 / 60)] : [])
                     let ended = Set(decision.endedBlockIDs)
                     mustRead = false
                     if !ended.isSubset(of: settled) {

@@ -41,6 +41,7 @@ extension FocusEnvironment {
             },
             ask: terminalQuestion(console: console)
         )
+        env.readsKeys = true
         env.databaseExists = {
             // Anything at the path counts (a directory is then refused by the open, exit 66);
             // a dangling link does not, as the open would create the file it points to.

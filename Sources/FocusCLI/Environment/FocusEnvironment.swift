@@ -26,6 +26,9 @@ package struct FocusEnvironment: Sendable {
     /// and says whether they answered yes; nil when there is no terminal to ask at (standard
     /// input or standard error is not a terminal), so the command must be told (`--force`).
     package var ask: (@Sendable (_ question: String) -> Bool)?
+    /// Whether the countdown reads its keys from the controlling terminal (`/dev/tty`), whatever
+    /// standard output is: the live environment only, never a test's in-process run.
+    package var readsKeys = false
     /// Opens the store; called once per command that needs it.
     private let openStore: @Sendable () throws(FocusError) -> AppDatabase
     /// Whether the database file exists (live: a `stat` of its path; tests: always).
@@ -35,6 +38,9 @@ package struct FocusEnvironment: Sendable {
     package var readsOnly = false
     /// The database this command opened and whether it wrote to it (for the re-plan after it).
     package let databaseUse = DatabaseUse()
+    /// The CalDAV server of the connected accounts: nil live (HTTP through libcurl), an
+    /// in-memory one in tests.
+    package var caldav: (any CalDAVClient)?
 
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,
@@ -73,12 +79,15 @@ package struct FocusEnvironment: Sendable {
 
 /// What a command did with the database: the one it opened, and whether it wrote.
 package final class DatabaseUse: Sendable {
-    private let state = Mutex<(database: AppDatabase?, wrote: Bool)>((nil, false))
+    private let state = Mutex<(database: AppDatabase?, wrote: Bool, published: Bool)>((nil, false, false))
 
     package init() {}
 
     func opened(_ db: AppDatabase) { state.withLock { $0.database = db } }
     func noteWrite() { state.withLock { $0.wrote = true } }
+    /// The command published the plan itself (`plan`, `calendar publish`, `calendar refresh`).
+    func notePublished() { state.withLock { $0.published = true } }
+    var published: Bool { state.withLock { $0.published } }
 
     /// The database the command opened, if any.
     package var current: AppDatabase? { state.withLock { $0.database } }

@@ -4,11 +4,14 @@ import FoundationEssentials
 
 /// `focus plan`: blocks by local day and the at-risk list, as text or JSON. Pure builders.
 enum PlanRenderer {
+    /// A block; `"pinned": true` for one the person moved in a calendar app (README, "Your real calendar").
     static func blockJSON(_ b: BlockView) -> JSON {
-        .object([
+        var fields: [(String, JSON)] = [
             ("id", .optional(b.id)), ("task", .string(b.task)), ("subtask", .string(b.subtask)),
             ("start", .string(Timestamp.utc(b.start))), ("end", .string(Timestamp.utc(b.end))), ("status", .string(b.status.rawValue)),
-        ])
+        ]
+        if b.pinnedUID != nil, b.status == .planned { fields.append(("pinned", .bool(true))) }
+        return .object(fields)
     }
 
     static func riskJSON(_ r: RiskView) -> JSON {
@@ -39,10 +42,13 @@ enum PlanRenderer {
          ("overdue", .array(overdue.map(overdueJSON))), ("not_planned", .array(undated.map(undatedJSON)))]
     }
 
-    /// `  09:00–09:25  Thesis/Chapter 2  planned  #12`.
+    /// `  09:00–09:25  Thesis/Chapter 2  planned  block 12`: the block's number (its `id` in
+    /// `plan --json`, `block_id` in `log --json`), written so that it is never read as a path
+    /// (`#12` names task or subtask 12; README, "Commands").
     static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
         var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
-        if let id = b.id { s += "  #\(id)" }
+        if b.pinnedUID != nil, b.status == .planned { s += " (pinned)" }
+        if let id = b.id { s += "  block \(id)" }
         return s
     }
 

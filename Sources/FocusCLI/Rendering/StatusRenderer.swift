@@ -77,18 +77,33 @@ enum StatusRenderer {
         return v
     }
 
-    /// Replaces `{name}` placeholders; unknown ones are left as written.
+    /// Replaces `{name}` placeholders; unknown ones are left as written. A placeholder with
+    /// nothing to show (the path when idle, no next block) takes a space beside it along, and
+    /// a separator left dangling at either end goes too: `{state} {path} {remaining} | {next}`
+    /// reads `idle`, not `idle   |`.
     static func fill(_ template: String, _ values: [String: String]) -> String {
         var out = ""
+        var emptied = false
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let key = String(rest[rest.index(after: open)..<close])
-            out += values[key] ?? "{\(key)}"
+            let value = values[key] ?? "{\(key)}"
+            out += value
             rest = rest[rest.index(after: close)...]
+            if value.isEmpty {
+                emptied = true
+                if (out.isEmpty || out.last == " "), rest.first == " " { rest = rest.dropFirst() }
+            }
         }
-        return out + rest
+        out += rest
+        guard emptied else { return out }
+        let dangling: Set<Character> = [" ", "|", "·", "•", "-", "–", "—", ":", "/", ",", ";"]
+        var trimmed = Substring(out)
+        while let last = trimmed.last, dangling.contains(last) { trimmed = trimmed.dropLast() }
+        while let first = trimmed.first, dangling.contains(first) { trimmed = trimmed.dropFirst() }
+        return String(trimmed)
     }
 
     /// The one line a bar shows: the session and its time left, or when idle the next block

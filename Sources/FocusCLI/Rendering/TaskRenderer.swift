@@ -131,7 +131,8 @@ package struct TaskRenderer {
                 out += "    " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
                 if naming { out += TerminalText.pad(TerminalText.truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
                 out += b.status.rawValue
-                if let id = b.id { out += "  " + dim("#\(id)") }
+                // The block's number, never `#9` (which names task 9): as plan lines write it.
+                if let id = b.id { out += "  " + dim("block \(id)") }
                 out += "\n"
             }
             if list.count > TaskRenderer.shownBlocks { out += "    and \(list.count - TaskRenderer.shownBlocks) more\n" }

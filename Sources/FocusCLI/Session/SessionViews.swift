@@ -152,6 +152,8 @@ enum SessionMessages {
             case let .finished(cause):
                 if case let .suspend(slept)? = cause {
                     out.append("the computer slept for \(DurationParser.format(Int(slept.seconds))) during the session; it was recorded as interrupted at the moment of the suspend")
+                } else if case .elsewhere? = cause {
+                    out.append("stopped by `focus stop` from elsewhere")
                 }
             }
         }

@@ -49,25 +49,30 @@ package final class SignalRouter: @unchecked Sendable {
     }
 }
 
-/// Reads single keys from standard input without blocking the session.
+/// Reads single keys from a terminal without blocking the session.
 package final class KeyReader: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private let queue = DispatchQueue(label: "focus.keys")
     private let lock = Mutex(())
+    private let fd: Int32
 
-    package init() {}
+    /// `fd`: the terminal to read (standard input when not given).
+    package init(fd: Int32 = STDIN_FILENO) {
+        self.fd = fd
+    }
 
-    /// Starts listening (nothing when already listening, or when standard input is no terminal).
+    /// Starts listening (nothing when already listening, or when `fd` is no terminal).
     package func start(mailbox: Mailbox<SessionCommand>) {
         lock.withLock { _ in listen(mailbox) }
     }
 
     private func listen(_ mailbox: Mailbox<SessionCommand>) {
-        guard source == nil, isatty(STDIN_FILENO) == 1 else { return }
-        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        guard source == nil, fd >= 0, isatty(fd) == 1 else { return }
+        let fd = fd
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in
             var buffer = [UInt8](repeating: 0, count: 64)
-            let n = read(STDIN_FILENO, &buffer, buffer.count)
+            let n = read(fd, &buffer, buffer.count)
             if n <= 0 {
                 // End of input: stop listening; the session goes on.
                 self?.stop()

@@ -5,28 +5,58 @@ import Synchronization
 import Glibc
 #endif
 
+/// The controlling terminal, `/dev/tty` (tty(4)): where the countdown's keys come from whatever
+/// standard input and output are (`focus start X | tee log`).
+package final class ControllingTerminal: Sendable {
+    /// The open terminal, or -1 when the process has none (a service, a test under CI).
+    package let fd: Int32
+
+    package init() {
+        fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Whether there is one and this process is in its foreground process group (a job started
+    /// with `&` or continued with `bg` must leave it be: tcsetattr(3)).
+    package var isForeground: Bool {
+        guard fd >= 0 else { return false }
+        let group = tcgetpgrp(fd)
+        return group >= 0 && group == getpgrp()
+    }
+}
+
 /// The terminal's settings, switched to cbreak (keys arrive one by one, no echo; Ctrl-C still
 /// raises SIGINT) and put back exactly as they were on every way out.
 package final class TerminalMode: @unchecked Sendable {
     private var original = termios()
     private var active = false
     private let lock = Mutex(())
+    private let fd: Int32
+    private let hidesCursor: Bool
 
-    package init() {}
+    /// `fd` is the terminal (standard input when not given); the cursor is hidden while the
+    /// mode is on only when `hidesCursor` (a live redraw on standard output).
+    package init(fd: Int32 = STDIN_FILENO, hidesCursor: Bool = true) {
+        self.fd = fd
+        self.hidesCursor = hidesCursor
+    }
 
-    /// Enters cbreak mode and hides the cursor. Does nothing when standard input is not a terminal.
+    /// Enters cbreak mode and hides the cursor. Does nothing when `fd` is not a terminal.
     package func enter() {
         lock.withLock { _ in
-            guard !active, isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &original) == 0 else { return }
+            guard !active, fd >= 0, isatty(fd) == 1, tcgetattr(fd, &original) == 0 else { return }
             var raw = original
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in
                 cc[Int(VMIN)] = 1
                 cc[Int(VTIME)] = 0
             }
-            if tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 {
+            if tcsetattr(fd, TCSAFLUSH, &raw) == 0 {
                 active = true
-                StandardConsole.write("\u{1B}[?25l", to: STDOUT_FILENO)
+                if hidesCursor { StandardConsole.write("\u{1B}[?25l", to: STDOUT_FILENO) }
             }
         }
     }
@@ -36,8 +66,8 @@ package final class TerminalMode: @unchecked Sendable {
         lock.withLock { _ in
             guard active else { return }
             var saved = original
-            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-            StandardConsole.write("\u{1B}[?25h", to: STDOUT_FILENO)
+            _ = tcsetattr(fd, TCSAFLUSH, &saved)
+            if hidesCursor { StandardConsole.write("\u{1B}[?25h", to: STDOUT_FILENO) }
             active = false
         }
     }

@@ -58,8 +58,11 @@ package struct WorkRecord: Sendable, Equatable {
 
 /// Why a run stopped early.
 package enum StopCause: Sendable, Equatable {
-    /// The person pressed q, Ctrl-C, or ran `focus stop`.
+    /// The person pressed q or Ctrl-C in the countdown's terminal.
     case person(reason: String?)
+    /// `focus stop` from another terminal or a status bar: nothing is asked in the countdown's
+    /// terminal (its `--reason`, if any, is the note).
+    case elsewhere(reason: String?)
     /// SIGTERM or SIGHUP: the terminal or the system ended focus.
     case signal
     /// The machine was suspended; `slept` is how long.

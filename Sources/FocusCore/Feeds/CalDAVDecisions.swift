@@ -8,6 +8,7 @@ package enum CalDAVChoice {
     /// case-insensitively, each name once), else every calendar that holds events. A name that
     /// matches none is refused with the names there are.
     package static func busyCalendars(_ calendars: [RemoteCalendar], named names: [String]) throws(FocusError) -> [RemoteCalendar] {
+        let calendars = usable(calendars)
         guard !names.isEmpty else { return calendars.filter(\.holdsEvents) }
         var chosen: [RemoteCalendar] = []
         for name in names {
@@ -25,10 +26,88 @@ package enum CalDAVChoice {
 
     /// The calendar a name means: its display name, else its last path segment, compared as
     /// task titles are (case-insensitively, NFC).
+    /// A display name stored with its XML character references escaped once too often (DAViCal
+    /// keeps `Work &amp; Life` for `Work & Life`) matches either way: both sides are compared
+    /// after decoding once more.
     package static func calendar(named name: String, in calendars: [RemoteCalendar]) -> RemoteCalendar? {
-        let key = TaskCatalog.key(name)
+        let calendars = calendars.filter { !$0.scheduling }
+        let key = TaskCatalog.key(name), decoded = TaskCatalog.key(decodingReferences(name))
         return calendars.first { TaskCatalog.key($0.displayName) == key }
+            ?? calendars.first { TaskCatalog.key(decodingReferences($0.displayName)) == decoded }
             ?? calendars.first { TaskCatalog.key(lastSegment($0.url)) == key }
+    }
+
+    /// The calendars of a home listing a person has: scheduling inboxes and outboxes left out
+    /// (RFC 6638), display names with XML character references decoded once more (DAViCal).
+    package static func usable(_ found: [RemoteCalendar]) -> [RemoteCalendar] {
+        found.filter { !$0.scheduling }.map { calendar in
+            var calendar = calendar
+            calendar.displayName = decodingReferences(calendar.displayName)
+            return calendar
+        }
+    }
+
+    /// `Work &amp; Life` → `Work & Life`: the five entity references and numeric character
+    /// references of XML 1.0 (section 4.1, 4.6) decoded once; anything else kept as it is.
+    package static func decodingReferences(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semi = after.prefix(12).firstIndex(of: ";") else {
+                out += "&"
+                rest = after
+                continue
+            }
+            let name = after[..<semi]
+            var decoded: String?
+            switch name {
+            case "amp": decoded = "&"
+            case "lt": decoded = "<"
+            case "gt": decoded = ">"
+            case "quot": decoded = "\""
+            case "apos": decoded = "'"
+            default:
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                } else if name.hasPrefix("#") {
+                    decoded = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+                }
+            }
+            if let decoded {
+                out += decoded
+                rest = after[after.index(after: semi)...]
+            } else {
+                out += "&"
+                rest = after
+            }
+        }
+        return out + rest
+    }
+
+    /// What a refresh of a connected account changes in the calendars that count as busy time
+    /// (README, "A CalDAV account"), given the home set's listing now: the rule of `connect`
+    /// (`names` empty: every calendar that holds events; else those named), never a calendar the
+    /// person removed (`excluded`) or the one focus syncs through; `names` nil (an account
+    /// connected before focus remembered the choice): only those connected, so none is added.
+    package static func reconcile(found: [RemoteCalendar], connected: [String], names: [String]?, excluded: Set<String>,
+                                  syncURL: String?) -> AccountCalendarChanges {
+        let calendars = usable(found).filter { $0.url != syncURL && !excluded.contains($0.url) && $0.holdsEvents }
+        let wanted: [RemoteCalendar]
+        if let names, !names.isEmpty {
+            var urls = Set<String>()
+            for name in names { if let match = calendar(named: name, in: calendars) { urls.insert(match.url) } }
+            wanted = calendars.filter { urls.contains($0.url) }
+        } else if names == nil {
+            wanted = calendars.filter { connected.contains($0.url) }
+        } else {
+            wanted = calendars
+        }
+        let wantedURLs = Set(wanted.map(\.url))
+        return AccountCalendarChanges(added: wanted.filter { !connected.contains($0.url) },
+                                      removed: connected.filter { !wantedURLs.contains($0) })
     }
 
     /// `https://host/dav/alice/work/` → `work`.
@@ -50,6 +129,22 @@ package enum CalDAVChoice {
     }
 }
 
+/// The calendars a refresh of an account starts and stops reading.
+package struct AccountCalendarChanges: Sendable, Equatable {
+    /// Calendars of the account that count now and were not read before.
+    package var added: [RemoteCalendar]
+    /// The addresses of calendars read before that no longer count (gone from the account,
+    /// renamed away from the names given at connect, or no longer holding events).
+    package var removed: [String]
+
+    package init(added: [RemoteCalendar], removed: [String]) {
+        self.added = added
+        self.removed = removed
+    }
+
+    package var isEmpty: Bool { added.isEmpty && removed.isEmpty }
+}
+
 /// An event focus put on a server, as it last wrote it.
 package struct PublishedEvent: Sendable, Equatable {
     package enum Kind: String, Sendable { case block, session }
@@ -61,15 +156,22 @@ package struct PublishedEvent: Sendable, Equatable {
     package var fingerprint: String
     /// The event's end: a block that has ended is history and stays on the calendar.
     package var end: Date
+    /// The event's start as written (nil for events recorded before focus kept it): a copy on
+    /// the server with other times was moved there.
+    package var start: Date?
 
-    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date) {
+    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date, start: Date? = nil) {
         self.uid = uid
         self.kind = kind
         self.url = url
         self.etag = etag
         self.fingerprint = fingerprint
         self.end = end
+        self.start = start
     }
+
+    /// Changed in the calendar by someone (not moved): left as it is, never written again.
+    package var leftToThePerson: Bool { fingerprint == Publication.leftFingerprint }
 }
 
 /// An event the plan (or the history) wants on the server.
@@ -78,15 +180,17 @@ package struct WantedEvent: Sendable, Equatable {
     package var kind: PublishedEvent.Kind
     package var fingerprint: String
     package var end: Date
+    package var start: Date?
     /// Index into the caller's list of event texts.
     package var index: Int
 
-    package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int) {
+    package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int, start: Date? = nil) {
         self.uid = uid
         self.kind = kind
         self.fingerprint = fingerprint
         self.end = end
         self.index = index
+        self.start = start
     }
 }
 
@@ -95,6 +199,8 @@ package enum PublishAction: Sendable, Equatable {
     case create(WantedEvent)
     case update(WantedEvent, PublishedEvent)
     case delete(PublishedEvent)
+    /// No longer wanted, but changed there by someone: left in the calendar, no longer followed.
+    case forget(PublishedEvent)
 }
 
 /// What publishing the plan writes: every wanted event that is new or changed, and a delete
@@ -110,16 +216,41 @@ package enum Publication {
         for want in wanted {
             kept.insert(want.uid)
             if let existing = byUID[want.uid] {
-                if existing.fingerprint != want.fingerprint { actions.append(.update(want, existing)) }
+                if existing.fingerprint != want.fingerprint, !existing.leftToThePerson { actions.append(.update(want, existing)) }
             } else {
                 actions.append(.create(want))
             }
         }
         for event in published.sorted(by: { $0.uid < $1.uid }) where !kept.contains(event.uid) {
             if event.kind == .block, event.end <= now { continue }
-            actions.append(.delete(event))
+            actions.append(event.leftToThePerson ? .forget(event) : .delete(event))
         }
         return actions
+    }
+
+    /// The fingerprint of an event someone changed in the calendar (not a move): focus leaves it.
+    package static let leftFingerprint = "left"
+
+    /// A planned block's UID in a published calendar (and `calendar export`):
+    /// `focus-block-<subtask>-<local day YYYYMMDD>-<n>@focus`, n counting the subtask's blocks
+    /// of that day from 1 in start order. `<subtask>` names the same work on every machine: the
+    /// subtask's sync name (README, "Two machines") when it has one, else this machine's
+    /// publisher name and the subtask's local id, which no other machine uses. Without either
+    /// (an export from an unsynced database) the older local form `<id>-<YYYYMMDD>-<n>@focus`.
+    package static func blockUID(subtaskSyncUID: String?, publisher: String?, subtaskID: Int64, day: LocalDate, ordinal: Int) -> String {
+        let compact = day.description.replacing("-", with: "")
+        if let name = subtaskSyncUID.flatMap(syncName) { return "focus-block-\(name)-\(compact)-\(ordinal)@focus" }
+        if let publisher { return "focus-block-\(publisher)-\(subtaskID)-\(compact)-\(ordinal)@focus" }
+        return "\(subtaskID)-\(compact)-\(ordinal)@focus"
+    }
+
+    /// `focus-subtask-<hex>@focus` → `<hex>`; another form is used whole, made safe for a UID.
+    private static func syncName(_ uid: String) -> String? {
+        var core = Substring(uid)
+        if core.hasPrefix("focus-subtask-") { core = core.dropFirst("focus-subtask-".count) }
+        if core.hasSuffix("@focus") { core = core.dropLast("@focus".count) }
+        let safe = String(core.unicodeScalars.filter { $0.isASCIIAlphanumeric || $0 == "-" })
+        return safe.isEmpty ? nil : safe
     }
 
     /// The resource name of an event in its calendar: its UID made safe for a path.

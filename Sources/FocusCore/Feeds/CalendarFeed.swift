@@ -270,7 +270,11 @@ package enum CalendarStaleness {
         guard failed || age > limit else { return nil }
         var line = "calendar '\(name)' was last refreshed \(ageText(age)) ago"
         if failed, let error = state.lastError {
-            line += "; its last refresh failed: \(error)"
+            // The note is a clause its reader ends ("Note: ….", doctor's line): the error's own
+            // full stop would make two ("…kept and used..").
+            var reason = Substring(error.trimmingSpaces())
+            while reason.last == "." { reason = reason.dropLast() }
+            line += "; its last refresh failed: \(reason)"
         } else {
             line += " (`focus calendar refresh` fetches it now)"
         }

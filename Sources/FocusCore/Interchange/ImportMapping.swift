@@ -25,8 +25,10 @@ package enum ForeignFormat: String, Sendable, CaseIterable {
 /// Written `task=SOURCE,subtask=SOURCE` (either may be left out: it keeps the format's
 /// default). A SOURCE is
 /// - `N`: the Nth tag (1-based), counting the tags that no `PREFIX*` rule took;
-/// - `PREFIX*`: the first tag starting with PREFIX, without it (`project:*` takes
-///   `project:Thesis` as `Thesis`);
+/// - `PREFIX*`: the first tag starting with PREFIX. A PREFIX that ends in a separator (not a
+///   letter or digit: `project:`, `area/`) is a namespace and is dropped (`project:*` takes
+///   `project:Thesis` as `Thesis`); one that ends in a letter or digit is the start of a name,
+///   kept whole (`Th*` takes `Thesis` as `Thesis`, never `esis`);
 /// - `project` (Watson) or `description` (Open Pomodoro);
 /// - `none` (subtask only): no subtask.
 ///
@@ -115,7 +117,7 @@ package struct ImportMapping: Sendable, Equatable {
         func pick(_ source: Source) -> String? {
             if case let .tagPrefix(prefix) = source, let k = rest.firstIndex(where: { $0.hasPrefix(prefix) }) {
                 let tag = rest.remove(at: k)
-                return String(tag.dropFirst(prefix.count))
+                return ImportMapping.stripsPrefix(prefix) ? String(tag.dropFirst(prefix.count)) : tag
             }
             return nil
         }
@@ -139,5 +141,12 @@ package struct ImportMapping: Sendable, Equatable {
         // The same tag cannot be both (`task=1,subtask=1`).
         if task == subtask { subtaskTitle = nil }
         return (taskTitle, subtaskTitle)
+    }
+
+    /// Whether a `PREFIX*` rule drops its prefix from the tag: only a namespace, a prefix that
+    /// ends in a separator (`project:`), not the start of a name (`Th`).
+    package static func stripsPrefix(_ prefix: String) -> Bool {
+        guard let last = prefix.unicodeScalars.last else { return false }
+        return !(last.properties.isAlphabetic || ("0"..."9").contains(last))
     }
 }

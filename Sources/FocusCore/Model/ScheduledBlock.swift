@@ -18,12 +18,17 @@ package struct ScheduledBlock: Sendable, Equatable, Hashable {
     package var startedAt: Date
     package var endedAt: Date
     package var status: BlockStatus
+    /// Set when the person moved the block's published event in a calendar app (README,
+    /// "Your real calendar"): the UID of that event. A pinned block stays where it is until
+    /// the person moves it again or `focus plan --unpin` lets the planner place it.
+    package var pinnedUID: String?
 
-    package init(id: Int64? = nil, subtaskID: Int64, startedAt: Date, endedAt: Date, status: BlockStatus = .planned) {
+    package init(id: Int64? = nil, subtaskID: Int64, startedAt: Date, endedAt: Date, status: BlockStatus = .planned, pinnedUID: String? = nil) {
         self.id = id
         self.subtaskID = subtaskID
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.status = status
+        self.pinnedUID = pinnedUID
     }
 }

@@ -128,25 +128,10 @@ package struct TaskCatalog: Sendable {
         let scored: [(Int, String)] = entries.compactMap { e in
             let k = TaskCatalog.key(e.title)
             if k.contains(key) || (key.count >= 3 && key.contains(k)) { return (0, e.title) }
-            let d = editDistance(Array(key), Array(k.prefix(key.count + 2)))
+            let d = NearestNames.editDistance(Array(key), Array(k.prefix(key.count + 2)))
             let limit = max(1, min(3, key.count / 3))
             return d <= limit ? (d, e.title) : nil
         }
         return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map(\.1)
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

@@ -56,9 +56,14 @@ package struct RemoteCalendar: Sendable, Equatable {
     /// The collection is read-only for this login (no `DAV:write` / `bind` privilege) when
     /// the server reports `current-user-privilege-set`; nil when it does not.
     package var writable: Bool?
+    /// The collection is a scheduling inbox or outbox (RFC 6638 section 2.2 and 2.1: its
+    /// resource type has `schedule-inbox` or `schedule-outbox`), never a calendar of busy time,
+    /// though some servers (DAViCal) give it the calendar resource type too.
+    package var scheduling: Bool
 
     package init(url: String, displayName: String, components: [String] = [], ctag: String? = nil, syncToken: String? = nil,
-                 supportsSync: Bool = false, writable: Bool? = nil) {
+                 supportsSync: Bool = false, writable: Bool? = nil, scheduling: Bool = false) {
+        self.scheduling = scheduling
         self.url = url
         self.displayName = displayName
         self.components = components

@@ -66,8 +66,8 @@ package struct ReplanResult: Sendable {
     /// A block worked ahead of its time (a linked session, before it started) is moved to
     /// when its sessions ran.
     package var settled: [ScheduledBlock]
-    /// Planned blocks kept as they are: a session runs on them, or they are running now and
-    /// a session already ran on them. (A running block nobody started is planned again from now.)
+    /// Planned blocks kept as they are: a session runs on them, they are running now and
+    /// a session already ran on them, or the person pinned them (`BlockPin`). (A running block nobody started is planned again from now.)
     package var kept: [ScheduledBlock]
     /// Future planned blocks, replaced by the new plan.
     package var replaced: [ScheduledBlock]
@@ -131,6 +131,7 @@ package enum Replanner {
         var settled: [ScheduledBlock] = []
         var kept: [ScheduledBlock] = []
         var replaced: [ScheduledBlock] = []
+        let open = Set(input.subtasks.compactMap(\.subtask.id))
         for block in input.planned {
             let id = block.id ?? -1
             let own = linked[id] ?? []
@@ -148,6 +149,9 @@ package enum Replanner {
                 b.startedAt = own.map(\.startedAt).min() ?? block.startedAt
                 b.endedAt = max(own.map(\.endedAt).max() ?? block.endedAt, b.startedAt.addingTimeInterval(1))
                 settled.append(b)
+            } else if BlockPin.holds(block, openSubtasks: open) {
+                // Moved by the person in a calendar app: planned around and counted as promised work.
+                kept.append(block)
             } else {
                 replaced.append(block)
             }

@@ -82,7 +82,7 @@ extension ScheduledBlock {
         self.init(
             id: row.id("id"), subtaskID: row.id("subtaskId"), startedAt: Date(unixSeconds: start),
             endedAt: Date(unixSeconds: StoredNumber.blockEnd(start: start, end: row.unixSeconds("endedAt"))),
-            status: BlockStatus(rawValue: row.text("status")) ?? .planned
+            status: BlockStatus(rawValue: row.text("status")) ?? .planned, pinnedUID: row.optionalText("pinnedUid")
         )
     }
 }

@@ -15,14 +15,15 @@ package struct DueView: Sendable, Equatable {
 
 extension AppDatabase {
     static let blockSelectSQL = """
-        SELECT scheduledBlock.*, subtask.title AS subtaskTitle, task.title AS taskTitle
+        SELECT scheduledBlock.*, subtask.title AS subtaskTitle, task.title AS taskTitle, subtask.syncUid AS subtaskSyncUid
         FROM scheduledBlock JOIN subtask ON subtask.id = scheduledBlock.subtaskId JOIN task ON task.id = subtask.taskId
         """
 
     static func blockView(_ row: Row) -> BlockView {
         let b = ScheduledBlock(row: row)
         return BlockView(id: b.id, subtaskID: b.subtaskID, task: row.text("taskTitle"), subtask: row.text("subtaskTitle"),
-                         start: b.startedAt, end: b.endedAt, status: b.status)
+                         start: b.startedAt, end: b.endedAt, status: b.status, pinnedUID: b.pinnedUID,
+                         subtaskSyncUID: row.optionalText("subtaskSyncUid"))
     }
 
     /// Blocks overlapping [from, to), by start. Blocks last less than two days, so this reads an

@@ -14,6 +14,14 @@ package struct StoredAccount: Sendable, Equatable {
     package var passwordCommand: String?
     package var caFile: String?
     package var insecure: Bool
+    /// The names given with `--calendar` at connect (empty: every calendar that holds events;
+    /// nil: connected before focus kept the choice, only the calendars it has count).
+    package var calendarNames: [String]? = nil
+    /// Calendars the person removed (`calendar rm`): never read again until `connect`.
+    package var excludedURLs: Set<String> = []
+    /// What the last refresh that changed something added (`+ Name`) and removed (`- Name`).
+    package var lastChange: [String] = []
+    package var lastChangeAt: Date? = nil
 }
 
 /// A calendar read from a CalDAV account.
@@ -38,6 +46,8 @@ package struct PublishTarget: Sendable, Equatable {
     package var sessions: Bool
     package var publishedAt: Date?
     package var lastError: String?
+    /// Where the last publication's look at the calendar ended (RFC 6578); nil: read it whole.
+    package var syncToken: String? = nil
 }
 
 /// A connected calendar's expansion: the stream its resources make (what `calendar busy`
@@ -59,17 +69,20 @@ extension AppDatabase {
 
     /// Stores an account (one per address and user), keeping its password command when none is
     /// given. Returns its id.
+    /// A connect is a new choice: `calendarNames` replaces the one kept and nothing stays excluded.
     package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
-                             caFile: String?, insecure: Bool, at now: Date) throws(FocusError) -> Int64 {
+                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, at now: Date) throws(FocusError) -> Int64 {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (url, user) DO UPDATE SET
                   principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
                   passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
-                  caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt
-                """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds])
+                  caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt,
+                  calendarNames = excluded.calendarNames, excludedUrls = '', lastChange = '', lastChangeAt = NULL
+                """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds,
+                                 calendarNames.map { $0.joined(separator: "\n") }])
             return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
         }
     }
@@ -77,11 +90,15 @@ extension AppDatabase {
     package func accounts() throws(FocusError) -> [StoredAccount] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure FROM calendarAccount ORDER BY connectedAt DESC, id DESC
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt
+                FROM calendarAccount ORDER BY connectedAt DESC, id DESC
                 """).map { row in
-                StoredAccount(id: row.id("id"), url: row.text("url"), principalURL: row.text("principalUrl"),
-                              homeURLs: row.text("homeUrls").split(separator: "\n").map(String.init), user: row.text("user"),
-                              passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"))
+                let lines = { (column: Row.Column) in row.text(column).split(separator: "\n").map(String.init) }
+                return StoredAccount(id: row.id("id"), url: row.text("url"), principalURL: row.text("principalUrl"),
+                              homeURLs: lines("homeUrls"), user: row.text("user"),
+                              passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"),
+                              calendarNames: row.optionalText("calendarNames").map { $0.split(separator: "\n").map(String.init) },
+                              excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"))
             }
         }
     }
@@ -181,6 +198,14 @@ extension AppDatabase {
         }
     }
 
+    /// Records what a refresh of an account added and removed (`calendar list` shows it).
+    package func noteAccountChange(accountID: Int64, _ lines: [String], at now: Date) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "UPDATE calendarAccount SET lastChange = ?, lastChangeAt = ? WHERE id = ?",
+                           arguments: [lines.joined(separator: "\n"), now.unixSeconds, accountID])
+        }
+    }
+
     /// Records a fetch that changed nothing (or failed): the token and the fetch state only.
     package func updateConnectedState(calendarID: Int64, syncToken: String?, fetchState: String) throws(FocusError) {
         try write { db in
@@ -228,7 +253,56 @@ extension AppDatabase {
     private static func target(_ row: Row) -> PublishTarget {
         PublishTarget(id: row.id("id"), accountID: row.id("accountId"), url: row.text("url"), name: row.text("name"),
                       sessions: row.bool("sessions"), publishedAt: row.optionalDate("publishedAt"),
-                      lastError: row.optionalText("lastError"))
+                      lastError: row.optionalText("lastError"), syncToken: row.optionalText("syncToken"))
+    }
+
+    /// Whether a publication failed and waits to be tried again.
+    package func publicationPending() throws(FocusError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM publishTarget WHERE lastError IS NOT NULL)") ?? false }
+    }
+
+    /// This database's name in the events it publishes (X-FOCUS-PUBLISHER).
+    package func publisherName() throws(FocusError) -> String {
+        try read { db in try String.fetchOne(db, sql: "SELECT name FROM publisher WHERE id = 1") ?? "" }
+    }
+
+    /// Where the publication's look at the calendar ended; nil starts over with the whole calendar.
+    package func setPublishToken(targetID: Int64, _ token: String?) throws(FocusError) {
+        try write { db in try db.execute(sql: "UPDATE publishTarget SET syncToken = ? WHERE id = ?", arguments: [token, targetID]) }
+    }
+
+    /// Forgets every event written to a target (its calendar was deleted there).
+    package func forgetAllPublished(targetID: Int64) throws(FocusError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM publishedEvent WHERE targetId = ?", arguments: [targetID])
+            try db.execute(sql: "UPDATE publishTarget SET syncToken = NULL WHERE id = ?", arguments: [targetID])
+        }
+    }
+
+    /// Pins a planned block where the person moved its event (`BlockPin`), under that event's
+    /// UID; the plan is then stale. False when the block is no longer planned.
+    @discardableResult
+    package func pinBlock(id: Int64, uid: String, start: Date, end: Date) throws(FocusError) -> Bool {
+        try write { db in
+            try db.execute(sql: "UPDATE scheduledBlock SET startedAt = ?, endedAt = ?, pinnedUid = ? WHERE id = ? AND status = 'planned'",
+                           arguments: [start.unixSeconds, end.unixSeconds, uid, id])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: "UPDATE planState SET stale = 1 WHERE id = 1")
+            return true
+        }
+    }
+
+    /// Lets the planner place pinned blocks again: those of `subtaskIDs`, or all (nil). Returns
+    /// how many were pinned; the plan is then stale.
+    package func unpinBlocks(subtaskIDs: [Int64]?) throws(FocusError) -> Int {
+        try write { db in
+            var sql = "UPDATE scheduledBlock SET pinnedUid = NULL WHERE pinnedUid IS NOT NULL AND status = 'planned'"
+            if let ids = subtaskIDs { sql += " AND subtaskId IN (\(ids.map(String.init).joined(separator: ",")))" }
+            try db.execute(sql: sql)
+            let count = db.changesCount
+            if count > 0 { try db.execute(sql: "UPDATE planState SET stale = 1 WHERE id = 1") }
+            return count
+        }
     }
 
     package func removePublishTarget(id: Int64) throws(FocusError) {
@@ -237,10 +311,11 @@ extension AppDatabase {
 
     package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
+            try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt, startedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
                              arguments: [targetID]).map { row in
                 PublishedEvent(uid: row.text("uid"), kind: PublishedEvent.Kind(rawValue: row.text("kind")) ?? .block, url: row.text("url"),
-                               etag: row.optionalText("etag"), fingerprint: row.text("fingerprint"), end: row.date("endedAt"))
+                               etag: row.optionalText("etag"), fingerprint: row.text("fingerprint"), end: row.date("endedAt"),
+                               start: row.optionalDate("startedAt"))
             }
         }
     }
@@ -250,10 +325,11 @@ extension AppDatabase {
     package func recordPublished(targetID: Int64, _ event: PublishedEvent) throws(FocusError) {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt, startedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (targetId, uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag,
-                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt
-                """, arguments: [targetID, event.uid, event.kind.rawValue, event.url, event.etag, event.fingerprint, event.end.unixSeconds])
+                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt, startedAt = excluded.startedAt
+                """, arguments: [targetID, event.uid, event.kind.rawValue, event.url, event.etag, event.fingerprint, event.end.unixSeconds,
+                                  event.start?.unixSeconds])
         }
     }
 

@@ -130,11 +130,16 @@ extension AppDatabase {
     /// the stored name, nil when there is none.
     package func removeCalendar(named name: String) throws(FocusError) -> String? {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT name, accountId FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT name, accountId, remoteUrl FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else {
                 return nil
             }
             try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)])
             if let account = row.optionalID("accountId") {
+                // Removed by the person: a refresh of the account never reads it again.
+                try db.execute(sql: """
+                    UPDATE calendarAccount SET excludedUrls = CASE excludedUrls WHEN '' THEN ?1 ELSE excludedUrls || char(10) || ?1 END
+                    WHERE id = ?2
+                    """, arguments: [row.optionalText("remoteUrl"), account])
                 try db.execute(sql: """
                     DELETE FROM calendarAccount WHERE id = ?1
                       AND NOT EXISTS (SELECT 1 FROM calendar WHERE accountId = ?1)

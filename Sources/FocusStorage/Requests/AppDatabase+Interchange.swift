@@ -26,8 +26,11 @@ extension AppDatabase {
     /// (case-insensitively) or created; a session the store already has (the identity index:
     /// task, subtask, start) is skipped, so re-importing a file adds nothing twice. Anything
     /// `produce` throws rolls the whole import back.
+    /// `sameTimesArePresent`: a session whose start and end are those of one already in the
+    /// log is already present, whatever its task (another tracker's interval imported again
+    /// with other `--map` rules is the same interval, not more time).
     package func importSessions(
-        now: Date, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
+        now: Date, sameTimesArePresent: Bool = false, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
     ) throws(FocusError) -> ImportSummary {
         try write { db in
             // The whole import is one transaction: with SQLite's default 2 MB page cache its
@@ -36,7 +39,14 @@ extension AppDatabase {
             try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
             let importer = try SessionImporter(db, now: now)
-            try produce { record in try importer.insert(record) }
+            let sameTimes = sameTimesArePresent ? try db.cachedStatement(sql: "SELECT 1 FROM timeLog WHERE startedAt = ? AND endedAt = ? LIMIT 1") : nil
+            try produce { record in
+                if let sameTimes, try Row.fetchOne(sameTimes, arguments: [record.start, record.end]) != nil {
+                    importer.summary.alreadyPresent += 1
+                    return
+                }
+                try importer.insert(record)
+            }
             try importer.flush()
             return importer.summary
         }
@@ -79,7 +89,7 @@ extension AppDatabase {
         }
         return try read { db in
             var names = TitleCache()
-            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note FROM timeLog"
+            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, syncUid FROM timeLog"
             var conditions: [String] = []
             var args: StatementArguments = []
             if let from { conditions.append("startedAt >= ?"); args += [from.unixSeconds] }
@@ -90,13 +100,14 @@ extension AppDatabase {
             var count = 0
             while let row = try rows.next() {
                 let taskID = row.id(0)
+                let syncUID = row.optionalText(8)
                 let subtaskID = row.optionalID(1)
                 let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
                     start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
                     focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7))
-                try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start))
+                try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start, syncUID: syncUID))
                 count += 1
             }
             return count
@@ -111,11 +122,15 @@ package struct SessionIdentity: Sendable, Hashable {
     package var subtaskID: Int64?
     /// Unix seconds.
     package var start: Int64
+    /// The session's sync name (README, "Two machines"), the same on every machine; nil
+    /// before its first sync.
+    package var syncUID: String?
 
-    package init(taskID: Int64, subtaskID: Int64?, start: Int64) {
+    package init(taskID: Int64, subtaskID: Int64?, start: Int64, syncUID: String? = nil) {
         self.taskID = taskID
         self.subtaskID = subtaskID
         self.start = start
+        self.syncUID = syncUID
     }
 }
 

@@ -26,8 +26,13 @@ package struct BlockView: Sendable, Equatable {
     package var start: Date
     package var end: Date
     package var status: BlockStatus
+    /// The UID of its event when the person moved it in a calendar app (`BlockPin`).
+    package var pinnedUID: String?
+    /// The subtask's sync name (README, "Two machines"), when it has one.
+    package var subtaskSyncUID: String?
 
-    package init(id: Int64?, subtaskID: Int64, task: String, subtask: String, start: Date, end: Date, status: BlockStatus) {
+    package init(id: Int64?, subtaskID: Int64, task: String, subtask: String, start: Date, end: Date, status: BlockStatus,
+                 pinnedUID: String? = nil, subtaskSyncUID: String? = nil) {
         self.id = id
         self.subtaskID = subtaskID
         self.task = task
@@ -35,6 +40,8 @@ package struct BlockView: Sendable, Equatable {
         self.start = start
         self.end = end
         self.status = status
+        self.pinnedUID = pinnedUID
+        self.subtaskSyncUID = subtaskSyncUID
     }
 
     package var path: String { "\(task)/\(subtask)" }
@@ -121,6 +128,17 @@ extension AppDatabase {
         try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT stale FROM planState WHERE id = 1") ?? true else { return nil }
             return try AppDatabase.replan(db, context, save: true, showFrom: showFrom)
+        }
+    }
+
+    /// Whether time alone has made the plan stale: a block still `planned` has ended, unworked
+    /// and unsettled (a re-plan settles it and places its work again). Read through the
+    /// `(status, startedAt)` index.
+    package func planIsStaleByTime(now: Date) throws(FocusError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM scheduledBlock WHERE status = 'planned' AND startedAt < ?1 AND endedAt <= ?1)
+                """, arguments: [now.unixSeconds]) ?? false
         }
     }
 
@@ -231,7 +249,7 @@ extension AppDatabase {
         func names(_ id: Int64) -> (task: String, subtask: String) { titles[id] ?? ("?", "?") }
         let blocks = shown.map { b in
             BlockView(id: b.id, subtaskID: b.subtaskID, task: names(b.subtaskID).task, subtask: names(b.subtaskID).subtask,
-                      start: b.startedAt, end: b.endedAt, status: b.status)
+                      start: b.startedAt, end: b.endedAt, status: b.status, pinnedUID: b.pinnedUID)
         }.sorted(by: BlockView.ordered)
         let atRisk = result.schedule.atRisk.map { item in
             RiskView(subtaskID: item.itemID, task: names(item.itemID).task, subtask: names(item.itemID).subtask,

@@ -128,6 +128,16 @@ import Testing
         #expect(CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: 900, now: now)
             == "calendar 'Work' was last refreshed 1 min ago; its last refresh failed: server down")
     }
+
+    /// The agenda printed "Note: …; its last refresh failed: … kept and used.." — the failure's
+    /// own full stop and the note's.
+    @Test func aFailureThatEndsItsSentenceLeavesTheFullStopToTheNote() {
+        var state = FeedState(fetchedAt: now.addingTimeInterval(-60))
+        state.lastError = "calendar 'Work' was not refreshed: could not connect. The copy fetched 09:00 is kept and used."
+        state.lastErrorAt = now
+        let note = CalendarStaleness.note(name: "Work", state: state, importedAt: now, refreshSeconds: 900, now: now)
+        #expect(note?.hasSuffix("The copy fetched 09:00 is kept and used") == true, "\(note ?? "nil")")
+    }
 }
 
 /// A user name in a CalDAV address stands for --user; a password there is refused.

@@ -74,7 +74,7 @@ import Testing
         ("task=2,subtask=1", ["Thesis/Intro", "Untagged/Side project", "Untagged"]),
         ("task=2", ["Thesis", "Untagged", "Untagged"]),
         ("subtask=none", ["Intro", "Side project", "Untagged"]),
-        ("task=T*,subtask=1", ["hesis/Intro", "Untagged/Side project", "Untagged"]),
+        ("task=T*,subtask=1", ["Thesis/Intro", "Untagged/Side project", "Untagged"]),
         ("task=1,subtask=1", ["Intro", "Side project", "Untagged"]),
     ])
     func mapChoosesWhichTagsBecomeTaskAndSubtask(map: String, paths: [String]) throws {
@@ -89,6 +89,21 @@ import Testing
         #expect(mapping.titles(tags: ["project:Thesis"]) == ("Thesis", nil))
         #expect(mapping.titles(tags: ["Intro"]) == ("Untagged", "Intro"))
         #expect(mapping.titles(tags: []) == ("Untagged", nil))
+    }
+
+    /// `--map task=Th*` made "Thesis" a task named "esis": a prefix that ends in a letter or
+    /// digit starts a name and is kept; one that ends in a separator is a namespace, dropped.
+    @Test(arguments: [
+        ("task=Th*", ["Intro", "Thesis"], "Thesis"),
+        ("task=Thesis*", ["Thesis"], "Thesis"),
+        ("task=proj2*", ["proj2025"], "proj2025"),
+        ("task=project:*", ["project:Thesis"], "Thesis"),
+        ("task=area/*", ["area/Teaching"], "Teaching"),
+        ("task=+*", ["+Side"], "Side"),
+    ])
+    func aPrefixIsDroppedOnlyWhenItEndsInASeparator(map: String, tags: [String], task: String) throws {
+        let mapping = try ImportMapping.parse(map, format: .timewarrior)
+        #expect(mapping.titles(tags: tags).task == task)
     }
 
     @Test(arguments: [

@@ -1,0 +1,47 @@
+import FoundationEssentials
+
+/// One calendar object of a calendar focus publishes to, read back (README, "Your real
+/// calendar"): what publishing needs to know of it to tell a moved block from a deleted or
+/// edited one, and its own events from another machine's.
+package enum PublishedCopyReader {
+    /// What an object says (FocusCLI makes Core's `ServerCopy` of it).
+    package struct Copy: Sendable {
+        package var uid: String
+        package var byFocus: Bool
+        package var isBlock: Bool
+        package var publisher: String?
+        package var host: String?
+        package var time: DateInterval?
+        package var cancelled: Bool
+    }
+
+    /// The object's first event; nil when it holds no event that reads.
+    package static func copy(data: Data, local: LocalCalendar) -> Copy? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let document = try? ICSReader.parse(text),
+              let event = document.events.first(where: { $0.recurrenceID == nil }) ?? document.events.first else { return nil }
+        var time: DateInterval?
+        if !event.start.isDate {
+            let resolver = ZoneResolver(local: local, definitions: document.timeZones)
+            let start = resolver.instant(of: event.start)
+            var end = start
+            if let e = event.end, !e.isDate { end = resolver.instant(of: e) } else if let d = event.duration, !d.negative { end = start + ((d.weeks * 7 + d.days) * 24 + d.hours) * 3600 + d.minutes * 60 + d.seconds }
+            if end > start { time = DateInterval(start: Date(timeIntervalSince1970: Double(start)), end: Date(timeIntervalSince1970: Double(end))) }
+        }
+        let block = property("X-FOCUS-BLOCK", in: text) != nil
+        return Copy(uid: event.uid, byFocus: event.publishedByFocus, isBlock: block,
+                          publisher: property("X-FOCUS-PUBLISHER", in: text), host: property("X-FOCUS-HOST", in: text),
+                          time: time, cancelled: event.cancelled)
+    }
+
+    /// The value of the first property of that name (no parameters, one physical line, as focus
+    /// writes its own), upper or lower case alike.
+    static func property(_ name: String, in text: String) -> String? {
+        let prefix = name.uppercased() + ":"
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) where line.uppercased().hasPrefix(prefix) {
+            let value = line.dropFirst(prefix.count).filter { $0 != " " && $0 != "\t" }
+            return value.isEmpty ? nil : String(value)
+        }
+        return nil
+    }
+}

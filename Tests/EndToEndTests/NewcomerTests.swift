@@ -1,0 +1,290 @@
+import FocusCoreTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A newcomer's first hour (issue 25): help that keeps its shape in any terminal, a suggestion
+/// for a mistyped command, a README tour that leaves the person's own data alone.
+@Suite struct NewcomerTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    // MARK: Help at any width
+
+    /// `task add --help` at 120 columns put `--due`, `--force` and `--tz` at column 0 with their
+    /// continuations unindented: the parser wrapped at the terminal's width and focus then wrapped
+    /// again at 80. The help is now the same at 80, 120 and 200 columns, and its shape holds.
+    @Test(arguments: [["task", "add"], ["start"], ["stats"], ["calendar", "connect"], []])
+    func helpHasTheSameShapeAtEightyOneHundredTwentyAndTwoHundredColumns(command: [String]) async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        var outputs: [Int: String] = [:]
+        for width in [80, 120, 200] {
+            let r = try await s.run(command + ["--help"], env: ["COLUMNS": "\(width)"])
+            #expect(r.code == 0)
+            outputs[width] = r.out
+        }
+        let help = try #require(outputs[80])
+        #expect(outputs[120] == help, "at 120 columns:\n\(outputs[120] ?? "")")
+        #expect(outputs[200] == help, "at 200 columns:\n\(outputs[200] ?? "")")
+        let listings = ["OPTIONS:", "ARGUMENTS:", "SUBCOMMANDS:"]
+        var section = ""
+        for line in help.split(separator: "\n", omittingEmptySubsequences: true) {
+            #expect(line.count <= 80, "over 80 columns: \(line)")
+            if listings.contains(String(line)) || line.hasPrefix("OVERVIEW:") || line.hasPrefix("USAGE:") {
+                section = String(line)
+            } else if listings.contains(section) {
+                // A listing's line is indented; an option starts at column 2 and its
+                // continuation further in.
+                #expect(line.hasPrefix("  "), "at column 0 in \(section): \(line)")
+                if section == "OPTIONS:" {
+                    #expect(line.hasPrefix("  -") || line.hasPrefix("    "), "lost its indent: \(line)")
+                }
+            }
+        }
+        #expect(help.contains("OPTIONS:"))
+    }
+
+    // MARK: A mistyped command
+
+    @Test(arguments: [
+        (["stat", "--last", "7"], "focus: error: unknown command 'stat'. Did you mean `focus stats`? See `focus --help` for the commands.\n"),
+        (["statz"], "focus: error: unknown command 'statz'. Did you mean `focus stats`? See `focus --help` for the commands.\n"),
+        (["agneda"], "focus: error: unknown command 'agneda'. Did you mean `focus agenda`? See `focus --help` for the commands.\n"),
+        (["task", "ad", "Thesis"],
+         "focus: error: unknown command 'ad' for `focus task`; its commands are add, list, show, edit, done, rm. Did you mean `focus task add`? See `focus task --help`.\n"),
+    ])
+    func aMistypedCommandGetsTheNearestOne(arguments: [String], expected: String) async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let r = try await s.run(arguments)
+        #expect(r.code == 64)
+        #expect(r.err == expected)
+        #expect(r.out.isEmpty)
+    }
+
+    // MARK: The README tour
+
+    /// The `$ ` lines of the README's tour, in order.
+    static func tourLines() throws -> [String] {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let tour = try #require(readme.components(separatedBy: "## A short tour").dropFirst().first)
+        let block = try #require(tour.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "```").first)
+        return block.split(separator: "\n").filter { $0.hasPrefix("$ ") }.map { String($0.dropFirst(2)) }
+    }
+
+    /// Pasted as printed into a shell whose home holds the person's data, the tour writes
+    /// nothing into that home (it once wrote `hours.fri` into the real configuration).
+    @Test func theReadmeTourPastedAsPrintedLeavesTheHomeAlone() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let home = s.dir.appendingPathComponent("home")
+        let bin = s.dir.appendingPathComponent("bin")
+        for dir in [home, bin] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
+        var lines = try Self.tourLines()
+        #expect(lines.count >= 8, "\(lines)")
+        #expect(lines.first?.hasPrefix("export ") == true)
+        // A countdown would take its whole length: one second, one session.
+        lines = lines.map { $0.hasPrefix("focus start") ? "focus start --duration 1s --no-break" : $0 }
+        // Each line in turn, in one shell; a refused line (the tour shows one) goes on.
+        let script = lines.joined(separator: "\n") + "\necho TOUR=$TOUR\n"
+        var env = ProcessInfo.processInfo.environment
+        for key in ["FOCUS_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "FOCUS_NOW", "DBUS_SESSION_BUS_ADDRESS"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["PATH"] = bin.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        let environment = env
+        let r = try await offPool {
+            try Spawn.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(Self.repository.path)' && " + script],
+                          environment: environment, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("Imported 180 sessions"), "\(r.out)")
+        #expect(r.out.contains("hours.fri = 09:00-13:00"), "\(r.out)")
+        let left = FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? []
+        #expect(left.isEmpty, "the tour wrote into the home: \(left)")
+        // Its own folder holds what it made.
+        if let line = r.out.split(separator: "\n").last(where: { $0.hasPrefix("TOUR=") }) {
+            let tour = String(line.dropFirst(5))
+            #expect(tour.hasPrefix("/") && !tour.hasPrefix(home.path))
+            #expect(FileManager.default.fileExists(atPath: tour + "/focus.sqlite"))
+            #expect(FileManager.default.fileExists(atPath: tour + "/config/focus/config.toml"))
+            try? FileManager.default.removeItem(atPath: tour)
+        } else {
+            Issue.record("no TOUR=: \(r.out)")
+        }
+    }
+
+    // MARK: make start and make test
+
+    /// `make -s VAR` values, as make reads them.
+    static func makeVariable(_ name: String) async throws -> [String] {
+        let r = try await offPool {
+            try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "print-\(name)"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        }
+        #expect(r.status == 0, "\(r.err)")
+        return r.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+    }
+
+    /// `make start` installs only what building and running need; `make test` the rest; the
+    /// README names the same packages as the Makefile.
+    @Test func makeStartNeedsOnlyWhatRunningNeedsAndTheReadmeSaysTheSame() async throws {
+        let run = try await Self.makeVariable("RUN_PACKAGES")
+        let test = try await Self.makeVariable("TEST_PACKAGES")
+        #expect(run.contains("libsqlite3-dev") && run.contains("tzdata"), "\(run)")
+        for tool in ["tmux", "zsh", "fish", "timewarrior", "dbus", "man-db"] {
+            #expect(!run.contains(tool), "make start would install \(tool), which only the tests use")
+            #expect(test.contains(tool), "make test does not install \(tool)")
+        }
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "`make start` installs the Debian packages").dropFirst().first)
+        let spans = section.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        let lists = spans.filter { $0.contains(" ") && !$0.contains("make") && !$0.contains("sudo") }
+        #expect(lists.count >= 2, "\(lists)")
+        let words = { (s: String) in s.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) }
+        #expect(lists.count >= 2 && words(lists[0]) == run, "README: \(lists.first ?? "")\nMakefile: \(run)")
+        #expect(lists.count >= 2 && words(lists[1]) == test, "README: \(lists.dropFirst().first ?? "")\nMakefile: \(test)")
+    }
+
+    /// The end of `make start`: how to put focus on the PATH when it is not there.
+    @Test func makeStartEndsBySayingHowToPutFocusOnThePath() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        // A PATH without focus (make runs its recipes with /bin/sh; the hint uses builtins only),
+        // whatever is installed on this machine.
+        let empty = s.dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = empty.path
+        let without = env
+        let r = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: without, stdin: nil, capture: true) }
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("not on your PATH"), "\(r.out)")
+        #expect(r.out.contains("make install PREFIX=~/.local"), "\(r.out)")
+        #expect(r.out.contains("apt-get install ./focus_"), "\(r.out)")
+
+        let bin = s.dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
+        env["PATH"] = bin.path + ":" + empty.path
+        let with = env
+        let on = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: with, stdin: nil, capture: true) }
+        #expect(on.out.contains("focus is on your PATH: \(bin.path)/focus"), "\(on.out)")
+    }
+
+    /// The last line of `make test` says how many tests passed and how many were skipped; with
+    /// NO_SKIPS (CI) a skip fails the run.
+    @Test func theTestSummarysLastLineStatesSkipsAndCIFailsOnThem() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let log = s.dir.appendingPathComponent("test-output.txt")
+        try """
+            ✔ Test a() passed after 0.1 seconds.
+            ◇ Test case passing 1 argument input → "<?pi skipped?>" to "Text reads the same" started.
+            ➜ Suite "CalDAV against Radicale" skipped: "Radicale is not installed (pip install radicale)"
+            ➜ Test rendersInChromium() skipped: "chromium is not installed"
+            ✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let script = Self.repository.appendingPathComponent("scripts/test-summary").path
+        let env = ProcessInfo.processInfo.environment
+        let local = try await offPool { try Spawn.run(script, [log.path], environment: env, stdin: nil, capture: true) }
+        #expect(local.status == 0)
+        let last = local.out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last == "888 tests passed or skipped: 2 tests or suites SKIPPED (listed above).", "\(local.out)")
+        #expect(local.out.contains("suite \"CalDAV against Radicale\""), "\(local.out)")
+        let ci = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        #expect(ci.status == 1)
+        try "✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.\n".write(to: log, atomically: true, encoding: .utf8)
+        let clean = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        #expect(clean.status == 0)
+        #expect(clean.out == "888 tests passed, none skipped.\n", "\(clean.out)")
+        // A compiler warning in the build before the tests is counted too, and fails CI.
+        try "/src/A.swift:3:9: warning: variable 'x' was never used\n✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.\n"
+            .write(to: log, atomically: true, encoding: .utf8)
+        let warned = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        #expect(warned.status == 1)
+        #expect(warned.out.hasSuffix("888 tests passed, none skipped; 1 compiler warning (listed above). (--no-skips: failing.)\n"), "\(warned.out)")
+    }
+}
+
+/// The countdown with its output piped (`focus start X | tee log`): its keys come from the
+/// controlling terminal, so pause and quit work as they do on a terminal (they did nothing).
+@Suite(.serialized) struct PipedCountdownTests {
+    /// Waits until the pane's terminal is in cbreak mode (`-icanon`): the countdown is reading
+    /// keys. A key typed before would be flushed by the switch (TCSAFLUSH, tcsetattr(3)).
+    func waitForKeyMode(_ t: Terminal) async throws {
+        let socket = t.socket
+        let pane = try await offPool {
+            try Spawn.run("/usr/bin/tmux", ["-L", socket, "display-message", "-p", "#{pane_tty}"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        }
+        let tty = pane.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tty.hasPrefix("/dev/"), "no pane tty: \(pane.err)")
+        let reading = try await eventually {
+            let r = try await offPool { try Spawn.run("/bin/stty", ["-F", tty, "-a"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true) }
+            return r.out.contains("-icanon")
+        }
+        #expect(reading, "the terminal \(tty) never left canonical mode")
+    }
+
+    @Test func keysPauseAndStopACountdownWhoseOutputIsPiped() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        let log = s.dir.appendingPathComponent("tee.log").path
+        try await t.start("\(Sandbox.binary) start Thesis --duration 1m --no-break | tee '\(log)'; echo EXIT=$?")
+        try await t.waitFor("work started · Thesis")
+        try await waitForKeyMode(t)
+        try await t.keys("p")
+        let paused = try await eventually {
+            let r = try await s.run("status", "--json")
+            return r.out.contains(#""state": "paused""#) || r.out.contains(#""state":"paused""#)
+        }
+        #expect(paused, "p did not pause the piped countdown")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+        let logs = try await s.logs()
+        #expect(logs.count == 1)
+        #expect(logs.first?["status"] as? String == "interrupted")
+        // What was piped is the plain transcript, no cursor escapes.
+        let piped = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(piped.contains("work started · Thesis"), "\(piped)")
+        #expect(!piped.contains("\u{1B}[?25l"), "\(piped.debugDescription)")
+    }
+}
+
+/// A second machine that connects the account after the first set up sync: the sync calendar is
+/// the other machine's history, never busy time (it was listed "✓ busy time", stored, and then
+/// `sync setup` said it no longer counted).
+@Suite(.serialized) struct SecondMachineConnectTests {
+    static let env = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": "2026-11-24T20:00:00+01:00"]
+
+    @Test func theSyncCalendarOfAnotherMachineIsListedAsItsHistoryNotBusyTime() async throws {
+        let server = try RadicaleServer()
+        let laptop = try Sandbox()
+        let desktop = try Sandbox()
+        defer { laptop.remove(); desktop.remove(); server.stop() }
+        let password = ["--password-command", "printf '%s\\n' '\(server.password)'"]
+        let connect = ["calendar", "connect", server.rootURL, "--user", server.user] + password
+        #expect(try await laptop.run(connect, env: Self.env).code == 0)
+        #expect(try await laptop.run(["task", "add", "Thesis/Chapter 2"], env: Self.env).code == 0)
+        let setup = try await laptop.run(["sync", "setup", "Focus"], env: Self.env)
+        #expect(setup.code == 0, "\(setup.err)")
+
+        let second = try await desktop.run(connect, env: Self.env)
+        #expect(second.code == 0, "\(second.err)")
+        let line = try #require(second.out.split(separator: "\n").first { $0.contains("Focus") }, "\(second.out)")
+        #expect(line.hasPrefix("  · Focus") && line.contains("focus history of another machine"), "\(second.out)")
+        #expect(!second.out.contains("Stored calendar Focus") && !second.out.contains("Stored Focus"), "\(second.out)")
+        let calendars = try await desktop.run(["calendar", "list", "--json"], env: Self.env)
+        #expect(!calendars.out.contains("\"Focus\""), "\(calendars.out)")
+        let join = try await desktop.run(["sync", "setup", "Focus"], env: Self.env)
+        #expect(join.code == 0, "\(join.err)")
+        #expect(!join.err.contains("no longer counts"), "\(join.err)")
+    }
+}

@@ -1,0 +1,149 @@
+import FocusCLI
+import FocusCore
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// What focus does with the calendars of a connected account as they change after `connect`,
+/// and with DAViCal's ways (README, "A CalDAV account"): an in-memory CalDAV server
+/// (`FakeCalDAVServer`, its DAViCal modes) behind the commands.
+private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/")
+
+private func event(_ uid: String, _ summary: String, _ start: String, _ end: String) -> String {
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus tests//EN", "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20261120T090000Z",
+     "DTSTART:\(start)", "DTEND:\(end)", "SUMMARY:\(summary)", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+}
+
+/// A server with `Work` (a stand-up on Monday 23 November) and a world connected to nothing yet.
+private func account() throws -> (FakeCalDAVServer, TestWorld) {
+    let server = FakeCalDAVServer()
+    _ = try server.makeCalendar(server.home + "work/", displayName: "Work", endpoint)
+    server.store(server.home + "work/standup.ics", event("standup@example.org", "Stand-up", "20261123T090000Z", "20261123T100000Z"))
+    let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+    world.caldav = server
+    return (server, world)
+}
+
+/// The summaries busy on Monday 23 November.
+private func busy(_ world: TestWorld) async -> [String] {
+    let out = await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json").out
+    let list = (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+    return list.compactMap { $0["summary"] as? String }.sorted()
+}
+
+/// A train ride on Monday in a calendar `Travel` made in the account after `connect`.
+private func addTravel(_ server: FakeCalDAVServer) throws {
+    _ = try server.makeCalendar(server.home + "travel/", displayName: "Travel", endpoint)
+    server.store(server.home + "travel/train.ics", event("train@example.org", "Train", "20261123T120000Z", "20261123T140000Z"))
+}
+
+@Suite struct CalDAVServersTests {
+    @Test func aRefreshReadsACalendarMadeInTheAccountAfterConnectAndDropsOneDeletedThere() async throws {
+        let (server, world) = try account()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Stand-up"])
+
+        try addTravel(server)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(refresh.out.contains("Account at https://dav.example.org/: calendar Travel added."), "\(refresh.out)")
+        #expect(await busy(world) == ["Stand-up", "Train"])
+        #expect(await world.output("calendar", "list").out.contains(": added Travel."))
+
+        server.deleteCalendar(server.home + "work/")
+        let again = await world.output("calendar", "refresh")
+        #expect(again.code == 0, "\(again.err)")
+        #expect(again.out.contains("calendar Work removed"), "\(again.out)")
+        #expect(await busy(world) == ["Train"])
+        let list = await world.output("calendar", "list").out
+        #expect(list.contains(": removed Work.") && !list.contains("added Travel"), "\(list)")
+
+        // A refresh that changes nothing in the account says nothing of it, and the list forgets.
+        let quiet = await world.output("calendar", "refresh")
+        #expect(!quiet.out.contains("Account at"))
+        #expect(!(await world.output("calendar", "list").out.contains("removed Work")))
+    }
+
+    @Test func calendarsNamedAtConnectStayTheChoiceAtRefresh() async throws {
+        let (server, world) = try account()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/", "--calendar", "Work") == 0)
+        try addTravel(server)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0)
+        #expect(!refresh.out.contains("Account at"))
+        #expect(await busy(world) == ["Stand-up"])
+    }
+
+    @Test func aCalendarThePersonRemovedStaysRemovedWhenTheAccountIsRefreshed() async throws {
+        let (server, world) = try account()
+        _ = try server.makeCalendar(server.home + "gym/", displayName: "Gym", endpoint)
+        server.store(server.home + "gym/yoga.ics", event("yoga@example.org", "Yoga", "20261123T070000Z", "20261123T080000Z"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Stand-up", "Yoga"])
+        #expect(await world.run("calendar", "rm", "Gym") == 0)
+        try addTravel(server)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.out.contains("calendar Travel added"))
+        #expect(!refresh.out.contains("Gym"))
+        #expect(await busy(world) == ["Stand-up", "Train"])
+        // Connecting again is a new choice: Gym counts again.
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Stand-up", "Train", "Yoga"])
+    }
+
+    @Test func davicalsSchedulingInboxAndOutboxAreNeverBusyTime() async throws {
+        let (server, world) = try account()
+        server.behaveAsDAViCal(.schedulingCollections)
+        let connect = await world.output("calendar", "connect", "https://dav.example.org/")
+        #expect(connect.code == 0)
+        #expect(connect.out.contains("1 calendar."), "\(connect.out)")
+        #expect(!connect.out.contains(".in"))
+        #expect(await busy(world) == ["Stand-up"], "the invitation in the inbox is not busy time")
+        #expect(!(await world.output("calendar", "refresh").out.contains("added")))
+        #expect(await busy(world) == ["Stand-up"])
+    }
+
+    @Test func aNameDAViCalStoredEscapedMatchesTheNameAsTyped() async throws {
+        let (server, world) = try account()
+        server.behaveAsDAViCal(.escapedNames)
+        _ = try server.makeCalendar(server.home + "work-life/", displayName: "Work & Life", components: ["VEVENT", "VTODO"], endpoint)
+        let connect = await world.output("calendar", "connect", "https://dav.example.org/", "--calendar", "Work", "--calendar", "Work & Life")
+        #expect(connect.code == 0, "\(connect.err)")
+        #expect(connect.out.contains("Work & Life") && !connect.out.contains("&amp;"), "\(connect.out)")
+        #expect(await world.run("calendar", "rm", "Work & Life") == 0)
+        #expect(await world.run("task", "add", "Thesis") == 0)
+        let setup = await world.output("sync", "setup", "Work & Life")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(!setup.out.contains("Made calendar"))
+        #expect(setup.out.contains("Syncing through Work & Life"), "\(setup.out)")
+        #expect(server.contents(server.home + "work-life/").isEmpty == false, "the history went into the calendar that was there")
+    }
+
+    @Test func aRefusedMakeCalendarNamesWhatIsThere() async throws {
+        let (server, world) = try account()
+        _ = try server.makeCalendar(server.home + "focus-plan/", displayName: "Old plans", endpoint)
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/", "--calendar", "Work") == 0)
+        let publish = await world.output("calendar", "publish", "Focus plan")
+        #expect(publish.code == 69)
+        #expect(publish.err.contains("a calendar named 'Old plans' is at https://dav.example.org/calendars/alice/focus-plan/"), "\(publish.err)")
+    }
+
+    /// DAViCal gives no ETag for a collection: a long first sync cannot be the one guarded
+    /// write, and every item goes one by one, none lost.
+    @Test func aLongFirstSyncWithoutACollectionETagWritesEachItem() async throws {
+        let (server, world) = try account()
+        server.takeCollectionPuts(true)
+        server.behaveAsDAViCal(.noCollectionETag)
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await world.run("task", "add", "Thesis/Chapter 2") == 0)
+        for i in 0..<55 {
+            let start = "2026-11-\(i % 20 < 9 ? "0" : "")\(i % 20 + 1) \(8 + i / 20):00"
+            #expect(await world.run("log", "add", "Thesis/Chapter 2", "--start", start, "--duration", "25m") == 0)
+        }
+        let before = server.requests
+        let setup = await world.output("sync", "setup", "Focus")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(server.contents(server.home + "focus/").count == 57, "a task, a subtask, 55 sessions")
+        #expect(server.requests - before >= 57, "one request per item")
+    }
+}
