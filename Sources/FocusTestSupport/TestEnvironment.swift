@@ -72,7 +72,7 @@ package final class TestWorld: @unchecked Sendable {
     /// `calendar subscribe` do for what this user sets up (README, "What focus promises"): for
     /// tests that store an account directly.
     package func trustStoredSettings() throws {
-        let env = try environment(global: GlobalOptions())
+        let env = try environment(global: GlobalOptions.parse([]))
         try TrustStore(env: env).add(TrustStore.settings(database).map(\.digest))
     }
 
