@@ -13,7 +13,8 @@ from DIR/mode at each request (one word, default `ok`), with DIR/arg as its argu
   foreign-home    the home lists a calendar at http://localhost:OTHER/u/cal/ (and /u/cal/)
   foreign-href    sync and multiget answers name /u/cal/good.ics and ARG (an href elsewhere)
   redirect        every request: 302 to ARG (file:///etc/passwd, gopher://…, http://…)
-  xmlns           the principal answer declares ARG namespace prefixes on its root
+  xmlns           the principal answer declares ARG namespace prefixes on its root, and has as
+                  many elements named with the first one
 
 Runs until killed. Only the Python standard library.
 """
@@ -89,9 +90,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.command in ("PUT", "DELETE", "MKCALENDAR"):
             return self.answer(201 if self.command != "DELETE" else 204, headers=[("ETag", '"1"')])
         if self.command == "PROPFIND" and path in ("/", "/p/", "/.well-known/caldav"):
-            declarations = "".join(f' xmlns:p{i}="urn:x:{i}"' for i in range(int(arg or 0))) if mode == "xmlns" else ""
+            count = int(arg or 0) if mode == "xmlns" else 0
+            declarations = "".join(f' xmlns:p{i}="urn:x:{i}"' for i in range(count))
+            # As many elements as declarations, each named with the prefix declared first: a
+            # reader that searches its declarations one by one takes count² steps.
+            filler = "<d:x/>" * count
             return self.xml(multistatus(response(path, "<d:current-user-principal><d:href>/p/</d:href></d:current-user-principal>"
-                                                       "<c:calendar-home-set><d:href>/u/</d:href></c:calendar-home-set>"), declarations))
+                                                       "<c:calendar-home-set><d:href>/u/</d:href></c:calendar-home-set>" + filler), declarations))
         if self.command == "PROPFIND" and path == "/u/":
             inner = response("/u/", "<d:resourcetype><d:collection/></d:resourcetype>") + response("/u/cal/", CALENDAR.format(name="Cal"))
             if mode == "foreign-home":

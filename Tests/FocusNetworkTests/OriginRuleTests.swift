@@ -176,3 +176,24 @@ struct OriginRuleTests {
         #expect(CalendarFeed.masked("https://h.example/a:b@c") == "https://h.example/a:b@c", "an @ in the path is not a user part")
     }
 }
+
+@Suite("Feed redirects")
+struct FeedRedirectTests {
+    @Test("A feed is redirected only to https, or to plain http on its own origin; elsewhere is 69", arguments: [
+        ("http://127.0.0.1:6001/f.ics", "http://127.0.0.1:6001/g.ics", true), ("http://127.0.0.1:6001/f.ics", "http://192.0.2.1/g.ics", false),
+        ("https://h.example/f.ics", "file:///etc/passwd", false), ("https://h.example/f.ics", "gopher://h.example/", false),
+        ("https://h.example/f.ics", "https://other.example/g.ics", true), ("https://h.example/f.ics", "http://h.example/g.ics", false),
+    ])
+    func feedRedirects(from: String, to: String, followed: Bool) {
+        let http = ScriptedHTTPClient { request in
+            request.url == from ? HTTPResponse(status: 302, headers: ["Location": to]) : HTTPResponse(status: 200, body: Data("BEGIN:VCALENDAR".utf8))
+        }
+        let error = thrown { () throws(FocusError) in _ = try FeedHTTPClient(http: http).get(HTTPRequest(url: from)) }
+        #expect((error == nil) == followed)
+        if !followed {
+            #expect(error?.exitCode == 69 && error?.description.contains("redirected to an address focus does not follow") == true)
+            #expect(http.requests.count == 1)
+        }
+        #expect(http.requests.allSatisfy { !$0.followRedirects })
+    }
+}

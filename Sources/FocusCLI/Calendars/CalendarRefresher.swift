@@ -114,7 +114,7 @@ struct CalendarRefresher {
     }
 
     private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
-        let fetcher = FeedFetcher(env: env, client: CurlHTTPClient(environment: env.environment))
+        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
         do {

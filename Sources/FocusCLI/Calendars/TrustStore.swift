@@ -63,6 +63,13 @@ package struct TrustStore {
         try AtomicFile.write(TrustedSettings.render(all), to: path, access: .privateToUser)
     }
 
+    /// An account just set up by this user on this machine (`connect`): trusted from now on.
+    func trustAccount(_ id: Int64, in db: AppDatabase) throws(FocusError) {
+        guard let saved = try db.accounts().first(where: { $0.id == id }) else { return }
+        try add([StoredSetting(kind: .account, url: saved.url, user: saved.user, passwordCommand: saved.passwordCommand,
+                               caFile: saved.caFile, insecure: saved.insecure).digest])
+    }
+
     /// What this user trusts, the upgrade done first when the file is missing (see above).
     func trusted() throws(FocusError) -> Set<String> {
         if let known = try load() { return known }

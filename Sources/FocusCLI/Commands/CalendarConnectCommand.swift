@@ -64,10 +64,8 @@ package struct CalendarConnectCommand: FocusRunnable {
         // Connecting an account again uses the password command it was connected with.
         let db = try env.openDatabase()
         let known = try db.accounts().first { $0.url == address && $0.user == (user ?? "") }
-        if passwordCommand == nil, let known, known.passwordCommand != nil {
-            // A command that came with the database runs only with the person's yes.
-            try login.approve(known, env: env, checkFile: false)
-        }
+        // A command that came with the database runs only with the person's yes.
+        if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env, checkFile: false) }
         let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
@@ -84,10 +82,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
-        if let saved = try db.accounts().first(where: { $0.id == accountID }) {
-            try TrustStore(env: env).add([StoredSetting(kind: .account, url: saved.url, user: saved.user, passwordCommand: saved.passwordCommand,
-                                                        caFile: saved.caFile, insecure: saved.insecure).digest])
-        }
+        try TrustStore(env: env).trustAccount(accountID, in: db)
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
         let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
