@@ -254,7 +254,7 @@ private final class SessionImporter {
             id = found
         } else {
             id = try nextPathID()
-            insertTask.setUncheckedArguments([id, title, key, now])
+            try insertTask.setUncheckedArguments([id, title, key, now])
             try insertTask.execute()
             taskIDs[key] = id
             summary.createdTasks += 1
@@ -276,7 +276,7 @@ private final class SessionImporter {
             id = found
         } else {
             id = try nextPathID()
-            insertSubtask.setUncheckedArguments([id, taskID, title, key, now])
+            try insertSubtask.setUncheckedArguments([id, taskID, title, key, now])
             try insertSubtask.execute()
             subtaskIDs[taskID, default: [:]][key] = id
             summary.createdSubtasks += 1
