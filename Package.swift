@@ -13,6 +13,11 @@ let releaseLinkFlags = [
     "-L\(Context.packageDirectory)/Sources/focus/static-libstdc++",
 ]
 
+// `make test-unit` (FOCUS_UNIT_TESTS=1): the unit test targets alone, for the edit-test loop;
+// the command-line and end-to-end tests, most of a full test build's compile time, are left out.
+let unitTestsOnly = Context.environment["FOCUS_UNIT_TESTS"] == "1"
+let wholeProgramTests: Set<String> = ["FocusCLITests", "EndToEndTests"]
+
 let package = Package(
     name: "focus",
     platforms: [.macOS(.v14)],
@@ -68,7 +73,7 @@ let package = Package(
         .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusText", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
-        // Core's tests compile neither the CLI nor GRDB.
+        // Core's tests compile neither the CLI nor the SQLite layer.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: ["FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI"]),
@@ -86,3 +91,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
     ]
 )
+
+if unitTestsOnly {
+    package.targets.removeAll { $0.type == .test && wholeProgramTests.contains($0.name) }
+}

@@ -90,7 +90,6 @@ package enum StoredNumber {
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
 
-    /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
     /// The longest session the log keeps (a forgotten timer: 31 days; README, "Sessions longer
     /// than a day").
     package static let longestSession: Int64 = 31 * 86_400
