@@ -46,7 +46,7 @@ let package = Package(
             ]
         ),
         // The SQLite store: migrations, records, queries.
-        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite", "CSQLite"]),
+        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
         // SQLite's C API (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // A small Swift layer over it: connections, statements, rows, transactions, migrations,
