@@ -138,24 +138,31 @@ import Testing
         }
     }
 
-    /// A writer in another process (the sqlite3 shell) holds the write lock for a second: a
-    /// connection with a busy timeout waits for it and writes; one without fails at once.
+    /// A writer in another process (the sqlite3 shell) holds the write lock until told to let
+    /// go: a connection without a busy timeout fails at once, one with a timeout waits for the
+    /// other's commit and then writes after it.
     @Test func aWriterInAnotherProcessIsWaitedForOrRefusedAsConfigured() async throws {
         let dir = NSTemporaryDirectory() + "focus-busy-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/busy.sqlite"
+        let path = dir + "/busy.sqlite", release = dir + "/release"
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (n INTEGER)") }
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "(echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; sleep 1.5; echo 'COMMIT;') | sqlite3 '\(path)'"]
+        shell.arguments = ["-c", """
+            (echo '.timeout 60000'; echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; while [ ! -e '\(release)' ]; do sleep 0.05; done; echo 'COMMIT;') \
+              | sqlite3 '\(path)'
+            """]
         try shell.run()
+        defer { FileManager.default.createFile(atPath: release, contents: nil) }
         var impatient = Configuration()
         impatient.busyMode = .immediateError
         let now = try DatabaseQueue(path: path, configuration: impatient)
-        // Until the shell holds the lock.
+        // Until the shell holds the lock (however long a loaded machine takes to start it; it
+        // waits for this connection's own short writes with its busy timeout).
         var refused: DatabaseError?
-        for _ in 0..<100 where refused == nil {
+        let deadline = Date().addingTimeInterval(60)
+        while refused == nil, Date() < deadline {
             do { try now.write { db in try db.execute(sql: "INSERT INTO t VALUES (0)") } } catch let e as DatabaseError { refused = e }
             if refused == nil { try now.write { db in try db.execute(sql: "DELETE FROM t") } }
             try await Task.sleep(for: .milliseconds(20))
@@ -163,10 +170,15 @@ import Testing
         let error = try #require(refused, "the sqlite3 shell never took the write lock")
         #expect(error.resultCode == .SQLITE_BUSY)
         var patient = Configuration()
-        patient.busyMode = .timeout(10)
+        patient.busyMode = .timeout(60)
         let waiting = try DatabaseQueue(path: path, configuration: patient)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            FileManager.default.createFile(atPath: release, contents: nil)
+        }
         try waiting.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
-        #expect(try waiting.read { db in try Int.fetchAll(db, sql: "SELECT n FROM t ORDER BY n") } == [1, 2])
+        // Written after the other process's commit, not before or instead of it.
+        #expect(try waiting.read { db in try Int.fetchAll(db, sql: "SELECT n FROM t ORDER BY rowid") } == [1, 2])
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0)
     }
