@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
+                "FocusCore", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,7 +83,10 @@ let package = Package(
         .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusSQLite", "FocusTestSupport"]),
-        .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusSQLite", "FocusTestSupport"]),
+        .testTarget(name: "FocusCLITests", dependencies: [
+            "FocusCLI", "FocusStorage", "FocusSQLite", "FocusTestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.
@@ -91,6 +94,12 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
     ]
 )
+
+// Each file imports the modules whose members it uses (SE-0444), the rule Swift is moving to:
+// no member is reached through an import another file of the module made.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
 
 if unitTestsOnly {
     package.targets.removeAll { $0.type == .test && wholeProgramTests.contains($0.name) }

@@ -1,4 +1,5 @@
 import CSQLite
+import FoundationEssentials
 
 /// SQLite's SQLITE_TRANSIENT: it copies a bound value before the call returns
 /// (https://sqlite.org/c3ref/c_static.html). The C macro is a cast Swift does not import.

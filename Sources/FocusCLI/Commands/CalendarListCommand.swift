@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FoundationEssentials
+import FocusStorage
 
 /// `focus calendar list [--json]`.
 package struct CalendarListCommand: FocusRunnable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus plan [--dry-run] [--json]`.
 package struct PlanCommand: FocusRunnable {

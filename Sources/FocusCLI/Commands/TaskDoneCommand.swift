@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus task done PATH [--undo]`.
 package struct TaskDoneCommand: FocusRunnable {
