@@ -1,6 +1,7 @@
 # focus — build, try, test, install.
 #   make start   install what is missing, build a release binary, start a focus session
 #   make test    run every test (unit, CLI, end to end under tmux and a private D-Bus bus)
+#   make test-unit   the unit test targets alone (no CLI or end-to-end tests), for the edit-test loop
 #   make install PREFIX=/usr/local   (DESTDIR too; make uninstall)
 #   make install-files BIN=path      install an already-built binary, with what it generates
 #   make deb     focus_VERSION_amd64.deb from the release binary (dpkg-deb, offline)
@@ -53,7 +54,7 @@ LEGACY = share/focus/focus.svg share/focus/focus.png share/focus/focus.service
 # The commit `focus --version` prints: written before each build, read by FocusVersion.swift.
 COMMIT_FILE = Sources/FocusCLI/Generated/FocusBuild+Commit.swift
 
-.PHONY: deps deps-test apt-install stamp build start path-hint test deb install install-files uninstall clean
+.PHONY: deps deps-test apt-install stamp build start path-hint test test-unit deb install install-files uninstall clean
 
 deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES)"
@@ -126,6 +127,11 @@ test: deps-test stamp
 VERSION = $(shell sed -n 's/.*static let number = "\(.*\)"/\1/p' Sources/FocusCLI/FocusVersion.swift)
 deb: build
 	scripts/make-deb $(RELEASE_BIN) $(VERSION)
+
+# Package.swift leaves FocusCLITests and EndToEndTests out when FOCUS_UNIT_TESTS=1: they are most
+# of what a test build compiles. FILTER=NAME runs only the tests matching NAME.
+test-unit: deps stamp
+	FOCUS_UNIT_TESTS=1 $(SWIFT) test $(SWIFT_FLAGS) $(if $(FILTER),--filter '$(FILTER)')
 
 install: build install-files
 

@@ -13,6 +13,11 @@ let releaseLinkFlags = [
     "-L\(Context.packageDirectory)/Sources/focus/static-libstdc++",
 ]
 
+// `make test-unit` (FOCUS_UNIT_TESTS=1): the unit test targets alone, for the edit-test loop;
+// the command-line and end-to-end tests, most of a full test build's compile time, are left out.
+let unitTestsOnly = Context.environment["FOCUS_UNIT_TESTS"] == "1"
+let wholeProgramTests: Set<String> = ["FocusCLITests", "EndToEndTests"]
+
 let package = Package(
     name: "focus",
     platforms: [.macOS(.v14)],
@@ -36,12 +41,12 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
+                "FocusCore", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The SQLite store: migrations, records, queries.
-        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite", "CSQLite"]),
+        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
         // SQLite's C API (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // A small Swift layer over it: connections, statements, rows, transactions, migrations,
@@ -68,7 +73,7 @@ let package = Package(
         .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusText", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
-        // Core's tests compile neither the CLI nor GRDB.
+        // Core's tests compile neither the CLI nor the SQLite layer.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: ["FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI"]),
@@ -78,7 +83,10 @@ let package = Package(
         .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusSQLite", "FocusTestSupport"]),
-        .testTarget(name: "FocusCLITests", dependencies: ["FocusCLI", "FocusSQLite", "FocusTestSupport"]),
+        .testTarget(name: "FocusCLITests", dependencies: [
+            "FocusCLI", "FocusStorage", "FocusSQLite", "FocusTestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.
@@ -86,3 +94,13 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
     ]
 )
+
+// Each file imports the modules whose members it uses (SE-0444), the rule Swift is moving to:
+// no member is reached through an import another file of the module made.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+
+if unitTestsOnly {
+    package.targets.removeAll { $0.type == .test && wholeProgramTests.contains($0.name) }
+}

@@ -1,3 +1,4 @@
+import FocusText
 /// A parsed iCalendar file: its events and the time zone definitions it carries.
 package struct ICSDocument: Sendable {
     /// Every VEVENT, in file order, including RECURRENCE-ID overrides (as separate events).

@@ -28,6 +28,7 @@ package struct ResultCode: RawRepresentable, Sendable, Hashable, CustomStringCon
     package static let SQLITE_MISUSE = ResultCode(rawValue: CSQLite.SQLITE_MISUSE)
     package static let SQLITE_AUTH = ResultCode(rawValue: CSQLite.SQLITE_AUTH)
     package static let SQLITE_RANGE = ResultCode(rawValue: CSQLite.SQLITE_RANGE)
+    package static let SQLITE_TOOBIG = ResultCode(rawValue: CSQLite.SQLITE_TOOBIG)
     package static let SQLITE_NOTADB = ResultCode(rawValue: CSQLite.SQLITE_NOTADB)
     // Extended constraint codes (SQLITE_CONSTRAINT | n << 8).
     package static let SQLITE_CONSTRAINT_CHECK = ResultCode(rawValue: CSQLite.SQLITE_CONSTRAINT | (1 << 8))

@@ -1,19 +1,21 @@
 import CSQLite
 import Glibc
+import Synchronization
 
 /// Reads from a database.
 package protocol DatabaseReader: AnyObject, Sendable {
     /// Runs `body` in a read-only transaction: it sees one state of the database throughout.
     func read<T>(_ body: (Database) throws -> T) throws -> T
-    /// Runs `body` with the connection and nothing around it (no transaction).
-    func withConnection<T>(_ body: (Database) throws -> T) rethrows -> T
+    /// Runs `body` with the connection and nothing around it (no transaction). Called again from
+    /// inside `body` on the same thread, it throws (SQLITE_MISUSE) instead of waiting for itself.
+    func withConnection<T>(_ body: (Database) throws -> T) throws -> T
 }
 
 /// Reads from and writes to a database.
 package protocol DatabaseWriter: DatabaseReader {
     /// Runs `body` in one IMMEDIATE transaction: all of it is written, or none of it.
     func write<T>(_ body: (Database) throws -> T) throws -> T
-    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) rethrows -> T
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T
 }
 
 /// How far an online backup has gone, in pages.
@@ -68,10 +70,13 @@ extension DatabaseReader {
 }
 
 /// One connection, used by one thread at a time: every call waits for the one before it.
-/// The calls are not reentrant: a `read` inside a `write` of the same queue would wait forever.
+/// The calls are not reentrant: a `read` inside a `write` of the same queue throws a
+/// DatabaseError (SQLITE_MISUSE) saying so, where waiting for the lock would wait forever.
 package final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     private let database: Database
     private let lock = Lock()
+    /// The thread inside `withConnection` (pthread_self(3)), 0 when none.
+    private let holder = Atomic<UInt>(0)
 
     /// Opens (or, unless read-only, creates) the database file at `path`.
     package init(path: String, configuration: Configuration = Configuration()) throws {
@@ -86,12 +91,22 @@ package final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
     /// Closes the connection now rather than when the queue is released (its files can then be
     /// renamed or removed). Nothing may use the queue after.
     package func close() throws {
-        withConnection { $0.close() }
+        try withConnection { $0.close() }
     }
 
-    package func withConnection<T>(_ body: (Database) throws -> T) rethrows -> T {
+    package func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        let me = UInt(pthread_self())
+        guard holder.load(ordering: .acquiring) != me else {
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE,
+                message: "the database was used again from inside its own read or write; this would wait for itself forever")
+        }
         lock.lock()
-        defer { lock.unlock() }
+        holder.store(me, ordering: .releasing)
+        defer {
+            holder.store(0, ordering: .releasing)
+            lock.unlock()
+        }
         return try body(database)
     }
 
@@ -99,7 +114,7 @@ package final class DatabaseQueue: DatabaseWriter, @unchecked Sendable {
         try withConnection { db in try db.inTransaction(.immediate) { try body(db) } }
     }
 
-    package func writeWithoutTransaction<T>(_ body: (Database) throws -> T) rethrows -> T {
+    package func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try withConnection(body)
     }
 }

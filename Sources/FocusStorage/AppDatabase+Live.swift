@@ -83,6 +83,28 @@ extension AppDatabase {
         path.hasPrefix("/") || path.hasPrefix("./") ? path : "./" + path
     }
 
+    /// What is wrong when the database's write-ahead log was deleted while a process had it
+    /// open: the `-shm` index (https://sqlite.org/walformat.html) says the log holds frames, but
+    /// `-wal` is missing or empty — reading then fails with "disk I/O error" in every other
+    /// process. The frames live on only in the process that still has the deleted file open.
+    static func lostWriteAheadLog(path: String) -> String? {
+        guard path.hasPrefix("/") || !path.hasPrefix(":") else { return nil }
+        var shm = stat(), wal = stat()
+        guard stat(path + "-shm", &shm) == 0, shm.st_size >= 48 else { return nil }
+        if stat(path + "-wal", &wal) == 0, wal.st_size > 0 { return nil }
+        // The wal-index header's mxFrame (offset 16, native byte order): frames in the log.
+        let fd = Glibc.open(path + "-shm", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var frames: UInt32 = 0
+        guard pread(fd, &frames, 4, 16) == 4, frames > 0 else { return nil }
+        let name = Paths.name(of: path)
+        return "its write-ahead log (\(name)-wal) was deleted while a focus process had the database open, "
+            + "and \(frames) recent change\(frames == 1 ? "" : "s") now live only in that process. Stop any `focus daemon` or "
+            + "`status --follow`, then the running session with `focus stop` (it still reaches it): closing the database "
+            + "with no other focus open, it writes the changes back. Never delete the -wal or -shm files of an open database"
+    }
+
     /// Why SQLite could not write beside `path`, when the file system says: read-only, full, or a
     /// directory this user may not write (SQLite creates `-wal` and `-shm` files beside the
     /// database, even to read it). Nil when none of these is the cause.

@@ -161,7 +161,8 @@ package struct AppDatabase: Sendable {
         case .SQLITE_CANTOPEN:
             return .io(path: path, reason: diagnosis(path: path) ?? "the file cannot be opened (check the directory exists and is writable)", access: .open)
         case .SQLITE_IOERR:
-            return .io(path: path, reason: diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))", access: access)
+            let reason = lostWriteAheadLog(path: path) ?? diagnosis(path: path) ?? "input/output error (\(db.message ?? "disk error"))"
+            return .io(path: path, reason: reason, access: access)
         case .SQLITE_CONSTRAINT:
             return constraint(db)
         default:

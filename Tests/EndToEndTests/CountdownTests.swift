@@ -200,4 +200,33 @@ struct CountdownTests {
         try await t2.waitFor("EXIT=0")
         #expect(try await s.logs().first?["note"] as? String == "lunch")
     }
+
+    /// The -wal file deleted while a countdown runs: other commands say what is wrong (not only
+    /// "disk I/O error"), and `stop` still reaches the session, which records itself and, closing
+    /// the database last, writes its changes back.
+    @Test func aDeletedWriteAheadLogIsNamedAndStopStillEndsTheSession() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --duration 10m; echo EXIT=$?")
+        _ = try #require(try await runningPID(s))
+        try FileManager.default.removeItem(atPath: s.db + "-wal")
+        // The next checkpoint (every 5 s) writes into the deleted file.
+        var status = try await s.run("status")
+        _ = await eventually(seconds: 15) {
+            status = (try? await s.run("status")) ?? status
+            return status.code != 0
+        }
+        #expect(status.code == 74)
+        #expect(status.err.contains("write-ahead log (focus.sqlite-wal) was deleted"), "\(status.err)")
+        #expect(status.err.contains("focus stop"), "\(status.err)")
+        let stop = try await s.run("stop")
+        #expect(stop.code == 0, "\(stop.err)")
+        #expect(stop.out.contains("Stopped the running session"), "\(stop.out)")
+        try await t.waitFor("EXIT=")
+        #expect(try await s.run("status").out == "idle\n")
+        let log = try #require(await s.logs().first)
+        #expect(log["status"] as? String == "interrupted")
+    }
 }

@@ -3,6 +3,7 @@ import FocusCore
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusStorage
 
 /// `data/sample-calendar.ics` at the package root.
 let sampleCalendarPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

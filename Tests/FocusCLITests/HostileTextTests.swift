@@ -4,6 +4,7 @@ import FocusTestSupport
 import Foundation
 import FocusSQLite
 import Testing
+import FocusStorage
 
 /// Text that tries to drive the terminal: CSI, OSC 52 (clipboard), OSC 8 (links), C1
 /// controls, bidirectional overrides, NUL/BEL/DEL/backspace/carriage return, and HTML.

@@ -2,6 +2,7 @@ import FocusCore
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusStorage
 
 @Suite struct ImportExportCommandTests {
     typealias F = CLIFixtures

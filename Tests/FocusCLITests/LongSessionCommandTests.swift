@@ -2,6 +2,8 @@ import FocusCore
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusSQLite
+import FocusStorage
 
 /// A forgotten timer is real history (README, "Sessions longer than a day"): imported with a
 /// warning naming its line, kept as one session, its focus spread over the days it covers.

@@ -2,6 +2,7 @@ import FocusCore
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusStorage
 
 @Suite struct PlanCommandTests {
     @Test func planPlacesBlocksAsEarlyAsPossibleAndPrintsTheContractsJSON() async throws {

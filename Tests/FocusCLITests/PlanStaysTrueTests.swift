@@ -3,6 +3,7 @@ import FocusStorage
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusSQLite
 
 /// The plan stays true: every change re-plans through one path, overdue work is never silent,
 /// `--force` never takes time from work that fits, and what is not planned says why.

@@ -5,6 +5,7 @@ import FocusSQLite
 import FocusTestSupport
 import Foundation
 import Testing
+import ArgumentParser
 
 /// `focus sync` between two databases through an in-memory CalDAV server: every order of
 /// syncs, and a sync cut off after any request, ends with one history on both machines.

@@ -96,7 +96,7 @@ import Testing
             try db.execute(sql: "CREATE TABLE t (n INTEGER)")
             let insert = try db.cachedStatement(sql: "INSERT INTO t VALUES (?)")
             for n in 1...100 {
-                insert.setUncheckedArguments([n])
+                try insert.setUncheckedArguments([n])
                 try insert.execute()
                 #expect(db.lastInsertedRowID == Int64(n))
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus calendar busy --from DATE --to DATE [--json]`.
 package struct CalendarBusyCommand: FocusRunnable {

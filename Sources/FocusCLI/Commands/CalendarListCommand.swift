@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusStorage
 import FoundationEssentials
+import FocusStorage
 
 /// `focus calendar list [--json]`.
 package struct CalendarListCommand: FocusRunnable {

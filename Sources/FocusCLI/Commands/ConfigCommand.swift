@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FoundationEssentials
+import FocusStorage
 
 /// `focus config (get KEY | set KEY VALUE | path | list)`.
 package struct ConfigCommand: ParsableCommand {

@@ -75,7 +75,14 @@ package struct StopCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let sent = try await SessionControl.send(.stop, reason: reason, env: env)
+        let sent: SessionControl.Sent
+        do {
+            sent = try await SessionControl.send(.stop, reason: reason, env: env)
+        } catch let error as FocusError {
+            guard case .io = error, let pid = SessionLock.owner(database: env.databasePath).provenPID else { throw error }
+            try await stopUnreadable(pid: pid, error: error, env: env)
+            return
+        }
         let (db, session) = (sent.db, sent.session)
         let path = Sanitized.terminal(try db.path(taskID: session.taskID, subtaskID: session.subtaskID))
         var died: SessionEntry??
@@ -103,6 +110,26 @@ package struct StopCommand: FocusRunnable {
         } else {
             env.console.line("Stopped \(path).")
         }
+    }
+}
+
+extension StopCommand {
+    /// The database cannot be read (its -wal file deleted, a failing disk), so no request can be
+    /// left in it; the process the kernel names as the session lock's holder still can be told:
+    /// SIGTERM, which it records as an interrupted session through its own connection.
+    func stopUnreadable(pid: Int32, error: FocusError, env: FocusEnvironment) async throws {
+        guard kill(pid, SIGTERM) == 0 else { throw error }
+        _ = kill(pid, SIGCONT)
+        // Until the process is gone, not only its lock: it writes the log's changes back when it
+        // closes the database, and only if no other process has it open then (this one has not).
+        let gone = try await SessionControl.wait(seconds: 5, clock: env.clock) { kill(pid, 0) != 0 && errno == ESRCH }
+        guard gone else { throw FocusError.unavailable("the session (pid \(pid)) did not stop within 5 seconds; the database cannot be read: \(error.description)") }
+        env.console.line("Stopped the running session (pid \(pid)): it recorded itself as interrupted.")
+        if let reason, !reason.isEmpty {
+            env.console.note("warning: the reason was not kept (the database could not be read when the session was stopped); add it with `focus log edit ID --note`.")
+        }
+        // Readable again once the session's process, the last to have it open, wrote its changes back.
+        if (try? env.openDatabase()) == nil { env.console.note("warning: \(error.description)") }
     }
 }
 

@@ -3,6 +3,7 @@ import FocusCore
 import FocusNotifications
 import FocusStorage
 import FoundationEssentials
+import FocusSQLite
 
 /// `focus doctor [--notify]`: where things are, and whether notifications can be shown. Each
 /// problem line is marked ✗, and any problem makes the exit status 1.

@@ -1,6 +1,7 @@
 import FocusText
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus task list [--all] [--sort due|title|progress] [--search TEXT] [--due-before DATE] [--at-risk] [--json]`.
 package struct TaskListCommand: FocusRunnable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus task rm PATH [--force]`.
 package struct TaskRmCommand: FocusRunnable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusStorage
 
 /// `focus task show PATH [--json]`.
 package struct TaskShowCommand: FocusRunnable {

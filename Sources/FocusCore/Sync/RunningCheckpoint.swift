@@ -35,12 +35,15 @@ package struct RunningCheckpoint: Sendable, Equatable {
     package static func uid(machineID: String) -> String { "focus-running-\(machineID)@focus" }
 
     /// Time left at `now`; nil when the session has surely ended (its phase's end passed more
-    /// than a minute ago, or a paused checkpoint older than a day).
+    /// than a minute ago, or a paused checkpoint older than a day) or when the checkpoint was
+    /// written more than a minute in the future (the other machine's clock is ahead: nothing it
+    /// says about time can be trusted). Never more than the checkpoint said was left.
     package func remaining(at now: Date) -> Int? {
+        if checkpointAt.timeIntervalSince(now) > 60 { return nil }
         if paused { return now.timeIntervalSince(checkpointAt) < 86_400 ? remainingSeconds : nil }
         guard let endsAt else { return nil }
         let left = endsAt.timeIntervalSince(now)
-        return left > -60 ? max(0, Int(left.rounded(.up))) : nil
+        return left > -60 ? min(remainingSeconds, max(0, Int(left.rounded(.up)))) : nil
     }
 
     /// "running on laptop: Thesis/Chapter 2 (work), 12:40 left".

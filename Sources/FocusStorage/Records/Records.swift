@@ -1,7 +1,6 @@
 import FocusCore
 import FoundationEssentials
 import FocusSQLite
-import CSQLite
 
 // Rows are decoded by hand: faster than Codable and explicit about every column.
 // Instants are stored as whole Unix seconds.

@@ -1,7 +1,6 @@
 import FocusCore
 import FoundationEssentials
 import FocusSQLite
-import CSQLite
 
 /// The one checked conversion of every number focus reads from its database.
 ///
@@ -90,7 +89,6 @@ package enum StoredNumber {
 
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a / b - (a % b < 0 ? 1 : 0) }
 
-    /// The longest session the store holds (its `timeLog` CHECK: `endedAt - startedAt <= 86400`).
     /// The longest session the log keeps (a forgotten timer: 31 days; README, "Sessions longer
     /// than a day").
     package static let longestSession: Int64 = 31 * 86_400
@@ -186,18 +184,14 @@ extension Row: StoredColumns {
 /// value of every row into a `Row` costs more than the reads themselves. The numbers go
 /// through the same checked conversion as every other read.
 struct RawColumns: StoredColumns {
-    let stmt: OpaquePointer
+    let columns: StatementColumns
 
-    func isNull(_ i: Int32) -> Bool { sqlite3_column_type(stmt, i) == SQLITE_NULL }
-    func storedInteger(_ i: Int32) -> Int64? { SQLiteNumber.integer(stmt, i) }
+    func isNull(_ i: Int32) -> Bool { columns.isNull(i) }
+    func storedInteger(_ i: Int32) -> Int64? { columns.integer(i) }
     /// SQLite's text of the value (a blob's bytes, invalid UTF-8 repaired as U+FFFD); nil for NULL.
-    func optionalText(_ i: Int32) -> String? {
-        guard !isNull(i), let p = sqlite3_column_text(stmt, i) else { return nil }
-        let n = Int(sqlite3_column_bytes(stmt, i))
-        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
-    }
+    func optionalText(_ i: Int32) -> String? { columns.text(i) }
     /// A real column (a sum SQLite computed) as whole seconds within `domain`.
     func total(_ i: Int32, _ domain: StoredNumber.Domain) -> Int64 {
-        StoredNumber.clamp(SQLiteNumber.integer(sqlite3_column_double(stmt, i)), domain)
+        StoredNumber.clamp(SQLiteNumber.integer(columns.real(i)), domain)
     }
 }

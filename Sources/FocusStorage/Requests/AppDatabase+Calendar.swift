@@ -1,7 +1,6 @@
 import FocusCore
 import FoundationEssentials
 import FocusSQLite
-import CSQLite
 
 /// A calendar file to store: its raw text, and the zone and window its occurrences were expanded in.
 package struct CalendarImport: Sendable {
@@ -204,20 +203,9 @@ extension AppDatabase {
     /// copies it before writing; the bytes outlive the step). Stored as TEXT, read back as such.
     static func insertContent(_ content: Data, calendarID: Int64, _ db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT INTO calendarFile (calendarId, content) VALUES (?, ?)")
-        let stmt = statement.sqliteStatement
-        let code: Int32 = content.withUnsafeBytes { raw in
-            sqlite3_bind_int64(stmt, 1, calendarID)
-            // An empty buffer has no base address; bind empty text then.
-            defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
-            if let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) {
-                sqlite3_bind_text(stmt, 2, base, Int32(raw.count), nil)
-            } else {
-                sqlite3_bind_text(stmt, 2, "", 0, nil)
-            }
-            return sqlite3_step(stmt)
-        }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        try statement.bind(calendarID, at: 1)
+        try content.withUnsafeBytes { raw in
+            try statement.withText(raw, at: 2) { try statement.run() }
         }
     }
 }
@@ -248,20 +236,6 @@ struct BusyInserter {
         if pending.count == Self.batchSize { try flush() }
     }
 
-    /// Text with its byte count (a NUL inside is kept, as `Statement`'s binding keeps it).
-    private static func bind(_ text: String, _ stmt: OpaquePointer?, _ index: Int32, _ destructor: sqlite3_destructor_type) {
-        var text = text
-        text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress {
-                    _ = sqlite3_bind_text(stmt, index, base, Int32(chars.count), destructor)
-                } else {
-                    _ = sqlite3_bind_text(stmt, index, "", 0, destructor)
-                }
-            }
-        }
-    }
-
     static func sql(rows: Int) -> String {
         "INSERT INTO busyEvent (calendarId, startedAt, endedAt, summary, allDay, uid) VALUES "
             + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
@@ -270,24 +244,17 @@ struct BusyInserter {
     mutating func flush() throws {
         guard !pending.isEmpty else { return }
         let statement = try db.cachedStatement(sql: Self.sql(rows: pending.count))
-        let stmt = statement.sqliteStatement
-        sqlite3_reset(stmt)
-        // SQLITE_TRANSIENT: SQLite copies each text before the Swift string goes away.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        statement.reset()
         for (k, row) in pending.enumerated() {
             let i = Int32(k * 6)
-            sqlite3_bind_int64(stmt, i + 1, calendarID)
-            sqlite3_bind_int64(stmt, i + 2, row.start)
-            sqlite3_bind_int64(stmt, i + 3, row.end)
-            Self.bind(row.summary, stmt, i + 4, transient)
-            sqlite3_bind_int64(stmt, i + 5, row.allDay ? 1 : 0)
-            Self.bind(row.uid, stmt, i + 6, transient)
+            try statement.bind(calendarID, at: i + 1)
+            try statement.bind(row.start, at: i + 2)
+            try statement.bind(row.end, at: i + 3)
+            try statement.bind(row.summary, at: i + 4)
+            try statement.bind(row.allDay ? 1 : 0, at: i + 5)
+            try statement.bind(row.uid, at: i + 6)
         }
-        let code = sqlite3_step(stmt)
-        sqlite3_reset(stmt)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        try statement.run()
         pending.removeAll(keepingCapacity: true)
     }
 }

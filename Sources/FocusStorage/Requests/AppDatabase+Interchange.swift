@@ -1,7 +1,6 @@
 import FocusCore
 import FoundationEssentials
 import FocusSQLite
-import CSQLite
 
 /// What an import did.
 package struct ImportSummary: Sendable, Equatable {
@@ -219,34 +218,20 @@ private final class SessionImporter {
     func flush() throws {
         guard !pending.isEmpty else { return }
         let statement = pending.count == Self.batchSize ? insertBatch : try db.makeStatement(sql: Self.insertSQL(rows: pending.count))
-        let stmt = statement.sqliteStatement
-        sqlite3_reset(stmt)
-        sqlite3_clear_bindings(stmt)
-        // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        func text(_ i: Int32, _ value: String) {
-            _ = value.withCString { sqlite3_bind_text(stmt, i, $0, -1, transient) }
-        }
+        statement.clearBindings()
         for (k, p) in pending.enumerated() {
             let i = Int32(k * 9)
-            sqlite3_bind_int64(stmt, i + 1, p.task)
-            if let sub = p.subtask { sqlite3_bind_int64(stmt, i + 2, sub) }
-            sqlite3_bind_int64(stmt, i + 3, p.record.start)
-            sqlite3_bind_int64(stmt, i + 4, p.record.end)
-            sqlite3_bind_int64(stmt, i + 5, Int64(p.record.plannedSeconds))
-            sqlite3_bind_int64(stmt, i + 6, Int64(p.record.focusedSeconds))
-            text(i + 7, p.record.status.rawValue)
-            if let note = p.record.note { text(i + 8, note) }
-            sqlite3_bind_int64(stmt, i + 9, now)
+            try statement.bind(p.task, at: i + 1)
+            if let sub = p.subtask { try statement.bind(sub, at: i + 2) }
+            try statement.bind(p.record.start, at: i + 3)
+            try statement.bind(p.record.end, at: i + 4)
+            try statement.bind(Int64(p.record.plannedSeconds), at: i + 5)
+            try statement.bind(Int64(p.record.focusedSeconds), at: i + 6)
+            try statement.bind(p.record.status.rawValue, at: i + 7)
+            if let note = p.record.note { try statement.bind(note, at: i + 8) }
+            try statement.bind(now, at: i + 9)
         }
-        let code = sqlite3_step(stmt)
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            sqlite3_reset(stmt)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
-        }
-        let changes = Int(sqlite3_changes(db.sqliteConnection))
-        sqlite3_reset(stmt)
+        let changes = try statement.run()
         summary.imported += changes
         summary.alreadyPresent += pending.count - changes
         pending.removeAll(keepingCapacity: true)
@@ -269,7 +254,7 @@ private final class SessionImporter {
             id = found
         } else {
             id = try nextPathID()
-            insertTask.setUncheckedArguments([id, title, key, now])
+            try insertTask.setUncheckedArguments([id, title, key, now])
             try insertTask.execute()
             taskIDs[key] = id
             summary.createdTasks += 1
@@ -291,7 +276,7 @@ private final class SessionImporter {
             id = found
         } else {
             id = try nextPathID()
-            insertSubtask.setUncheckedArguments([id, taskID, title, key, now])
+            try insertSubtask.setUncheckedArguments([id, taskID, title, key, now])
             try insertSubtask.execute()
             subtaskIDs[taskID, default: [:]][key] = id
             summary.createdSubtasks += 1

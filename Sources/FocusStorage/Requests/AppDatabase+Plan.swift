@@ -208,18 +208,18 @@ extension AppDatabase {
     static func apply(_ result: ReplanResult, newBlocks: inout [ScheduledBlock], removed: [Int64], _ db: Database) throws {
         let update = try db.cachedStatement(sql: "UPDATE scheduledBlock SET status = ?, startedAt = ?, endedAt = ? WHERE id = ?")
         for block in result.settled {
-            update.setUncheckedArguments([block.status.rawValue, block.startedAt.unixSeconds, block.endedAt.unixSeconds, block.id])
+            try update.setUncheckedArguments([block.status.rawValue, block.startedAt.unixSeconds, block.endedAt.unixSeconds, block.id])
             try update.execute()
         }
         let delete = try db.cachedStatement(sql: "DELETE FROM scheduledBlock WHERE id = ?")
         for id in removed {
-            delete.setUncheckedArguments([id])
+            try delete.setUncheckedArguments([id])
             try delete.execute()
         }
         let insert = try db.cachedStatement(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt, status) VALUES (?, ?, ?, 'planned')")
         for index in newBlocks.indices where newBlocks[index].id == nil {
             let b = newBlocks[index]
-            insert.setUncheckedArguments([b.subtaskID, b.startedAt.unixSeconds, b.endedAt.unixSeconds])
+            try insert.setUncheckedArguments([b.subtaskID, b.startedAt.unixSeconds, b.endedAt.unixSeconds])
             try insert.execute()
             newBlocks[index].id = db.lastInsertedRowID
         }
@@ -228,9 +228,9 @@ extension AppDatabase {
         let flag = try db.cachedStatement(sql: "UPDATE subtask SET atRisk = 1 WHERE id = ?")
         let risk = try db.cachedStatement(sql: "INSERT INTO planRisk (subtaskId, neededSeconds, freeSeconds, competitors) VALUES (?, ?, ?, ?)")
         for item in result.schedule.atRisk {
-            flag.setUncheckedArguments([item.itemID])
+            try flag.setUncheckedArguments([item.itemID])
             try flag.execute()
-            risk.setUncheckedArguments([item.itemID, max(0, item.neededSeconds), max(0, item.freeSeconds), item.competitors.joined(separator: "\n")])
+            try risk.setUncheckedArguments([item.itemID, max(0, item.neededSeconds), max(0, item.freeSeconds), item.competitors.joined(separator: "\n")])
             try risk.execute()
         }
         try db.execute(sql: "UPDATE planState SET stale = 0 WHERE id = 1")

@@ -1,7 +1,6 @@
 import FocusCore
 import FoundationEssentials
 import FocusSQLite
-import CSQLite
 
 extension AppDatabase {
     /// Everything `focus stats` and `focus report` compute from, read in one transaction (one
@@ -377,12 +376,12 @@ extension AppDatabase {
     /// Every value is read through `RawColumns`, the same checked conversion as every other read.
     static func eachRow(_ db: Database, _ sql: String, _ args: [Int64], _ row: (RawColumns) throws -> Bool) throws {
         let statement = try db.cachedStatement(sql: sql)
-        let stmt = statement.sqliteStatement
-        sqlite3_reset(stmt)
-        for (i, value) in args.enumerated() { sqlite3_bind_int64(stmt, Int32(i + 1), value) }
+        statement.reset()
+        for (i, value) in args.enumerated() { try statement.bind(value, at: Int32(i + 1)) }
         defer { statement.reset() }
+        let columns = RawColumns(columns: statement.columns)
         while try statement.step() {
-            if try !row(RawColumns(stmt: stmt)) { return }
+            if try !row(columns) { return }
         }
     }
 

@@ -158,7 +158,7 @@ extension AppDatabase {
             let statement = try db.makeStatement(sql: "SELECT \(Subtask.selection), titleKey FROM subtask \(subClause)")
             try statement.setArguments(subArgs)
             defer { statement.reset() }
-            let columns = RawColumns(stmt: statement.sqliteStatement)
+            let columns = RawColumns(columns: statement.columns)
             var unsorted: [Int64: [(overview: SubtaskOverview, key: String)]] = [:]
             while try statement.step() {
                 let subtask = Subtask(columns)
