@@ -76,7 +76,10 @@ let package = Package(
         // Core's tests compile neither the CLI nor the SQLite layer.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
-        .target(name: "FocusTestSupport", dependencies: ["FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI"]),
+        .target(name: "FocusTestSupport", dependencies: [
+            "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),

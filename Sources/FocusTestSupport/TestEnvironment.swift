@@ -1,3 +1,4 @@
+import ArgumentParser
 import FocusCLI
 import FocusCore
 import FocusStorage

@@ -2,6 +2,7 @@ import FocusCore
 import FocusTestSupport
 import Foundation
 import Testing
+import FocusStorage
 
 /// Small things a newcomer trips over (issue 25), in-process.
 @Suite struct NewcomerCommandTests {

@@ -2,6 +2,7 @@ import FocusCalendar
 import FocusCore
 import FocusNetwork
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// Writes the plan to a CalDAV calendar (README, "Your real calendar"): each planned block
