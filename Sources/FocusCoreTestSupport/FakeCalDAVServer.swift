@@ -18,6 +18,9 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var requests = 0
         var failAfter: Int?
         var collectionPuts = false
+        var dav = DAViCalModes()
+        /// Tokens from before the calendar was made again are not valid (RFC 6578 section 3.8).
+        var remadeAt = 0
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -101,7 +104,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try answer()
         return state.withLock { s in
             let current = "t\(s.version)"
-            guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
+            if let token, s.dav.forgotten(token) { return Self.everyMemberAsChanged(s, calendarURL) }
+            guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version, since >= s.remadeAt else {
                 let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                     .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
                 return RemoteChanges(complete: true, changed: all, removed: [], token: current)
@@ -121,7 +125,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         return state.withLock { s in
             let existing = s.resources[url]
             if let ifMatch {
-                guard let existing else { return .missing }
+                guard let existing else { return s.dav.preconditionFailsWhenMissing ? .changedOnServer : .missing }
                 if ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             } else if existing != nil {
                 return .changedOnServer
@@ -137,7 +141,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
         return state.withLock { s in
-            guard let existing = s.resources[url] else { return .missing }
+            guard let existing = s.resources[url] else { return s.dav.preconditionFailsWhenMissing && ifMatch != nil ? .changedOnServer : .missing }
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }
             s.version += 1
             s.resources[url] = nil
@@ -200,5 +204,51 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.components[url] = components
             return .written(etag: nil)
         }
+    }
+}
+
+// MARK: DAViCal's two behaviours (README, "Two machines"; RFC 6578, RFC 7232)
+
+/// How DAViCal differs from the default: a sync token it pruned is answered with every member
+/// as `200 OK` (a delta in form, the whole calendar in fact) rather than RFC 6578's 403
+/// `valid-sync-token`, and `If-Match` on a member that does not exist is answered 412 (RFC 7232
+/// section 3.1) rather than 404, as Radicale does too.
+package struct DAViCalModes: Sendable {
+    /// Tokens from before this version are forgotten.
+    var prunedBefore: Int?
+    var preconditionFailsWhenMissing = false
+
+    func forgotten(_ token: String) -> Bool {
+        guard let prunedBefore, token.hasPrefix("t"), let since = Int(token.dropFirst()) else { return false }
+        return since < prunedBefore
+    }
+}
+
+extension FakeCalDAVServer {
+    /// Forgets every sync token given so far, answering them with every member as changed.
+    package func pruneSyncTokens() {
+        state.withLock { s in s.dav.prunedBefore = s.version + 1 }
+    }
+
+    /// Answers `If-Match` on a missing member with 412, not 404.
+    package func failPreconditionsOnMissingMembers(_ yes: Bool = true) {
+        state.withLock { s in s.dav.preconditionFailsWhenMissing = yes }
+    }
+
+    /// Deletes the calendar and makes it again, empty, as another app would: the tokens of the
+    /// old one are not valid for the new one (answered with the whole, empty, calendar).
+    package func remakeCalendar(_ calendarURL: String) {
+        state.withLock { s in
+            for url in s.resources.keys where url.hasPrefix(calendarURL) { s.resources[url] = nil }
+            s.log.removeAll { $0.url.hasPrefix(calendarURL) }
+            s.version += 1
+            s.remadeAt = s.version
+        }
+    }
+
+    private static func everyMemberAsChanged(_ s: State, _ calendarURL: String) -> RemoteChanges {
+        let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+            .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
+        return RemoteChanges(complete: false, changed: all, removed: [], token: "t\(s.version)")
     }
 }
