@@ -30,7 +30,7 @@ package struct SyncCommand: ParsableCommand {
     }
 
     /// Runs one sync and notes how it ended; an error is noted and thrown.
-    static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
+    package static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
                      client: (any CalDAVClient)? = nil, quiet: Bool = true) throws -> SyncEngine.Summary {
         let client = client ?? CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment))
         let progress = ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
@@ -46,19 +46,19 @@ package struct SyncCommand: ParsableCommand {
     }
 
     /// What a sync that could not converge says, here and in `sync status` and `doctor`.
-    static let unconverged = "the server still refused some writes after \(SyncEngine.rounds) rounds, so the two sides still differ. Run `focus sync` again; if this persists, `focus sync status` shows what waits."
+    static let unconverged = "did not converge: the server still refused some writes after \(SyncEngine.rounds) rounds, so the two sides still differ. Run `focus sync` again; if this persists, `focus sync status` shows what waits."
 
     /// Prints what a sync did: its lines on standard output, warnings on standard error; a
     /// sync that did not converge then fails (README: it says so and exits non-zero).
-    static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
+    package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
         for line in lines(summary, target: target) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }
-        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' did not converge: " + unconverged) }
+        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' " + unconverged) }
     }
 
     /// What a sync did, in one or two lines.
-    static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
+    package static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
         var lines: [String] = []
         if let backup = summary.backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
         var parts: [String] = []

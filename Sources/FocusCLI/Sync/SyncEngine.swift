@@ -140,7 +140,7 @@ package struct SyncEngine {
         let touched = SyncPlan.touched(unified.entries, states: states, local: unified.local)
         let bases = try db.syncBases(touched.filter { states[$0] != nil })
         let input = RoundInput(calendarURL: target.url, entries: unified.entries, states: states, local: unified.local,
-                               touched: touched, bases: bases, now: env.now())
+                               touched: touched, bases: bases, now: env.now(), renamedParents: unified.renamedParents)
         observed.plan = SyncPlan.decide(input, decode: decode)
         observed.readAs = readAs
         observed.undecodable = read.undecodable

@@ -11,9 +11,12 @@ package struct RoundInput: Sendable {
     /// The agreed texts of the touched items that have one.
     package var bases: [String: Data]
     package var now: Date
+    /// `Unified.renamedParents`.
+    package var renamedParents: Set<String> = []
 
     package init(calendarURL: String, entries: [String: RemoteRead.Entry], states: [String: SyncState], local: [String: SyncItem],
-                 touched: [String], bases: [String: Data], now: Date) {
+                 touched: [String], bases: [String: Data], now: Date, renamedParents: Set<String> = []) {
+        self.renamedParents = renamedParents
         self.calendarURL = calendarURL
         self.entries = entries
         self.states = states
@@ -59,6 +62,7 @@ extension SyncPlan {
                 plan.kept.append(label)
                 plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted", local: "deleted", remote: "kept", chosen: .remote)))
             }
+            if outcome.result != nil, input.renamedParents.contains(uid) { outcome.writeRemote = true }
             plan.conflicts += outcome.conflicts.map { (label, $0) }
             if outcome.writeLocal {
                 if let result = outcome.result {

@@ -111,7 +111,9 @@ extension SyncPlan {
         var entries: [String: RemoteRead.Entry] = [:]
         for (uid, var entry) in out.entries {
             if alias[uid] != nil, out.local[uid] == nil, states[uid] == nil { continue }  // the other machine renames it
-            entry.item = entry.item?.reparented(canonical)
+            let item = entry.item?.reparented(canonical)
+            if item != entry.item { out.renamedParents.insert(uid) }
+            entry.item = item
             entries[uid] = entry
         }
         out.entries = entries

@@ -106,6 +106,8 @@ package struct Unified: Sendable {
     package var entries: [String: RemoteRead.Entry]
     /// Rows here renamed: `from` is the old name, `to` the one kept.
     package var rekeys: [(kind: SyncKind, from: String, to: String)] = []
+    /// Items there that name a task or subtask under the name given up: written again.
+    package var renamedParents: Set<String> = []
 }
 
 package enum SyncPlan {
