@@ -126,7 +126,10 @@ package struct SyncEngine {
         if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
             return observed
         }
-        let read = SyncPlan.read(changes, states: states, machineID: target.machineID, decode: decode)
+        let read = SyncPlan.read(changes, states: states, machineID: target.machineID, now: env.now(), decode: decode)
+        summary.warnings += read.warnings + read.refused.map(\.reason)
+        try db.recordConflicts(read.refused.map { ($0.reason, SyncConflict(uid: $0.uid, field: "not applied", local: "", remote: $0.reason, chosen: .local)) },
+                               at: env.now())
         try db.storeElsewhere(read.elsewhere, removed: changes.removed)
         if read.startOver {
             try db.recordSyncStates([], forgetting: Array(states.keys))

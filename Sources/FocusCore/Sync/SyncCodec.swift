@@ -332,8 +332,9 @@ package enum SyncCodec {
         if props.component == "VEVENT" {
             guard props.first("X-FOCUS-RUNNING") == nil, let task = props.value("X-FOCUS-TASK"), !task.isEmpty,
                   let start = instant(props.first("DTSTART"), zone: zone) else { return nil }
-            let end = max(start, instant(props.first("DTEND"), zone: zone) ?? start)
-            let length = Int(min(end.timeIntervalSince(start), 36_525 * 86_400))
+            // An end before the start is kept as read: `SyncAdmission` refuses such a session.
+            let end = instant(props.first("DTEND"), zone: zone) ?? start
+            let length = Int(max(0, min(end.timeIntervalSince(start), 36_525 * 86_400)))
             let status = props.value("X-FOCUS-SESSION")?.lowercased() == "completed" ? "completed" : "interrupted"
             return .session(SyncedSession(
                 uid: uid, taskUID: task, subtaskUID: props.value("X-FOCUS-SUBTASK").flatMap { $0.isEmpty ? nil : $0 },
@@ -418,7 +419,7 @@ package enum SyncCodec {
         if value.count == 8 { return calendar.startOfDay(dateMeansEnd ? local.adding(days: 1) : local) }
         let time = value.dropFirst(9).prefix(6)
         guard value.count >= 15, value[value.index(value.startIndex, offsetBy: 8)] == "T", time.count == 6,
-              time.allSatisfy(\.isASCII), let hms = Int(time) else { return nil }
+              time.allSatisfy(\.isASCIIDigit), let hms = Int(time) else { return nil }  // digits only: never `T-10000`
         let (h, m, s) = (hms / 10_000, hms / 100 % 100, hms % 100)
         guard h < 24, m < 60, s < 61 else { return nil }
         return calendar.instant(local, TimeOfDay(hour: h, minute: m), second: min(s, 59))
@@ -431,7 +432,7 @@ private struct DateOnly {
 
     static func parse(_ text: String) -> DateOnly? {
         let digits = text.filter { $0 != "-" }
-        guard digits.count == 8, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
+        guard digits.count == 8, digits.allSatisfy(\.isASCIIDigit), let n = Int(digits) else { return nil }
         let (y, m, d) = (n / 10_000, n / 100 % 100, n % 100)
         guard (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: m) else { return nil }
         return DateOnly(date: LocalDate(year: y, month: m, day: d))
@@ -446,4 +447,10 @@ private struct DateOnly {
         guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
         return h * 60 + m
     }
+}
+
+extension Character {
+    /// `0`…`9`: what the digits of an iCalendar DATE or TIME may be (RFC 5545 section 3.3.4,
+    /// 3.3.12); `Int` would also read a sign.
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -23,7 +23,7 @@ extension SyncItem {
     }
 
     /// The task and subtask this item belongs to (none for a task).
-    var parents: [String] {
+    package var parents: [String] {
         switch self {
         case .task: []
         case let .subtask(s): [s.taskUID]

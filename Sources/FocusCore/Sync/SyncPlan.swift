@@ -64,11 +64,22 @@ package struct RemoteRead: Sendable {
         package var url: String
         package var etag: String?
         package var data: Data?
+
+        package init(item: SyncItem?, url: String, etag: String? = nil, data: Data? = nil) {
+            self.item = item
+            self.url = url
+            self.etag = etag
+            self.data = data
+        }
     }
 
     package var entries: [String: Entry] = [:]
     package var elsewhere: [(url: String, checkpoint: RunningCheckpoint)] = []
     package var undecodable = 0
+    /// Items clamped to what a command would take (`SyncAdmission`), said once each.
+    package var warnings: [String] = []
+    /// Items refused (`SyncAdmission`): left as they were here, by UID with the reason.
+    package var refused: [(uid: String, reason: String)] = []
     /// A whole listing that holds none of the items agreed with it: the calendar was deleted
     /// and made again (or emptied). Nothing agreed with it counts; nothing is deleted here.
     package var startOver = false
@@ -112,7 +123,7 @@ package struct Unified: Sendable {
 
 package enum SyncPlan {
     /// Sorts a server's answer. `decode` reads one calendar object (nil: not focus's item).
-    package static func read(_ changes: RemoteChanges, states: [String: SyncState], machineID: String,
+    package static func read(_ changes: RemoteChanges, states: [String: SyncState], machineID: String, now: Date,
                              decode: (Data) -> SyncItem?) -> RemoteRead {
         var read = RemoteRead()
         let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
@@ -124,11 +135,19 @@ package enum SyncPlan {
                 if checkpoint.machineID != machineID { read.elsewhere.append((resource.url, checkpoint)) }
                 continue
             }
-            guard let item = decode(data) else {
+            guard var item = decode(data) else {
                 // Not one of focus's items (another program's event): left alone. A resource
                 // that was an item and no longer reads as one counts as removed.
                 if let state = stateByURL[resource.url] { read.entries[state.uid] = .init(item: nil, url: resource.url, etag: resource.etag) }
                 read.undecodable += 1
+                continue
+            }
+            switch SyncAdmission.admit(item, now: now) {
+            case let .admitted(admitted, warning):
+                item = admitted
+                if let warning { read.warnings.append(warning) }
+            case let .refused(reason):
+                read.refused.append((item.uid, reason))
                 continue
             }
             read.entries[item.uid] = .init(item: item, url: resource.url, etag: resource.etag, data: data)
