@@ -260,4 +260,22 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         try sync(one, server)
         #expect(serverText(server).filter { $0.contains("SUMMARY:Buy milk\r\n") }.count == 2, "\(serverText(server))")
     }
+
+    /// A due date that is a date is written as one (`DUE;VALUE=DATE`), so a to-do app shows that
+    /// day; a date another app wrote stays a date when focus writes the to-do back.
+    @Test func datesStayDatesInTheCalendar() async throws {
+        let server = FakeCalDAVServer()
+        let one = try machine(server)
+        #expect(await one.run("task", "add", "Thesis/Intro", "--due", "2026-12-01") == 0)
+        try sync(one, server)
+        #expect(serverText(server).contains { $0.contains("DUE;VALUE=DATE:20261201\r\n") }, "\(serverText(server))")
+        let task = try #require(server.contents(calendarURL).first { String(decoding: $0.value, as: UTF8.self).contains("SUMMARY:Thesis\r\n") })
+        let uid = try #require(String(decoding: task.value, as: UTF8.self).components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
+        server.store(calendarURL + "call.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:call@phone\r\nSUMMARY:Call\r\nRELATED-TO:\(uid)\r\nDUE;VALUE=DATE:20261210\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        try sync(one, server)
+        #expect(await one.run("task", "edit", "Thesis/Call", "--notes", "edited here") == 0)
+        try sync(one, server)
+        let call = String(decoding: try #require(server.contents(calendarURL)[calendarURL + "call.ics"]), as: UTF8.self)
+        #expect(call.contains("edited here") && call.contains("DUE;VALUE=DATE:20261210\r\n"), "\(call)")
+    }
 }

@@ -196,7 +196,7 @@ package struct SyncEngine {
             progress?.advance()
             switch write {
             case let .put(item, url, etag, exists, original):
-                let text = SyncCodec.encode(item, stamp: env.now(), over: original)
+                let text = SyncCodec.encode(item, stamp: env.now(), over: original, zone: env.calendar)
                 guard case let .written(newEtag) = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint) else {
                     refused.append(write)
                     continue
@@ -265,7 +265,7 @@ package struct SyncEngine {
         let stamp = env.now()
         progress?.setTotal(1)
         defer { progress?.finish() }
-        let body = Data(SyncCodec.collection(items, name: name, stamp: stamp).utf8)
+        let body = Data(SyncCodec.collection(items, name: name, stamp: stamp, zone: env.calendar).utf8)
         guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
         guard case .written = result else { return (true, nil) }
         progress?.advance()
