@@ -259,6 +259,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         try sync(one, server)
         try sync(one, server)
         #expect(serverText(server).filter { $0.contains("SUMMARY:Buy milk\r\n") }.count == 2, "\(serverText(server))")
+        #expect(await one.output("sync", "status").out.contains("Nothing waits to be sent."))
     }
 
     /// A due date that is a date is written as one (`DUE;VALUE=DATE`), so a to-do app shows that

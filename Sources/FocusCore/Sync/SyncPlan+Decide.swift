@@ -101,7 +101,7 @@ extension SyncPlan {
 
     /// A title told apart only here (`Buy milk (2)` for the second of two to-dos named `Buy
     /// milk`) reads as the title there, so that it is never written over another app's item.
-    static func disambiguatedHere(_ mine: SyncItem, theirs: SyncItem?) -> SyncItem {
+    package static func disambiguatedHere(_ mine: SyncItem, theirs: SyncItem?) -> SyncItem {
         func suffixed(_ title: String, of other: String) -> Bool {
             guard title.count > other.count, title.hasPrefix(other + " ("), title.hasSuffix(")") else { return false }
             let number = title.dropFirst(other.count + 2).dropLast()

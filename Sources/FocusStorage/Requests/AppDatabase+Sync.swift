@@ -544,11 +544,21 @@ extension AppDatabase {
                      + (SELECT count(*) FROM timeLog WHERE syncUid IS NULL)
                 """) ?? 0
         }
+        var differing: [String] = []
         for (uid, item) in local {
             if let state = states[uid] {
-                if state.digest != item.digest { changed += 1 }
+                if state.digest != item.digest { differing.append(uid) }
             } else {
                 added += 1
+            }
+        }
+        // A title told apart only here (`Buy milk (2)`) is not a change to send (README).
+        let bases = try syncBases(differing)
+        for uid in differing {
+            let base = bases[uid].flatMap { try? SyncCodec.decode($0, zone: LocalCalendar(zone: .utc)) }
+            guard let item = local[uid], let state = states[uid], SyncPlan.disambiguatedHere(item, theirs: base).digest == state.digest else {
+                changed += 1
+                continue
             }
         }
         let removed = states.keys.filter { local[$0] == nil }.count
