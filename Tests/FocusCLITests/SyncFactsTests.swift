@@ -279,4 +279,29 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         let call = String(decoding: try #require(server.contents(calendarURL)[calendarURL + "call.ics"]), as: UTF8.self)
         #expect(call.contains("edited here") && call.contains("DUE;VALUE=DATE:20261210\r\n"), "\(call)")
     }
+
+    /// A task dragged under another task in a to-do app becomes its subtask, with its sessions;
+    /// no ghost of the task stays behind.
+    @Test func aToDoWhoseKindChangedMovesWithItsSessions() async throws {
+        let server = FakeCalDAVServer()
+        let one = try machine(server)
+        #expect(await one.run("task", "add", "Thesis/Intro") == 0)
+        #expect(await one.run("task", "add", "Errand") == 0)
+        #expect(await one.run("log", "add", "Errand", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
+        try sync(one, server)
+        func resource(_ summary: String) throws -> (url: String, text: String) {
+            let hit = try #require(server.contents(calendarURL).first { String(decoding: $0.value, as: UTF8.self).contains("SUMMARY:\(summary)\r\n") })
+            return (hit.key, String(decoding: hit.value, as: UTF8.self))
+        }
+        let thesisUID = try #require(try resource("Thesis").text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
+        let errand = try resource("Errand")
+        let dragged = errand.text.replacingOccurrences(of: "X-FOCUS-KIND:task\r\n", with: "RELATED-TO:\(thesisUID)\r\n")
+            .replacingOccurrences(of: "X-FOCUS-MODIFIED:", with: "X-FOCUS-OLD:")
+        server.store(errand.url, dragged)
+        try sync(one, server)
+        let list = await one.output("task", "list", "--all", "--json").out
+        #expect(!list.contains("\"title\": \"Errand\", \"notes\""), "no task Errand left: \(list)")
+        let logged = await sessions(one)
+        #expect(logged.count == 1 && logged.first?["task"] as? String == "Thesis" && logged.first?["subtask"] as? String == "Errand", "\(logged)")
+    }
 }

@@ -530,7 +530,35 @@ extension AppDatabase {
             }
         }
         try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
+        if case .inserted = result { try moveIfKindChanged(item, db) }
         return result
+    }
+
+    /// An item whose kind changed (a to-do dragged under a task in another app, or out from
+    /// under one) moves with its sessions (README): the row of the old kind that had its name
+    /// gives its sessions (and a task its subtasks) to the new row, then goes. A task whose
+    /// subtasks cannot all move (a title taken there) stays, without the name.
+    private static func moveIfKindChanged(_ item: SyncItem, _ db: Database) throws {
+        switch item {
+        case .task:
+            guard let old = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [item.uid]),
+                  let new = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [item.uid]) else { return }
+            try db.execute(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = NULL WHERE subtaskId = ?", arguments: [new, old])
+            try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [old])
+        case .subtask:
+            guard let old = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [item.uid]),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, taskId FROM subtask WHERE syncUid = ?", arguments: [item.uid]) else { return }
+            let (new, parent) = (row.id("id"), row.id("taskId"))
+            try db.execute(sql: "UPDATE OR IGNORE subtask SET taskId = ? WHERE taskId = ? AND id <> ?", arguments: [parent, old, new])
+            try db.execute(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ifnull(subtaskId, ?) WHERE taskId = ?", arguments: [parent, new, old])
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM subtask WHERE taskId = ?", arguments: [old]) == true {
+                try db.execute(sql: "UPDATE task SET syncUid = NULL WHERE id = ?", arguments: [old])
+            } else {
+                try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [old])
+            }
+        case .session:
+            return
+        }
     }
 
     /// What a sync would send now: items changed, added or removed since the versions agreed.
