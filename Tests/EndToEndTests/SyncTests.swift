@@ -234,6 +234,7 @@ struct SyncTests {
         try await desktop.run("log", "add", "Code/Refactor parser", "--start", "2026-11-24 10:00", "--duration", "2h")
         let kept = try await desktop.sync()
         #expect(kept.err.contains("holds work the other recorded"), "\(kept.err)")
+        #expect(kept.out.contains("Backed up the database to "), "it deletes the two sessions the laptop had seen: \(kept.out)")
         try await laptop.sync()
         #expect(try await laptop.tasks() == desktop.tasks())
         #expect(try await laptop.logs() == desktop.logs())
