@@ -5,11 +5,12 @@ import FoundationEssentials
 import Glibc
 
 /// One sync with the sync calendar (README, "Two machines"): read what changed there since the
-/// last sync (`sync-collection`, RFC 6578), merge it item by item with what changed here since
-/// the version both sides last agreed on (`SyncMerge`), apply the result here in one
-/// transaction, then write the rest there with `If-Match` (a create with `If-None-Match: *`),
-/// each write recorded as soon as the server took it. A write the server refuses because the
-/// item changed there meanwhile (412) is merged again in the next round. Killed at any point,
+/// last sync (`sync-collection`, RFC 6578), let `SyncPlan` decide item by item against the
+/// version both sides last agreed on, apply the result here in one transaction, then write the
+/// rest there with `If-Match` (a create with `If-None-Match: *`), each write recorded as soon as
+/// the server took it. A write the server refuses because the item changed there meanwhile
+/// (412) is merged again in the next round; one refused because the item is gone is written
+/// again as new. This type only performs what the plan says. Killed at any point,
 /// the next sync finds every item either agreed or still different, never twice: an item's
 /// address is made from its name, which never changes.
 package struct SyncEngine {
@@ -275,16 +276,6 @@ package struct SyncEngine {
         })
         summary.sent += items.count
         return (false, nil)
-    }
-
-    /// "Thesis/Chapter 2", for conflicts and warnings.
-    static func label(_ item: SyncItem?) -> String {
-        switch item {
-        case let .task(t): t.title
-        case let .subtask(s): s.title
-        case let .session(s): "session of \(s.label) at \(Timestamp.utc(s.start))"
-        case nil: "an item"
-        }
     }
 
     /// A copy of the database beside it, named for why it was made.
