@@ -304,4 +304,24 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         let logged = await sessions(one)
         #expect(logged.count == 1 && logged.first?["task"] as? String == "Thesis" && logged.first?["subtask"] as? String == "Errand", "\(logged)")
     }
+
+    /// The same subtask made offline on both machines: the one made later wins each field that
+    /// differs (as the README says), and `sync status` shows the values as focus shows them.
+    @Test func theSameSubtaskMadeOnBothKeepsTheLaterAndSaysSoInFocusTerms() async throws {
+        let server = FakeCalDAVServer()
+        let one = try machine(server), two = try machine(server)
+        // Compared as text on a tie, "7200" is larger than "32400": only the later edit keeps 9h.
+        #expect(await one.run("task", "add", "Essay/Draft", "--estimate", "2h") == 0)
+        two.now = two.now.addingTimeInterval(3600)
+        #expect(await two.run("task", "add", "Essay/Draft", "--estimate", "9h") == 0)
+        try sync(one, server)
+        try sync(two, server)
+        try sync(one, server)
+        for world in [one, two] {
+            let list = await world.output("task", "list", "--all", "--json").out
+            #expect(list.contains("\"estimate_seconds\": 32400"), "\(list)")
+        }
+        let status = await two.output("sync", "status").out
+        #expect(status.contains("estimate: kept 9h, other 2h"), "\(status)")
+    }
 }
