@@ -21,6 +21,9 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var davical = DAViCalModes()
         var missingIfMatchIs412 = false
         var deletedCalendars: Set<String> = []
+        var pruned = PrunedSyncTokens()
+        /// Tokens from before the calendar was made again are not valid (RFC 6578 section 3.8).
+        var remadeAt = 0
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -166,7 +169,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try gone(calendarURL)
         return state.withLock { s in
             let current = "t\(s.version)"
-            guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version else {
+            if let token, s.pruned.forgotten(token) { return Self.everyMemberAsChanged(s, calendarURL) }
+            guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version, since >= s.remadeAt else {
                 let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                     .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
                 return RemoteChanges(complete: true, changed: all, removed: [], token: current)
@@ -268,5 +272,46 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.components[url] = components
             return .written(etag: nil)
         }
+    }
+}
+
+// MARK: DAViCal's two behaviours (README, "Two machines"; RFC 6578, RFC 7232)
+
+/// How DAViCal differs from the default: a sync token it pruned is answered with every member
+/// as `200 OK` (a delta in form, the whole calendar in fact) rather than RFC 6578's 403
+/// `valid-sync-token`, and `If-Match` on a member that does not exist is answered 412 (RFC 7232
+/// section 3.1) rather than 404, as Radicale does too.
+package struct PrunedSyncTokens: Sendable {
+    /// Tokens from before this version are forgotten.
+    var prunedBefore: Int?
+
+    func forgotten(_ token: String) -> Bool {
+        guard let prunedBefore, token.hasPrefix("t"), let since = Int(token.dropFirst()) else { return false }
+        return since < prunedBefore
+    }
+}
+
+extension FakeCalDAVServer {
+    /// Forgets every sync token given so far, answering them with every member as changed.
+    package func pruneSyncTokens() {
+        state.withLock { s in s.pruned.prunedBefore = s.version + 1 }
+    }
+
+
+    /// Deletes the calendar and makes it again, empty, as another app would: the tokens of the
+    /// old one are not valid for the new one (answered with the whole, empty, calendar).
+    package func remakeCalendar(_ calendarURL: String) {
+        state.withLock { s in
+            for url in s.resources.keys where url.hasPrefix(calendarURL) { s.resources[url] = nil }
+            s.log.removeAll { $0.url.hasPrefix(calendarURL) }
+            s.version += 1
+            s.remadeAt = s.version
+        }
+    }
+
+    private static func everyMemberAsChanged(_ s: State, _ calendarURL: String) -> RemoteChanges {
+        let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+            .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
+        return RemoteChanges(complete: false, changed: all, removed: [], token: "t\(s.version)")
     }
 }

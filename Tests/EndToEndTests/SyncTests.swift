@@ -207,6 +207,42 @@ struct SyncTests {
         #expect(conflict?["kept"] as? String == "local" && conflict?["remote"] as? String == "from the laptop", "\(String(describing: conflict))")
     }
 
+    @Test("a sync calendar deleted in another app and set up again by name loses nothing; work recorded where a task was deleted brings it back on both")
+    func calendarMadeAgainAndSessionsAreFacts() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        try await laptop.run("task", "add", "Code/Refactor parser")
+        try await laptop.run("log", "add", "Code/Refactor parser", "--start", "2026-11-23 09:00", "--duration", "25m")
+        try await laptop.run("log", "add", "Code/Refactor parser", "--start", "2026-11-23 14:00", "--duration", "50m")
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+
+        // Deleted in another app; the obvious repair is to set it up again by name.
+        try server.delete("focus/")
+        let again = try await laptop.run("sync", "setup", "Focus")
+        #expect(again.code == 0, "\(again.err)")
+        #expect(!again.out.contains("deleted here"), "\(again.out)")
+        try await desktop.sync()
+        try await laptop.sync()
+        #expect((json(try await laptop.run("log", "--json").out) as? [Any])?.count == 2)
+        #expect(try await laptop.logs() == desktop.logs())
+
+        // The laptop deletes Code while the desktop, not yet told, records two hours in it.
+        #expect(try await laptop.run("task", "rm", "Code", "--force").code == 0)
+        try await laptop.sync()
+        try await desktop.run("log", "add", "Code/Refactor parser", "--start", "2026-11-24 10:00", "--duration", "2h")
+        let kept = try await desktop.sync()
+        #expect(kept.err.contains("holds work the other recorded"), "\(kept.err)")
+        #expect(kept.out.contains("Backed up the database to "), "it deletes the two sessions the laptop had seen: \(kept.out)")
+        try await laptop.sync()
+        #expect(try await laptop.tasks() == desktop.tasks())
+        #expect(try await laptop.logs() == desktop.logs())
+        let logged = json(try await laptop.run("log", "--json").out) as? [[String: Any]]
+        #expect(logged?.count == 1 && logged?.first?["focused_seconds"] as? Int == 7200, "\(String(describing: logged))")
+    }
+
     @Test("a deletion on one machine removes it on the other and never comes back; another app's to-do becomes a task")
     func deletionsAndForeignTodos() async throws {
         let server = try RadicaleServer()

@@ -171,7 +171,9 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
 
             """
         guard case let .session(s)? = try decode(huge) else { Issue.record("not a session"); return }
-        #expect(s.end == s.start && s.focusedSeconds == 0 && s.plannedSeconds == 0)
+        // Read as written (ending before it starts), and refused as `log add` would refuse it.
+        #expect(s.end < s.start && s.focusedSeconds == 0 && s.plannedSeconds == 0)
+        #expect(SyncAdmission.admit(.session(s), now: s.start) != .admitted(.session(s), warning: nil))
         // Random bytes: an error or nothing, never a crash.
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {

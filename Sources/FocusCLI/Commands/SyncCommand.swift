@@ -30,12 +30,14 @@ package struct SyncCommand: ParsableCommand {
     }
 
     /// Runs one sync and notes how it ended; an error is noted and thrown.
-    static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
+    package static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
                      client: (any CalDAVClient)? = nil, quiet: Bool = true) throws -> SyncEngine.Summary {
         let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
         let progress = ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
         do {
-            return try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
+            let summary = try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
+            if summary.unconverged { try db.noteSync(at: env.now(), token: nil, error: unconverged) }
+            return summary
         } catch {
             let message = (error as? FocusError)?.description ?? "\(error)"
             try? db.noteSync(at: env.now(), token: nil, error: message)
@@ -43,15 +45,20 @@ package struct SyncCommand: ParsableCommand {
         }
     }
 
-    /// Prints what a sync did: its lines on standard output, warnings on standard error.
-    static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) {
+    /// What a sync that could not converge says, here and in `sync status` and `doctor`.
+    static let unconverged = "did not converge: the server still refused some writes after \(SyncEngine.rounds) rounds, so the two sides still differ. Run `focus sync` again; if this persists, `focus sync status` shows what waits."
+
+    /// Prints what a sync did: its lines on standard output, warnings on standard error; a
+    /// sync that did not converge then fails (README: it says so and exits non-zero).
+    package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
         for line in lines(summary, target: target) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }
+        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' " + unconverged) }
     }
 
     /// What a sync did, in one or two lines.
-    static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
+    package static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
         var lines: [String] = []
         if let backup = summary.backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
         var parts: [String] = []
@@ -62,6 +69,9 @@ package struct SyncCommand: ParsableCommand {
         lines.append("Synced with \(Sanitized.terminal(target.name)): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
         if summary.conflicts > 0 {
             lines.append("\(summary.conflicts) field\(summary.conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
+        }
+        for label in summary.kept {
+            lines.append("warning: '\(Sanitized.terminal(label))' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(Sanitized.terminal(label))' --force")
         }
         return lines + summary.warnings.map { "warning: " + Sanitized.terminal($0) }
     }
@@ -86,7 +96,7 @@ package struct SyncNowCommand: FocusRunnable {
             throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
         }
         let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
-        SyncCommand.say(try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet), target: target, env: env)
+        try SyncCommand.say(try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet), target: target, env: env)
     }
 }
 
@@ -137,7 +147,7 @@ package struct SyncSetupCommand: FocusRunnable {
         try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
         guard let target = try db.syncTarget() else { return }
         env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
-        SyncCommand.say(try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet), target: target, env: env)
+        try SyncCommand.say(try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet), target: target, env: env)
     }
 }
 
@@ -192,12 +202,8 @@ package struct SyncStatusCommand: FocusRunnable {
         if conflicts.isEmpty {
             out += "No conflicts in the last 30 days.\n"
         } else {
-            out += "Changed on both machines (last 30 days; the newer was kept):\n"
-            for c in conflicts {
-                let kept = c.conflict.chosen == .local ? c.conflict.local : c.conflict.remote
-                let lost = c.conflict.chosen == .local ? c.conflict.remote : c.conflict.local
-                out += "  \(Sanitized.terminal(c.label)) · \(c.conflict.field): kept \"\(Sanitized.terminal(kept))\", other \"\(Sanitized.terminal(lost))\" · \(when(c.at))\n"
-            }
+            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
+            for c in conflicts { out += "  " + SyncConflictText.line((c.label, c.conflict), calendar: env.calendar) + " · \(when(c.at))\n" }
         }
         env.console.line(String(out.dropLast()))
     }

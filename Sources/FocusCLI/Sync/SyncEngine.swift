@@ -5,11 +5,12 @@ import FoundationEssentials
 import Glibc
 
 /// One sync with the sync calendar (README, "Two machines"): read what changed there since the
-/// last sync (`sync-collection`, RFC 6578), merge it item by item with what changed here since
-/// the version both sides last agreed on (`SyncMerge`), apply the result here in one
-/// transaction, then write the rest there with `If-Match` (a create with `If-None-Match: *`),
-/// each write recorded as soon as the server took it. A write the server refuses because the
-/// item changed there meanwhile (412) is merged again in the next round. Killed at any point,
+/// last sync (`sync-collection`, RFC 6578), let `SyncPlan` decide item by item against the
+/// version both sides last agreed on, apply the result here in one transaction, then write the
+/// rest there with `If-Match` (a create with `If-None-Match: *`), each write recorded as soon as
+/// the server took it. A write the server refuses because the item changed there meanwhile
+/// (412) is merged again in the next round; one refused because the item is gone is written
+/// again as new. This type only performs what the plan says. Killed at any point,
 /// the next sync finds every item either agreed or still different, never twice: an item's
 /// address is made from its name, which never changes.
 package struct SyncEngine {
@@ -34,6 +35,10 @@ package struct SyncEngine {
         package var conflicts = 0
         package var backup: String?
         package var warnings: [String] = []
+        /// Items deleted on one machine and kept for work the other recorded ("Thesis/Intro").
+        package var kept: [String] = []
+        /// Writes the server still refused after the last round: the sync did not converge.
+        package var unconverged = false
 
         package init() {}
     }
@@ -41,21 +46,23 @@ package struct SyncEngine {
     /// Deleting more local items than this takes a backup first.
     static let deletionsBeforeBackup = 5
 
+    /// Rounds a sync takes at most: a write refused because the item changed there meanwhile
+    /// is merged again with what the server now holds.
+    static let rounds = 3
+
     package func run(_ target: SyncTarget, endpoint: CalDAVEndpoint) throws -> Summary {
         var summary = Summary()
         var token = target.token
         var fingerprint = target.fingerprint
         if target.syncedAt == nil, try db.holdsHistory() { summary.backup = try backup("before-first-sync") }
-        // A few rounds: a write refused because the item changed on the server meanwhile is
-        // merged again with what the server now holds.
-        for _ in 0..<3 {
-            let (retry, newToken) = try round(target.url, name: target.name, token: token, machineID: target.machineID, endpoint: endpoint,
-                                              fingerprint: &fingerprint, summary: &summary)
+        summary.unconverged = true
+        for _ in 0..<Self.rounds {
+            let (retry, newToken) = try round(target, token: token, endpoint: endpoint, fingerprint: &fingerprint, summary: &summary)
             token = newToken
-            if !retry { break }
+            if !retry { summary.unconverged = false; break }
         }
         try publishCheckpoint(target, endpoint: endpoint)
-        try db.noteSync(at: env.now(), token: token, error: nil, fingerprint: fingerprint)
+        try db.noteSync(at: env.now(), token: token, error: nil, fingerprint: summary.unconverged ? nil : fingerprint)
         return summary
     }
 
@@ -95,171 +102,145 @@ package struct SyncEngine {
 
     private func decode(_ data: Data) -> SyncItem? { try? SyncCodec.decode(data, zone: env.calendar) }
 
-    /// One round: pull, merge, apply, push. Returns whether a write must be merged again, and
-    /// the token that stands for what was read. `fingerprint`: the local tables' when the last
-    /// round (or sync) left everything agreed; nil when that is not known.
-    private func round(_ calendarURL: String, name: String, token: String?, machineID: String, endpoint: CalDAVEndpoint,
-                       fingerprint: inout String?, summary: inout Summary) throws -> (Bool, String?) {
-        let changes = try client.changes(in: calendarURL, since: token, endpoint)
+    /// What one round read, for the steps after the merge.
+    private struct Observed {
+        var changes: RemoteChanges
+        var token: String?
+        var readAs: String?
+        var undecodable = 0
+        var rekeys: [(kind: SyncKind, from: String, to: String)] = []
+        /// Nil: nothing new there and nothing changed here, nothing to do.
+        var plan: RoundPlan?
+    }
+
+    /// Reads what changed there and what is here, and decides (`SyncPlan`).
+    private func observe(_ target: SyncTarget, token: String?, endpoint: CalDAVEndpoint, fingerprint: String?,
+                         summary: inout Summary) throws -> Observed {
+        var changes = try client.changes(in: target.url, since: token, endpoint)
+        var states = try db.syncStates()
+        if SyncPlan.looksLikeFullListing(changes, states: states) || SyncPlan.reconcilesWithListing(lastSync: target.syncedAt, now: env.now()) {
+            changes = SyncPlan.reconciled(changes, listing: try client.members(of: target.url, endpoint), states: states)
+        }
+        var observed = Observed(changes: changes, token: changes.token)
         // Nothing new there, and the tables here are as the last sync left them: nothing to
         // merge or send, and no item needs reading.
         if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
-            return (false, changes.token ?? token)
+            return observed
         }
-        let states = try db.syncStates()
-        let stateByURL = Dictionary(states.values.map { ($0.url, $0) }, uniquingKeysWith: { a, _ in a })
-
-        // What the server holds now, for the items it reported.
-        struct Remote { var item: SyncItem?; var url: String; var etag: String?; var data: Data? = nil }
-        var remote: [String: Remote] = [:]
-        var seenURLs = Set<String>()
-        var undecodable = 0
-        var elsewhere: [(url: String, checkpoint: RunningCheckpoint)] = []
-        for resource in changes.changed {
-            seenURLs.insert(resource.url)
-            guard let data = resource.data else { continue }
-            if let checkpoint = RunningCheckpoint.decode(data) {
-                if checkpoint.machineID != machineID { elsewhere.append((resource.url, checkpoint)) }
-                continue
-            }
-            guard let item = decode(data) else {
-                // Not one of focus's items (another program's event): left alone. A resource
-                // that was an item and no longer reads as one counts as removed below.
-                if let state = stateByURL[resource.url] { remote[state.uid] = Remote(item: nil, url: resource.url, etag: resource.etag) }
-                undecodable += 1
-                continue
-            }
-            remote[item.uid] = Remote(item: item, url: resource.url, etag: resource.etag, data: data)
+        let read = SyncPlan.read(changes, states: states, machineID: target.machineID, now: env.now(), decode: decode)
+        summary.warnings += read.warnings + read.refused.map(\.reason)
+        try db.recordConflicts(read.refused.map { ($0.reason, SyncConflict(uid: $0.uid, field: "not applied", local: "", remote: $0.reason, chosen: .local)) },
+                               at: env.now())
+        try db.storeElsewhere(read.elsewhere, removed: changes.removed)
+        if read.startOver {
+            try db.recordSyncStates([], forgetting: Array(states.keys))
+            states = [:]
+            summary.warnings.append("the calendar holds none of the items agreed with it (made again, or emptied): everything here is sent again, nothing deleted here.")
         }
-        try db.storeElsewhere(elsewhere, removed: changes.removed)
-        for url in changes.removed {
-            if let state = stateByURL[url], remote[state.uid] == nil { remote[state.uid] = Remote(item: nil, url: url, etag: nil) }
-        }
-        if changes.complete {
-            for state in states.values where remote[state.uid] == nil && !seenURLs.contains(state.url) {
-                remote[state.uid] = Remote(item: nil, url: state.url, etag: nil)
-            }
-        }
-
-        // Rows never synced take the names of the items they stand for; the rest get theirs.
-        let order: [SyncKind: Int] = [.task: 0, .subtask: 1, .session: 2]
-        let arrivals = remote.values.compactMap(\.item).filter { states[$0.uid] == nil }.sorted { order[$0.kind]! < order[$1.kind]! }
-        try db.adoptSyncUIDs(arrivals)
+        try db.adoptSyncUIDs(read.arrivals(states: states))
         try db.assignSyncUIDs(random: { UInt64.random(in: .min ... .max) })
         let (local, readAs) = try db.localSyncItems()
+        let unified = SyncPlan.unify(local: local, entries: SyncPlan.nestedParents(read.entries, local: local), states: states)
+        let touched = SyncPlan.touched(unified.entries, states: states, local: unified.local)
+        let bases = try db.syncBases(touched.filter { states[$0] != nil })
+        let input = RoundInput(calendarURL: target.url, entries: unified.entries, states: states, local: unified.local,
+                               touched: touched, bases: bases, now: env.now(), renamedParents: unified.renamedParents)
+        observed.plan = SyncPlan.decide(input, decode: decode)
+        observed.readAs = readAs
+        observed.undecodable = read.undecodable
+        observed.rekeys = unified.rekeys
+        return observed
+    }
 
-        // Merge every item either side knows.
-        var localChanges: [LocalSyncChange] = []
-        var agreed: [SyncState] = []
-        var forgotten: [String] = []
-        var writes: [Write] = []
-        var conflicts: [(label: String, conflict: SyncConflict)] = []
-        var uids = Set(local.keys)
-        uids.formUnion(remote.keys)
-        uids.formUnion(states.keys)
-        // Unchanged on both sides since they agreed (the server did not report it, and the
-        // copy here has the agreed digest): nothing to read or merge.
-        let touched = uids.filter { uid in
-            guard remote[uid] == nil, let state = states[uid], let mine = local[uid] else { return true }
-            return mine.digest != state.digest
+    /// Applies the plan here in one transaction, a backup first when it deletes a session (or
+    /// many items). Returns the token that stands for what was read: the one before it when
+    /// a deletion here must wait (for the session running now to end).
+    private func apply(_ plan: RoundPlan, _ observed: Observed, token: String?, fingerprint: inout String?,
+                       summary: inout Summary) throws -> String? {
+        if plan.deletesSessions || plan.deletionsHere > Self.deletionsBeforeBackup, summary.backup == nil {
+            summary.backup = try backup("before-sync-deletions")
         }
-        let bases = try db.syncBases(touched.filter { states[$0] != nil }.sorted())
-        for uid in touched.sorted() {
-            let state = states[uid]
-            let base = bases[uid].flatMap { decode($0) }
-            let there = remote[uid]
-            let remoteItem: SyncItem? = there.map(\.item) ?? base
-            let url = there?.url ?? state?.url ?? Publication.resourceURL(calendar: calendarURL, uid: uid)
-            let etag = there != nil ? there?.etag : state?.etag
-            let outcome = SyncMerge.merge(base: base, local: local[uid], remote: remoteItem)
-            let label = Self.label(outcome.result ?? local[uid] ?? remoteItem)
-            conflicts += outcome.conflicts.map { (label, $0) }
-            if outcome.writeLocal {
-                if let result = outcome.result {
-                    localChanges.append(.upsert(result))
-                } else if let gone = local[uid] {
-                    localChanges.append(.delete(uid: uid, kind: gone.kind))
-                }
-            }
-            if let result = outcome.result {
-                // The calendar object as it is there (as read now, else as last agreed): what
-                // another program wrote in it that focus does not know is written back with it.
-                let original = there?.data ?? bases[uid]
-                if outcome.writeRemote {
-                    writes.append(.put(result, url: url, etag: etag, exists: remoteItem != nil || state != nil, over: original))
-                } else if let remoteItem, there != nil || state == nil {
-                    agreed.append(SyncState(uid: uid, kind: result.kind, url: url, etag: etag,
-                                            base: there?.data ?? Data(SyncCodec.encode(remoteItem, stamp: env.now()).utf8), digest: remoteItem.digest))
-                }
-            } else if outcome.writeRemote, remoteItem != nil {
-                writes.append(.delete(uid: uid, url: url, etag: etag))
-            } else if state != nil {
-                forgotten.append(uid)
-            }
-        }
-
-        // Many deletions here at once: a backup first (README: nothing local is lost by a sync).
-        let deletions = localChanges.filter { if case .delete = $0 { return true } else { return false } }.count
-        if deletions > Self.deletionsBeforeBackup, summary.backup == nil { summary.backup = try backup("before-sync-deletions") }
-        let applied = try db.applySync(localChanges, states: agreed, forgetting: forgotten, now: env.now(), readAs: readAs)
-        // Agreed once every write below is taken; a write refused, an item not applied or a
-        // bulk write the next sync must read back leave it unknown.
+        let applied = try db.applySync(plan.localChanges, states: plan.agreed, forgetting: plan.forgotten, renaming: observed.rekeys,
+                                       now: env.now(), readAs: observed.readAs)
+        // Agreed once every write is taken; a write refused, an item not applied or a bulk
+        // write the next sync must read back leave it unknown.
         fingerprint = applied.skippedUIDs.isEmpty ? applied.fingerprint : nil
         summary.received += applied.inserted + applied.updated
         summary.deletedHere += applied.deleted
         summary.warnings += applied.skipped
-        summary.conflicts += conflicts.count
-        try db.recordConflicts(conflicts, at: env.now())
+        summary.conflicts += plan.conflicts.filter { $0.conflict.field != "deleted" }.count
+        summary.kept += plan.kept
+        try db.recordConflicts(plan.conflicts + applied.unapplied, at: env.now())
+        return applied.waits ? token : observed.changes.token
+    }
 
-        // What could not be applied here yet (a running session's task to delete, a subtask
-        // whose task has not arrived) is read again next time: the token stays where it was.
-        let pulled = applied.skippedUIDs.isEmpty ? changes.token : token
-
-        // Push: a first sync into an empty calendar in one request where the server takes
-        // that, else (and always after) one request per item.
-        if changes.complete, changes.changed.isEmpty,
-           let bulk = try bulkCreate(writes, calendarURL: calendarURL, name: name, endpoint: endpoint, summary: &summary) {
-            return (bulk.retry, applied.skippedUIDs.isEmpty ? bulk.token ?? pulled : pulled)
-        }
-        var retry = false
+    /// Writes there one by one, each recorded as soon as the server took it. Writes refused
+    /// are checked against a listing of the calendar (`SyncPlan.afterRefusal`). Returns
+    /// whether something must be merged again.
+    private func push(_ writes: [SyncWrite], calendarURL: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> Bool {
         progress?.setTotal(writes.count)
         defer { progress?.finish() }
+        var refused = try perform(writes, endpoint: endpoint, summary: &summary)
+        guard !refused.isEmpty else { return false }
+        let present = Set(try client.members(of: calendarURL, endpoint).members.map(\.url))
+        let next = SyncPlan.afterRefusal(refused, present: present)
+        try db.recordSyncStates([], forgetting: next.gone)
+        summary.deletedThere += next.gone.count
+        refused = try perform(next.again, endpoint: endpoint, summary: &summary)
+        return next.retry || !refused.isEmpty
+    }
+
+    /// Performs writes; returns those the server refused.
+    private func perform(_ writes: [SyncWrite], endpoint: CalDAVEndpoint, summary: inout Summary) throws -> [SyncWrite] {
+        var refused: [SyncWrite] = []
         for write in writes {
             progress?.advance()
             switch write {
             case let .put(item, url, etag, exists, original):
-                let text = SyncCodec.encode(item, stamp: env.now(), over: original)
-                var result = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint)
-                if result == .missing {
-                    // Gone there since it was read: written again as new.
-                    result = try client.put(url, ics: Data(text.utf8), ifMatch: nil, endpoint)
+                let text = SyncCodec.encode(item, stamp: env.now(), over: original, zone: env.calendar)
+                guard case let .written(newEtag) = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint) else {
+                    refused.append(write)
+                    continue
                 }
-                switch result {
-                case let .written(newEtag):
-                    try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8), digest: item.digest)])
-                    summary.sent += 1
-                case .changedOnServer, .missing:
-                    retry = true
-                }
+                try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8), digest: item.digest)])
+                summary.sent += 1
             case let .delete(uid, url, etag):
                 switch try client.delete(url, ifMatch: etag, endpoint) {
                 case .written, .missing:
                     try db.recordSyncStates([], forgetting: [uid])
                     summary.deletedThere += 1
                 case .changedOnServer:
-                    retry = true
+                    refused.append(write)
                 }
             }
         }
-        if undecodable > 0, token == nil {
-            summary.warnings.append("\(undecodable) resource\(undecodable == 1 ? "" : "s") in the calendar \(undecodable == 1 ? "is" : "are") not focus's and \(undecodable == 1 ? "was" : "were") left alone.")
+        return refused
+    }
+
+    /// One round (`SyncPlan`): read what changed there, decide, apply here, write there.
+    /// Returns whether a refused write must be merged again, and the token that stands for
+    /// what was read. `fingerprint`: the local tables' when the last round (or sync) left
+    /// everything agreed; nil when that is not known.
+    private func round(_ target: SyncTarget, token: String?, endpoint: CalDAVEndpoint,
+                       fingerprint: inout String?, summary: inout Summary) throws -> (retry: Bool, token: String?) {
+        let observed = try observe(target, token: token, endpoint: endpoint, fingerprint: fingerprint, summary: &summary)
+        guard let plan = observed.plan else { return (false, observed.changes.token ?? token) }
+        let pulled = try apply(plan, observed, token: token, fingerprint: &fingerprint, summary: &summary)
+        if observed.undecodable > 0, token == nil {
+            let n = observed.undecodable
+            summary.warnings.append("\(n) resource\(n == 1 ? "" : "s") in the calendar \(n == 1 ? "is" : "are") not focus's and \(n == 1 ? "was" : "were") left alone.")
         }
+        // Push: a first sync into an empty calendar in one request where the server takes
+        // that, else (and always after) one request per item.
+        if observed.changes.complete, observed.changes.changed.isEmpty,
+           let bulk = try bulkCreate(plan.writes, calendarURL: target.url, name: target.name, endpoint: endpoint, summary: &summary) {
+            if bulk.retry { fingerprint = nil }
+            return (bulk.retry, pulled == observed.changes.token ? bulk.token ?? pulled : pulled)
+        }
+        let retry = try push(plan.writes, calendarURL: target.url, endpoint: endpoint, summary: &summary)
         if retry { fingerprint = nil }
         return (retry, pulled)
     }
-
-    enum Write { case put(SyncItem, url: String, etag: String?, exists: Bool, over: Data?), delete(uid: String, url: String, etag: String?) }
-
     /// Creating at least this many items in an empty calendar tries the one-request write.
     static let bulkMinimum = 50
 
@@ -272,7 +253,7 @@ package struct SyncEngine {
     /// token stays the one from before the write, so the next sync reads every member back once
     /// and records where each really is before anything is written to it. The result says
     /// whether this sync must read the calendar again now (it was written meanwhile).
-    private func bulkCreate(_ writes: [Write], calendarURL: String, name: String, endpoint: CalDAVEndpoint,
+    private func bulkCreate(_ writes: [SyncWrite], calendarURL: String, name: String, endpoint: CalDAVEndpoint,
                             summary: inout Summary) throws -> (retry: Bool, token: String?)? {
         var items: [SyncItem] = []
         for write in writes {
@@ -285,7 +266,7 @@ package struct SyncEngine {
         let stamp = env.now()
         progress?.setTotal(1)
         defer { progress?.finish() }
-        let body = Data(SyncCodec.collection(items, name: name, stamp: stamp).utf8)
+        let body = Data(SyncCodec.collection(items, name: name, stamp: stamp, zone: env.calendar).utf8)
         guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
         guard case .written = result else { return (true, nil) }
         progress?.advance()
@@ -295,16 +276,6 @@ package struct SyncEngine {
         })
         summary.sent += items.count
         return (false, nil)
-    }
-
-    /// "Thesis/Chapter 2", for conflicts and warnings.
-    static func label(_ item: SyncItem?) -> String {
-        switch item {
-        case let .task(t): t.title
-        case let .subtask(s): s.title
-        case let .session(s): "session of \(s.label) at \(Timestamp.utc(s.start))"
-        case nil: "an item"
-        }
     }
 
     /// A copy of the database beside it, named for why it was made.

@@ -166,23 +166,26 @@ package enum ICSText {
 /// with `RELATED-TO`).
 package enum SyncCodec {
     /// The whole calendar object resource of an item.
-    package static func encode(_ item: SyncItem, stamp: Date) -> String {
-        calendar([item], properties: [], stamp: stamp)
+    /// `zone`: the person's, in which a due date that is a local midnight is a date
+    /// (`DUE;VALUE=DATE`, the day it ends), as to-do apps show dates; without it every due is
+    /// a date-time.
+    package static func encode(_ item: SyncItem, stamp: Date, zone: LocalCalendar? = nil) -> String {
+        calendar([item], properties: [], stamp: stamp, zone: zone)
     }
 
     /// Every item in one iCalendar object, as a whole collection is written in one request
     /// where the server takes that (`X-WR-CALNAME` keeps the calendar's name): each component
     /// is the one `encode` writes for the item alone.
-    package static func collection(_ items: [SyncItem], name: String, stamp: Date) -> String {
-        calendar(items, properties: ["X-WR-CALNAME:" + ICSText.escape(name)], stamp: stamp)
+    package static func collection(_ items: [SyncItem], name: String, stamp: Date, zone: LocalCalendar? = nil) -> String {
+        calendar(items, properties: ["X-WR-CALNAME:" + ICSText.escape(name)], stamp: stamp, zone: zone)
     }
 
     /// A VCALENDAR with focus's header, `properties` of its own, and the items' components.
-    private static func calendar(_ items: [SyncItem], properties: [String], stamp: Date) -> String {
+    private static func calendar(_ items: [SyncItem], properties: [String], stamp: Date, zone: LocalCalendar?) -> String {
         var out = ""
         for line in ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN"] + properties { ICSText.append(line, to: &out) }
         for item in items {
-            for line in componentLines(item, stamp: stamp) { ICSText.append(line, to: &out) }
+            for line in componentLines(item, stamp: stamp, zone: zone) { ICSText.append(line, to: &out) }
         }
         ICSText.append("END:VCALENDAR", to: &out)
         return out
@@ -194,11 +197,11 @@ package enum SyncCodec {
     /// that is not the parent link, …) and every component inside it (VALARM), and everything
     /// around it (VTIMEZONE, other properties of the calendar) stays as it was. Without an
     /// original, or one whose component is not the item's, it is `encode`.
-    package static func encode(_ item: SyncItem, stamp: Date, over original: Data?) -> String {
-        guard let original else { return encode(item, stamp: stamp) }
+    package static func encode(_ item: SyncItem, stamp: Date, over original: Data?, zone: LocalCalendar? = nil) -> String {
+        guard let original else { return encode(item, stamp: stamp, zone: zone) }
         let raw = ICSText.unfolded(original)
         let parsed = raw.map(ICSText.parse)
-        var ours = componentLines(item, stamp: stamp)
+        var ours = componentLines(item, stamp: stamp, zone: zone)
         let name = ours.first.map { String($0.dropFirst("BEGIN:".count)) } ?? ""
         // The component: its BEGIN and END at the VCALENDAR's depth + 1.
         var depth = 0
@@ -216,7 +219,7 @@ package enum SyncCodec {
         }
         guard let begin, let end,
               parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingSpaces() == item.uid })
-        else { return encode(item, stamp: stamp) }
+        else { return encode(item, stamp: stamp, zone: zone) }
         let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
         let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
         var kept: [String] = []
@@ -260,7 +263,7 @@ package enum SyncCodec {
     }
 
     /// The item's VTODO or VEVENT, one unfolded line each.
-    private static func componentLines(_ item: SyncItem, stamp: Date) -> [String] {
+    private static func componentLines(_ item: SyncItem, stamp: Date, zone: LocalCalendar?) -> [String] {
         var out: [String] = []
         func line(_ text: String) { out.append(text) }
         func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSText.escape(value)) } }
@@ -286,7 +289,7 @@ package enum SyncCodec {
             line("RELATED-TO;RELTYPE=PARENT:" + s.taskUID)
             text("DESCRIPTION", s.notes)
             if let start = s.startDate, let day = DateOnly.parse(start) { line("DTSTART;VALUE=DATE:" + day.compact) }
-            if let due = s.due { line("DUE:" + utc(due)) }
+            if let due = s.due { line(dueLine(due, zone: zone)) }
             line("STATUS:" + (s.done ? "COMPLETED" : "NEEDS-ACTION"))
             if s.done { line("COMPLETED:" + utc(s.modified > 0 ? modified : stamp)) }
             line("X-FOCUS-KIND:subtask")
@@ -332,8 +335,9 @@ package enum SyncCodec {
         if props.component == "VEVENT" {
             guard props.first("X-FOCUS-RUNNING") == nil, let task = props.value("X-FOCUS-TASK"), !task.isEmpty,
                   let start = instant(props.first("DTSTART"), zone: zone) else { return nil }
-            let end = max(start, instant(props.first("DTEND"), zone: zone) ?? start)
-            let length = Int(min(end.timeIntervalSince(start), 36_525 * 86_400))
+            // An end before the start is kept as read: `SyncAdmission` refuses such a session.
+            let end = instant(props.first("DTEND"), zone: zone) ?? start
+            let length = Int(max(0, min(end.timeIntervalSince(start), 36_525 * 86_400)))
             let status = props.value("X-FOCUS-SESSION")?.lowercased() == "completed" ? "completed" : "interrupted"
             return .session(SyncedSession(
                 uid: uid, taskUID: task, subtaskUID: props.value("X-FOCUS-SUBTASK").flatMap { $0.isEmpty ? nil : $0 },
@@ -360,6 +364,15 @@ package enum SyncCodec {
                 done: closed, modified: modified))
         }
         return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified))
+    }
+
+    /// `DUE;VALUE=DATE:20261201` for a due at local midnight (a date: it ends with that day,
+    /// as `instant(_:zone:dateMeansEnd:)` reads it back), else `DUE:20261201T170000Z`.
+    static func dueLine(_ due: Date, zone: LocalCalendar?) -> String {
+        guard let zone else { return "DUE:" + utc(due) }
+        let day = zone.day(of: due)
+        guard zone.startOfDay(day) == due else { return "DUE:" + utc(due) }
+        return "DUE;VALUE=DATE:" + DateOnly(date: day.adding(days: -1)).compact
     }
 
     /// `YYYYMMDDTHHMMSSZ`.
@@ -418,7 +431,7 @@ package enum SyncCodec {
         if value.count == 8 { return calendar.startOfDay(dateMeansEnd ? local.adding(days: 1) : local) }
         let time = value.dropFirst(9).prefix(6)
         guard value.count >= 15, value[value.index(value.startIndex, offsetBy: 8)] == "T", time.count == 6,
-              time.allSatisfy(\.isASCII), let hms = Int(time) else { return nil }
+              time.allSatisfy(\.isASCIIDigit), let hms = Int(time) else { return nil }  // digits only: never `T-10000`
         let (h, m, s) = (hms / 10_000, hms / 100 % 100, hms % 100)
         guard h < 24, m < 60, s < 61 else { return nil }
         return calendar.instant(local, TimeOfDay(hour: h, minute: m), second: min(s, 59))
@@ -431,7 +444,7 @@ private struct DateOnly {
 
     static func parse(_ text: String) -> DateOnly? {
         let digits = text.filter { $0 != "-" }
-        guard digits.count == 8, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
+        guard digits.count == 8, digits.allSatisfy(\.isASCIIDigit), let n = Int(digits) else { return nil }
         let (y, m, d) = (n / 10_000, n / 100 % 100, n % 100)
         guard (1...9999).contains(y), (1...12).contains(m), d >= 1, d <= CivilCalendar.daysInMonth(year: y, month: m) else { return nil }
         return DateOnly(date: LocalDate(year: y, month: m, day: d))
@@ -446,4 +459,10 @@ private struct DateOnly {
         guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else { return nil }
         return h * 60 + m
     }
+}
+
+extension Character {
+    /// `0`…`9`: what the digits of an iCalendar DATE or TIME may be (RFC 5545 section 3.3.4,
+    /// 3.3.12); `Int` would also read a sign.
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

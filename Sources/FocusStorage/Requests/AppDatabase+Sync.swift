@@ -20,28 +20,6 @@ package struct SyncTarget: Sendable, Equatable {
     package var fingerprint: String?
 }
 
-/// The version of an item both sides last agreed on: where it is on the server, its ETag, and
-/// its text.
-package struct SyncState: Sendable, Equatable {
-    package var uid: String
-    package var kind: SyncKind
-    package var url: String
-    package var etag: String?
-    /// The agreed text; empty when read without it (`syncStates()`: `syncBases(_:)` reads it).
-    package var base: Data
-    /// `SyncItem.digest` of the agreed item.
-    package var digest: String
-
-    package init(uid: String, kind: SyncKind, url: String, etag: String?, base: Data, digest: String) {
-        self.uid = uid
-        self.kind = kind
-        self.url = url
-        self.etag = etag
-        self.base = base
-        self.digest = digest
-    }
-}
-
 /// A field changed on both machines, as `focus sync status` shows it.
 package struct StoredConflict: Sendable, Equatable {
     package var label: String
@@ -49,22 +27,22 @@ package struct StoredConflict: Sendable, Equatable {
     package var at: Date
 }
 
-/// One change a sync makes to the local database.
-package enum LocalSyncChange: Sendable {
-    case upsert(SyncItem)
-    case delete(uid: String, kind: SyncKind)
-}
-
 /// What applying a sync's local changes did.
-package struct AppliedSync: Sendable, Equatable {
+package struct AppliedSync: Sendable {
     package var inserted = 0
     package var updated = 0
     package var deleted = 0
-    /// Items that could not be applied (a subtask whose task is gone), with the reason.
+    /// Items that could not be applied (a session whose task is nowhere), with the reason.
     package var skipped: [String] = []
     /// Their UIDs: no version is agreed for them, so the next sync tries again (and never
     /// reads their absence here as a deletion).
     package var skippedUIDs: Set<String> = []
+    /// The same, as `focus sync status` lists them.
+    package var unapplied: [(label: String, conflict: SyncConflict)] = []
+    /// A deletion here waits (for the session running now to end): the sync token stays
+    /// where it was, so the next sync reads the deletion again. An item that cannot apply
+    /// never holds the token (README).
+    package var waits = false
     /// The local tables' fingerprint once applied, when nothing else changed them since they
     /// were read for the merge; nil otherwise.
     package var fingerprint: String?
@@ -343,15 +321,20 @@ extension AppDatabase {
             var items: [String: SyncItem] = [:]
             // Never edited here: 0, older than any edit (the triggers stamp edits with the wall
             // clock; creation times follow FOCUS_NOW, so the two are never compared).
-            func modified(_ row: Row) -> Int64 { max(0, row.storedInteger("modifiedAt") ?? 0) }
-            for row in try Row.fetchAll(db, sql: "SELECT syncUid, title, notes, archived, modifiedAt FROM task WHERE syncUid IS NOT NULL") {
+            // 0 until the row is edited: its creation stands for its last edit (README: the later
+            // edit wins, and a task made on two machines was made at two times).
+            func modified(_ row: Row) -> Int64 {
+                let edited = max(0, row.storedInteger("modifiedAt") ?? 0)
+                return edited > 0 ? edited : max(0, row.storedInteger("createdAt") ?? 0) &* 1000
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT syncUid, title, notes, archived, modifiedAt, createdAt FROM task WHERE syncUid IS NOT NULL") {
                 let uid = row.text("syncUid")
                 items[uid] = .task(SyncedTask(uid: uid, title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
                                               modified: modified(row)))
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
-                       s.earliestMinutes, s.done, s.modifiedAt
+                       s.earliestMinutes, s.done, s.modifiedAt, s.createdAt
                 FROM subtask s JOIN task t ON t.id = s.taskId WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL
                 """) {
                 let uid = row.text("syncUid")
@@ -364,7 +347,7 @@ extension AppDatabase {
             }
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
-                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt
+                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt, l.createdAt
                 FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
                 WHERE l.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND (l.subtaskId IS NULL OR s.syncUid IS NOT NULL)
                 """)
@@ -416,12 +399,19 @@ extension AppDatabase {
     /// and updates parents first, deletions children first. Each changed row's `modifiedAt`
     /// is the merged item's, not the time of the sync.
     /// `readAs`: the fingerprint the merge's items were read with.
-    package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String], now: Date,
+    /// `renaming`: rows that take another machine's name for the same work (`SyncPlan.unify`),
+    /// renamed first.
+    package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String],
+                           renaming: [(kind: SyncKind, from: String, to: String)] = [], now: Date,
                            readAs: String? = nil) throws(FocusError) -> AppliedSync {
         try write { db in
             var applied = AppliedSync()
             // Another program's edit since the merge read the tables: its result is not agreed yet.
             let untouched = try readAs != nil && AppDatabase.localFingerprint(db) == readAs
+            for rename in renaming {
+                try db.execute(sql: "UPDATE \(AppDatabase.table(rename.kind)) SET syncUid = ? WHERE syncUid = ?", arguments: [rename.to, rename.from])
+            }
+            var titles = FreeTitles()
             func rank(_ c: LocalSyncChange) -> Int {
                 switch c {
                 case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 2][item.kind] ?? 3
@@ -431,12 +421,13 @@ extension AppDatabase {
             for change in changes.enumerated().sorted(by: { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }).map(\.element) {
                 switch change {
                 case let .upsert(item):
-                    switch try AppDatabase.upsert(item, now: now, db) {
+                    switch try AppDatabase.upsert(item, now: now, titles: &titles, db) {
                     case .inserted: applied.inserted += 1
                     case .updated: applied.updated += 1
                     case let .skipped(reason):
                         applied.skipped.append(reason)
                         applied.skippedUIDs.insert(item.uid)
+                        applied.unapplied.append((reason, SyncConflict(uid: item.uid, field: "not applied", local: "", remote: reason, chosen: .local)))
                     }
                 case let .delete(uid, kind):
                     let table = AppDatabase.table(kind)
@@ -446,6 +437,7 @@ extension AppDatabase {
                         """, arguments: [uid]) == true {
                         applied.skipped.append("a deletion waits for the session running now to end")
                         applied.skippedUIDs.insert(uid)
+                        applied.waits = true
                         continue
                     }
                     try db.execute(sql: "DELETE FROM \(table) WHERE syncUid = ?", arguments: [uid])
@@ -460,13 +452,13 @@ extension AppDatabase {
 
     private enum Upserted { case inserted, updated, skipped(String) }
 
-    private static func upsert(_ item: SyncItem, now: Date, _ db: Database) throws -> Upserted {
+    private static func upsert(_ item: SyncItem, now: Date, titles: inout FreeTitles, _ db: Database) throws -> Upserted {
         let table = table(item.kind)
         let existing = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE syncUid = ?", arguments: [item.uid])
         let result: Upserted
         switch item {
         case let .task(t):
-            let title = try freeTitle(Titles.normalized(t.title), table: "task", parent: nil, except: existing, db)
+            let title = try titles.free(Titles.normalized(t.title), table: "task", parent: nil, except: existing, db)
             if let existing {
                 try db.execute(sql: "UPDATE task SET title = ?, titleKey = ?, notes = ?, archived = ? WHERE id = ?",
                                arguments: [title, TaskCatalog.key(title), t.notes, t.archived ? 1 : 0, existing])
@@ -481,7 +473,7 @@ extension AppDatabase {
             guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [s.taskUID]) else {
                 return .skipped("'\(s.title)' belongs to a task this machine does not have")
             }
-            let title = try freeTitle(Titles.normalized(s.title), table: "subtask", parent: taskID, except: existing, db)
+            let title = try titles.free(Titles.normalized(s.title), table: "subtask", parent: taskID, except: existing, db)
             let values: [(String, (any DatabaseValueConvertible)?)] = [
                 ("taskId", taskID), ("title", title), ("titleKey", TaskCatalog.key(title)), ("notes", s.notes),
                 ("estimateSeconds", s.estimateSeconds.map { max(1, $0) }), ("startDate", s.startDate.flatMap { DateParser.parseDate(Substring($0)) != nil ? $0 : nil }),
@@ -538,20 +530,34 @@ extension AppDatabase {
             }
         }
         try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
+        if case .inserted = result { try moveIfKindChanged(item, db) }
         return result
     }
 
-    /// `title`, or `title (2)`, `title (3)`… when another row already has that name.
-    private static func freeTitle(_ title: String, table: String, parent: Int64?, except id: Int64?, _ db: Database) throws -> String {
-        var candidate = title
-        var n = 1
-        while true {
-            var sql = "SELECT 1 FROM \(table) WHERE titleKey = ? AND id <> ?"
-            var args: StatementArguments = [TaskCatalog.key(candidate), id ?? -1]
-            if let parent { sql += " AND taskId = ?"; args += [parent] }
-            guard try Bool.fetchOne(db, sql: sql, arguments: args) == true else { return candidate }
-            n += 1
-            candidate = "\(title) (\(n))"
+    /// An item whose kind changed (a to-do dragged under a task in another app, or out from
+    /// under one) moves with its sessions (README): the row of the old kind that had its name
+    /// gives its sessions (and a task its subtasks) to the new row, then goes. A task whose
+    /// subtasks cannot all move (a title taken there) stays, without the name.
+    private static func moveIfKindChanged(_ item: SyncItem, _ db: Database) throws {
+        switch item {
+        case .task:
+            guard let old = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [item.uid]),
+                  let new = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [item.uid]) else { return }
+            try db.execute(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = NULL WHERE subtaskId = ?", arguments: [new, old])
+            try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [old])
+        case .subtask:
+            guard let old = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [item.uid]),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, taskId FROM subtask WHERE syncUid = ?", arguments: [item.uid]) else { return }
+            let (new, parent) = (row.id("id"), row.id("taskId"))
+            try db.execute(sql: "UPDATE OR IGNORE subtask SET taskId = ? WHERE taskId = ? AND id <> ?", arguments: [parent, old, new])
+            try db.execute(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ifnull(subtaskId, ?) WHERE taskId = ?", arguments: [parent, new, old])
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM subtask WHERE taskId = ?", arguments: [old]) == true {
+                try db.execute(sql: "UPDATE task SET syncUid = NULL WHERE id = ?", arguments: [old])
+            } else {
+                try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [old])
+            }
+        case .session:
+            return
         }
     }
 
@@ -566,14 +572,48 @@ extension AppDatabase {
                      + (SELECT count(*) FROM timeLog WHERE syncUid IS NULL)
                 """) ?? 0
         }
+        var differing: [String] = []
         for (uid, item) in local {
             if let state = states[uid] {
-                if state.digest != item.digest { changed += 1 }
+                if state.digest != item.digest { differing.append(uid) }
             } else {
                 added += 1
             }
         }
+        // A title told apart only here (`Buy milk (2)`) is not a change to send (README).
+        let bases = try syncBases(differing)
+        for uid in differing {
+            let base = bases[uid].flatMap { try? SyncCodec.decode($0, zone: LocalCalendar(zone: .utc)) }
+            guard let item = local[uid], let state = states[uid], SyncPlan.disambiguatedHere(item, theirs: base).digest == state.digest else {
+                changed += 1
+                continue
+            }
+        }
         let removed = states.keys.filter { local[$0] == nil }.count
         return (changed, added + unnamed, removed)
+    }
+}
+
+/// Titles told apart here only (README: two to-dos "Buy milk" from another app are `Buy milk`
+/// and `Buy milk (2)` here, never renamed there). Remembers the next number to try for each
+/// title during one transaction, so that naming thousands of equal titles stays linear.
+struct FreeTitles {
+    private var next: [String: Int] = [:]
+
+    /// `title`, or `title (2)`, `title (3)`… when another row already has that name.
+    mutating func free(_ title: String, table: String, parent: Int64?, except id: Int64?, _ db: Database) throws -> String {
+        var sql = "SELECT 1 FROM \(table) WHERE titleKey = ? AND id <> ?"
+        if parent != nil { sql += " AND taskId = ?" }
+        func taken(_ candidate: String) throws -> Bool {
+            var args: StatementArguments = [TaskCatalog.key(candidate), id ?? -1]
+            if let parent { args += [parent] }
+            return try Bool.fetchOne(db, sql: sql, arguments: args) == true
+        }
+        guard try taken(title) else { return title }
+        let key = "\(table)\u{1F}\(parent ?? 0)\u{1F}\(TaskCatalog.key(title))"
+        var n = next[key] ?? 2
+        while try taken("\(title) (\(n))") { n += 1 }
+        next[key] = n + 1
+        return "\(title) (\(n))"
     }
 }

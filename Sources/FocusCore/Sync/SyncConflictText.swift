@@ -1,0 +1,47 @@
+import FocusTime
+import FoundationEssentials
+
+/// A line of `focus sync status` for a field changed on both machines, its values shown as
+/// the rest of focus shows them (dates as local date-times, durations as `1h 30m`), and for
+/// the items a sync kept or could not apply.
+package enum SyncConflictText {
+    package static func line(_ stored: (label: String, conflict: SyncConflict), calendar: LocalCalendar) -> String {
+        let c = stored.conflict
+        let label = Sanitized.terminal(stored.label)
+        switch c.field {
+        case "deleted":
+            let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: focus task rm '\(label)' --force)"
+            return c.chosen == .local
+                ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
+                : "\(label) · deleted here, back: another machine recorded work in it\(path)"
+        case "not applied":
+            return "\(label) · not applied: \(Sanitized.terminal(c.remote))"
+        default:
+            let kept = c.chosen == .local ? c.local : c.remote
+            let other = c.chosen == .local ? c.remote : c.local
+            return "\(label) · \(c.field): kept \(value(kept, field: c.field, calendar)), other \(value(other, field: c.field, calendar))"
+        }
+    }
+
+    /// A field's value as text (`SyncItem.fields`: instants in Unix seconds, durations in
+    /// seconds, the earliest time in minutes after midnight).
+    static func value(_ text: String, field: String, _ calendar: LocalCalendar) -> String {
+        guard !text.isEmpty else { return "(none)" }
+        switch field {
+        case "due", "start", "end":
+            guard let seconds = Int64(text) else { break }
+            return String(calendar.wallClockText(Date(timeIntervalSince1970: Double(seconds))).prefix(16))
+        case "estimate", "span", "planned", "focused":
+            guard let seconds = Int(text) else { break }
+            return TerminalText.duration(seconds)
+        case "earliest":
+            guard let minutes = Int(text) else { break }
+            return Digits.two(minutes / 60) + ":" + Digits.two(minutes % 60)
+        case "task", "subtask":
+            return "another \(field)"
+        default:
+            break
+        }
+        return "\"\(Sanitized.terminal(text))\""
+    }
+}
