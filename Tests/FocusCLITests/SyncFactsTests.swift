@@ -4,6 +4,7 @@ import FocusStorage
 import FocusTestSupport
 import Foundation
 import Testing
+import ArgumentParser
 
 /// Issue #26's classes of lost or doubled work between two machines, against the in-memory
 /// CalDAV server (with DAViCal's behaviours where they matter).
