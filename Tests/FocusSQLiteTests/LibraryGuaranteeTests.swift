@@ -154,7 +154,7 @@ import Testing
               | sqlite3 '\(path)'
             """]
         try shell.run()
-        defer { FileManager.default.createFile(atPath: release, contents: nil) }
+        defer { _ = FileManager.default.createFile(atPath: release, contents: nil) }
         var impatient = Configuration()
         impatient.busyMode = .immediateError
         let now = try DatabaseQueue(path: path, configuration: impatient)
@@ -162,9 +162,15 @@ import Testing
         // waits for this connection's own short writes with its busy timeout).
         var refused: DatabaseError?
         let deadline = Date().addingTimeInterval(60)
+        // Each probe is one transaction that leaves nothing behind: the shell may take the lock
+        // between any two statements, and a probe refused at its BEGIN or its COMMIT is refused.
         while refused == nil, Date() < deadline {
-            do { try now.write { db in try db.execute(sql: "INSERT INTO t VALUES (0)") } } catch let e as DatabaseError { refused = e }
-            if refused == nil { try now.write { db in try db.execute(sql: "DELETE FROM t") } }
+            do {
+                try now.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (0)")
+                    try db.execute(sql: "DELETE FROM t WHERE n = 0")
+                }
+            } catch let e as DatabaseError { refused = e }
             try await Task.sleep(for: .milliseconds(20))
         }
         let error = try #require(refused, "the sqlite3 shell never took the write lock")
@@ -174,7 +180,7 @@ import Testing
         let waiting = try DatabaseQueue(path: path, configuration: patient)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.3)
-            FileManager.default.createFile(atPath: release, contents: nil)
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
         }
         try waiting.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
         // Written after the other process's commit, not before or instead of it.

@@ -204,7 +204,7 @@ extension AppDatabase {
     static func insertContent(_ content: Data, calendarID: Int64, _ db: Database) throws {
         let statement = try db.makeStatement(sql: "INSERT INTO calendarFile (calendarId, content) VALUES (?, ?)")
         try statement.bind(calendarID, at: 1)
-        try content.withUnsafeBytes { raw in
+        _ = try content.withUnsafeBytes { raw in
             try statement.withText(raw, at: 2) { try statement.run() }
         }
     }
