@@ -37,6 +37,16 @@ private func serverText(_ server: FakeCalDAVServer) -> [String] {
     server.contents(calendarURL).values.map { String(decoding: $0, as: UTF8.self) }
 }
 
+/// The one member of the sync calendar that is a `component` (VTODO, VEVENT) titled `summary`.
+/// A session's VEVENT has its task's title as SUMMARY too, and the members come in no fixed
+/// order, so a search by title alone finds either: more than one match fails here, every run.
+private func member(_ server: FakeCalDAVServer, _ component: String, _ summary: String) throws -> (url: String, text: String) {
+    let hits = server.contents(calendarURL).map { (url: $0.key, text: String(decoding: $0.value, as: UTF8.self)) }
+        .filter { $0.text.contains("BEGIN:\(component)\r\n") && $0.text.contains("SUMMARY:\(summary)\r\n") }
+    try #require(hits.count == 1, "\(component) \(summary): \(hits.map(\.text))")
+    return hits[0]
+}
+
 /// A client that passes everything to the server, with a hook after each read of changes and
 /// a way to answer a first read as an empty calendar (as it was read before the other machine
 /// wrote) or to refuse every write.
@@ -271,8 +281,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         #expect(await one.run("task", "add", "Thesis/Intro", "--due", "2026-12-01") == 0)
         try sync(one, server)
         #expect(serverText(server).contains { $0.contains("DUE;VALUE=DATE:20261201\r\n") }, "\(serverText(server))")
-        let task = try #require(server.contents(calendarURL).first { String(decoding: $0.value, as: UTF8.self).contains("SUMMARY:Thesis\r\n") })
-        let uid = try #require(String(decoding: task.value, as: UTF8.self).components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
+        let uid = try #require(try member(server, "VTODO", "Thesis").text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
         server.store(calendarURL + "call.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:call@phone\r\nSUMMARY:Call\r\nRELATED-TO:\(uid)\r\nDUE;VALUE=DATE:20261210\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
         try sync(one, server)
         #expect(await one.run("task", "edit", "Thesis/Call", "--notes", "edited here") == 0)
@@ -290,12 +299,9 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         #expect(await one.run("task", "add", "Errand") == 0)
         #expect(await one.run("log", "add", "Errand", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
         try sync(one, server)
-        func resource(_ summary: String) throws -> (url: String, text: String) {
-            let hit = try #require(server.contents(calendarURL).first { String(decoding: $0.value, as: UTF8.self).contains("SUMMARY:\(summary)\r\n") })
-            return (hit.key, String(decoding: hit.value, as: UTF8.self))
-        }
-        let thesisUID = try #require(try resource("Thesis").text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
-        let errand = try resource("Errand")
+        // The to-do Errand, not its session's VEVENT (SUMMARY:Errand too).
+        let thesisUID = try #require(try member(server, "VTODO", "Thesis").text.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }?.dropFirst(4))
+        let errand = try member(server, "VTODO", "Errand")
         let dragged = errand.text.replacingOccurrences(of: "X-FOCUS-KIND:task\r\n", with: "RELATED-TO:\(thesisUID)\r\n")
             .replacingOccurrences(of: "X-FOCUS-MODIFIED:", with: "X-FOCUS-OLD:")
         server.store(errand.url, dragged)
