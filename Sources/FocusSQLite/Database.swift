@@ -172,6 +172,33 @@ package final class Database {
         return result
     }
 
+    /// Switches the database file to write-ahead logging, unless it is in WAL mode already
+    /// (https://sqlite.org/wal.html, "Activating And Configuring WAL Mode"), waiting for other
+    /// connections as long as the busy timeout allows.
+    ///
+    /// The switch reads the file's header under a shared lock and then needs the write lock. When
+    /// another connection holds that (one migrating a new file, or switching it too), SQLite
+    /// returns SQLITE_BUSY at once instead of calling the busy handler, since waiting while
+    /// holding the shared lock could deadlock (https://sqlite.org/c3ref/busy_handler.html). The
+    /// failed statement ends its read, so the other connection can finish: this tries again
+    /// until the busy timeout has passed, and finds the file in WAL mode when the other switched it.
+    package func switchToWAL() throws {
+        var timeout: Duration = .zero
+        if case let .timeout(seconds) = configuration.busyMode { timeout = .milliseconds(Int64((seconds * 1000).rounded())) }
+        let deadline = ContinuousClock.now + timeout
+        var pause: Int32 = 1
+        while true {
+            do {
+                if try String.fetchOne(self, sql: "PRAGMA journal_mode") == "wal" { return }
+                try execute(sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && !isInsideTransaction && ContinuousClock.now < deadline {
+                sqlite3_sleep(pause)
+                pause = min(pause * 2, 50)
+            }
+        }
+    }
+
     package enum TransactionKind: Sendable {
         case deferred, immediate
         var begin: String { self == .deferred ? "BEGIN DEFERRED TRANSACTION" : "BEGIN IMMEDIATE TRANSACTION" }

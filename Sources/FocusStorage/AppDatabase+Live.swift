@@ -51,11 +51,9 @@ extension AppDatabase {
         // Check what the file is before changing anything in it (the journal mode lives in its header).
         let database = try AppDatabase(queue, path: path)
         do {
-            try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
-                }
-            }
+            // Another opener may hold the write lock now (README, Files: commands started together
+            // on a new file): the switch waits for it rather than fail at once.
+            try queue.writeWithoutTransaction { db in try db.switchToWAL() }
         } catch {
             throw map(error, path: path)
         }

@@ -188,4 +188,43 @@ import Testing
         shell.waitUntilExit()
         #expect(shell.terminationStatus == 0)
     }
+
+    /// Switching to WAL while another connection holds the write lock: SQLite refuses the plain
+    /// pragma at once, without its busy handler (https://sqlite.org/c3ref/busy_handler.html);
+    /// `switchToWAL` waits for the other's commit instead, within the busy timeout.
+    @Test func switchingToWALWaitsForAWriterInsteadOfFailingAtOnce() throws {
+        let dir = NSTemporaryDirectory() + "focus-wal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/wal.sqlite"
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        let writer = try DatabaseQueue(path: path, configuration: config)
+        try writer.write { db in try db.execute(sql: "CREATE TABLE t (n INTEGER)") }
+        let switcher = try DatabaseQueue(path: path, configuration: config)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? writer.write { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        let started = Date()
+        let error = try #require(throws: DatabaseError.self) {
+            try switcher.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        }
+        #expect(error.resultCode == .SQLITE_BUSY)
+        #expect(Date().timeIntervalSince(started) < 5, "SQLite waited on its own; the busy timeout is 30 s")
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            release.signal()
+        }
+        try switcher.writeWithoutTransaction { db in try db.switchToWAL() }
+        done.wait()
+        #expect(try switcher.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try writer.read { db in try Int.fetchAll(db, sql: "SELECT n FROM t") } == [1])
+    }
 }
