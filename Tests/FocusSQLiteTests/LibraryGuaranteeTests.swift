@@ -150,7 +150,7 @@ import Testing
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", """
-            (echo '.timeout 60000'; echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; while [ ! -e '\(release)' ]; do sleep 0.05; done; echo 'COMMIT;') \
+            (echo '.timeout 60000'; echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; while [ ! -e '\(release)' ] && [ -d '\(dir)' ]; do sleep 0.05; done; echo 'COMMIT;') \
               | sqlite3 '\(path)'
             """]
         try shell.run()
