@@ -65,7 +65,12 @@ struct CalendarRefresher {
                 added.formUnion(urls)
                 changed = changed || !urls.isEmpty || removed
             } catch {
-                warn("warning: the calendars of the account at \(CalendarFeed.shownAddress(account.url)) were not listed: \((error as? FocusError)?.description ?? "\(error)")")
+                // Its calendars are refreshed next, and each says what went wrong (a refused
+                // login, a redirect focus does not follow): the same failure is said once.
+                let kept = (try? db.connectedCalendars().contains { $0.accountID == account.id }) ?? false
+                if !kept {
+                    warn("warning: the calendars of the account at \(CalendarFeed.shownAddress(account.url)) were not listed: \((error as? FocusError)?.description ?? "\(error)")")
+                }
             }
         }
         return (added, changed)
