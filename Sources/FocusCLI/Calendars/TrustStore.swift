@@ -37,19 +37,7 @@ package struct TrustStore {
     func load() throws(FocusError) -> Set<String>? {
         var info = stat()
         if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return nil }
-        var data = Data()
-        do {
-            try ChunkedFile.read(path) { chunk in
-                guard data.count + chunk.count <= 4 << 20 else {
-                    throw FocusError.badInput(file: path, line: nil, reason: "the trusted-settings file is larger than 4 MB")
-                }
-                data.append(contentsOf: chunk)
-            }
-        } catch let error as FocusError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: String(describing: error))
-        }
+        let data = try ChunkedFile.whole(path, limit: 4 << 20, what: "the trusted-settings file")
         return TrustedSettings.parse(String(decoding: data, as: UTF8.self))
     }
 

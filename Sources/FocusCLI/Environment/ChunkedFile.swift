@@ -25,6 +25,25 @@ package enum ChunkedFile {
             try body(UnsafeBufferPointer(rebasing: buffer[0..<n]))
         }
     }
+
+    /// A small file read whole, at most `limit` bytes: larger is bad input naming `what`
+    /// ("the config file"), a read that fails is `.unreadable` (the input-file rule).
+    package static func whole(_ path: String, limit: Int, what: String) throws(FocusError) -> Data {
+        var data = Data()
+        do {
+            try read(path) { chunk in
+                guard data.count + chunk.count <= limit else {
+                    throw FocusError.badInput(file: path, line: nil, reason: "\(what) is larger than \(limit >> 20) MB")
+                }
+                data.append(contentsOf: chunk)
+            }
+        } catch let error as FocusError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: String(describing: error))
+        }
+        return data
+    }
 }
 
 extension ChunkedFile {

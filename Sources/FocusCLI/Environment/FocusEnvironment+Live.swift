@@ -124,19 +124,7 @@ extension FocusEnvironment {
         var info = stat()
         // Missing (or behind a dangling link, or under a file): the defaults, as always.
         if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return FocusConfig() }
-        var data = Data()
-        do {
-            try ChunkedFile.read(path) { chunk in
-                guard data.count + chunk.count <= 1 << 20 else {
-                    throw FocusError.badInput(file: path, line: nil, reason: "the config file is larger than 1 MB")
-                }
-                data.append(contentsOf: chunk)
-            }
-        } catch let error as FocusError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: String(describing: error))
-        }
+        let data = try ChunkedFile.whole(path, limit: 1 << 20, what: "the config file")
         guard let text = String(data: data, encoding: .utf8) else {
             throw .badInput(file: path, line: nil, reason: "the config file is not UTF-8 text")
         }
