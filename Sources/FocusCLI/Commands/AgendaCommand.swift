@@ -15,7 +15,7 @@ package struct AgendaCommand: FocusRunnable {
             `focus config`
             """)
 
-    @Argument(help: ArgumentHelp("The day (default today; 2026-11-23, tomorrow, fri, 'in 3 days').", valueName: "date"))
+    @Argument(help: ArgumentHelp("The day (default today; 2026-11-23, fri, 'in 3 days').", valueName: "date"))
     var date: String?
     @Flag(help: "Seven days from the day: the week ahead.")
     var week = false
