@@ -12,9 +12,15 @@ struct StatusFacts: Sendable, Equatable {
         var plannedSeconds: Int
         var cycle: Int
         var cycles: Int
+        /// An open session's focus so far (it counts up; nil for a countdown).
+        var openElapsed: Int? = nil
 
         var path: String { subtask.map { "\(task)/\($0)" } ?? task }
-        var elapsedSeconds: Int { max(0, plannedSeconds - remainingSeconds) }
+        var elapsedSeconds: Int { openElapsed ?? max(0, plannedSeconds - remainingSeconds) }
+        /// The clock a bar shows: the time left, or an open session's time so far.
+        var clock: String { DurationParser.clock(openElapsed ?? remainingSeconds) }
+        /// `25:00 left`, or `12:03 so far` for an open session.
+        var clockText: String { clock + (openElapsed == nil ? " left" : " so far") }
         var state: String { isPaused ? "paused" : "running" }
     }
 
@@ -66,7 +72,7 @@ enum StatusRenderer {
             v["subtask"] = s.subtask ?? ""
             v["path"] = s.path
             v["phase"] = s.phase.rawValue
-            v["remaining"] = DurationParser.clock(s.remainingSeconds)
+            v["remaining"] = s.openElapsed == nil ? DurationParser.clock(s.remainingSeconds) : ""
             v["elapsed"] = DurationParser.clock(s.elapsedSeconds)
             v["cycle"] = String(s.cycle)
             v["cycles"] = String(s.cycles)
@@ -111,7 +117,7 @@ enum StatusRenderer {
     static func barText(_ facts: StatusFacts) -> String {
         if let s = facts.session {
             let what = s.phase == .work ? s.path : s.phase.label
-            return "\(what) \(DurationParser.clock(s.remainingSeconds))" + (s.isPaused ? " paused" : "")
+            return "\(what) \(s.clock)" + (s.isPaused ? " paused" : "")
         }
         if let next = facts.next { return "next \(next.text)" }
         if let today = facts.todaySeconds, today > 0 { return "\(compact(today)) today" }
@@ -120,7 +126,7 @@ enum StatusRenderer {
 
     /// The short form (i3blocks' short_text): the time left, or the next block's start.
     static func shortText(_ facts: StatusFacts) -> String {
-        if let s = facts.session { return DurationParser.clock(s.remainingSeconds) + (s.isPaused ? " paused" : "") }
+        if let s = facts.session { return s.clock + (s.isPaused ? " paused" : "") }
         if let next = facts.next { return "next \(next.when)" }
         if let today = facts.todaySeconds, today > 0 { return compact(today) }
         return "idle"
@@ -131,9 +137,9 @@ enum StatusRenderer {
         var lines: [String] = []
         if let s = facts.session {
             lines.append(s.path)
-            var state = "\(s.phase.label) · \(DurationParser.clock(s.remainingSeconds)) left"
+            var state = "\(s.phase.label) · \(s.clockText)"
             if s.isPaused { state += " · paused" }
-            state += " · cycle \(s.cycle) of \(s.cycles)"
+            if s.openElapsed == nil { state += " · cycle \(s.cycle) of \(s.cycles)" }
             lines.append(state)
         } else {
             lines.append("idle")
