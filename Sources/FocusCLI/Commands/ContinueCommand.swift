@@ -10,8 +10,11 @@ package struct ContinueCommand: FocusRunnable {
         commandName: "continue",
         abstract: "Start the last session's task or subtask again.",
         discussion: """
-            The last session is the one that ended last. It takes the options of `focus start`:
-            `focus continue --duration 50m`, or `focus continue --open` to count up.
+            The last session is the one that ended last. It takes the options of \
+            `focus start`.
+
+            50 minutes on it: `focus continue --duration 50m`
+            Counting up until stopped: `focus continue --open`
             """)
 
     @OptionGroup var session: SessionOptions

@@ -98,7 +98,8 @@ package struct StopCommand: FocusRunnable {
         guard stopped else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.") }
         if let died {
             let what = died.map { " (#\($0.log.id ?? 0), \(DurationParser.format($0.log.focusedSeconds)) focused)" } ?? ""
-            env.console.line("Stopped \(path): its process ended before it could stop; recorded as interrupted\(what).")
+            let status = died?.log.status.rawValue ?? SessionStatus.interrupted.rawValue
+            env.console.line("Stopped \(path): its process ended before it could stop; recorded as \(status)\(what).")
             return
         }
         if session.snapshot.phase == .work, let last = try db.recentSessions(limit: 1).first, last.log.status != .completed,
