@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 15
+    package static let schemaVersion = 16
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -589,6 +589,43 @@ extension AppDatabase {
                 );
                 CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
                 """)
+        }
+        migrator.registerMigration("v17-open-sessions", foreignKeyChecks: .deferred) { db in
+            // `focus start PATH --open` (README, "Open sessions"): a session that counted up with
+            // no planned length is recorded with status 'open' (and plannedSeconds 0). SQLite
+            // cannot change a CHECK in place, so timeLog is rebuilt as v8 rebuilt it (SQLite's
+            // ALTER TABLE documentation): a new table from the very SQL the current one has, with
+            // only the status CHECK widened, the rows copied with their ids, the old table
+            // dropped, the new one renamed, every index and trigger re-created from its own SQL,
+            // and the AUTOINCREMENT counter carried over.
+            let narrow = "CHECK (status IN ('completed', 'interrupted'))"
+            let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'timeLog'") ?? ""
+            guard table.contains(narrow), let open = table.firstIndex(of: "(") else {
+                throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "timeLog does not have the status check focus wrote")
+            }
+            let definition = "CREATE TABLE timeLog_new " + String(table[open...])
+                .replacing(narrow, with: "CHECK (status IN ('completed', 'interrupted', 'open'))")
+            let dependents = try String.fetchAll(db, sql: """
+                SELECT sql FROM sqlite_master
+                WHERE tbl_name = 'timeLog' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+                ORDER BY type = 'trigger', rowid
+                """)
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'timeLog'")
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(timeLog)").compactMap { $0["name"] as String? }
+                .map { "\"" + $0 + "\"" }.joined(separator: ", ")
+            try db.execute(sql: definition)
+            try db.execute(sql: """
+                INSERT INTO timeLog_new (\(columns)) SELECT \(columns) FROM timeLog ORDER BY id;
+                DROP TABLE timeLog;
+                ALTER TABLE timeLog_new RENAME TO timeLog;
+                """)
+            for sql in dependents { try db.execute(sql: sql) }
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'timeLog'", arguments: [sequence])
+                if db.changesCount == 0 {
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('timeLog', ?)", arguments: [sequence])
+                }
+            }
         }
         return migrator
     }

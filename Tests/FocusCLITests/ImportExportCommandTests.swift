@@ -71,7 +71,7 @@ import FocusStorage
         (#"{"task": "Thesis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed", "focused_seconds": -1}"#,
          "focused_seconds must be 0 or more seconds"),
         (#"{"task": "Thesis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "done"}"#,
-         "unknown status 'done'; expected completed or interrupted"),
+         "unknown status 'done'; expected completed, interrupted or open"),
         (#"{"task": "  ", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed"}"#, "empty task name"),
         (#"{"task": "The\u001b[31msis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed"}"#,
          "task name contains a control character (U+001B)"),
@@ -106,7 +106,7 @@ import FocusStorage
             """#)
         let r = await world.output("import", path)
         #expect(r.code == 65)
-        #expect(r.err == "focus: error: \(path):4: unknown status 'sometimes'; expected completed or interrupted\n")
+        #expect(r.err == "focus: error: \(path):4: unknown status 'sometimes'; expected completed, interrupted or open\n")
         #expect(try F.count(world, "timeLog") == 0)
     }
 

@@ -12,7 +12,7 @@ package struct LogEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("New end.", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("New length (from the start).", valueName: "duration")) var duration: String?
     @Option(help: ArgumentHelp("New focused time (pauses excluded).", valueName: "duration")) var focused: String?
-    @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
+    @Option(help: ArgumentHelp("completed, interrupted or open.", valueName: "status")) var status: String?
     @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
     @Flag(help: "Allow new times that end after now.") var allowFuture = false
     @Flag(help: "Allow a new length of more than a day (up to 31 days: a forgotten timer).") var allowLong = false
@@ -30,7 +30,7 @@ package struct LogEditCommand: FocusRunnable {
         if let focused { edit.focused = (try DurationParser.seconds(focused, what: "focused time"), focused) }
         if let status {
             guard let s = SessionStatus(rawValue: status.lowercased()) else {
-                throw FocusError.invalidValue(what: "status", value: status, expected: "completed or interrupted")
+                throw FocusError.invalidValue(what: "status", value: status, expected: "completed, interrupted or open")
             }
             edit.status = s
         }

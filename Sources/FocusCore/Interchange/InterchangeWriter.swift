@@ -48,7 +48,8 @@ package struct InterchangeWriter: Sendable {
         out.append(contentsOf: #"", "focused_seconds": "#.utf8)
         InterchangeWriter.integer(r.focusedSeconds, to: &out)
         out.append(contentsOf: #", "planned_seconds": "#.utf8)
-        InterchangeWriter.integer(r.plannedSeconds, to: &out)
+        // An open session had no planned length (README, "Open sessions").
+        if r.status == .open { out.append(contentsOf: "null".utf8) } else { InterchangeWriter.integer(r.plannedSeconds, to: &out) }
         if let note = r.note {
             out.append(contentsOf: #", "note": "#.utf8)
             JSONBytes.string(note, to: &out)
@@ -71,7 +72,7 @@ package struct InterchangeWriter: Sendable {
         out.append(0x2C)
         InterchangeWriter.integer(r.focusedSeconds, to: &out)
         out.append(0x2C)
-        InterchangeWriter.integer(r.plannedSeconds, to: &out)
+        if r.status != .open { InterchangeWriter.integer(r.plannedSeconds, to: &out) }
         out.append(0x2C)
         if let note = r.note { InterchangeWriter.csvField(note, to: &out) }
         out.append(0x0A)

@@ -146,7 +146,9 @@ extension SessionRecord {
         guard focused <= Int(length) else {
             throw InterchangeIssue("focused_seconds \(focused) is more than the session's \(length) seconds from start to end")
         }
-        let planned = try seconds(f[.plannedSeconds], field: "planned_seconds", numbersAsText: numbersAsText) ?? Int(length)
+        // An open session had no planned length: null (or empty, or absent) is read as none.
+        let planned = try seconds(f[.plannedSeconds], field: "planned_seconds", numbersAsText: numbersAsText)
+            ?? (status == .open ? 0 : Int(length))
         let note = try text(f[.note], field: "note")
         return SessionRecord(
             task: task, subtask: subtask, start: start, end: end, status: status,
@@ -240,9 +242,9 @@ extension SessionRecord {
             if let status = SessionStatus(rawValue: s) { return status }
             let key = s.trimmingSpaces().lowercased()
             if let status = SessionStatus(rawValue: key) { return status }
-            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed or interrupted")
+            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed, interrupted or open")
         default:
-            throw InterchangeIssue("status must be \"completed\" or \"interrupted\"")
+            throw InterchangeIssue("status must be \"completed\", \"interrupted\" or \"open\"")
         }
     }
 

@@ -26,6 +26,14 @@ package struct ActiveSession: Sendable, Equatable {
         self.reason = reason
     }
 
+    /// Focus so far at `now` in the current work session, from the row: the focus at the last
+    /// checkpoint, plus the time since unless paused (what an open session shows).
+    package func elapsedSeconds(at now: Date) -> Int {
+        guard snapshot.phase == .work else { return 0 }
+        let since = snapshot.isPaused ? 0 : max(0, Int(now.timeIntervalSince(checkpointAt).rounded(.down)))
+        return snapshot.focusedSeconds + since
+    }
+
     /// Remaining time at `now`, from the row (a paused session keeps its remaining time).
     package func remainingSeconds(at now: Date) -> Int {
         guard let ends = snapshot.endsAt, !snapshot.isPaused else { return snapshot.remainingSeconds }

@@ -6,6 +6,9 @@ package enum SessionStatus: String, Sendable, Codable, CaseIterable {
     case completed
     /// The person left (or the process died) before 0:00.
     case interrupted
+    /// Counted up with no planned length (`focus start PATH --open`) until stopped: neither
+    /// completed nor interrupted, so it counts in every total and in no completion rate.
+    case open
 }
 
 /// One work session: against a subtask, or the task itself when it has none.

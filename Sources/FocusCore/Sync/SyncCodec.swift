@@ -338,7 +338,7 @@ package enum SyncCodec {
             // An end before the start is kept as read: `SyncAdmission` refuses such a session.
             let end = instant(props.first("DTEND"), zone: zone) ?? start
             let length = Int(max(0, min(end.timeIntervalSince(start), 36_525 * 86_400)))
-            let status = props.value("X-FOCUS-SESSION")?.lowercased() == "completed" ? "completed" : "interrupted"
+            let status = SyncCodec.sessionStatus(props.value("X-FOCUS-SESSION"))
             return .session(SyncedSession(
                 uid: uid, taskUID: task, subtaskUID: props.value("X-FOCUS-SUBTASK").flatMap { $0.isEmpty ? nil : $0 },
                 label: props.text("SUMMARY") ?? "", start: start, end: end,
@@ -465,4 +465,16 @@ extension Character {
     /// `0`…`9`: what the digits of an iCalendar DATE or TIME may be (RFC 5545 section 3.3.4,
     /// 3.3.12); `Int` would also read a sign.
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension SyncCodec {
+    /// A session's status as sync reads it: `completed`, `open` (counted up with no planned
+    /// length) or, for anything else, `interrupted`.
+    package static func sessionStatus(_ value: String?) -> String {
+        switch value?.lowercased() {
+        case "completed": return "completed"
+        case "open": return "open"
+        default: return "interrupted"
+        }
+    }
 }

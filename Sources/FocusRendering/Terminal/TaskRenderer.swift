@@ -156,7 +156,7 @@ package struct TaskRenderer {
         let nameWidth = names.map(TerminalText.displayWidth).max() ?? 0
         var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
         for (i, (e, day)) in zip(shown, days).enumerated() {
-            let mark = e.log.status == .completed ? "✓" : "✗"
+            let mark = SessionMark.of(e.log.status)
             out += "    \(mark) " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: e.log.startedAt))–\(calendar.timeOfDay(of: e.log.endedAt))  "
             out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
             if naming { out += " " + TerminalText.pad(names[i], nameWidth) }

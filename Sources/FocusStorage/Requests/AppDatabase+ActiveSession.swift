@@ -39,8 +39,8 @@ extension AppDatabase {
         }
     }
 
-    /// Records the work in progress of a row whose process is gone as interrupted (focus up to its
-    /// last checkpoint) and deletes the row, in the caller's transaction.
+    /// Records the work in progress of a row whose process is gone as interrupted, or open for an
+    /// open session (focus up to its last checkpoint), and deletes the row, in the caller's transaction.
     static func recover(_ session: ActiveSession, now: Date, _ db: Database) throws -> SessionEntry? {
         var entry: SessionEntry?
         if let started = session.snapshot.workStartedAt {
@@ -53,7 +53,8 @@ extension AppDatabase {
             let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
                               plannedSeconds: session.snapshot.workPlannedSeconds,
                               focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
-                              status: .interrupted, blockID: blockID, note: "recovered: focus ended unexpectedly")
+                              status: session.snapshot.isOpen ? .open : .interrupted, blockID: blockID,
+                              note: "recovered: focus ended unexpectedly")
             let id = try AppDatabase.insertTimed(log, now: now, db)
             entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
         }

@@ -55,6 +55,14 @@ extension AppDatabase {
         }
     }
 
+    /// The session that ended last (`focus continue`), or nil when none is recorded.
+    package func lastEndedSession() throws(FocusError) -> SessionEntry? {
+        try read { db in
+            try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " ORDER BY timeLog.endedAt DESC, timeLog.id DESC LIMIT 1")
+                .map(AppDatabase.entry)
+        }
+    }
+
     /// Sessions overlapping [from, to), oldest first. Reads an index range on the start time from
     /// `from - 1 day`, and before that only the sessions longer than a day (`timeLog_long`: a
     /// forgotten timer, README "Sessions longer than a day"), which all start earlier than the others.

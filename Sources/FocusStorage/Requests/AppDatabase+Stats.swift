@@ -89,7 +89,7 @@ extension AppDatabase {
     /// The columns a `StatsSession` is read from, by position (see `statsSessions`): all of
     /// them in the `timeLog_window` index, so no row of the table is read. Stats have no use for
     /// a session's id, block or note.
-    private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
+    private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, (status = 'completed') + 2 * (status = 'open')"
 
     /// Sessions starting in `[from, to)`: an index range on the start time.
     package static let windowSessionsSQL = """
@@ -412,7 +412,7 @@ extension AppDatabase {
             let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
             let session = StatsSession(
                 taskID: row.id(0), subtaskID: row.id(1), start: start, end: end,
-                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.bool(6))
+                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.storedInteger(6) == 1, open: row.storedInteger(6) == 2)
             if session.taskID != lastTask {
                 lastTask = session.taskID
                 if ids.tasks[lastTask] == nil { ids.tasks.insert(lastTask, 0) }

@@ -505,7 +505,7 @@ extension AppDatabase {
             }
             let start = s.start.unixSeconds, end = max(s.start.unixSeconds, s.end.unixSeconds)
             let focused = min(max(0, s.focusedSeconds), Int(end - start))
-            let status = s.status == "completed" ? "completed" : "interrupted"
+            let status = SyncCodec.sessionStatus(s.status)
             let values: [(String, (any DatabaseValueConvertible)?)] = [
                 ("taskId", taskID), ("subtaskId", subtaskID), ("startedAt", start), ("endedAt", end),
                 ("plannedSeconds", max(0, s.plannedSeconds)), ("focusedSeconds", focused), ("status", status), ("note", s.note),

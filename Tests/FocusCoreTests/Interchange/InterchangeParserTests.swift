@@ -81,7 +81,7 @@ import FocusCore
         ("{\"x\": " + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}", "bad JSON: nested too deeply at column 71"),
         ("{\"task\": 12, \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\"}", "task must be text, like \"Thesis\""),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"note\": 5}", "note must be text"),
-        ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": true}", "status must be \"completed\" or \"interrupted\""),
+        ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": true}", "status must be \"completed\", \"interrupted\" or \"open\""),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"planned_seconds\": \"1500\"}", "planned_seconds must be a number of seconds"),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"planned_seconds\": 1e300}", "planned_seconds 1e300 is more than a year"),
         ("{\"task\": \"#12\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\"}", "task name '#12' looks like an id (#12); rename it"),
