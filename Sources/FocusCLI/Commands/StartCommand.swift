@@ -42,6 +42,8 @@ package struct StartCommand: FocusRunnable {
     var count: Int?
     @Flag(help: "One work session, no break, then exit.")
     var noBreak = false
+    @Option(name: .customLong("tag"), help: ArgumentHelp("File the sessions under this tag (repeatable).", valueName: "name"))
+    var tags: [String] = []
     @OptionGroup package var global: GlobalOptions
 
     package init() {}
@@ -77,6 +79,7 @@ package struct StartCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let plan = try plan(config: env.config)
+        let tags = try SessionTags.names(self.tags)
         if create, path == nil {
             throw FocusError.usage("--create needs the task to add and start: `focus start --create \"Thesis/Chapter 2\"`.")
         }
@@ -145,7 +148,8 @@ package struct StartCommand: FocusRunnable {
         var sessionLock: SessionLock?
         do {
             let recovered = try db.claimSession(
-                ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, snapshot: first, checkpointAt: startedAt),
+                ActiveSession(pid: pid, taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, snapshot: first, checkpointAt: startedAt,
+                              tags: tags),
                 now: startedAt
             ) { () throws(FocusError) in sessionLock = try SessionLock.acquire(database: db.path) }
             if let recovered { SessionRecovery.tell(recovered.session, recovered.log, calendar: env.calendar, console: env.console) }

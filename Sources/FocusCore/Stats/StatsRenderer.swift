@@ -20,13 +20,17 @@ package struct StatsRenderer: Sendable {
     package func render(_ r: StatsReport) -> String {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
-            let scope = r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? ""
+            let scope = (r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? "") + (r.tagFilter.map { " tagged \(Sanitized.terminal($0))" } ?? "")
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
             lines += dayChart(r)
             lines.append(StyledLine())
             lines += taskTable(r)
+            if !r.tags.isEmpty {
+                lines.append(StyledLine())
+                lines += tagTable(r)
+            }
             lines.append(StyledLine())
             lines += summary(r)
             if !r.estimates.subtasks.isEmpty {
@@ -46,6 +50,7 @@ package struct StatsRenderer: Sendable {
     private func header(_ r: StatsReport) -> StyledLine {
         var text = "Focus · \(r.window.from) → \(r.window.to) · \(Sanitized.terminal(r.timeZone.identifier))"
         if let filter = r.taskFilter { text += " · \(Sanitized.terminal(filter))" }
+        if let tag = r.tagFilter { text += " · +\(Sanitized.terminal(tag))" }
         return StyledLine(text, .bold)
     }
 
@@ -106,14 +111,15 @@ package struct StatsRenderer: Sendable {
         }
     }
 
+    private struct Row {
+        var name: String
+        var indent: Bool
+        var seconds: Int
+        var completed: Int
+        var interrupted: Int
+    }
+
     private func taskTable(_ r: StatsReport) -> [StyledLine] {
-        struct Row {
-            var name: String
-            var indent: Bool
-            var seconds: Int
-            var completed: Int
-            var interrupted: Int
-        }
         var rows: [Row] = []
         for t in r.tasks {
             rows.append(Row(name: Sanitized.terminal(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
@@ -121,6 +127,19 @@ package struct StatsRenderer: Sendable {
                 rows.append(Row(name: Sanitized.terminal(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
             }
         }
+        return table("Task", rows, total: r.totals.focusedSeconds)
+    }
+
+    /// The "by tag" table (README, "Tags"): the task table's columns, one row a tag. A session
+    /// with two tags counts under each, so the shares may add up to more than 100%.
+    private func tagTable(_ r: StatsReport) -> [StyledLine] {
+        let rows = r.tags.map {
+            Row(name: "+" + Sanitized.terminal($0.tag), indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
+        }
+        return [StyledLine("By tag", .bold)] + table("Tag", rows, total: r.totals.focusedSeconds)
+    }
+
+    private func table(_ title: String, _ rows: [Row], total: Int) -> [StyledLine] {
         let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.seconds)) }.max() ?? 0)
         let shareWidth = 5
         let completedWidth = max(1, rows.map { digits($0.completed) }.max() ?? 1)
@@ -129,7 +148,7 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + timeWidth + 2 + shareWidth + 2 + completedWidth + 2 + interruptedWidth + 2 + rateWidth))
 
         var head = StyledLine()
-        head.add(TerminalText.padRight("Task", nameWidth), .bold)
+        head.add(TerminalText.padRight(title, nameWidth), .bold)
         head.add("  " + TerminalText.padLeft("Time", timeWidth), .bold)
         head.add("  " + TerminalText.padLeft("Share", shareWidth), .bold)
         head.add("  " + TerminalText.padLeft("✓", completedWidth), .bold)
@@ -141,7 +160,7 @@ package struct StatsRenderer: Sendable {
             let name = row.indent ? "  " + TerminalText.truncated(row.name, to: nameWidth - 2) : row.name
             line.add(TerminalText.padRight(name, nameWidth), row.indent ? .plain : .bold)
             line.add("  " + TerminalText.padLeft(TerminalText.duration(row.seconds), timeWidth))
-            let share = StatsMath.percent(row.seconds, of: r.totals.focusedSeconds).map { "\($0)%" } ?? "–"
+            let share = StatsMath.percent(row.seconds, of: total).map { "\($0)%" } ?? "–"
             line.add("  " + TerminalText.padLeft(share, shareWidth))
             line.add("  " + TerminalText.padLeft(String(row.completed), completedWidth), .green)
             line.add("  " + TerminalText.padLeft(String(row.interrupted), interruptedWidth), .red)
