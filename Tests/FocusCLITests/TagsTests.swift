@@ -187,3 +187,56 @@ import ArgumentParser
         #expect(Self.tags(logs.first) == ["deep"])
     }
 }
+
+private let tagCalendarURL = "https://dav.example.org/calendars/alice/focus/"
+private let tagEndpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+
+/// A machine set up to sync with `server`'s calendar (as SyncFactsTests' machines are).
+private func tagMachine(_ server: FakeCalDAVServer) throws -> TestWorld {
+    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
+    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
+                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
+                                                 at: world.now)
+    _ = try server.makeCalendar(tagCalendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], tagEndpoint)
+    try world.database.setSyncTarget(accountID: account, url: tagCalendarURL, name: "Focus", machineID: UUID().uuidString, at: world.now)
+    return world
+}
+
+private func tagSync(_ world: TestWorld, _ server: FakeCalDAVServer) throws {
+    let env = try world.environment(global: GlobalOptions.parse([]))
+    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
+    _ = try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: tagEndpoint)
+}
+
+@Suite struct TagSyncTests {
+    /// Tags travel as CATEGORIES on the session's event (RFC 5545 section 3.8.1.2), with the
+    /// `focus` marker kept apart; a change of tags on one machine reaches the other.
+    @Test func tagsTravelAsCategoriesAndTheirChangesReachTheOtherMachine() async throws {
+        let server = FakeCalDAVServer()
+        let one = try tagMachine(server), two = try tagMachine(server)
+        #expect(await one.run("task", "add", "Code") == 0)
+        #expect(await one.run("log", "add", "Code", "--start", "2026-11-24 10:00", "--duration", "25m",
+                              "--tag", "deep", "--tag", "a, b") == 0)
+        try tagSync(one, server)
+        let events = server.contents(tagCalendarURL).values.map { String(decoding: $0, as: UTF8.self) }.filter { $0.contains("BEGIN:VEVENT") }
+        #expect(events.count == 1)
+        #expect(events.first?.contains("CATEGORIES:focus\r\n") == true)
+        #expect(events.first?.contains("CATEGORIES:a\\, b,deep\r\n") == true, "\(events)")
+        try tagSync(two, server)
+        var logs = try await TagsTests.logs(two)
+        #expect(TagsTests.tags(logs.first) == ["a, b", "deep"])
+
+        let id = try #require(logs.first?["id"] as? Int)
+        #expect(await two.run("log", "edit", String(id), "--untag", "deep", "--tag", "review") == 0)
+        try tagSync(two, server)
+        try tagSync(one, server)
+        logs = try await TagsTests.logs(one)
+        #expect(TagsTests.tags(logs.first) == ["a, b", "review"])
+        // And a session untagged everywhere loses its tags on the other machine too.
+        let first = try #require(logs.first?["id"] as? Int)
+        #expect(await one.run("log", "edit", String(first), "--untag", "a, b", "--untag", "review") == 0)
+        try tagSync(one, server)
+        try tagSync(two, server)
+        #expect(TagsTests.tags(try await TagsTests.logs(two).first) == [])
+    }
+}
