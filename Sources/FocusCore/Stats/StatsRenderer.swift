@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// The terminal view of `focus stats`: header, a bar per day, the task table, the summary,
+/// The terminal view of `focus stats`: header, a bar per day in segments by task with its
+/// legend, the share-by-task chart (`StatsTaskChart`), the task table, the by-tag table, the summary,
 /// then estimates and insights when there are any. Pure: a string for a width.
 /// Every line fits `width` display columns (at least 40); colour escapes only with `color`.
 package struct StatsRenderer: Sendable {
@@ -14,9 +15,6 @@ package struct StatsRenderer: Sendable {
         self.today = today
     }
 
-    /// Eighths of a cell, from one eighth to seven.
-    private static let partialBlocks = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-
     package func render(_ r: StatsReport) -> String {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
@@ -24,7 +22,13 @@ package struct StatsRenderer: Sendable {
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
-            lines += dayChart(r)
+            let chart = StatsTaskChart(r, color: color)
+            lines += dayChart(r, chart)
+            let share = chart.shareChart(total: r.totals.focusedSeconds, width: width)
+            if !share.isEmpty {
+                lines.append(StyledLine())
+                lines += share
+            }
             lines.append(StyledLine())
             lines += taskTable(r)
             if !r.tags.isEmpty {
@@ -54,7 +58,7 @@ package struct StatsRenderer: Sendable {
         return StyledLine(text, .bold)
     }
 
-    private func dayChart(_ r: StatsReport) -> [StyledLine] {
+    private func dayChart(_ r: StatsReport, _ chart: StatsTaskChart) -> [StyledLine] {
         let durations = r.days.map { TerminalText.duration($0.focusedSeconds) }
         let durationWidth = durations.map(TerminalText.width).max() ?? 2
         let completedWidth = r.days.map { $0.completed > 0 ? 1 + digits($0.completed) : 0 }.max() ?? 0
@@ -76,19 +80,19 @@ package struct StatsRenderer: Sendable {
         }
         let longest = r.days.map(\.focusedSeconds).max() ?? 0
 
-        return r.days.enumerated().map { i, day in
+        let days = r.days.enumerated().map { i, day in
             var line = StyledLine()
             let full = StatsDateText.dayLabel(day.date)
             let label = compact ? String(full.prefix(6)) : full
             line.add(label, day.date == today ? .bold : .plain)
             line.add("  ")
             if day.focusedSeconds > 0, longest > 0 {
-                var eighths = Int((Double(day.focusedSeconds) / Double(longest) * Double(bar * 8)).rounded())
-                eighths = max(1, min(eighths, bar * 8))
-                var cells = String(repeating: "█", count: eighths / 8)
-                if eighths % 8 > 0 { cells += StatsRenderer.partialBlocks[eighths % 8 - 1] }
-                line.add(cells, .cyan)
-                line.add(TerminalText.spaces(bar - TerminalText.width(cells)))
+                // Whole cells, cut into the day's tasks (README, "Stats").
+                let count = max(1, min(bar, Int((Double(day.focusedSeconds) / Double(longest) * Double(bar)).rounded())))
+                let segments = chart.dayBar(day, cells: count)
+                let cells = segments.runs.isEmpty ? StyledLine(String(repeating: "█", count: count), .cyan) : segments
+                line.runs += cells.runs
+                line.add(TerminalText.spaces(bar - count))
             } else {
                 line.add("·", .dim)
                 line.add(TerminalText.spaces(bar - 1))
@@ -109,6 +113,7 @@ package struct StatsRenderer: Sendable {
             }
             return line
         }
+        return days + chart.legend(width: width, indent: (compact ? 6 : 10) + 2)
     }
 
     private struct Row {
