@@ -1,3 +1,5 @@
+import FocusCore
+import FocusText
 import FoundationEssentials
 
 /// The terminal charts of `focus stats` by task (README, "Stats"): each day's bar drawn in
