@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 16
+    package static let schemaVersion = 18
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -626,6 +626,34 @@ extension AppDatabase {
                     try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('timeLog', ?)", arguments: [sequence])
                 }
             }
+        }
+        migrator.registerMigration("v18-session-tags") { db in
+            // Tags on sessions (README, "Tags"). A tag is a name unique ignoring case (`nameKey`,
+            // `SessionTags.key`), spelled as first written; `timeLogTag` files a session under
+            // each of its tags, once. The running session keeps its tags in `activeSession.tags`
+            // (one a line) until its work is recorded. A synced session whose tags change is an
+            // edit to send (the triggers stamp `modifiedAt` as v11's do for its other fields).
+            let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+            try db.execute(sql: """
+                CREATE TABLE tag (
+                  id INTEGER PRIMARY KEY,
+                  name TEXT NOT NULL CHECK (length(trim(name)) > 0 AND length(name) <= 200 AND instr(name, ';') = 0),
+                  nameKey TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE timeLogTag (
+                  timeLogId INTEGER NOT NULL REFERENCES timeLog(id) ON DELETE CASCADE,
+                  tagId INTEGER NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+                  PRIMARY KEY (timeLogId, tagId)
+                ) WITHOUT ROWID;
+                CREATE INDEX timeLogTag_tagId ON timeLogTag(tagId, timeLogId);
+                ALTER TABLE activeSession ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+                CREATE TRIGGER timeLogTag_sync_insert AFTER INSERT ON timeLogTag BEGIN
+                  UPDATE timeLog SET modifiedAt = \(now) WHERE id = NEW.timeLogId AND syncUid IS NOT NULL;
+                END;
+                CREATE TRIGGER timeLogTag_sync_delete AFTER DELETE ON timeLogTag BEGIN
+                  UPDATE timeLog SET modifiedAt = \(now) WHERE id = OLD.timeLogId AND syncUid IS NOT NULL;
+                END;
+                """)
         }
         return migrator
     }

@@ -185,10 +185,10 @@ import FocusStorage
             """)
         let csv = await world.output("export", "--format", "csv")
         #expect(csv.out == """
-            task,subtask,start,end,status,focused_seconds,planned_seconds,note
-            Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,
-            Thesis,,2026-11-21T22:30:00Z,2026-11-21T23:20:00Z,interrupted,2400,3000,late
-            Reading,,2026-11-22T08:00:00Z,2026-11-22T08:50:00Z,completed,3000,3000,
+            task,subtask,start,end,status,focused_seconds,planned_seconds,note,tags
+            Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,,
+            Thesis,,2026-11-21T22:30:00Z,2026-11-21T23:20:00Z,interrupted,2400,3000,late,
+            Reading,,2026-11-22T08:00:00Z,2026-11-22T08:50:00Z,completed,3000,3000,,
 
             """)
     }
@@ -212,7 +212,7 @@ import FocusStorage
         let r = await world.output("export", "--output", dir.path + "/out.csv")
         #expect(r.code == 0)
         #expect(r.out == "Exported 3 sessions to \(dir.path)/out.csv.\n")
-        #expect(try dir.read("out.csv").hasPrefix("task,subtask,start,end,status,focused_seconds,planned_seconds,note\nThesis,Chapter 2,"))
+        #expect(try dir.read("out.csv").hasPrefix("task,subtask,start,end,status,focused_seconds,planned_seconds,note,tags\nThesis,Chapter 2,"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
     }
 

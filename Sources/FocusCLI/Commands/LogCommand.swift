@@ -26,7 +26,13 @@ package struct LogCommand: ParsableCommand {
             ("status", .string(e.log.status.rawValue)),
             ("block_id", .optional(e.log.blockID)),
             ("note", .optional(e.log.note)),
+            ("tags", .array(e.log.tags.map { .string($0) })),
         ])
+    }
+
+    /// ` +deep +reading` (nothing when there are none): tags after a session, as Watson shows them.
+    static func tagText(_ tags: [String]) -> String {
+        tags.map { " +" + Sanitized.shown($0) }.joined()
     }
 
     /// `#12  09:00–09:25  25m  ✓  Thesis/Chapter 2  "note"`.
@@ -42,6 +48,7 @@ package struct LogCommand: ParsableCommand {
         }
         let id = "#\(e.log.id ?? 0)"
         var s = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        if !e.log.tags.isEmpty { s += " " + tagText(e.log.tags) }
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }

@@ -21,6 +21,8 @@ package struct SessionOptions: ParsableArguments {
     var noBreak = false
     @Flag(help: "Count up with no planned length until stopped (recorded as open).")
     var open = false
+    @Option(name: .customLong("tag"), help: ArgumentHelp("File the sessions under this tag (repeatable).", valueName: "name"))
+    var tags: [String] = []
 
     package init() {}
 
@@ -89,11 +91,12 @@ package struct StartCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let plan = try session.plan(config: env.config)
+        let tags = try SessionTags.names(session.tags)
         if create, path == nil {
             throw FocusError.usage("--create needs the task to add and start: `focus start --create \"Thesis/Chapter 2\"`.")
         }
         let db = try env.openDatabase()
         let (target, blockID, catalog) = try workTarget(db: db, env: env)
-        try await LiveRun(env: env, db: db, target: target, blockID: blockID, catalog: catalog, plan: plan).run()
+        try await LiveRun(env: env, db: db, target: target, blockID: blockID, catalog: catalog, plan: plan, tags: tags).run()
     }
 }

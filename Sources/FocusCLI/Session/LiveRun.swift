@@ -18,6 +18,8 @@ struct LiveRun {
     let blockID: Int64?
     let catalog: TaskCatalog
     let plan: SessionPlan
+    /// The tags the sessions are filed under (`--tag`, README "Tags"), already checked.
+    var tags: [String] = []
 
     /// Where the session is shown and where problems go.
     struct Screen {
@@ -116,7 +118,8 @@ struct LiveRun {
         var sessionLock: SessionLock?
         do {
             let recovered = try db.claimSession(
-                ActiveSession(pid: getpid(), taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, snapshot: first, checkpointAt: startedAt),
+                ActiveSession(pid: getpid(), taskID: target.taskID, subtaskID: target.subtaskID, blockID: blockID, snapshot: first, checkpointAt: startedAt,
+                              tags: tags),
                 now: startedAt
             ) { () throws(FocusError) in sessionLock = try SessionLock.acquire(database: db.path) }
             if let recovered { SessionRecovery.tell(recovered.session, recovered.log, calendar: env.calendar, console: env.console) }

@@ -25,11 +25,13 @@ package struct TimeLog: Sendable, Equatable, Hashable {
     package var status: SessionStatus
     package var blockID: Int64?
     package var note: String?
+    /// Its tags, each once, sorted (`SessionTags`; README, "Tags").
+    package var tags: [String]
 
     package init(
         id: Int64? = nil, taskID: Int64, subtaskID: Int64? = nil, startedAt: Date, endedAt: Date,
         plannedSeconds: Int, focusedSeconds: Int, status: SessionStatus, blockID: Int64? = nil,
-        note: String? = nil
+        note: String? = nil, tags: [String] = []
     ) {
         self.id = id
         self.taskID = taskID
@@ -41,6 +43,7 @@ package struct TimeLog: Sendable, Equatable, Hashable {
         self.status = status
         self.blockID = blockID
         self.note = note
+        self.tags = tags
     }
 }
 

@@ -14,7 +14,10 @@ package enum StatsCalculator {
         var pass = SessionPass(input)
         for entry in input.sessions { pass.add(entry) }
         for total in input.dayTotals { pass.add(total) }
-        return pass.finish()
+        var report = pass.finish()
+        report.tags = StatsTags.rows(input)
+        report.tagFilter = input.tagFilter
+        return report
     }
 }
 

@@ -131,6 +131,11 @@ package struct StatsInput: Sendable {
     /// cover the window only, and `historyFrom` is `window.from`. Nil: the calculator sums
     /// the previous period from `sessions`.
     package var previousFocusedExact: Double?
+    /// The sessions overlapping the window that have tags, once per tag: the "by tag" figures.
+    package var taggedSessions: [TaggedStatsSession] = []
+    /// The `--tag` name when one was given. The caller has already kept only sessions with
+    /// that tag; this is for headings.
+    package var tagFilter: String?
 
     package init(
         window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], dayTotals: [StatsDayTotal] = [],

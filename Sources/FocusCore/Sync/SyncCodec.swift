@@ -257,8 +257,11 @@ package enum SyncCodec {
         case "PERCENT-COMPLETE":
             // A figure that said how far the to-do was goes when focus changes whether it is done.
             return (originalStatus == "COMPLETED") != (writtenStatus == "STATUS:COMPLETED")
+        case "CATEGORIES":
+            // A session's categories are its tags, which focus writes; a to-do's are the other app's.
+            return kind == .session || line.value == "focus"
         default:
-            return line.name.hasPrefix("X-FOCUS-") || (line.name == "CATEGORIES" && line.value == "focus")
+            return line.name.hasPrefix("X-FOCUS-")
         }
     }
 
@@ -309,6 +312,9 @@ package enum SyncCodec {
             text("DESCRIPTION", s.note)
             line("TRANSP:TRANSPARENT")
             line("CATEGORIES:focus")
+            // Its tags, in a CATEGORIES of their own (RFC 5545 section 3.8.1.2: a list of TEXT
+            // values separated by commas; a property that may occur more than once).
+            if !s.tags.isEmpty { line("CATEGORIES:" + s.tags.map(ICSText.escape).joined(separator: ",")) }
             line("X-FOCUS-SESSION:" + s.status)
             line("X-FOCUS-TASK:" + s.taskUID)
             if let sub = s.subtaskUID { line("X-FOCUS-SUBTASK:" + sub) }
@@ -344,7 +350,8 @@ package enum SyncCodec {
                 label: props.text("SUMMARY") ?? "", start: start, end: end,
                 plannedSeconds: seconds(props.value("X-FOCUS-PLANNED"), 0...36_525 * 86_400) ?? 0,
                 focusedSeconds: min(length, seconds(props.value("X-FOCUS-FOCUSED"), 0...36_525 * 86_400) ?? length),
-                status: status, note: props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }, modified: modified))
+                status: status, note: props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }, modified: modified,
+                tags: tags(props)))
         }
         let kind = props.value("X-FOCUS-KIND")?.lowercased()
         let parent = props.lines.first { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT" }?.value
@@ -368,6 +375,35 @@ package enum SyncCodec {
 
     /// `DUE;VALUE=DATE:20261201` for a due at local midnight (a date: it ends with that day,
     /// as `instant(_:zone:dateMeansEnd:)` reads it back), else `DUE:20261201T170000Z`.
+    /// A session event's tags: the values of its CATEGORIES (RFC 5545 section 3.8.1.2, TEXT
+    /// values separated by unescaped commas), less the one `CATEGORIES:focus` that marks every
+    /// session; names that are not tag names (`SessionTags`) are left out.
+    static func tags(_ props: ICSProperties) -> [String] {
+        var lines = props.lines.filter { $0.name == "CATEGORIES" }
+        if let marker = lines.firstIndex(where: { $0.value == "focus" }) { lines.remove(at: marker) }
+        var names: [String] = []
+        for line in lines {
+            var current = ""
+            var escaped = false
+            for c in line.value {
+                if escaped {
+                    current.append("\\")
+                    current.append(c)
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "," {
+                    names.append(ICSText.unescape(current))
+                    current = ""
+                } else {
+                    current.append(c)
+                }
+            }
+            names.append(ICSText.unescape(current))
+        }
+        return SessionTags.sorted(names.filter { SessionTags.problem($0) == nil }.map { $0.trimmingSpaces() })
+    }
+
     static func dueLine(_ due: Date, zone: LocalCalendar?) -> String {
         guard let zone else { return "DUE:" + utc(due) }
         let day = zone.day(of: due)

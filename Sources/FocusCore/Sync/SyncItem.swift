@@ -70,9 +70,11 @@ package struct SyncedSession: Sendable, Equatable {
     package var status: String
     package var note: String?
     package var modified: Int64
+    /// Its tags, sorted (`SessionTags`): `CATEGORIES` on the event (README, "Tags").
+    package var tags: [String]
 
     package init(uid: String, taskUID: String, subtaskUID: String?, label: String, start: Date, end: Date, plannedSeconds: Int,
-                 focusedSeconds: Int, status: String, note: String?, modified: Int64) {
+                 focusedSeconds: Int, status: String, note: String?, modified: Int64, tags: [String] = []) {
         self.uid = uid
         self.taskUID = taskUID
         self.subtaskUID = subtaskUID
@@ -84,6 +86,7 @@ package struct SyncedSession: Sendable, Equatable {
         self.status = status
         self.note = note
         self.modified = modified
+        self.tags = tags
     }
 }
 
@@ -148,6 +151,9 @@ package enum SyncItem: Sendable, Equatable {
         case let .session(x):
             return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
                     f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
+                // Only when there are some: an untagged session's fields (and digest) are those
+                // it had before sessions had tags, so no stored base looks changed.
+                + (x.tags.isEmpty ? [] : [f("tags", x.tags.joined(separator: "\n"))])
         }
     }
 
@@ -193,6 +199,7 @@ package enum SyncItem: Sendable, Equatable {
             x.focusedSeconds = number("focused", x.focusedSeconds) ?? x.focusedSeconds
             x.status = text("status", x.status) ?? x.status
             x.note = text("note", x.note)
+            if let v = values["tags"] { x.tags = SessionTags.sorted(v.split(separator: "\n").map(String.init)) }
             return .session(x)
         }
     }

@@ -76,7 +76,10 @@ package enum SyncMerge {
         let remoteFields = Dictionary(remote.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         var chosen: [String: String] = [:]
         var conflicts: [SyncConflict] = []
-        for field in local.fields {
+        // A field only one side writes (`tags` is left out when empty) is empty on the other.
+        let localNames = Set(local.fields.map(\.name))
+        let fields = local.fields + remote.fields.filter { !localNames.contains($0.name) }.map { SyncField(name: $0.name, value: "") }
+        for field in fields {
             let mine = field.value
             let theirs = remoteFields[field.name] ?? ""
             if mine == theirs { continue }

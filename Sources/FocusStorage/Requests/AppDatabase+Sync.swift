@@ -347,7 +347,8 @@ extension AppDatabase {
             }
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
-                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt, l.createdAt
+                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt, l.createdAt,
+                       \(AppDatabase.tagNames(of: "l")) AS tagNames
                 FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
                 WHERE l.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND (l.subtaskId IS NULL OR s.syncUid IS NOT NULL)
                 """)
@@ -359,7 +360,7 @@ extension AppDatabase {
                     uid: uid, taskUID: row.text("taskUid"), subtaskUID: row.optionalText("subtaskUid"), label: label,
                     start: Date(unixSeconds: start), end: Date(unixSeconds: end), plannedSeconds: row.seconds("plannedSeconds"),
                     focusedSeconds: min(row.seconds("focusedSeconds"), Int(end - start)), status: row.text("status"),
-                    note: row.optionalText("note"), modified: modified(row)))
+                    note: row.optionalText("note"), modified: modified(row), tags: AppDatabase.tags(row.optionalText("tagNames"))))
             }
             return (items, try AppDatabase.localFingerprint(db))
         }
@@ -524,14 +525,22 @@ extension AppDatabase {
                     try db.execute(sql: """
                         UPDATE OR IGNORE timeLog SET syncUid = ? WHERE taskId = ? AND ifnull(subtaskId, 0) = ifnull(?, 0) AND startedAt = ?
                         """, arguments: [s.uid, taskID, subtaskID, start])
+                    try applyTags(s, db)
                     return .updated
                 }
                 result = .inserted
             }
+            try applyTags(s, db)
         }
         try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
         if case .inserted = result { try moveIfKindChanged(item, db) }
         return result
+    }
+
+    /// Files the session named `s.uid` under `s.tags` (README, "Tags": tags travel with sync).
+    private static func applyTags(_ s: SyncedSession, _ db: Database) throws {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM timeLog WHERE syncUid = ?", arguments: [s.uid]) else { return }
+        try setTags(s.tags, session: id, db)
     }
 
     /// An item whose kind changed (a to-do dragged under a task in another app, or out from

@@ -53,7 +53,7 @@ import FocusCore
 
     @Test(arguments: [
         ("", 1, "the file is empty; a CSV file starts with a header row naming its columns (task,subtask,start,end,status,…)"),
-        ("task,start,end\n", 1, "the header has no \"status\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds and note are optional)"),
+        ("task,start,end\n", 1, "the header has no \"status\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds, note and tags are optional)"),
         ("task,start,end,status,task\n", 1, "the header names the column \"task\" twice"),
         ("task,start,end,status\nThesis,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z\n", 2, "3 fields but the header has 4 columns"),
         ("task,start,end,status\n\"Thesis\"x,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed\n", 2,
