@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 15
+    package static let schemaVersion = 16
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -588,6 +588,14 @@ extension AppDatabase {
                   summary TEXT NOT NULL
                 );
                 CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
+                """)
+        }
+        migrator.registerMigration("v17-planning-priority-cap") { db in
+            // README, "Planning": subtask.priority orders work due the same day (-1 low,
+            // 0 normal, 1 high); subtask.maxPerDaySeconds is its daily cap (NULL: the config's).
+            try db.execute(sql: """
+                ALTER TABLE subtask ADD COLUMN priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN -1 AND 1);
+                ALTER TABLE subtask ADD COLUMN maxPerDaySeconds INTEGER CHECK (maxPerDaySeconds > 0);
                 """)
         }
         return migrator
