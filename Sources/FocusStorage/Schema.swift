@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 18
+    package static let schemaVersion = 19
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -653,6 +653,14 @@ extension AppDatabase {
                 CREATE TRIGGER timeLogTag_sync_delete AFTER DELETE ON timeLogTag BEGIN
                   UPDATE timeLog SET modifiedAt = \(now) WHERE id = OLD.timeLogId AND syncUid IS NOT NULL;
                 END;
+                """)
+        }
+        migrator.registerMigration("v19-planning-priority-cap") { db in
+            // README, "Planning": subtask.priority orders work due the same day (-1 low,
+            // 0 normal, 1 high); subtask.maxPerDaySeconds is its daily cap (NULL: the config's).
+            try db.execute(sql: """
+                ALTER TABLE subtask ADD COLUMN priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN -1 AND 1);
+                ALTER TABLE subtask ADD COLUMN maxPerDaySeconds INTEGER CHECK (maxPerDaySeconds > 0);
                 """)
         }
         return migrator
