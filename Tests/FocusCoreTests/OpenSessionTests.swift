@@ -1,4 +1,5 @@
 import FocusCore
+import FocusCoreTestSupport
 import Foundation
 import Testing
 

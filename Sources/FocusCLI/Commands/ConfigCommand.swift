@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusText
 import FoundationEssentials
 import FocusStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCalendar
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
+import FocusRendering
+import FocusText
 import FoundationEssentials
 
 /// `focus log ...`: the time log.
@@ -42,16 +44,5 @@ package struct LogCommand: ParsableCommand {
         var s = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
-    }
-}
-
-/// The mark a listing gives a session's status: ✓ completed, ✗ interrupted, ↑ open (it counted up).
-enum SessionMark {
-    static func of(_ status: SessionStatus) -> String {
-        switch status {
-        case .completed: return "✓"
-        case .interrupted: return "✗"
-        case .open: return "↑"
-        }
     }
 }
