@@ -13,7 +13,7 @@ package struct StatusFacts: Sendable, Equatable {
         package var cycle: Int
         package var cycles: Int
         /// An open session's focus so far (it counts up; nil for a countdown).
-        package var openElapsed: Int? = nil
+        package var openElapsed: Int?
 
         package init(task: String, subtask: String?, phase: Phase, isPaused: Bool, remainingSeconds: Int, plannedSeconds: Int,
                      cycle: Int, cycles: Int, openElapsed: Int? = nil) {
