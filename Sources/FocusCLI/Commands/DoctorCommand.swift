@@ -61,6 +61,7 @@ package struct DoctorCommand: FocusRunnable {
                     row(kind, "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)")
                 }
             }
+            for (label, text) in try DoctorCommand.waiting(db, env: env) { problem(label, text) }
             // Stored commands, CA files and addresses (README, "What focus promises"): one not set
             // up by this user on this machine is a problem until they say yes to it.
             for (line, trusted) in try DoctorCommand.storedSettings(db, env: env) {
