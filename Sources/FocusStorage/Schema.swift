@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 15
+    package static let schemaVersion = 16
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -589,6 +589,12 @@ extension AppDatabase {
                 );
                 CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
                 """)
+        }
+        migrator.registerMigration("v17-settings-travel") { db in
+            // Settings that travel with sync (README, "Two machines"): syncTarget.settings is the
+            // version of the travelling settings both sides last agreed on (`SyncSettings`, JSON,
+            // with the ETag of the settings event); NULL before the first sync.
+            try db.execute(sql: "ALTER TABLE syncTarget ADD COLUMN settings TEXT")
         }
         return migrator
     }

@@ -161,6 +161,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                     // What the data was when the sync began: a change made while it ran (or the
                     // sync's own writes) is seen as new, and costs at most one more quiet sync.
                     syncedSignature = syncStartSignature ?? []
+                    // Settings from the other machines may have changed the config file.
+                    if let reloaded = try? reloadConfig() { config = reloaded }
                     nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) }
                     lastFingerprint = nil
                 }
