@@ -663,6 +663,12 @@ extension AppDatabase {
                 ALTER TABLE subtask ADD COLUMN maxPerDaySeconds INTEGER CHECK (maxPerDaySeconds > 0);
                 """)
         }
+        migrator.registerMigration("v20-settings-travel") { db in
+            // Settings that travel with sync (README, "Two machines"): syncTarget.settings is the
+            // version of the travelling settings both sides last agreed on (`SyncSettings`, JSON,
+            // with the ETag of the settings event); NULL before the first sync.
+            try db.execute(sql: "ALTER TABLE syncTarget ADD COLUMN settings TEXT")
+        }
         return migrator
     }
 }

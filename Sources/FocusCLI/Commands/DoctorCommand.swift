@@ -63,6 +63,7 @@ package struct DoctorCommand: FocusRunnable {
             var lines = [Line(label: "database", value: "\(env.databasePath) (schema \(version), \(mode))")]
             lines += try valueLines(db)
             lines += try calendarLines(db, env: env)
+            lines += try waiting(db, env: env).map { Line.problem($0.label, $0.text) }
             // Stored commands, CA files and addresses (README, "What focus promises"): one not set
             // up by this user on this machine is a problem until they say yes to it.
             for (line, trusted) in try storedSettings(db, env: env) {

@@ -193,9 +193,13 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
 
     /// Notices the network job that finished (at the next wake; what a refresh stored changed
     /// the database files, which the fingerprint sees) and starts the one due, if any.
-    private func runJobs(_ state: inout LoopState, at wall: Date) {
+    private mutating func runJobs(_ state: inout LoopState, at wall: Date) {
         if let job = state.background, job.done.isDone {
-            if state.jobs.running == .sync { state.lastFingerprint = nil }
+            if state.jobs.running == .sync {
+                state.lastFingerprint = nil
+                // Settings from the other machines may have changed the config file.
+                if let reloaded = try? reloadConfig() { config = reloaded }
+            }
             state.jobs.finished(at: now())
             state.background = nil
         }

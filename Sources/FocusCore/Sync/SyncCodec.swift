@@ -201,8 +201,7 @@ package enum SyncCodec {
         guard let original else { return encode(item, stamp: stamp, zone: zone) }
         let raw = ICSText.unfolded(original)
         let parsed = raw.map(ICSText.parse)
-        var ours = componentLines(item, stamp: stamp, zone: zone)
-        let name = ours.first.map { String($0.dropFirst("BEGIN:".count)) } ?? ""
+        let name = item.kind == .session ? "VEVENT" : "VTODO"
         // The component: its BEGIN and END at the VCALENDAR's depth + 1.
         var depth = 0
         var begin: Int?
@@ -220,6 +219,15 @@ package enum SyncCodec {
         guard let begin, let end,
               parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingSpaces() == item.uid })
         else { return encode(item, stamp: stamp, zone: zone) }
+        // A task's due date as another app wrote it stays as written while it means the same.
+        var item = item
+        if case var .task(t) = item, let due = t.due,
+           let line = parsed[begin + 1..<end].first(where: { $0?.name == "DUE" }) ?? nil,
+           instant(line, zone: zone ?? LocalCalendar(zone: .utc), dateMeansEnd: true) == due {
+            t.due = nil
+            item = .task(t)
+        }
+        var ours = componentLines(item, stamp: stamp, zone: zone)
         let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
         let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
         var kept: [String] = []
@@ -229,7 +237,7 @@ package enum SyncCodec {
             if line.name == "BEGIN" { inner += 1 }
             defer { if line.name == "END" { inner -= 1 } }
             if inner > 0 || line.name == "END" { kept.append(raw[i]); continue }
-            if owned(line, kind: item.kind, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
+            if owned(line, item: item, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
             kept.append(raw[i])
         }
         // An unfinished to-do another program marks IN-PROCESS stays so.
@@ -243,13 +251,18 @@ package enum SyncCodec {
         return out
     }
 
-    /// The properties focus writes for an item (its own lines replace them). A task has no
-    /// dates in focus: another app's start and due dates on it stay.
-    private static func owned(_ line: ContentLine, kind: SyncKind, writtenStatus: String?, originalStatus: String?) -> Bool {
+    /// The properties focus writes for an item (its own lines replace them). A task's start
+    /// date is not focus's: another app's stays.
+    private static func owned(_ line: ContentLine, item: SyncItem, writtenStatus: String?, originalStatus: String?) -> Bool {
+        let kind = item.kind
         switch line.name {
         case "UID", "DTSTAMP", "LAST-MODIFIED", "SUMMARY", "DESCRIPTION", "STATUS", "DTEND", "COMPLETED", "TRANSP":
             return true
-        case "DTSTART", "DUE", "DURATION":
+        case "DUE":
+            // A task's due date is its stand-in subtask's (read into the task, written from it).
+            if case let .task(t) = item { return t.due != nil }
+            return true
+        case "DTSTART", "DURATION":
             return kind != .task
         case "RELATED-TO":
             // RFC 5545 section 3.2.15: PARENT when no RELTYPE is given.
@@ -279,8 +292,10 @@ package enum SyncCodec {
             if item.modified > 0 { line("LAST-MODIFIED:" + utc(modified)) }
             text("SUMMARY", t.title)
             text("DESCRIPTION", t.notes)
+            if let due = t.due { line(dueLine(due, zone: zone)) }
             line("STATUS:" + (t.archived ? "COMPLETED" : "NEEDS-ACTION"))
             line("X-FOCUS-KIND:task")
+            if let e = t.estimateSeconds { line("X-FOCUS-ESTIMATE:\(e)") }
             line("X-FOCUS-MODIFIED:\(t.modified)")
             line("END:VTODO")
         case let .subtask(s):
@@ -370,7 +385,9 @@ package enum SyncCodec {
                 spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
                 done: closed, modified: modified))
         }
-        return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified))
+        return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified,
+                                due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
+                                estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400)))
     }
 
     /// `DUE;VALUE=DATE:20261201` for a due at local midnight (a date: it ends with that day,

@@ -13,13 +13,20 @@ package struct SyncedTask: Sendable, Equatable {
     package var archived: Bool
     /// Wall-clock time of the last local edit, in milliseconds since 1970.
     package var modified: Int64
+    /// A due date and estimate another app gave the to-do (README, "Two machines": a to-do
+    /// with a due date is planned). Here they live on the task's stand-in subtask, of the same
+    /// title (`SyncIdentity.standInUID`).
+    package var due: Date?
+    package var estimateSeconds: Int?
 
-    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64) {
+    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64, due: Date? = nil, estimateSeconds: Int? = nil) {
         self.uid = uid
         self.title = title
         self.notes = notes
         self.archived = archived
         self.modified = modified
+        self.due = due
+        self.estimateSeconds = estimateSeconds
     }
 }
 
@@ -143,7 +150,8 @@ package enum SyncItem: Sendable, Equatable {
         func t(_ date: Date?) -> String? { date.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } }
         switch self {
         case let .task(x):
-            return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false")]
+            return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false"), f("due", t(x.due)),
+                    f("estimate", n(x.estimateSeconds))]
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
@@ -178,6 +186,8 @@ package enum SyncItem: Sendable, Equatable {
             x.title = text("title", x.title) ?? x.title
             x.notes = text("notes", x.notes)
             x.archived = flag("archived", x.archived)
+            x.due = instant("due", x.due)
+            x.estimateSeconds = number("estimate", x.estimateSeconds)
             return .task(x)
         case var .subtask(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID
@@ -209,7 +219,12 @@ package enum SyncItem: Sendable, Equatable {
     package var digest: String {
         var hash = FNV1a()
         hash.add("\(kind.rawValue)\u{1F}\(uid)".utf8)
-        for field in fields { hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8) }
+        for field in fields {
+            // A task's due date and estimate came later: without them its digest is the one
+            // agreed before, so an upgrade sends nothing again.
+            if kind == .task, field.value.isEmpty, field.name == "due" || field.name == "estimate" { continue }
+            hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8)
+        }
         return String(hash.value, radix: 16)
     }
 

@@ -117,6 +117,13 @@ package enum SyncIdentity {
         return "focus-\(kind.rawValue)-\(hex)@focus"
     }
 
+    /// The name of a task's stand-in subtask: the subtask of the task's title that carries the
+    /// due date and estimate another app gave a to-do without a parent (README, "Two
+    /// machines"). Never an item of its own: its due date and estimate travel in the task's.
+    package static func standInUID(taskUID: String) -> String { taskUID + "#due" }
+
+    package static func isStandIn(_ uid: String) -> Bool { uid.hasSuffix("#due") }
+
     /// `session-<16 hex>-<start, UTC>@focus`: made from the session's task, subtask and start,
     /// so two machines that hold the same session name it alike. A UID of the form focus gives
     /// the sessions it writes (never read back as busy time).
