@@ -14,7 +14,8 @@ package struct DoctorCommand: FocusRunnable {
         discussion: """
             Each problem line is marked ✗ and the exit status is 1 when there is one: a \
             database that cannot be opened, stored numbers out of range (listed by table, id, \
-            column and value), a TZ that cannot be read, no notification server.
+            column and value), a TZ that cannot be read, no notification server. It also \
+            says whether a locked screen is noticed (config `idle`).
             """)
 
     @Flag(help: "Also send a test notification.") var notify = false
@@ -96,6 +97,7 @@ package struct DoctorCommand: FocusRunnable {
         } else {
             problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell")
         }
+        row("idle detection", DoctorCommand.idleDetection(env: env))
         if notify {
             let console = env.console
             let notifier = env.makeNotifier(TerminalNotifier(console: console, bell: true), { console.note($0) })

@@ -18,7 +18,9 @@ package struct StartCommand: FocusRunnable {
         discussion: """
             Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop. \
             A session that reaches 0:00 is recorded as completed; stopping early records it as \
-            interrupted with the time you really focused.
+            interrupted with the time you really focused. Time behind a locked screen follows \
+            config `idle`: asked about on return (k keep, d discard, s stop at the lock), \
+            discarded, or kept.
 
             50 minutes of work, then breaks and more work:
             `focus start "Thesis/Chapter 2" --duration 50m`
@@ -199,6 +201,8 @@ package struct StartCommand: FocusRunnable {
                 raise(SIGSTOP)
                 regainTerminal()
             }
+            let watcher = StartCommand.watchAway(for: &runner, env: env, mailbox: mailbox, canAsk: tty?.isForeground == true)
+            defer { watcher?.stop() }
             outcome = await runner.run(plan: plan)
         }
         // The session ended when it was recorded: the lock goes with it now, before any question,

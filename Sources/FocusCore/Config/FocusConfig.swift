@@ -35,6 +35,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var emails: [String] = []
     /// Whether a meeting the person has not answered or accepted tentatively is busy time.
     package var tentativeBusy = true
+    /// What time behind a locked screen is during a countdown (README, "Away from the screen").
+    package var idle: IdlePolicy = .ask
 
     package init() {}
 
@@ -61,6 +63,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("sync_interval", "how often the daemon syncs (focus sync), 1m or more, or off (15m)"),
         ("email", "your addresses, comma-separated: meetings you declined there are free time (none)"),
         ("tentative_busy", "meetings not answered or accepted tentatively are busy time (true)"),
+        ("idle", "time behind a locked screen: ask, discard (a pause) or keep (ask)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -93,6 +96,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
         case "email": return emails.isEmpty ? "none" : emails.joined(separator: ",")
         case "tentative_busy": return tentativeBusy ? "true" : "false"
+        case "idle": return idle.rawValue
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch weekdayHours[weekday] {
@@ -171,6 +175,11 @@ package struct FocusConfig: Sendable, Equatable {
             }
             emails = list
         case "tentative_busy": tentativeBusy = try bool()
+        case "idle":
+            guard let policy = IdlePolicy(rawValue: text.lowercased()) else {
+                throw .invalidValue(what: key, value: raw, expected: "ask, discard or keep")
+            }
+            idle = policy
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch text.lowercased() {

@@ -29,6 +29,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// Called after a `.suspend` has paused the session and saved it: restores the terminal and
     /// stops the process; returns once the process is continued. Nil: the pause alone.
     package var park: (@Sendable () async -> Void)?
+    /// What time behind a locked screen is (config `idle`, already resolved for whether anyone
+    /// can be asked). Observations arrive in the mailbox as `.away`; `.keep` changes nothing.
+    package var idle: IdlePolicy = .keep
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
@@ -65,6 +68,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         var recordError: FocusError?
         var lastCheckpoint: Duration = .zero
         var slept = sleptSoFar()
+        var away = AwayTracker(policy: idle)
 
         func offset() -> Duration { origin.duration(to: clock.now) }
 
@@ -120,6 +124,34 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             for send in outgoing { send() }
         }
 
+        func lock(at t: Duration) -> [EngineEvent] {
+            away.locked(at: t)
+            return []
+        }
+
+        func unlock(at t: Duration) -> [EngineEvent] {
+            let held = away.heldSince
+            let events = away.unlocked(at: t, engine: &engine)
+            if let question = away.question {
+                view.away(.question(awaySeconds: question.seconds, stopAt: engine.wallClock(at: question.from)))
+            } else if let held {
+                view.away(.discarded(awaySeconds: AwayTracker.Question(from: held, to: t).seconds))
+            }
+            return events
+        }
+
+        func answerAway(_ answer: AwayTracker.Answer, at t: Duration) -> [EngineEvent] {
+            guard let question = away.question else { return [] }
+            let seconds = AwayTracker.Question(from: question.from, to: t).seconds
+            let events = away.answer(answer, at: t, engine: &engine)
+            switch answer {
+            case .keep: view.away(.kept(awaySeconds: seconds))
+            case .discard: view.away(.discarded(awaySeconds: seconds))
+            case .stop: break
+            }
+            return events
+        }
+
         handle(engine.start(), at: .zero)
 
         while !engine.isFinished {
@@ -152,7 +184,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 if !wasPaused, !engine.isFinished { handle(engine.resume(at: back), at: back) }
                 continue
             }
-            switch command {
+            switch away.question == nil ? command : AwayTracker.answerKey(command) {
+            case let .away(isAway)?: events += isAway ? lock(at: at) : unlock(at: at)
+            case let .awayAnswer(answer)?: events += answerAway(answer, at: at)
             case .togglePause?: events += engine.isPaused ? engine.resume(at: at) : engine.pause(at: at)
             case .pause?: events += engine.pause(at: at)
             case .resume?: events += engine.resume(at: at)
@@ -160,6 +194,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             case let .stop(c)?: events += engine.stop(at: at, cause: c)
             case .redraw?, .suspend?, nil: break
             }
+            events = away.settle(events, at: at, engine: &engine)
             if events.isEmpty {
                 let snap = engine.snapshot(at: at)
                 if at - lastCheckpoint >= checkpointInterval, !engine.isFinished { saveCheckpoint(snap, at: at) }
