@@ -69,8 +69,11 @@ let package = Package(
         // libnotify (Debian's libnotify4, from libnotify-dev), loaded with dlopen on the first
         // desktop notification: linking it made every command load GLib, GIO and gdk-pixbuf.
         .systemLibrary(name: "CLibNotify"),
-        // Desktop notifications (libnotify) and the terminal fallback.
-        .target(name: "FocusNotifications", dependencies: ["FocusCore", "FocusText", "CLibNotify"]),
+        // GIO's D-Bus client (Debian's libglib2.0-0, which libnotify pulls in), loaded with dlopen
+        // when a countdown starts watching the screen saver and the session lock.
+        .systemLibrary(name: "CGio"),
+        // Desktop notifications (libnotify), the terminal fallback, and the screen-saver watcher.
+        .target(name: "FocusNotifications", dependencies: ["FocusCore", "FocusText", "CLibNotify", "CGio"]),
         // libcurl (Debian's libcurl4, from libcurl4-openssl-dev), loaded with dlopen on the first
         // calendar feed fetch, so that no other command loads it or its TLS library.
         .systemLibrary(name: "CLibCurl"),

@@ -13,7 +13,7 @@ import Synchronization
 /// GLib logging: the first use in the process replaces GLib's log writer with one that
 /// drops every message (`g_log_set_writer_func`), so no GLib, GIO or libnotify warning or
 /// critical reaches the terminal, whatever `G_MESSAGES_DEBUG` says. This is process-wide
-/// and done once; nothing else in `focus` uses GLib.
+/// and done once (`GLibLogging`, shared with the screen-saver watcher, the one other GLib user).
 package final class LibNotifyNotifier: Notifier {
     private struct State {
         /// Set once desktop notifications have failed in this run.
@@ -221,7 +221,7 @@ private enum LibNotifyQueue {
         if let problem = focus_libnotify_load(&api) {
             result = .failure(Failure(reason: String(cString: problem)))
         } else {
-            api.g_log_set_writer_func({ _, _, _, _ in Int32(FOCUS_G_LOG_WRITER_HANDLED) }, nil, nil)
+            GLibLogging.silenceOnce { api.g_log_set_writer_func({ _, _, _, _ in Int32(FOCUS_G_LOG_WRITER_HANDLED) }, nil, nil) }
             result = api.notify_init(appName) != 0 ? .success(api) : .failure(Failure(reason: "libnotify could not be initialised"))
         }
         initialization = result

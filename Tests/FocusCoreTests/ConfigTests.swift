@@ -70,3 +70,24 @@ import Testing
         }
     }
 }
+
+@Suite struct IdleConfigTests {
+    @Test func idleIsAskByDefaultAndTakesAskDiscardOrKeep() throws {
+        var c = FocusConfig()
+        #expect(try c.value(of: "idle") == "ask")
+        try c.set("idle", to: "Discard")
+        #expect(c.idle == .discard)
+        #expect(try c.value(of: "idle") == "discard")
+        try c.set("idle", to: "keep")
+        #expect(c.idle == .keep)
+        #expect(try ConfigFile.parse("idle = \"discard\"", path: "c.toml").idle == .discard)
+    }
+
+    @Test func anotherIdleValueIsRefusedWithTheOnesThatWork() {
+        var c = FocusConfig()
+        #expect(throws: FocusError.invalidValue(what: "idle", value: "sometimes", expected: "ask, discard or keep")) {
+            try c.set("idle", to: "sometimes")
+        }
+        #expect(c.idle == .ask)
+    }
+}

@@ -15,7 +15,8 @@ package struct DoctorCommand: FocusRunnable {
         discussion: """
             Each problem line is marked ✗ and the exit status is 1 when there is one: a \
             database that cannot be opened, stored numbers out of range (listed by table, id, \
-            column and value), a TZ that cannot be read, no notification server.
+            column and value), a TZ that cannot be read, no notification server. It also \
+            says whether a locked screen is noticed (config `idle`).
             """)
 
     @Flag(help: "Also send a test notification.") var notify = false
@@ -137,6 +138,7 @@ package struct DoctorCommand: FocusRunnable {
         } else {
             lines.append(.problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell"))
         }
+        lines.append(Line(label: "idle detection", value: DoctorCommand.idleDetection(env: env)))
         return lines
     }
 

@@ -72,7 +72,9 @@ package struct StartCommand: FocusRunnable {
             Keys: space or p pause/resume, s skip the phase, q or Ctrl-C stop. \
             A session that reaches 0:00 is recorded as completed; stopping early records it as \
             interrupted with the time you really focused. With --open it counts up instead, \
-            until you stop it, and is recorded as open.
+            until you stop it, and is recorded as open. Time behind a locked screen follows \
+            config `idle`: asked about on return (k keep, d discard, s stop at the lock), \
+            discarded, or kept.
 
             50 minutes of work, then breaks and more work:
             `focus start "Thesis/Chapter 2" --duration 50m`

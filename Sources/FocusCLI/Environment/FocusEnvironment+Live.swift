@@ -42,6 +42,7 @@ extension FocusEnvironment {
             ask: terminalQuestion(console: console)
         )
         env.readsKeys = true
+        env.makeAwayWatcher = { [now] in DBusAwayWatcher(environment: environment, now: now) }
         env.databaseExists = {
             // Anything at the path counts (a directory is then refused by the open, exit 66);
             // a dangling link does not, as the open would create the file it points to.

@@ -41,6 +41,9 @@ package struct FocusEnvironment: Sendable {
     /// The CalDAV server of the connected accounts: nil live (HTTP through libcurl), an
     /// in-memory one in tests.
     package var caldav: (any CalDAVClient)?
+    /// Watches the screen saver and the session lock (README, "Away from the screen"): D-Bus
+    /// live, nothing in a test's in-process run.
+    package var makeAwayWatcher: @Sendable () -> any AwayWatcher = { NoAwayWatcher() }
 
     package init(
         console: any Console, now: @escaping @Sendable () -> Date, clock: any Clock<Duration>,

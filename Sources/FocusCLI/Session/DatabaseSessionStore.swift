@@ -15,7 +15,7 @@ struct DatabaseSessionStore: SessionStore {
     func record(_ work: WorkRecord) throws(FocusError) -> Int64 {
         let log = TimeLog(taskID: taskID, subtaskID: subtaskID, startedAt: work.startedAt, endedAt: work.endedAt,
                           plannedSeconds: work.plannedSeconds, focusedSeconds: work.focusedSeconds, status: work.status,
-                          blockID: blockID)
+                          blockID: blockID, note: work.note)
         return try database.recordWork(log, pid: pid, now: now())
     }
 

@@ -171,6 +171,8 @@ struct LiveRun {
             raise(SIGSTOP)
             regain()
         }
+        let watcher = StartCommand.watchAway(for: &runner, env: env, mailbox: keyboard.mailbox, canAsk: keyboard.tty?.isForeground == true)
+        defer { watcher?.stop() }
         return await runner.run(plan: plan)
     }
 

@@ -87,6 +87,10 @@ final class LiveSessionView: SessionView {
             console.note("warning: " + message)
         }
     }
+
+    func away(_ message: AwayMessage) {
+        emit(SessionMessages.line(for: message, calendar: context.calendar))
+    }
 }
 
 /// The view when nobody watches a terminal (a pipe, TERM=dumb, CI): one plain timestamped
@@ -110,10 +114,27 @@ final class PlainSessionView: SessionView {
     }
 
     func warn(_ message: String) { console.note("warning: " + message) }
+
+    func away(_ message: AwayMessage) {
+        let stamp = context.calendar.wallClockText(now())
+        console.out("\(stamp)  \(SessionMessages.line(for: message, calendar: context.calendar))\n")
+    }
 }
 
 /// The sentences both views print for engine events.
 enum SessionMessages {
+    /// What the countdown says of time away from the screen (README, "Away from the screen").
+    static func line(for message: AwayMessage, calendar: LocalCalendar) -> String {
+        switch message {
+        case let .question(seconds, stopAt):
+            return "Away \(DurationParser.format(seconds)): keep, discard, or stop at \(calendar.timeOfDay(of: stopAt))? (k/d/s)"
+        case let .discarded(seconds):
+            return "Away \(DurationParser.format(seconds)): not counted as focus (a pause)"
+        case let .kept(seconds):
+            return "Away \(DurationParser.format(seconds)): counted as focus"
+        }
+    }
+
     static func endsAPhase(_ e: EngineEvent) -> Bool {
         switch e {
         case .workEnded(let r): return r.status == .completed

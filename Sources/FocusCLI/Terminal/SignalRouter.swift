@@ -92,12 +92,15 @@ package final class KeyReader: @unchecked Sendable {
         }
     }
 
-    /// Space or p: pause/resume; s: skip; q: stop.
+    /// Space or p: pause/resume; s: skip; q: stop; k and d: keep or discard time away from the
+    /// screen when the countdown asks (README, "Away from the screen").
     package static func command(for byte: UInt8) -> SessionCommand? {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePause
         case UInt8(ascii: "s"), UInt8(ascii: "S"): return .skip
         case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .stop(.person(reason: nil))
+        case UInt8(ascii: "k"), UInt8(ascii: "K"): return .awayAnswer(.keep)
+        case UInt8(ascii: "d"), UInt8(ascii: "D"): return .awayAnswer(.discard)
         default: return nil
         }
     }

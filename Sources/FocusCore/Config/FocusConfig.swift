@@ -39,6 +39,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var bufferSeconds = 0
     /// The daily cap of a subtask without `--max-per-day` (`max_per_day`); nil: none.
     package var maxPerDaySeconds: Int?
+    /// What time behind a locked screen is during a countdown (README, "Away from the screen").
+    package var idle: IdlePolicy = .ask
 
     package init() {}
 
@@ -67,6 +69,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("tentative_busy", "meetings not answered or accepted tentatively are busy time (true)"),
         ("buffer", "free time the planner keeps around calendar events (0m)"),
         ("max_per_day", "most work planned for one subtask a day, or none (none)"),
+        ("idle", "time behind a locked screen: ask, discard (a pause) or keep (ask)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -101,6 +104,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "tentative_busy": return tentativeBusy ? "true" : "false"
         case "buffer": return DurationParser.format(bufferSeconds).replacing(" ", with: "")
         case "max_per_day": return maxPerDaySeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "none"
+        case "idle": return idle.rawValue
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch weekdayHours[weekday] {
@@ -190,6 +194,11 @@ package struct FocusConfig: Sendable, Equatable {
             } else {
                 maxPerDaySeconds = try FocusConfig.dailyCap(text, what: key)
             }
+        case "idle":
+            guard let policy = IdlePolicy(rawValue: text.lowercased()) else {
+                throw .invalidValue(what: key, value: raw, expected: "ask, discard or keep")
+            }
+            idle = policy
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch text.lowercased() {

@@ -56,13 +56,16 @@ package struct WorkRecord: Sendable, Equatable {
     package var plannedSeconds: Int
     package var focusedSeconds: Int
     package var status: SessionStatus
+    /// What the log's note says of it ("away 12m": time behind a locked screen was discarded).
+    package var note: String?
 
-    package init(startedAt: Date, endedAt: Date, plannedSeconds: Int, focusedSeconds: Int, status: SessionStatus) {
+    package init(startedAt: Date, endedAt: Date, plannedSeconds: Int, focusedSeconds: Int, status: SessionStatus, note: String? = nil) {
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.plannedSeconds = plannedSeconds
         self.focusedSeconds = focusedSeconds
         self.status = status
+        self.note = note
     }
 }
 

@@ -7,10 +7,9 @@ package enum LiveInput: Sendable, Equatable {
     /// has been suspended in all since start-up, as the runner's clocks tell it.
     case woke(at: Duration, slept: Duration, command: SessionCommand?)
     /// The process runs again after `.park` (Ctrl-Z, then `fg` or `focus stop` from elsewhere).
+    /// (The screen locking and unlocking arrive as commands, `.away(true/false)`, from the
+    /// idle watcher; `away` decides what the time behind it is.)
     case continued(at: Duration, slept: Duration)
-    /// The screen was locked from `from` to `to`: time away from the desk, which `awayPolicy`
-    /// decides about (the idle watcher reports each such time once, when the screen unlocks).
-    case away(from: Duration, to: Duration)
 }
 
 /// What the runner does next, in order.
@@ -20,17 +19,11 @@ package enum LiveEffect: Sendable, Equatable {
     case handle([EngineEvent], at: Duration, checkpoint: Bool)
     /// Nothing happened: redraw the clock, and save a checkpoint when `checkpoint`.
     case redraw(at: Duration, checkpoint: Bool)
+    /// Say what became of the time away (README, "Away from the screen"), or ask about it.
+    case tell(AwayMessage)
     /// Ctrl-Z: the session is paused and saved; stop the process for real, and report
     /// `.continued` once it runs again.
     case park
-}
-
-/// What time behind a locked screen is (PRODUCT.md, config `idle`).
-package enum AwayPolicy: Sendable, Equatable {
-    /// Focus as any other time.
-    case keep
-    /// A pause: the session's focused time excludes it.
-    case discard
 }
 
 /// A live session as a pure value, the shape `CountdownEngine` has one level up: what the runner
@@ -44,7 +37,8 @@ package struct LiveSession: Sendable {
     package var tick: Duration?
     package var checkpointInterval: Duration
     package var suspendThreshold: Duration
-    package var awayPolicy: AwayPolicy = .keep
+    /// What time behind a locked screen is (config `idle`; `keep` watches nothing).
+    package var away = AwayTracker(policy: .keep)
     private var slept: Duration
     private var lastCheckpoint: Duration = .zero
     /// Paused by Ctrl-Z (not by the person): resumed when the process is continued.
@@ -96,10 +90,6 @@ package struct LiveSession: Sendable {
             guard resumeWhenContinued else { return [] }
             resumeWhenContinued = false
             return [handled(engine.resume(at: at), at: at)]
-        case let .away(from, to):
-            guard awayPolicy == .discard else { return [] }
-            engine.discount(from: from, to: to)
-            return [.redraw(at: to, checkpoint: true)]
         }
     }
 
@@ -113,17 +103,48 @@ package struct LiveSession: Sendable {
             var effects = events.isEmpty ? [] : [handled(events, at: at)]
             if !engine.isFinished { effects.append(.park) }
             return effects
+        default: break
+        }
+        var told: [LiveEffect] = []
+        switch away.question == nil ? command : AwayTracker.answerKey(command) {
+        case let .away(isAway)?:
+            if isAway { away.locked(at: at) } else { (events, told) = unlocked(events, at: at) }
+        case let .awayAnswer(answer)?: (events, told) = answered(answer, events, at: at)
         case .togglePause?: events += engine.isPaused ? engine.resume(at: at) : engine.pause(at: at)
         case .pause?: events += engine.pause(at: at)
         case .resume?: events += engine.resume(at: at)
         case .skip?: events += engine.skip(at: at)
         case let .stop(cause)?: events += engine.stop(at: at, cause: cause)
-        case .redraw?, nil: break
+        case .redraw?, .suspend?, nil: break
         }
+        events = away.settle(events, at: at, engine: &engine)
         if events.isEmpty {
-            return [.redraw(at: at, checkpoint: at - lastCheckpoint >= checkpointInterval)]
+            return told + [.redraw(at: at, checkpoint: at - lastCheckpoint >= checkpointInterval)]
         }
-        return [handled(events, at: at)]
+        return told + [handled(events, at: at)]
+    }
+
+    /// The screen unlocked: the time behind it discarded, or a question asked (policy `ask`).
+    private mutating func unlocked(_ events: [EngineEvent], at t: Duration) -> ([EngineEvent], [LiveEffect]) {
+        let held = away.heldSince
+        let more = away.unlocked(at: t, engine: &engine)
+        if let question = away.question {
+            return (events + more, [.tell(.question(awaySeconds: question.seconds, stopAt: engine.wallClock(at: question.from)))])
+        }
+        guard let held else { return (events + more, []) }
+        return (events + more, [.tell(.discarded(awaySeconds: AwayTracker.Question(from: held, to: t).seconds))])
+    }
+
+    /// The person answered the question about their time away.
+    private mutating func answered(_ answer: AwayTracker.Answer, _ events: [EngineEvent], at t: Duration) -> ([EngineEvent], [LiveEffect]) {
+        guard let question = away.question else { return (events, []) }
+        let seconds = AwayTracker.Question(from: question.from, to: t).seconds
+        let more = away.answer(answer, at: t, engine: &engine)
+        switch answer {
+        case .keep: return (events + more, [.tell(.kept(awaySeconds: seconds))])
+        case .discard: return (events + more, [.tell(.discarded(awaySeconds: seconds))])
+        case .stop: return (events + more, [])
+        }
     }
 
     private func handled(_ events: [EngineEvent], at t: Duration) -> LiveEffect {

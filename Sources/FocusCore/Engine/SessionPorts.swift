@@ -64,6 +64,21 @@ package enum SessionCommand: Sendable, Equatable {
     case suspend
     /// Redraw now (the terminal was resized).
     case redraw
+    /// The screen locked or the screen saver came on (true), or the person is back (false):
+    /// an `AwayWatcher`'s observation, timed by the runner's clock when it arrives.
+    case away(Bool)
+    /// The person's answer to "Away 12m: keep, discard, or stop at 13:05?" (k, d; s stops).
+    case awayAnswer(AwayTracker.Answer)
+}
+
+/// What the countdown says about time away from the screen (README, "Away from the screen").
+package enum AwayMessage: Sendable, Equatable {
+    /// "Away 12m: keep, discard, or stop at 13:05?"
+    case question(awaySeconds: Int, stopAt: Date)
+    /// The time away was not counted as focus (a pause).
+    case discarded(awaySeconds: Int)
+    /// The time away was counted as focus.
+    case kept(awaySeconds: Int)
 }
 
 /// The screen (or a log of plain lines) that follows the session.
@@ -72,4 +87,10 @@ package protocol SessionView: Sendable {
     func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord])
     /// A problem that does not stop the session (a failed checkpoint).
     func warn(_ message: String)
+    /// Time away from the screen: a question to answer, or what was made of it.
+    func away(_ message: AwayMessage)
+}
+
+extension SessionView {
+    package func away(_ message: AwayMessage) {}
 }

@@ -29,6 +29,9 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
     /// Called after a `.suspend` has paused the session and saved it: restores the terminal and
     /// stops the process; returns once the process is continued. Nil: the pause alone.
     package var park: (@Sendable () async -> Void)?
+    /// What time behind a locked screen is (config `idle`, already resolved for whether anyone
+    /// can be asked). Observations arrive in the mailbox as `.away`; `.keep` changes nothing.
+    package var idle: IdlePolicy = .keep
 
     package init(
         clock: C, now: @escaping @Sendable () -> Date, store: any SessionStore, view: any SessionView,
@@ -55,13 +58,13 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         package var recordError: FocusError?
     }
 
-    /// Runs `plan` until it is over. `awayPolicy`: what time behind a locked screen is.
-    package func run(plan: SessionPlan, awayPolicy: AwayPolicy = .keep) async -> Outcome {
+    /// Runs `plan` until it is over; time behind a locked screen is as `idle` says.
+    package func run(plan: SessionPlan) async -> Outcome {
         let origin = clock.now
         func offset() -> Duration { origin.duration(to: clock.now) }
         var live = LiveSession(plan: plan, startWall: now(), slept: sleptSoFar(), tick: tick,
                                checkpointInterval: checkpointInterval, suspendThreshold: suspendThreshold)
-        live.awayPolicy = awayPolicy
+        live.away = AwayTracker(policy: idle)
         var outcome = Outcome(recorded: [:], order: [], cause: nil, engine: live.engine.summary)
         var pending = live.start()
         while true {
@@ -94,6 +97,8 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
             let snap = live.engine.snapshot(at: at)
             if checkpoint { save(snap, at: at, &live) }
             view.update(snap, events: [], recorded: [:])
+        case let .tell(message):
+            view.away(message)
         case .park:
             break
         }

@@ -112,13 +112,30 @@ import Testing
 
     @Test func timeAwayIsKeptUnlessThePolicyDiscardsIt() {
         var kept = live(plan)
-        #expect(kept.observe(.away(from: .seconds(100), to: .seconds(400))).isEmpty)
+        #expect(kept.observe(.woke(at: .seconds(100), slept: .zero, command: .away(true))) == [.redraw(at: .seconds(100), checkpoint: true)])
+        #expect(kept.observe(.woke(at: .seconds(400), slept: .zero, command: .away(false))).allSatisfy { if case .tell = $0 { false } else { true } })
         #expect(records(kept.observe(.woke(at: .seconds(600), slept: .zero, command: .stop(.signal)))).map(\.focusedSeconds) == [600])
 
         var discarded = live(plan)
-        discarded.awayPolicy = .discard
-        #expect(discarded.observe(.away(from: .seconds(100), to: .seconds(400))) == [.redraw(at: .seconds(400), checkpoint: true)])
-        #expect(discarded.engine.deadline == .seconds(1800), "the countdown ends later, as after a pause")
+        discarded.away = AwayTracker(policy: .discard)
+        _ = discarded.observe(.woke(at: .seconds(100), slept: .zero, command: .away(true)))
+        let back = discarded.observe(.woke(at: .seconds(400), slept: .zero, command: .away(false)))
+        #expect(back.first == .tell(.discarded(awaySeconds: 300)), "the person is told the time away was not counted")
         #expect(records(discarded.observe(.woke(at: .seconds(600), slept: .zero, command: .stop(.signal)))).map(\.focusedSeconds) == [300])
+    }
+
+    @Test func askingAboutTimeAwayTellsTheQuestionAndKeepUndoesTheHold() {
+        var asked = live(plan)
+        asked.away = AwayTracker(policy: .ask)
+        _ = asked.observe(.woke(at: .seconds(100), slept: .zero, command: .away(true)))
+        let back = asked.observe(.woke(at: .seconds(400), slept: .zero, command: .away(false)))
+        guard case let .tell(.question(seconds, _))? = back.first else {
+            Issue.record("no question asked: \(back)")
+            return
+        }
+        #expect(seconds == 300)
+        let kept = asked.observe(.woke(at: .seconds(410), slept: .zero, command: .awayAnswer(.keep)))
+        #expect(kept.first == .tell(.kept(awaySeconds: 310)))
+        #expect(records(asked.observe(.woke(at: .seconds(600), slept: .zero, command: .stop(.signal)))).map(\.focusedSeconds) == [600])
     }
 }
