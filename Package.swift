@@ -41,10 +41,14 @@ let package = Package(
         .target(
             name: "FocusCLI",
             dependencies: [
-                "FocusCore", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork", "FocusText",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FocusCore", "FocusRendering", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork",
+                "FocusText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The terminal, HTML, JSON and CSV views of the domain: renderers are pure String builders
+        // over Core's values (and the view values storage's queries return); the one styled-text
+        // type (StyledLine) and the one JSON writer (JSONBytes).
+        .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusStorage", "FocusTime", "FocusText"]),
         // The SQLite store: migrations, records, queries.
         .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
         // SQLite's C API (Debian's libsqlite3-dev).
@@ -54,9 +58,10 @@ let package = Package(
         .target(name: "FocusSQLite", dependencies: ["CSQLite"]),
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
         .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
-        // The domain: model, engine, scheduling, stats, ports, errors. Foundation only.
+        // The domain: model, engine, scheduling, stats, sync, ports, errors: decisions over values.
         .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText"]),
-        // What FoundationEssentials leaves out of Foundation's text handling (trimming).
+        // What FoundationEssentials leaves out of Foundation's text handling (trimming), and text
+        // measured in terminal columns.
         .target(name: "FocusText"),
         // The one time module: civil dates, the zone database (TZif files, POSIX TZ rules), the
         // rule for local times in a DST gap or overlap. No dependencies.
@@ -84,8 +89,9 @@ let package = Package(
         .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
+        .testTarget(name: "FocusRenderingTests", dependencies: ["FocusRendering", "FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
-        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusSQLite", "FocusTestSupport"]),
+        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
             "FocusCLI", "FocusStorage", "FocusSQLite", "FocusTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,7 +100,7 @@ let package = Package(
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.
         .testTarget(name: "FocusNetworkTests", dependencies: ["FocusNetwork", "FocusCore", "FocusCoreTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FocusCore", "FocusRendering", "FocusCoreTestSupport"]),
     ]
 )
 

@@ -190,5 +190,40 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await world.output("agenda", "2026-11-23").out.contains("Sync · meetings  (declined: free)"))
         #expect(await world.run("config", "set", "email", "not an address") == 64)
     }
+
+    /// Busy time past the stored window (180 days of an import) is expanded from the stored file
+    /// by the same rule: a daily meeting the person declined leaves its hour free there too.
+    @Test func aDeclinedRecurringMeetingIsFreePastTheStoredWindow() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config.emails = ["me@work.example"]
+        world.config.dayStart = TimeOfDay(hour: 9, minute: 0)
+        world.config.dayEnd = TimeOfDay(hour: 10, minute: 0)
+        let daily = { (text: String) in text.replacingOccurrences(of: "DTEND:", with: "RRULE:FREQ=DAILY\r\nDTEND:") }
+        let text = daily(meeting("sync@example.org", "Sync", "20261123T090000", "20261123T100000", attendee: "me@work.example", partstat: "DECLINED"))
+            + daily(meeting("open@example.org", "Open", "20261123T120000", "20261123T130000", attendee: "me@work.example", partstat: "ACCEPTED"))
+        let file = try temporaryFile("daily.ics", text.replacingOccurrences(of: "END:VCALENDAR\r\nBEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//focus tests//EN\r\n", with: ""))
+        #expect(await world.run("calendar", "import", file) == 0)
+        let out = await world.output("calendar", "busy", "--from", "2027-06-01", "--to", "2027-06-01", "--json").out
+        let list = (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+        #expect(list.compactMap { $0["summary"] as? String } == ["Open"], "\(out)")
+        // The only working hour of 1 June 2027 is the declined meeting's: the work fits there.
+        let add = await world.output("task", "add", "Thesis/Draft", "--estimate", "25m", "--start", "2027-06-01", "--due", "2027-06-01")
+        #expect(add.code == 0, "\(add.err)")
+        let plan = await world.output("plan", "--json").out
+        #expect(plan.contains("\"start\": \"2027-06-01T07:00:00Z\""), "\(plan)")
+    }
+
+    /// `calendar import` knows the person by every address they have: config `email` and the
+    /// connected accounts' own (the principal's calendar-user-address-set).
+    @Test func anImportedMeetingDeclinedByTheAccountsOwnAddressIsFreeTime() async throws {
+        let (_, world) = try account()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        let text = meeting("sync@example.org", "Sync", "20261123T130000Z", "20261123T140000Z", attendee: "ALICE@example.org", partstat: "DECLINED")
+        let file = try temporaryFile("declined.ics", text)
+        let imported = await world.output("calendar", "import", file)
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(await busy(world) == ["Stand-up"], "declined by the account's own address: free")
+        #expect(await world.output("agenda", "2026-11-23").out.contains("Sync · declined  (declined: free)"))
+    }
 }
 

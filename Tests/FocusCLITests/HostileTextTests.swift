@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusRendering
 import FocusTestSupport
 import Foundation
 import FocusSQLite

@@ -1,7 +1,9 @@
 import FocusCLI
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FocusTestSupport
+import FocusText
 import Foundation
 import Testing
 

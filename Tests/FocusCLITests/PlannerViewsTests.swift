@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FocusTestSupport
 import Foundation

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusTestSupport
+import FocusText
 import Foundation
 import Testing
 

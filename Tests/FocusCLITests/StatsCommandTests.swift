@@ -1,5 +1,6 @@
 import FocusCore
 import FocusTestSupport
+import FocusText
 import Foundation
 import Testing
 import FocusStorage
@@ -133,7 +134,7 @@ import FocusStorage
         (["stats", "--from", "2026-11-01"], "focus: error: --from needs --to: give both, e.g. --from 2026-11-01 --to 2026-11-30 (whole local days, --to included).\n"),
         (["stats", "--to", "2026-11-01"], "focus: error: --to needs --from: give both, e.g. --from 2026-11-01 --to 2026-11-30 (whole local days, --to included).\n"),
         (["stats", "--from", "2026-11-10", "--to", "2026-11-01"], "focus: error: invalid --to date '2026-11-01': expected a day on or after --from (2026-11-10).\n"),
-        (["stats", "--from", "someday", "--to", "2026-11-01"], "focus: error: invalid --from date 'someday': expected a date like 2026-11-22.\n"),
+        (["stats", "--from", "someday", "--to", "2026-11-01"], "focus: error: invalid --from date 'someday': expected a date like 2026-11-22, today, tomorrow, yesterday, fri, next fri, last fri, in 3 days, in 2 weeks, 3 days ago, end of week or end of month.\n"),
         (["stats", "--json", "--csv"], "focus: error: use either --json or --csv, not both.\n"),
         (["stats", "--last", "7", "--from", "2026-11-01", "--to", "2026-11-02"], "focus: error: use either --last or --from/--to, not both.\n"),
         (["stats", "--task", "Nope"], "focus: error: no task matches 'Nope'. Run `focus task list` to see all.\n"),

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusText
 import Testing
 
 /// Titles are stored and compared in NFC and never look like ids; free text is cut in views.

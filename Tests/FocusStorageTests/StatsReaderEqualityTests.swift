@@ -1,4 +1,5 @@
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FocusTestSupport
 import Foundation

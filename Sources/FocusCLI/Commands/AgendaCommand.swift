@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -15,7 +16,7 @@ package struct AgendaCommand: FocusRunnable {
             `focus config`
             """)
 
-    @Argument(help: ArgumentHelp("The day (default today).", valueName: "date"))
+    @Argument(help: ArgumentHelp("The day (default today; 2026-11-23, fri, 'in 3 days').", valueName: "date"))
     var date: String?
     @Flag(help: "Seven days from the day: the week ahead.")
     var week = false
@@ -117,7 +118,7 @@ package struct AgendaCommand: FocusRunnable {
         let cal = env.calendar
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
-        let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expand)
+        let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expansion(env, db))
         // Every session covering part of the day, as for events: one across midnight is on both days.
         let sessions = try db.sessions(overlapping: start, end)
         var blocks = try db.blocks(overlapping: start, end)

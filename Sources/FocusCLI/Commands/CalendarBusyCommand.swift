@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 
 /// `focus calendar busy --from DATE --to DATE [--json]`.
@@ -7,7 +8,7 @@ package struct CalendarBusyCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "busy", abstract: "Show busy time from imported calendars over whole local days.")
 
-    @Option(help: ArgumentHelp("First day (2026-11-23).", valueName: "date"))
+    @Option(help: ArgumentHelp("First day (2026-11-23, tomorrow, mon).", valueName: "date"))
     var from: String
     @Option(help: ArgumentHelp("Last day, included.", valueName: "date"))
     var to: String
@@ -30,7 +31,8 @@ package struct CalendarBusyCommand: FocusRunnable {
         let start = env.calendar.startOfDay(first)
         let end = env.calendar.startOfDay(last.adding(days: 1))
         // A zero-length event (no DTEND or DURATION) marks a moment: it is not busy time.
-        let events = try env.openDatabase().busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expand)
+        let db = try env.openDatabase()
+        let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env, db))
             .filter { $0.end > $0.start }
         if json {
             env.console.line(JSON.array(events.map(Self.json)).rendered())

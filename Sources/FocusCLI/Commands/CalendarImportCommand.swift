@@ -1,3 +1,4 @@
+import FocusRendering
 import FocusText
 import ArgumentParser
 import FocusCalendar
@@ -44,14 +45,17 @@ package struct CalendarImportCommand: FocusRunnable {
                                    end: now.addingTimeInterval(Double(Self.daysAhead * 86_400)))
         // The parsed document is the largest thing an import holds: it lives only inside this
         // call, so its memory is given back before the occurrences are written.
+        // The person's addresses include those of connected accounts, stored in the database
+        // (when there is one: a first import creates it only once the file has been read).
+        let existing = env.databaseExists() ? try env.openDatabase() : nil
         var declined: [(start: Date, end: Date, summary: String)] = []
         let (calendarName, events, occurrences) = try Self.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
-                                                                  strict: strict, attendance: .current(env, nil),
+                                                                  strict: strict, attendance: .current(env, existing),
                                                                   declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
                                                                   warn: { progress.clear(); env.console.note($0) })
         progress.phase("Storing \(ProgressLine.grouped(occurrences.count)) busy times")
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
-        let db = try env.openDatabase()
+        let db = try existing ?? env.openDatabase()
         let replaced = try db.importCalendar(
             CalendarImport(name: calendarName, source: source, content: data,
                            timeZone: env.calendar.identifier, horizon: horizon, eventCount: events, importedAt: now),
@@ -84,9 +88,7 @@ package struct CalendarImportCommand: FocusRunnable {
             warn("warning: \(file):\(warning.line): \(warning.message)")
         }
         let calendarName = try calendarName(option: name, document: document, file: fallbackName ?? file)
-        let isFree = attendance.map { policy in
-            { (event: ICSEvent) in Attendance.isFree(attendees: event.attendees.map { ($0.address, $0.partstat) }, addresses: policy.addresses, tentativeBusy: policy.tentativeBusy) }
-        }
+        let isFree = attendance?.isFree
         let occurrences = document.busyTimes(from: horizon.start, to: horizon.end, local: local, isFree: isFree)
         // The meetings left out, for the agenda to show marked.
         if let declined, let isFree { declined(document.freeTimes(from: horizon.start, to: horizon.end, local: local, isFree: isFree)) }
@@ -142,5 +144,14 @@ struct AttendancePolicy {
         var addresses = Set(env.config.emails.map(Attendance.address))
         for account in (try? db?.accounts()) ?? [] { addresses.formUnion(account.addresses.map(Attendance.address)) }
         return AttendancePolicy(addresses: addresses, tentativeBusy: env.config.tentativeBusy)
+    }
+
+    /// The one rule, for every reader of calendar files (import, subscribe, connected calendars
+    /// and the planner's expansion past the stored window): whether an event is free time.
+    var isFree: @Sendable (ICSEvent) -> Bool {
+        let addresses = addresses, tentativeBusy = tentativeBusy
+        return { event in
+            Attendance.isFree(attendees: event.attendees.map { ($0.address, $0.partstat) }, addresses: addresses, tentativeBusy: tentativeBusy)
+        }
     }
 }

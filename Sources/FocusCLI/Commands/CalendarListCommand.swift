@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
+import FocusText
 import FoundationEssentials
 import FocusStorage
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusNetwork
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCalendar
 import FocusCore
 import FocusNetwork
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 

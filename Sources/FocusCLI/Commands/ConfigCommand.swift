@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusText
 import FoundationEssentials
 import FocusStorage
 
@@ -54,7 +55,7 @@ package struct ConfigSetCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         var config = env.config
-        try config.set(key, to: value)
+        try config.set(key, to: value, today: env.today)
         if FocusConfig.relatedKeys.contains(key), (try? config.validate()) == nil {
             // One key at a time: say which one to change first to get both where they are wanted.
             let other = key == "day_start" ? "day_end" : "day_start"

@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNotifications
 import FocusStorage
+import FocusText
 import FoundationEssentials
 import FocusSQLite
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCalendar
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -31,7 +32,7 @@ package struct ExportCommand: FocusRunnable {
     @Option(help: ArgumentHelp("jsonl (default), csv or ics; --output FILE.csv or FILE.ics implies it.", valueName: "format"),
             completion: .list(["jsonl", "csv", "ics"]))
     var format: String?
-    @Option(help: ArgumentHelp("First day (2026-11-01); needs --to.", valueName: "date"))
+    @Option(help: ArgumentHelp("First day (2026-11-01, 'last mon'); needs --to.", valueName: "date"))
     var from: String?
     @Option(help: ArgumentHelp("Last day, included; needs --from.", valueName: "date"))
     var to: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 
 /// `focus import FILE [--format jsonl|csv|timewarrior|watson|openpomodoro] [--map RULES]`.

@@ -12,8 +12,8 @@ package struct LogAddCommand: FocusRunnable {
             `focus log add "Thesis/Chapter 2" --start "2026-11-22 09:00" --duration 50m`
             """)
     @Argument(help: ArgumentHelp("Task or Task/Subtask.", valueName: "path"), completion: Completions.paths) var path: String
-    @Option(help: ArgumentHelp("When it started.", valueName: "datetime")) var start: String
-    @Option(help: ArgumentHelp("When it ended.", valueName: "datetime")) var end: String?
+    @Option(help: ArgumentHelp("When it started ('2026-11-20 09:00', 'yesterday 9am').", valueName: "datetime")) var start: String
+    @Option(help: ArgumentHelp("When it ended (17:00, 'yesterday 5pm').", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
     @Flag(help: "Record it as interrupted (left early).") var interrupted = false
     @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?

@@ -8,7 +8,7 @@ package struct LogEditCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a recorded session.")
     @Argument(help: ArgumentHelp("The session id (see `focus log`).", valueName: "id"), completion: Completions.sessionIDs) var id: Int64
     @Option(help: ArgumentHelp("Move it to another task or subtask.", valueName: "path"), completion: Completions.paths) var task: String?
-    @Option(help: ArgumentHelp("New start.", valueName: "datetime")) var start: String?
+    @Option(help: ArgumentHelp("New start ('2026-11-20 09:00', 9:30, 'yesterday 9am').", valueName: "datetime")) var start: String?
     @Option(help: ArgumentHelp("New end.", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("New length (from the start).", valueName: "duration")) var duration: String?
     @Option(help: ArgumentHelp("New focused time (pauses excluded).", valueName: "duration")) var focused: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 
 /// `focus plan [--dry-run] [--json]`, `focus plan --unpin [PATH]`.

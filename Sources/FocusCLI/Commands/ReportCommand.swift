@@ -1,6 +1,8 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
+import FocusText
 
 /// `focus report --html FILE [--last N | --from DATE --to DATE] [--task PATH]`.
 package struct ReportCommand: FocusRunnable {

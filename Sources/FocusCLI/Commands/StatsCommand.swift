@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 
 /// `focus stats [--last N | --from DATE --to DATE] [--task PATH] [--json | --csv]`.

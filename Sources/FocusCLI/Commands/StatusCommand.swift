@@ -1,3 +1,4 @@
+import FocusRendering
 import FocusText
 import ArgumentParser
 import FocusCore

@@ -1,3 +1,4 @@
+import FocusRendering
 import FocusText
 import ArgumentParser
 import FocusCore
@@ -23,7 +24,7 @@ package struct TaskListCommand: FocusRunnable {
     var sort: String?
     @Option(help: ArgumentHelp("Only work whose title or notes hold this text (any case).", valueName: "text"))
     var search: String?
-    @Option(help: ArgumentHelp("Only open subtasks due by the end of this local day.", valueName: "date"))
+    @Option(help: ArgumentHelp("Only open subtasks due by the end of this day (fri).", valueName: "date"))
     var dueBefore: String?
     @Flag(help: "Only open subtasks at risk or overdue.")
     var atRisk = false

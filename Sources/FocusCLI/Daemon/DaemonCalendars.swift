@@ -40,7 +40,7 @@ enum DaemonCalendars {
                 let window = (now, now.addingTimeInterval(14 * 86_400))
                 let blocksBefore = try blocks(db, now: now)
                 let risksBefore = try risks(db)
-                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
+                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
                 let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
                 // The accounts are listed again when one of their calendars is due.
                 var changed = false
@@ -59,7 +59,7 @@ enum DaemonCalendars {
                 if changed {
                     _ = Planning.replanIfStale(env, db)
                     let before = Set(busyBefore.map { BusyKey($0) })
-                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expand)
+                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
                         .filter { !before.contains(BusyKey($0)) }
                     notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
                                                   riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),

@@ -1,5 +1,6 @@
 import Dispatch
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 import Synchronization

@@ -6,9 +6,9 @@ import FocusCore
 package struct SubtaskOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Estimated work, e.g. 6h or 90m.", valueName: "duration"))
     package var estimate: String?
-    @Option(help: ArgumentHelp("Due date-time ('2026-11-27 17:00'); a date alone means the end of that day.", valueName: "datetime"))
+    @Option(help: ArgumentHelp("Due ('2026-11-27 17:00', 'fri 5pm', tomorrow); a date alone means the end of that day.", valueName: "datetime"))
     package var due: String?
-    @Option(help: ArgumentHelp("First day work may start (2026-11-23).", valueName: "date"))
+    @Option(help: ArgumentHelp("First day work may start (2026-11-23, mon, tomorrow).", valueName: "date"))
     package var start: String?
     @Option(help: ArgumentHelp("Attention span: the longest sitting, e.g. 50m.", valueName: "duration"))
     package var span: String?

@@ -5,7 +5,7 @@ import FocusCore
 package struct WindowOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The N local days ending today, today included (default 7).", valueName: "n"))
     package var last: Int?
-    @Option(help: ArgumentHelp("First day (2026-11-01, today, yesterday); needs --to.", valueName: "date"))
+    @Option(help: ArgumentHelp("First day (2026-11-01, 'last mon', '2 weeks ago'); needs --to.", valueName: "date"))
     package var from: String?
     @Option(help: ArgumentHelp("Last day, included; needs --from.", valueName: "date"))
     package var to: String?

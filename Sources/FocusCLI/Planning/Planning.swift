@@ -17,12 +17,23 @@ enum Planning {
         return rules
     }
 
-    static func context(_ env: FocusEnvironment, now: Date) -> PlanContext {
-        PlanContext(now: now, rules: rules(env), expand: expand)
+    /// `db` gives the addresses of connected accounts, for meetings the person declined.
+    static func context(_ env: FocusEnvironment, _ db: AppDatabase?, now: Date) -> PlanContext {
+        PlanContext(now: now, rules: rules(env), expand: expansion(env, db))
     }
 
-    /// Expands a stored calendar's raw text (where its stored occurrences do not answer).
-    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar) throws -> [BusyEvent] {
+    /// How busy time past a calendar's stored window is read: its stored file expanded, leaving
+    /// out the meetings the person declined (their addresses: config `email` and those of the
+    /// accounts in `db`), as the stored occurrences do.
+    static func expansion(_ env: FocusEnvironment, _ db: AppDatabase?) -> CalendarExpansion {
+        let attendance = AttendancePolicy.current(env, db)
+        return { content, name, from, to, zone in try expand(content, name, from, to, zone, attendance: attendance) }
+    }
+
+    /// Expands a stored calendar's raw text (where its stored occurrences do not answer), leaving
+    /// out meetings the person declined by the same rule as the stored occurrences.
+    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar,
+                       attendance: AttendancePolicy) throws -> [BusyEvent] {
         let document: ICSDocument
         do {
             document = try ICSReader.parse(content, detail: .busyTime)
@@ -30,7 +41,7 @@ enum Planning {
             throw FocusError.badInput(file: "calendar '\(name)'", line: error.line,
                                       reason: "\(error.reason) (the stored copy no longer reads; import the file again)")
         }
-        return document.busyOccurrences(from: from, to: to, local: zone).map {
+        return document.busyTimes(from: from, to: to, local: zone, isFree: attendance.isFree).map {
             BusyEvent(start: $0.start, end: $0.end, summary: $0.summary, allDay: $0.allDay, calendar: name)
         }
     }
@@ -43,7 +54,7 @@ enum Planning {
     /// Re-plans and saves (or, with `save: false`, only computes).
     static func replan(_ env: FocusEnvironment, _ db: AppDatabase, save: Bool = true) throws(FocusError) -> PlanOutcome {
         let now = env.now()
-        return try db.replan(context(env, now: now), save: save, showFrom: showFrom(env, now: now))
+        return try db.replan(context(env, db, now: now), save: save, showFrom: showFrom(env, now: now))
     }
 
     /// The re-plan after a change that already succeeded (a session): a failure is a warning,
@@ -63,7 +74,7 @@ enum Planning {
     static func replanIfStale(_ env: FocusEnvironment, _ db: AppDatabase) -> PlanOutcome? {
         do {
             let now = env.now()
-            return try db.replanIfStale(context(env, now: now), showFrom: showFrom(env, now: now))
+            return try db.replanIfStale(context(env, db, now: now), showFrom: showFrom(env, now: now))
         } catch {
             env.console.note("warning: the plan was not updated (\(error.description)). Run `focus plan` to try again.")
             return nil

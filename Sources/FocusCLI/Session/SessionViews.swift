@@ -1,4 +1,6 @@
 import FocusCore
+import FocusRendering
+import FocusText
 import FoundationEssentials
 import Synchronization
 

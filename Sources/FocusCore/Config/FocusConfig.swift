@@ -104,7 +104,8 @@ package struct FocusConfig: Sendable, Equatable {
     }
 
     /// Sets a key from text (as typed on the command line or read from the file), validating it.
-    package mutating func set(_ key: String, to raw: String) throws(FocusError) {
+    /// `today` (the command line only) lets days off be said as words (`config set off fri`).
+    package mutating func set(_ key: String, to raw: String, today: LocalDate? = nil) throws(FocusError) {
         let text = raw.trimmingSpaces()
         func duration(min: Int) throws(FocusError) -> Int {
             let s = try DurationParser.seconds(text, what: key)
@@ -163,7 +164,7 @@ package struct FocusConfig: Sendable, Equatable {
                 guard s <= 7 * 86_400 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 1m to 7d, or off") }
                 syncIntervalSeconds = s
             }
-        case "off": try setDaysOff(text, raw: raw)
+        case "off": try setDaysOff(text, raw: raw, today: today)
         case "email":
             let list = ["none", ""].contains(text.lowercased()) ? [] : text.split(separator: ",").map { Attendance.address(String($0)) }
             guard list.allSatisfy({ $0.contains("@") && !$0.contains(" ") }) else {
@@ -186,8 +187,10 @@ package struct FocusConfig: Sendable, Equatable {
     }
 
     /// `off`: `none` clears the list; each comma-separated `YYYY-MM-DD` is added, `-YYYY-MM-DD`
-    /// removed (so `config set off 2026-12-24` adds one day to those already off).
-    private mutating func setDaysOff(_ text: String, raw: String) throws(FocusError) {
+    /// removed (so `config set off 2026-12-24` adds one day to those already off). Given `today`
+    /// (`config set`, never the file), a day may be said as people say it (`fri`, `in 3 days`):
+    /// what is stored is the date it names.
+    private mutating func setDaysOff(_ text: String, raw: String, today: LocalDate?) throws(FocusError) {
         if ["none", ""].contains(text.lowercased()) {
             daysOff = []
             return
@@ -196,8 +199,10 @@ package struct FocusConfig: Sendable, Equatable {
             var entry = Substring(item.trimmingSpaces())
             let removing = entry.hasPrefix("-")
             if removing { entry = entry.dropFirst() }
-            guard entry.utf8.count == 10, let day = DateParser.parseDate(entry) else {
-                throw .invalidValue(what: "off", value: raw, expected: "dates like 2026-12-24 (-2026-12-24 to remove one, none to clear)")
+            let said = today.flatMap { DayPhrase.day(String(entry), today: $0) }
+            guard let day = said ?? (entry.utf8.count == 10 ? DateParser.parseDate(entry) : nil) else {
+                let forms = today == nil ? "dates like 2026-12-24" : "dates like 2026-12-24 or fri, in 3 days"
+                throw .invalidValue(what: "off", value: raw, expected: forms + " (-2026-12-24 to remove one, none to clear)")
             }
             if removing { daysOff.remove(day) } else { daysOff.insert(day) }
         }

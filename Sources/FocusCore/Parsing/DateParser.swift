@@ -10,8 +10,9 @@ package enum DateTimeInput: Equatable, Sendable {
     case day(LocalDate)
 }
 
-/// Parsers for times of day (`09:00`), dates (`2026-11-22`, `today`, `tomorrow`, `yesterday`) and
-/// date-times (`2026-11-22 17:00`, `2026-11-22T17:00:00`, ISO 8601 with an offset or `Z`).
+/// Parsers for times of day (`09:00`), dates (`2026-11-22`, and as people say them: `tomorrow`,
+/// `fri`, `in 3 days`, see `DayPhrase`) and date-times (`2026-11-22 17:00`, `2026-11-22T17:00:00`,
+/// ISO 8601 with an offset or `Z`, `fri 17:00`).
 /// Digits are read by hand: no formatter objects, no locale surprises.
 package enum DateParser {
     package static func timeOfDay(_ text: String, what: String = "time of day") throws(FocusError) -> TimeOfDay {
@@ -23,37 +24,36 @@ package enum DateParser {
     }
 
     package static func date(_ text: String, today: LocalDate, what: String = "date") throws(FocusError) -> LocalDate {
-        let s = text.trimmingSpaces().lowercased()
-        switch s {
-        case "today": return today
-        case "tomorrow": return today.adding(days: 1)
-        case "yesterday": return today.adding(days: -1)
-        default: break
-        }
-        guard let d = parseDate(Substring(s)) else {
-            throw .invalidValue(what: what, value: text, expected: "a date like 2026-11-22")
+        guard let d = DayPhrase.day(text.trimmingSpaces(), today: today) else {
+            throw .invalidValue(what: what, value: text, expected: DayPhrase.dayForms)
         }
         return d
     }
 
+    /// A date-time: ISO 8601 (with an offset or `Z` it names an instant; without, a local
+    /// reading), a time alone (today), or a day as people say it with an optional time
+    /// (`fri 17:00`, `tomorrow 9am`, `in 3 days`): see `DayPhrase`.
     package static func dateTime(_ text: String, today: LocalDate, what: String = "date-time") throws(FocusError) -> DateTimeInput {
-        let fail = FocusError.invalidValue(what: what, value: text, expected: "a date-time like '2026-11-22 17:00' or 2026-11-22T17:00:00+01:00")
         let s = text.trimmingSpaces()
-        let lower = s.lowercased()
-        // Relative day words, optionally followed by a time: `today 17:00`.
-        for (word, offset) in [("today", 0), ("tomorrow", 1), ("yesterday", -1)] where lower.hasPrefix(word) {
-            let rest = lower.dropFirst(word.count).trimmingSpaces()
-            let day = today.adding(days: offset)
-            if rest.isEmpty { return .day(day) }
-            guard let (t, sec) = parseClock(Substring(rest)) else { throw fail }
-            return .local(day, t, second: sec)
+        if let input = isoDateTime(s, today: today) { return input }
+        guard let (day, time) = DayPhrase.dayAndTime(s, today: today) else {
+            throw .invalidValue(what: what, value: text, expected: dateTimeForms)
         }
+        guard let (t, sec) = time else { return .day(day) }
+        return .local(day, t, second: sec)
+    }
+
+    /// The forms a refused date-time lists.
+    package static let dateTimeForms = "'2026-11-22 17:00', 2026-11-22T17:00:00+01:00, 17:00, or a day (today, tomorrow, fri, next fri, in 3 days, end of month) with an optional time (fri 17:00, monday 9am)"
+
+    /// `2026-11-22`, `2026-11-22 17:00`, `2026-11-22T17:00:00+01:00` or a bare `17:00`; nil otherwise.
+    private static func isoDateTime(_ s: String, today: LocalDate) -> DateTimeInput? {
         // A bare time of day means today.
         if let (t, sec) = parseClock(Substring(s)) { return .local(today, t, second: sec) }
-        guard s.count >= 10, let day = parseDate(s.prefix(10)) else { throw fail }
+        guard s.count >= 10, let day = parseDate(s.prefix(10)) else { return nil }
         var rest = s.dropFirst(10)
         if rest.isEmpty { return .day(day) }
-        guard let sep = rest.first, sep == "T" || sep == " " || sep == "t" else { throw fail }
+        guard let sep = rest.first, sep == "T" || sep == " " || sep == "t" else { return nil }
         rest = rest.dropFirst()
         // Split the clock from an offset suffix (`Z`, `+01:00`, `-0500`).
         var clockPart = rest
@@ -63,15 +63,15 @@ package enum DateParser {
             offsetSeconds = 0
         } else if let signIndex = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
             clockPart = rest[rest.startIndex..<signIndex]
-            guard let off = parseOffset(rest[signIndex...]) else { throw fail }
+            guard let off = parseOffset(rest[signIndex...]) else { return nil }
             offsetSeconds = off
         }
         // Fractions of a second are accepted and dropped.
         if let dot = clockPart.firstIndex(of: ".") {
-            guard clockPart[clockPart.index(after: dot)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { throw fail }
+            guard clockPart[clockPart.index(after: dot)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             clockPart = clockPart[..<dot]
         }
-        guard let (t, sec) = parseClock(clockPart.trimmingSpaces()[...]) else { throw fail }
+        guard let (t, sec) = parseClock(clockPart.trimmingSpaces()[...]) else { return nil }
         if let offsetSeconds {
             let local = day.dayNumber * 86_400 + t.minutes * 60 + sec
             return .instant(Date(timeIntervalSince1970: Double(local - offsetSeconds)))

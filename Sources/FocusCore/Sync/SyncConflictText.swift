@@ -1,3 +1,4 @@
+import FocusText
 import FocusTime
 import FoundationEssentials
 

@@ -1,4 +1,4 @@
-import FocusCLI
+import FocusRendering
 import Testing
 
 /// The progress line of long commands: what a person reads while an import runs.

@@ -2,42 +2,56 @@ import FocusCore
 import FoundationEssentials
 
 /// What `focus status` knows at one moment, gathered with as few reads as the output needs.
-struct StatusFacts: Sendable, Equatable {
-    struct Session: Sendable, Equatable {
-        var task: String
-        var subtask: String?
-        var phase: Phase
-        var isPaused: Bool
-        var remainingSeconds: Int
-        var plannedSeconds: Int
-        var cycle: Int
-        var cycles: Int
+package struct StatusFacts: Sendable, Equatable {
+    package struct Session: Sendable, Equatable {
+        package var task: String
+        package var subtask: String?
+        package var phase: Phase
+        package var isPaused: Bool
+        package var remainingSeconds: Int
+        package var plannedSeconds: Int
+        package var cycle: Int
+        package var cycles: Int
 
-        var path: String { subtask.map { "\(task)/\($0)" } ?? task }
-        var elapsedSeconds: Int { max(0, plannedSeconds - remainingSeconds) }
-        var state: String { isPaused ? "paused" : "running" }
+        package init(task: String, subtask: String?, phase: Phase, isPaused: Bool, remainingSeconds: Int, plannedSeconds: Int,
+                     cycle: Int, cycles: Int) {
+            self.task = task
+            self.subtask = subtask
+            self.phase = phase
+            self.isPaused = isPaused
+            self.remainingSeconds = remainingSeconds
+            self.plannedSeconds = plannedSeconds
+            self.cycle = cycle
+            self.cycles = cycles
+        }
+
+        package var path: String { subtask.map { "\(task)/\($0)" } ?? task }
+        package var elapsedSeconds: Int { max(0, plannedSeconds - remainingSeconds) }
+        package var state: String { isPaused ? "paused" : "running" }
     }
 
     /// The next planned block: when (`14:00`, `Tue 14:00`) and what.
-    struct Next: Sendable, Equatable {
-        var when: String
-        var path: String
+    package struct Next: Sendable, Equatable {
+        package var when: String
+        package var path: String
         /// `14:00 Thesis/Chapter 2`.
-        var text: String { "\(when) \(path)" }
+        package var text: String { "\(when) \(path)" }
     }
 
     /// The running session; nil when idle.
-    var session: Session?
+    package var session: Session?
     /// The next planned block; nil when none (or not asked for).
-    var next: Next?
+    package var next: Next?
     /// Focus today, the running work session included; nil when not asked for.
-    var todaySeconds: Int?
+    package var todaySeconds: Int?
+
+    package init() {}
 }
 
 /// The texts of `focus status`: a template, and what waybar and i3blocks read. Pure.
-enum StatusRenderer {
+package enum StatusRenderer {
     /// `14:00 Thesis/Chapter 2` today, `Tue 14:00 …` within the week ahead, `1 Dec 14:00 …` later.
-    static func next(start: Date, path: String, now: Date, calendar: LocalCalendar) -> StatusFacts.Next {
+    package static func next(start: Date, path: String, now: Date, calendar: LocalCalendar) -> StatusFacts.Next {
         let day = calendar.day(of: start)
         let today = calendar.day(of: now)
         let time = calendar.timeOfDay(of: start).description
@@ -53,12 +67,12 @@ enum StatusRenderer {
     }
 
     /// `1h35m`, `25m`, `0m`.
-    static func compact(_ seconds: Int) -> String {
+    package static func compact(_ seconds: Int) -> String {
         DurationParser.format(seconds).replacing(" ", with: "")
     }
 
     /// The `--format` placeholders and their values.
-    static func values(_ facts: StatusFacts) -> [String: String] {
+    package static func values(_ facts: StatusFacts) -> [String: String] {
         var v: [String: String] = ["next": facts.next?.text ?? "", "today": facts.todaySeconds.map(compact) ?? ""]
         if let s = facts.session {
             v["state"] = s.state
@@ -81,7 +95,7 @@ enum StatusRenderer {
     /// nothing to show (the path when idle, no next block) takes a space beside it along, and
     /// a separator left dangling at either end goes too: `{state} {path} {remaining} | {next}`
     /// reads `idle`, not `idle   |`.
-    static func fill(_ template: String, _ values: [String: String]) -> String {
+    package static func fill(_ template: String, _ values: [String: String]) -> String {
         var out = ""
         var emptied = false
         var rest = Substring(template)
@@ -108,7 +122,7 @@ enum StatusRenderer {
 
     /// The one line a bar shows: the session and its time left, or when idle the next block
     /// (else today's focus, else `idle`).
-    static func barText(_ facts: StatusFacts) -> String {
+    package static func barText(_ facts: StatusFacts) -> String {
         if let s = facts.session {
             let what = s.phase == .work ? s.path : s.phase.label
             return "\(what) \(DurationParser.clock(s.remainingSeconds))" + (s.isPaused ? " paused" : "")
@@ -119,7 +133,7 @@ enum StatusRenderer {
     }
 
     /// The short form (i3blocks' short_text): the time left, or the next block's start.
-    static func shortText(_ facts: StatusFacts) -> String {
+    package static func shortText(_ facts: StatusFacts) -> String {
         if let s = facts.session { return DurationParser.clock(s.remainingSeconds) + (s.isPaused ? " paused" : "") }
         if let next = facts.next { return "next \(next.when)" }
         if let today = facts.todaySeconds, today > 0 { return compact(today) }
@@ -127,7 +141,7 @@ enum StatusRenderer {
     }
 
     /// Every line of detail, for a tooltip.
-    static func detail(_ facts: StatusFacts) -> [String] {
+    package static func detail(_ facts: StatusFacts) -> [String] {
         var lines: [String] = []
         if let s = facts.session {
             lines.append(s.path)
@@ -144,14 +158,14 @@ enum StatusRenderer {
     }
 
     /// Whole percent of the phase gone by (0 when idle).
-    static func percentage(_ facts: StatusFacts) -> Int {
+    package static func percentage(_ facts: StatusFacts) -> Int {
         guard let s = facts.session, s.plannedSeconds > 0 else { return 0 }
         return min(100, s.elapsedSeconds * 100 / s.plannedSeconds)
     }
 
     /// Waybar's custom module with `"return-type": "json"`: one object per run. Waybar reads
     /// text and tooltip as Pango markup, so `&`, `<` and `>` are escaped.
-    static func waybar(_ facts: StatusFacts) -> String {
+    package static func waybar(_ facts: StatusFacts) -> String {
         var classes: [JSON] = [.string(facts.session?.state ?? "idle")]
         if let s = facts.session { classes.append(.string(s.phase.rawValue)) }
         return JSON.object([
@@ -163,13 +177,13 @@ enum StatusRenderer {
     }
 
     /// i3blocks' protocol: full_text, short_text and color, one line each.
-    static func i3blocks(_ facts: StatusFacts) -> String {
+    package static func i3blocks(_ facts: StatusFacts) -> String {
         [oneLine(barText(facts)), oneLine(shortText(facts)), color(facts)].joined(separator: "\n")
     }
 
     /// The same as one JSON object a line, for i3blocks' `interval=persist` with `format=json`
     /// (`focus status --follow --i3blocks`): in that mode each plain line would be a new full_text.
-    static func i3blocksJSON(_ facts: StatusFacts) -> String {
+    package static func i3blocksJSON(_ facts: StatusFacts) -> String {
         JSON.object([
             ("full_text", .string(oneLine(barText(facts)))),
             ("short_text", .string(oneLine(shortText(facts)))),
@@ -178,7 +192,7 @@ enum StatusRenderer {
     }
 
     /// Red at work, green on a break, amber when paused, grey when idle.
-    static func color(_ facts: StatusFacts) -> String {
+    package static func color(_ facts: StatusFacts) -> String {
         guard let s = facts.session else { return "#768390" }
         if s.isPaused { return "#C69026" }
         return s.phase == .work ? "#E5534B" : "#57AB5A"

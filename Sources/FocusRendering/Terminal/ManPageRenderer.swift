@@ -3,47 +3,47 @@ import FoundationEssentials
 
 /// The command tree as ArgumentParser describes it (`--experimental-dump-help`): only the
 /// fields the manual needs.
-struct CommandDump: Decodable {
-    struct Name: Decodable {
-        var kind: String
-        var name: String
+package struct CommandDump: Decodable {
+    package struct Name: Decodable {
+        package var kind: String
+        package var name: String
     }
 
-    struct Argument: Decodable {
-        var kind: String
-        var names: [Name]?
-        var preferredName: Name?
-        var valueName: String?
-        var abstract: String?
-        var discussion: String?
-        var isOptional: Bool
-        var isRepeating: Bool?
-        var shouldDisplay: Bool
-        var defaultValue: String?
+    package struct Argument: Decodable {
+        package var kind: String
+        package var names: [Name]?
+        package var preferredName: Name?
+        package var valueName: String?
+        package var abstract: String?
+        package var discussion: String?
+        package var isOptional: Bool
+        package var isRepeating: Bool?
+        package var shouldDisplay: Bool
+        package var defaultValue: String?
     }
 
-    var commandName: String
-    var abstract: String?
-    var discussion: String?
-    var shouldDisplay: Bool
-    var defaultSubcommand: String?
-    var arguments: [Argument]?
-    var subcommands: [CommandDump]?
+    package var commandName: String
+    package var abstract: String?
+    package var discussion: String?
+    package var shouldDisplay: Bool
+    package var defaultSubcommand: String?
+    package var arguments: [Argument]?
+    package var subcommands: [CommandDump]?
 
     private struct Envelope: Decodable { var command: CommandDump }
 
-    static func decode(_ json: String) throws -> CommandDump {
+    package static func decode(_ json: String) throws -> CommandDump {
         try JSONDecoder().decode(Envelope.self, from: Data(json.utf8)).command
     }
 }
 
 /// `focus(1)` in man(7) roff, built from the commands' own help so the manual never drifts
 /// from `--help`. Pure: the dump in, the page out.
-enum ManPageRenderer {
+package enum ManPageRenderer {
     /// Options every command takes: described once, under GLOBAL OPTIONS.
-    static let globalNames: Set<String> = ["db", "tz", "version", "help"]
+    package static let globalNames: Set<String> = ["db", "tz", "version", "help"]
 
-    static func render(_ root: CommandDump, version: String) -> String {
+    package static func render(_ root: CommandDump, version: String) -> String {
         var out: [String] = []
         out.append(".TH FOCUS 1 \"\" \"\(escape(version))\" \"User Commands\"")
         out.append(".nh")
@@ -146,7 +146,7 @@ enum ManPageRenderer {
     }
 
     /// Backslashes and hyphens for roff.
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         for c in s {
             switch c {
@@ -161,7 +161,7 @@ enum ManPageRenderer {
     /// A text line that cannot be read as a request (a leading `.` or `'`). Spaces inside a
     /// `` `...` `` span are unbreakable (`\ `, roff(7)), so an example is never cut across lines
     /// and pastes as printed.
-    static func escapeLine(_ s: String) -> String {
+    package static func escapeLine(_ s: String) -> String {
         var e = ""
         var inSpan = false
         for c in escape(s.trimmingSpaces()) {
@@ -172,7 +172,7 @@ enum ManPageRenderer {
     }
 
     /// Files, environment and exit codes: the contract's facts, the same for every command.
-    static let fixedSections: [String] = [
+    package static let fixedSections: [String] = [
         ".SH ENVIRONMENT",
         ".TP", ".B FOCUS_DB", "The database file (the \\fB\\-\\-db\\fR option wins).",
         ".TP", ".B FOCUS_NOW", "An ISO 8601 instant: act as if started at that moment, time running on from there.",

@@ -3,23 +3,35 @@ import FocusStorage
 import FoundationEssentials
 
 /// Everything on one local day: what `focus agenda` shows.
-struct AgendaDay {
-    var day: LocalDate
-    var events: [BusyEvent]
+package struct AgendaDay {
+    package var day: LocalDate
+    package var events: [BusyEvent]
     /// Meetings the person declined: free time, shown marked.
-    var declined: [BusyEvent] = []
-    var blocks: [BlockView]
-    var sessions: [SessionEntry]
-    var freeSeconds: Int
+    package var declined: [BusyEvent] = []
+    package var blocks: [BlockView]
+    package var sessions: [SessionEntry]
+    package var freeSeconds: Int
     /// The day's working hours; nil on a day off.
-    var hours: DayHours?
-    var due: [DueView]
+    package var hours: DayHours?
+    package var due: [DueView]
+
+    package init(day: LocalDate, events: [BusyEvent], declined: [BusyEvent] = [], blocks: [BlockView], sessions: [SessionEntry],
+                 freeSeconds: Int, hours: DayHours?, due: [DueView]) {
+        self.day = day
+        self.events = events
+        self.declined = declined
+        self.blocks = blocks
+        self.sessions = sessions
+        self.freeSeconds = freeSeconds
+        self.hours = hours
+        self.due = due
+    }
 }
 
 /// `focus agenda` and `focus calendar busy` as text. Pure builders.
-enum AgendaRenderer {
+package enum AgendaRenderer {
     /// `  09:00–10:30  Math 101 · Classes`, or `  all day      Holiday · Classes`.
-    static func eventLine(_ e: BusyEvent, calendar: LocalCalendar) -> String {
+    package static func eventLine(_ e: BusyEvent, calendar: LocalCalendar) -> String {
         let when = e.allDay ? "all day    " : "\(calendar.timeOfDay(of: e.start))–\(calendar.timeOfDay(of: e.end))"
         return "  \(when)  \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
     }
@@ -28,7 +40,7 @@ enum AgendaRenderer {
     /// One pass over the events (sorted by start, then end): each is filed under the days it
     /// covers within the window, so the work grows with the events and the lines printed, never
     /// with days × events.
-    static func busy(_ events: [BusyEvent], from: LocalDate, to: LocalDate, calendar: LocalCalendar) -> String {
+    package static func busy(_ events: [BusyEvent], from: LocalDate, to: LocalDate, calendar: LocalCalendar) -> String {
         if events.isEmpty { return "No busy time from \(from) to \(to).\n" }
         var byDay: [Int: [Int]] = [:]
         for (i, e) in events.enumerated() {
@@ -64,7 +76,7 @@ enum AgendaRenderer {
     /// An event as one day of the agenda shows it: `  23:00–(01:30)  Night shift · Work` on the
     /// day it starts, `  (23:00)–01:30  …` on the day it ends (the times in parentheses are on
     /// another day), and `  12:00 · Release branch cut · Work` for a moment (no length).
-    static func eventLine(_ e: BusyEvent, on day: DateInterval, calendar: LocalCalendar) -> String {
+    package static func eventLine(_ e: BusyEvent, on day: DateInterval, calendar: LocalCalendar) -> String {
         if e.allDay { return eventLine(e, calendar: calendar) }
         if e.end <= e.start {
             return "  \(time(e.start, outside: e.start < day.start, calendar)) · \(Sanitized.shown(e.summary)) · \(Sanitized.shown(e.calendar))"
@@ -73,7 +85,7 @@ enum AgendaRenderer {
     }
 
     /// `09:00–10:30`, a time on another day than `day` in parentheses: `23:00–(01:30)`.
-    static func span(_ start: Date, _ end: Date, on day: DateInterval, _ calendar: LocalCalendar) -> String {
+    package static func span(_ start: Date, _ end: Date, on day: DateInterval, _ calendar: LocalCalendar) -> String {
         "\(time(start, outside: start < day.start, calendar))–\(time(end, outside: end > day.end, calendar))"
     }
 
@@ -85,7 +97,7 @@ enum AgendaRenderer {
     /// one that crosses midnight (or a forgotten timer over several days) is on every day it
     /// covers, its times on another day in parentheses as for events, with that day's share of
     /// its focus (spread in proportion to wall time, as the stats count it).
-    static func sessionLine(_ log: TimeLog, path: String, on day: DateInterval, calendar: LocalCalendar) -> String {
+    package static func sessionLine(_ log: TimeLog, path: String, on day: DateInterval, calendar: LocalCalendar) -> String {
         let mark = log.status == .completed ? "✓" : "✗"
         let focused = DurationParser.format(log.focusedSeconds)
         var said = "\(focused) focused"
@@ -98,7 +110,7 @@ enum AgendaRenderer {
         return "  \(span(log.startedAt, log.endedAt, on: day, calendar))  \(mark) \(Sanitized.shown(path))  \(said)"
     }
 
-    static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {
+    package static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> String {
         var out = "\(RelativeTime.shortDay(a.day)) \(a.day.year)\n"
         // One timeline: events, blocks and sessions by when they cover this day.
         let day = DateInterval(start: calendar.startOfDay(a.day), end: calendar.startOfDay(a.day.adding(days: 1)))

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusText
 import FoundationEssentials
 
 /// The live countdown view: three lines, fitted to the width, redrawn in place. Pure.
@@ -33,7 +34,7 @@ package struct CountdownRenderer: Sendable {
 
     /// `s` cut to `n` display columns; colour escapes are kept whole and take no room, and a cut
     /// line ends by resetting the style.
-    static func fit(_ s: String, _ n: Int) -> String {
+    package static func fit(_ s: String, _ n: Int) -> String {
         guard TerminalText.displayWidth(s) > n else { return s }
         var out = ""
         var used = 0

@@ -1,5 +1,5 @@
-@testable import FocusCore
 import FocusCoreTestSupport
+import FocusText
 import Testing
 
 @Suite struct TerminalWidthTests {

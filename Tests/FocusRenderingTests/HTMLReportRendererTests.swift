@@ -1,3 +1,5 @@
+import FocusCoreTestSupport
+import FocusRendering
 import Foundation
 import Testing
 import FocusCore

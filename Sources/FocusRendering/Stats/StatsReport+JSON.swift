@@ -1,3 +1,4 @@
+import FocusCore
 import FoundationEssentials
 
 extension StatsReport {

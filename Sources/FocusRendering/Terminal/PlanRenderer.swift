@@ -3,9 +3,9 @@ import FocusStorage
 import FoundationEssentials
 
 /// `focus plan`: blocks by local day and the at-risk list, as text or JSON. Pure builders.
-enum PlanRenderer {
+package enum PlanRenderer {
     /// A block; `"pinned": true` for one the person moved in a calendar app (README, "Your real calendar").
-    static func blockJSON(_ b: BlockView) -> JSON {
+    package static func blockJSON(_ b: BlockView) -> JSON {
         var fields: [(String, JSON)] = [
             ("id", .optional(b.id)), ("task", .string(b.task)), ("subtask", .string(b.subtask)),
             ("start", .string(Timestamp.utc(b.start))), ("end", .string(Timestamp.utc(b.end))), ("status", .string(b.status.rawValue)),
@@ -14,7 +14,7 @@ enum PlanRenderer {
         return .object(fields)
     }
 
-    static func riskJSON(_ r: RiskView) -> JSON {
+    package static func riskJSON(_ r: RiskView) -> JSON {
         .object([
             ("task", .string(r.task)), ("subtask", .string(r.subtask)), ("due", .string(Timestamp.utc(r.due))),
             ("needed_seconds", .int(r.neededSeconds)), ("free_seconds", .int(r.freeSeconds)),
@@ -22,14 +22,14 @@ enum PlanRenderer {
         ])
     }
 
-    static func overdueJSON(_ o: OverdueView) -> JSON {
+    package static func overdueJSON(_ o: OverdueView) -> JSON {
         .object([
             ("task", .string(o.task)), ("subtask", .string(o.subtask)), ("due", .string(Timestamp.utc(o.due))),
             ("needed_seconds", .int(o.remainingSeconds)),
         ])
     }
 
-    static func undatedJSON(_ u: UndatedView) -> JSON {
+    package static func undatedJSON(_ u: UndatedView) -> JSON {
         .object([
             ("task", .string(u.task)), ("subtask", .string(u.subtask)), ("reason", .string("no due date")),
             ("needed_seconds", .int(u.remainingSeconds)),
@@ -37,7 +37,7 @@ enum PlanRenderer {
     }
 
     /// `{"blocks": [...], "at_risk": [...], "overdue": [...], "not_planned": [...]}`.
-    static func json(blocks: [BlockView], atRisk: [RiskView], overdue: [OverdueView], undated: [UndatedView] = []) -> [(String, JSON)] {
+    package static func json(blocks: [BlockView], atRisk: [RiskView], overdue: [OverdueView], undated: [UndatedView] = []) -> [(String, JSON)] {
         [("blocks", .array(blocks.map(blockJSON))), ("at_risk", .array(atRisk.map(riskJSON))),
          ("overdue", .array(overdue.map(overdueJSON))), ("not_planned", .array(undated.map(undatedJSON)))]
     }
@@ -45,7 +45,7 @@ enum PlanRenderer {
     /// `  09:00–09:25  Thesis/Chapter 2  planned  block 12`: the block's number (its `id` in
     /// `plan --json`, `block_id` in `log --json`), written so that it is never read as a path
     /// (`#12` names task or subtask 12; README, "Commands").
-    static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
+    package static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
         var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
         if b.pinnedUID != nil, b.status == .planned { s += " (pinned)" }
         if let id = b.id { s += "  block \(id)" }
@@ -53,7 +53,7 @@ enum PlanRenderer {
     }
 
     /// Blocks grouped under `Mon 23 Nov 2026` headings.
-    static func blocksByDay(_ blocks: [BlockView], calendar: LocalCalendar) -> String {
+    package static func blocksByDay(_ blocks: [BlockView], calendar: LocalCalendar) -> String {
         var out = ""
         var current: LocalDate?
         for b in blocks {
@@ -68,7 +68,7 @@ enum PlanRenderer {
         return out
     }
 
-    static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> String {
+    package static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> String {
         guard !risks.isEmpty else { return "" }
         var out = "At risk (\(risks.count)):\n"
         for r in risks {
@@ -81,7 +81,7 @@ enum PlanRenderer {
     }
 
     /// `Overdue (1):` and its lines: work whose due date has passed, never planned.
-    static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar, now: Date? = nil) -> String {
+    package static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar, now: Date? = nil) -> String {
         guard !items.isEmpty else { return "" }
         var out = "Overdue (\(items.count)):\n"
         for o in items {
@@ -92,7 +92,7 @@ enum PlanRenderer {
     }
 
     /// `Not planned (1):` and its lines: work with an estimate but no due date.
-    static func undatedLines(_ items: [UndatedView]) -> String {
+    package static func undatedLines(_ items: [UndatedView]) -> String {
         guard !items.isEmpty else { return "" }
         var out = "Not planned (\(items.count)):\n"
         for u in items {
@@ -101,7 +101,7 @@ enum PlanRenderer {
         return out
     }
 
-    static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> String {
+    package static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> String {
         var out = dryRun ? "Dry run: nothing saved.\n\n" : ""
         let listed = !outcome.overdue.isEmpty || !outcome.undated.isEmpty
         if outcome.blocks.isEmpty {
@@ -121,7 +121,7 @@ enum PlanRenderer {
     }
 
     /// `Plan: 12 blocks ahead, 1 subtask at risk (see `focus plan`).`
-    static func summary(_ outcome: PlanOutcome) -> String {
+    package static func summary(_ outcome: PlanOutcome) -> String {
         let ahead = outcome.result.schedule.blocks.count
         var s = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
         let risk = outcome.atRisk.count

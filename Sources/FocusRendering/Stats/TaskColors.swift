@@ -1,3 +1,4 @@
+import FocusCore
 import FoundationEssentials
 
 /// A colour per task for charts: derived from the title (so a task keeps its colour from

@@ -1,3 +1,6 @@
+import FocusCoreTestSupport
+import FocusRendering
+import FocusText
 import Foundation
 import Testing
 import FocusCore

@@ -1,3 +1,5 @@
+import FocusCore
+import FocusText
 import FoundationEssentials
 
 /// `focus report --html`: one self-contained page (inline CSS and SVG, no scripts, nothing

@@ -1,15 +1,16 @@
 import FocusCore
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
 package struct TaskRenderer {
-    let now: Date
-    let calendar: LocalCalendar
-    let width: Int
-    let color: Bool
+    package let now: Date
+    package let calendar: LocalCalendar
+    package let width: Int
+    package let color: Bool
     /// The attention span of a subtask without its own: the `work` setting.
-    let defaultSpanSeconds: Int
+    package let defaultSpanSeconds: Int
 
     package init(now: Date, calendar: LocalCalendar, width: Int, color: Bool, defaultSpanSeconds: Int = 1500) {
         self.now = now
@@ -47,14 +48,14 @@ package struct TaskRenderer {
         return String(decoding: out, as: UTF8.self)
     }
 
-    func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
+    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
         var line: [UInt8] = []
         line.reserveCapacity(120)
         subtaskLine(s, idWidth: idWidth, into: &line)
         return String(decoding: line, as: UTF8.self)
     }
 
-    func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
+    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
         func append(_ text: String, paddedTo n: Int) {
             line.append(contentsOf: text.utf8)
             let w = TerminalText.displayWidth(text)
@@ -114,7 +115,7 @@ package struct TaskRenderer {
     /// `upcoming blocks:` soonest first (a block running now among them), then `earlier blocks:`
     /// latest first, at most `shownBlocks` of each: `    Mon 30 Nov 09:00–09:25  planned  #12`,
     /// with the subtask's title when `naming` (a task's view). `blocks` come by start.
-    func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
+    package func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
         let upcoming = blocks.filter { $0.end > now }
         let earlier = Array(blocks.filter { $0.end <= now }.reversed())
         let today = calendar.day(of: now)
@@ -144,7 +145,7 @@ package struct TaskRenderer {
 
     /// `sessions:` newest first, at most `shownSessions`, then how many more there are:
     /// `    ✓ Fri 27 Nov 09:00–09:25  25m  #21  note`, with the subtask's title when `naming`.
-    func sessionSection(_ page: SessionPage, naming: Bool) -> String {
+    package func sessionSection(_ page: SessionPage, naming: Bool) -> String {
         guard !page.entries.isEmpty else { return "" }
         let today = calendar.day(of: now)
         let shown = page.entries.prefix(TaskRenderer.shownSessions)

@@ -1,3 +1,5 @@
+import FocusCore
+import FocusText
 import FoundationEssentials
 
 /// The terminal view of `focus stats`: header, a bar per day, the task table, the summary,

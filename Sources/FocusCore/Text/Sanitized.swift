@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 /// The one rule for text from people and files (task names, notes, calendar summaries, file

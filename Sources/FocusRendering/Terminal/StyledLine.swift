@@ -1,0 +1,88 @@
+import FocusText
+import FoundationEssentials
+
+/// A line of terminal output made of styled runs, cut to a width before styles are applied:
+/// the one styled-text type of every terminal view (stats, tasks, the countdown).
+package struct StyledLine: Sendable {
+    package enum Style: Sendable {
+        case plain, bold, dim, green, red, cyan, yellow, boldYellow, boldRed, boldGreen, boldCyan
+
+        package var sgr: String? {
+            switch self {
+            case .plain: return nil
+            case .bold: return "1"
+            case .dim: return "2"
+            case .green: return "32"
+            case .red: return "31"
+            case .cyan: return "36"
+            case .yellow: return "33"
+            case .boldYellow: return "1;33"
+            case .boldRed: return "1;31"
+            case .boldGreen: return "1;32"
+            case .boldCyan: return "1;36"
+            }
+        }
+
+        /// `text` in this style (SGR escapes, ECMA-48) when `color` is on, else as it is.
+        package func apply(_ text: String, color: Bool) -> String {
+            guard color, let code = sgr else { return text }
+            return "\u{1B}[\(code)m" + text + "\u{1B}[0m"
+        }
+    }
+
+    package var runs: [(String, Style)] = []
+
+    package init() {}
+    package init(_ text: String, _ style: Style = .plain) { runs = [(text, style)] }
+
+    package mutating func add(_ text: String, _ style: Style = .plain) { runs.append((text, style)) }
+
+    /// The line cut to `width` columns (with `…`), trailing spaces removed, styled with SGR
+    /// escapes when `color` is on.
+    package func rendered(width: Int, color: Bool) -> String {
+        var kept: [(String, Style)] = []
+        let plain = runs.map(\.0).joined()
+        if TerminalText.width(plain) <= width {
+            kept = runs
+        } else {
+            var remaining = width - 1
+            for (text, style) in runs {
+                let w = TerminalText.width(text)
+                if w <= remaining {
+                    kept.append((text, style))
+                    remaining -= w
+                } else {
+                    var part = ""
+                    for c in text {
+                        let cw = TerminalText.width(of: c)
+                        if cw > remaining { break }
+                        part.append(c)
+                        remaining -= cw
+                    }
+                    kept.append((part + "…", style))
+                    break
+                }
+            }
+        }
+        // Drop trailing spaces, run by run from the end.
+        while let last = kept.last {
+            var text = last.0
+            while text.last == " " { text.removeLast() }
+            if text.isEmpty {
+                kept.removeLast()
+            } else {
+                kept[kept.count - 1].0 = text
+                break
+            }
+        }
+        var out = ""
+        for (text, style) in kept {
+            if text.contains(where: { $0 != " " }) {
+                out += style.apply(text, color: color)
+            } else {
+                out += text
+            }
+        }
+        return out
+    }
+}
