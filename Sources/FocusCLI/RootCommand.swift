@@ -18,6 +18,7 @@ package struct RootCommand: ParsableCommand {
         version: FocusVersion.text,
         subcommands: [
             StartCommand.self,
+            ContinueCommand.self,
             StatusCommand.self,
             StopCommand.self,
             PauseCommand.self,

@@ -24,6 +24,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var pruned = PrunedSyncTokens()
         /// Tokens from before the calendar was made again are not valid (RFC 6578 section 3.8).
         var remadeAt = 0
+        var emptyListings = false
     }
     private let state = Mutex(State())
     package let home = "https://dav.example.org/calendars/alice/"
@@ -159,7 +160,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func events(in calendarURL: String, from: Date, to: Date, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] {
         try answer()
         return state.withLock { s in
-            s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
+            if s.emptyListings { return [] }
+            return s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
                 .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
         }
     }
@@ -168,6 +170,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         try answer()
         try gone(calendarURL)
         return state.withLock { s in
+            // A proxy's or a maintenance page's answer: a whole listing of nothing, no token.
+            if s.emptyListings { return RemoteChanges(complete: true, changed: [], removed: [], token: nil) }
             let current = "t\(s.version)"
             if let token, s.pruned.forgotten(token) { return Self.everyMemberAsChanged(s, calendarURL) }
             guard let token, token.hasPrefix("t"), let since = Int(token.dropFirst()), since <= s.version, since >= s.remadeAt else {
@@ -292,6 +296,10 @@ package struct PrunedSyncTokens: Sendable {
 }
 
 extension FakeCalDAVServer {
+    /// Whether every listing of a calendar answers nothing (as a proxy or a server under
+    /// maintenance may), while what is stored stays.
+    package func answerEmptyListings(_ yes: Bool) { state.withLock { $0.emptyListings = yes } }
+
     /// Forgets every sync token given so far, answering them with every member as changed.
     package func pruneSyncTokens() {
         state.withLock { s in s.pruned.prunedBefore = s.version + 1 }

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 15
+    package static let schemaVersion = 19
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -589,6 +589,85 @@ extension AppDatabase {
                 );
                 CREATE INDEX declinedEvent_calendarId_startedAt ON declinedEvent(calendarId, startedAt);
                 """)
+        }
+        migrator.registerMigration("v17-open-sessions", foreignKeyChecks: .deferred) { db in
+            // `focus start PATH --open` (README, "Open sessions"): a session that counted up with
+            // no planned length is recorded with status 'open' (and plannedSeconds 0). SQLite
+            // cannot change a CHECK in place, so timeLog is rebuilt as v8 rebuilt it (SQLite's
+            // ALTER TABLE documentation): a new table from the very SQL the current one has, with
+            // only the status CHECK widened, the rows copied with their ids, the old table
+            // dropped, the new one renamed, every index and trigger re-created from its own SQL,
+            // and the AUTOINCREMENT counter carried over.
+            let narrow = "CHECK (status IN ('completed', 'interrupted'))"
+            let table = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'timeLog'") ?? ""
+            guard table.contains(narrow), let open = table.firstIndex(of: "(") else {
+                throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "timeLog does not have the status check focus wrote")
+            }
+            let definition = "CREATE TABLE timeLog_new " + String(table[open...])
+                .replacing(narrow, with: "CHECK (status IN ('completed', 'interrupted', 'open'))")
+            let dependents = try String.fetchAll(db, sql: """
+                SELECT sql FROM sqlite_master
+                WHERE tbl_name = 'timeLog' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+                ORDER BY type = 'trigger', rowid
+                """)
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'timeLog'")
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(timeLog)").compactMap { $0["name"] as String? }
+                .map { "\"" + $0 + "\"" }.joined(separator: ", ")
+            try db.execute(sql: definition)
+            try db.execute(sql: """
+                INSERT INTO timeLog_new (\(columns)) SELECT \(columns) FROM timeLog ORDER BY id;
+                DROP TABLE timeLog;
+                ALTER TABLE timeLog_new RENAME TO timeLog;
+                """)
+            for sql in dependents { try db.execute(sql: sql) }
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'timeLog'", arguments: [sequence])
+                if db.changesCount == 0 {
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('timeLog', ?)", arguments: [sequence])
+                }
+            }
+        }
+        migrator.registerMigration("v18-session-tags") { db in
+            // Tags on sessions (README, "Tags"). A tag is a name unique ignoring case (`nameKey`,
+            // `SessionTags.key`), spelled as first written; `timeLogTag` files a session under
+            // each of its tags, once. The running session keeps its tags in `activeSession.tags`
+            // (one a line) until its work is recorded. A synced session whose tags change is an
+            // edit to send (the triggers stamp `modifiedAt` as v11's do for its other fields).
+            let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+            try db.execute(sql: """
+                CREATE TABLE tag (
+                  id INTEGER PRIMARY KEY,
+                  name TEXT NOT NULL CHECK (length(trim(name)) > 0 AND length(name) <= 200 AND instr(name, ';') = 0),
+                  nameKey TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE timeLogTag (
+                  timeLogId INTEGER NOT NULL REFERENCES timeLog(id) ON DELETE CASCADE,
+                  tagId INTEGER NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+                  PRIMARY KEY (timeLogId, tagId)
+                ) WITHOUT ROWID;
+                CREATE INDEX timeLogTag_tagId ON timeLogTag(tagId, timeLogId);
+                ALTER TABLE activeSession ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+                CREATE TRIGGER timeLogTag_sync_insert AFTER INSERT ON timeLogTag BEGIN
+                  UPDATE timeLog SET modifiedAt = \(now) WHERE id = NEW.timeLogId AND syncUid IS NOT NULL;
+                END;
+                CREATE TRIGGER timeLogTag_sync_delete AFTER DELETE ON timeLogTag BEGIN
+                  UPDATE timeLog SET modifiedAt = \(now) WHERE id = OLD.timeLogId AND syncUid IS NOT NULL;
+                END;
+                """)
+        }
+        migrator.registerMigration("v19-planning-priority-cap") { db in
+            // README, "Planning": subtask.priority orders work due the same day (-1 low,
+            // 0 normal, 1 high); subtask.maxPerDaySeconds is its daily cap (NULL: the config's).
+            try db.execute(sql: """
+                ALTER TABLE subtask ADD COLUMN priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN -1 AND 1);
+                ALTER TABLE subtask ADD COLUMN maxPerDaySeconds INTEGER CHECK (maxPerDaySeconds > 0);
+                """)
+        }
+        migrator.registerMigration("v20-settings-travel") { db in
+            // Settings that travel with sync (README, "Two machines"): syncTarget.settings is the
+            // version of the travelling settings both sides last agreed on (`SyncSettings`, JSON,
+            // with the ETag of the settings event); NULL before the first sync.
+            try db.execute(sql: "ALTER TABLE syncTarget ADD COLUMN settings TEXT")
         }
         return migrator
     }

@@ -243,6 +243,46 @@ struct SyncTests {
         #expect(logged?.count == 1 && logged?.first?["focused_seconds"] as? Int == 7200, "\(String(describing: logged))")
     }
 
+    @Test("working hours, days off and feed subscriptions set on one machine arrive on the other; a change on both keeps the later",
+          arguments: RadicaleServer.Kind.allCases)
+    func settingsTravel(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30")
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+        for (key, value) in [("day_start", "09:00"), ("hours.fri", "off"), ("off", "2026-11-26")] {
+            #expect(try await laptop.run("config", "set", key, value).code == 0)
+        }
+        try await laptop.sync()
+        let arrived = try await desktop.sync()
+        #expect(arrived.out.contains("Settings from the other machines: day_start = 09:00, hours.fri = off, off = 2026-11-26."), "\(arrived.out)")
+        #expect(try await desktop.run("config", "get", "day_start").out == "09:00\n")
+        #expect(try await desktop.run("config", "get", "off").out == "2026-11-26\n")
+        // Both plan the same week: the same blocks, none on the day off or the Friday.
+        let plans = try await [laptop, desktop].asyncMap { try await $0.run("plan", "--json").out }
+        let blocks = plans.map { (json($0) as? [String: Any])?["blocks"] as? [[String: Any]] ?? [] }
+        #expect(!blocks[0].isEmpty)
+        #expect(blocks[0].map { $0["start"] as? String } == blocks[1].map { $0["start"] as? String })
+        #expect(!blocks[0].contains { ($0["start"] as? String ?? "").hasPrefix("2026-11-26") || ($0["start"] as? String ?? "").hasPrefix("2026-11-27") })
+        // Both change day_end: the later change wins on both.
+        #expect(try await laptop.run("config", "set", "day_end", "18:00").code == 0)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(try await desktop.run("config", "set", "day_end", "17:00").code == 0)
+        try await laptop.sync()
+        try await desktop.sync()
+        try await laptop.sync()
+        for machine in [laptop, desktop] { #expect(try await machine.run("config", "get", "day_end").out == "17:00\n") }
+        // The settings event is not another app's event: a new machine may set up the calendar.
+        let third = try await Machine(server)
+        defer { third.sandbox.remove() }
+        let setup = try await third.run("sync", "setup", "Focus")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(try await third.run("config", "get", "day_end").out == "17:00\n")
+    }
+
     @Test("a deletion on one machine removes it on the other and never comes back; another app's to-do becomes a task")
     func deletionsAndForeignTodos() async throws {
         let server = try RadicaleServer()
@@ -296,6 +336,83 @@ struct SyncTests {
         #expect(there.contains("SUMMARY:Buy oat milk") && there.contains("PRIORITY:1") && there.contains("CATEGORIES:Errands"), "\(there)")
         #expect(there.contains("BEGIN:VALARM") && there.contains("TRIGGER:-PT15M"), "\(there)")
         #expect(!there.contains("SUMMARY:Buy milk"), "\(there)")
+    }
+
+    @Test("another app's to-do with a date-only due date is planned here and keeps its date there, with no child to-do")
+    func foreignDueDate() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        let todo = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Tasks//EN", "BEGIN:VTODO", "UID:milk@example.org",
+                    "DTSTAMP:20261124T100000Z", "SUMMARY:Buy milk", "DUE;VALUE=DATE:20261127", "STATUS:NEEDS-ACTION", "END:VTODO",
+                    "END:VCALENDAR", ""].joined(separator: "\r\n")
+        _ = try server.put("focus/milk.ics", ics: todo)
+        try await laptop.sync()
+        let shown = try await laptop.run("task", "show", "Buy milk/Buy milk", "--json").out
+        #expect(shown.contains("\"due\": \"2026-11-27T23:00:00Z\""), "\(shown)")
+        #expect(try await laptop.run("task", "edit", "Buy milk/Buy milk", "--estimate", "30m").code == 0)
+        let plan = try await laptop.run("plan", "--json").out
+        #expect(plan.contains("\"subtask\": \"Buy milk\""), "planned: \(plan)")
+        try await laptop.sync()
+        let there = try server.request("GET", "focus/milk.ics").body.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(there.contains("DUE;VALUE=DATE:20261127") && there.contains("X-FOCUS-ESTIMATE:1800"), "\(there)")
+        let folder = server.directory.appendingPathComponent("collections/collection-root/\(server.user)/focus")
+        let todos = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.filter {
+            ((try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) ?? "").contains("BEGIN:VTODO")
+        }
+        #expect(todos.count == 1, "no child to-do: \(todos)")
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await laptop.tasks() == desktop.tasks())
+    }
+
+    @Test("a session whose event another app deleted is written again when edited here (Radicale's 412 for a missing member)")
+    func editOfADeletedMemberIsWrittenAgain() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        try await laptop.run("task", "add", "Thesis/Draft")
+        try await laptop.run("log", "add", "Thesis/Draft", "--start", "2026-11-24 09:00", "--duration", "25m")
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        let folder = server.directory.appendingPathComponent("collections/collection-root/\(server.user)/focus")
+        let session = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first {
+            ((try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) ?? "").contains("X-FOCUS-SESSION")
+        })
+        // Deleted there while the laptop, not yet told, edits it: If-Match on a missing member.
+        try server.delete("focus/" + session)
+        let id = try #require((json(try await laptop.run("log", "--json").out) as? [[String: Any]])?.first?["id"] as? Int)
+        #expect(try await laptop.run("log", "edit", String(id), "--note", "kept").code == 0)
+        let synced = try await laptop.sync()
+        #expect(!synced.out.contains("nothing changed"), "\(synced.out)")
+        #expect(try await laptop.run("sync", "status").out.contains("Nothing waits to be sent."))
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await laptop.logs() == desktop.logs())
+    }
+
+    @Test("two machines' first syncs at the same moment name the same work once: no `(2)`, and later syncs send nothing")
+    func sameMomentFirstSyncs() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        for machine in [laptop, desktop] {
+            try await machine.run("task", "add", "Thesis/Chapter 1")
+            try await machine.run("log", "add", "Thesis/Chapter 1", "--start", "2026-11-23 09:00", "--duration", "25m")
+        }
+        async let first = laptop.run("sync", "setup", "Focus")
+        async let second = desktop.run("sync", "setup", "Focus")
+        let (a, b) = try await (first, second)
+        #expect(a.code == 0 && b.code == 0, "\(a.err) \(b.err)")
+        for _ in 0..<2 {
+            try await laptop.sync()
+            try await desktop.sync()
+        }
+        #expect(try await laptop.tasks() == desktop.tasks())
+        #expect(try await !laptop.tasks().contains("(2)"))
+        #expect((json(try await laptop.run("log", "--json").out) as? [Any])?.count == 1)
+        #expect(try await laptop.sync().out.contains("nothing changed"))
     }
 
     @Test("the daemon syncs when it starts and a moment after each change made here")
@@ -357,5 +474,13 @@ struct SyncTests {
         let down = try await laptop.run("sync", "setup", "Focus")
         #expect(down.code == 69, "\(down.err)")
         #expect(down.err.split(separator: "\n").count == 1, "\(down.err)")
+    }
+}
+
+private extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for element in self { out.append(try await transform(element)) }
+        return out
     }
 }

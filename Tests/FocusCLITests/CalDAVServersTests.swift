@@ -91,6 +91,40 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Stand-up", "Train", "Yoga"])
     }
 
+    /// A proxy or a server under maintenance answering an empty listing does not empty the
+    /// week: the copy kept stays, one warning, `calendar list` and `doctor` name it; once the
+    /// server answers again the calendar is read as before; `--accept-empty` takes a calendar
+    /// that really is empty.
+    @Test func aConnectedCalendarThatListsNothingKeepsItsCopyAside() async throws {
+        let (server, world) = try account()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Stand-up"])
+
+        server.answerEmptyListings(true)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0, "\(refresh.err)")
+        let warnings = refresh.err.split(separator: "\n").filter { $0.contains("came back with no events") }
+        #expect(warnings.count == 1, "\(refresh.err)")
+        #expect(refresh.err.contains("the copy kept has 1; the copy is kept and used"), "\(refresh.err)")
+        #expect(await busy(world) == ["Stand-up"], "the week keeps its busy time")
+        #expect(await world.output("calendar", "list").out.contains("came back empty"))
+        let doctor = await world.output("doctor").out
+        #expect(doctor.contains("✗ 'Work' came back with no events"), "\(doctor)")
+
+        server.answerEmptyListings(false)
+        server.store(server.home + "work/review.ics", event("review@example.org", "Review", "20261123T150000Z", "20261123T160000Z"))
+        #expect(await world.run("calendar", "refresh") == 0)
+        #expect(await busy(world) == ["Review", "Stand-up"])
+        #expect(!(await world.output("doctor").out.contains("came back with no events")))
+
+        server.remakeCalendar(server.home + "work/")
+        #expect(await world.run("calendar", "refresh") == 0)
+        #expect(await busy(world) == ["Review", "Stand-up"])
+        let accepted = await world.output("calendar", "refresh", "Work", "--accept-empty")
+        #expect(accepted.code == 0, "\(accepted.err)")
+        #expect(await busy(world) == [], "the person said the calendar really is empty")
+    }
+
     @Test func davicalsSchedulingInboxAndOutboxAreNeverBusyTime() async throws {
         let (server, world) = try account()
         server.behaveAsDAViCal(.schedulingCollections)

@@ -71,7 +71,7 @@ import FocusStorage
         (#"{"task": "Thesis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed", "focused_seconds": -1}"#,
          "focused_seconds must be 0 or more seconds"),
         (#"{"task": "Thesis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "done"}"#,
-         "unknown status 'done'; expected completed or interrupted"),
+         "unknown status 'done'; expected completed, interrupted or open"),
         (#"{"task": "  ", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed"}"#, "empty task name"),
         (#"{"task": "The\u001b[31msis", "start": "2026-11-20T08:00:00Z", "end": "2026-11-20T08:25:00Z", "status": "completed"}"#,
          "task name contains a control character (U+001B)"),
@@ -106,7 +106,7 @@ import FocusStorage
             """#)
         let r = await world.output("import", path)
         #expect(r.code == 65)
-        #expect(r.err == "focus: error: \(path):4: unknown status 'sometimes'; expected completed or interrupted\n")
+        #expect(r.err == "focus: error: \(path):4: unknown status 'sometimes'; expected completed, interrupted or open\n")
         #expect(try F.count(world, "timeLog") == 0)
     }
 
@@ -185,10 +185,10 @@ import FocusStorage
             """)
         let csv = await world.output("export", "--format", "csv")
         #expect(csv.out == """
-            task,subtask,start,end,status,focused_seconds,planned_seconds,note
-            Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,
-            Thesis,,2026-11-21T22:30:00Z,2026-11-21T23:20:00Z,interrupted,2400,3000,late
-            Reading,,2026-11-22T08:00:00Z,2026-11-22T08:50:00Z,completed,3000,3000,
+            task,subtask,start,end,status,focused_seconds,planned_seconds,note,tags
+            Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,,
+            Thesis,,2026-11-21T22:30:00Z,2026-11-21T23:20:00Z,interrupted,2400,3000,late,
+            Reading,,2026-11-22T08:00:00Z,2026-11-22T08:50:00Z,completed,3000,3000,,
 
             """)
     }
@@ -212,7 +212,7 @@ import FocusStorage
         let r = await world.output("export", "--output", dir.path + "/out.csv")
         #expect(r.code == 0)
         #expect(r.out == "Exported 3 sessions to \(dir.path)/out.csv.\n")
-        #expect(try dir.read("out.csv").hasPrefix("task,subtask,start,end,status,focused_seconds,planned_seconds,note\nThesis,Chapter 2,"))
+        #expect(try dir.read("out.csv").hasPrefix("task,subtask,start,end,status,focused_seconds,planned_seconds,note,tags\nThesis,Chapter 2,"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.csv"])
     }
 

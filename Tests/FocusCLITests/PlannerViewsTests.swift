@@ -115,7 +115,7 @@ import Testing
             #expect(blocks[0]["subtask"] as? String == "Intro")
             let sessions = try #require(obj["sessions"] as? [[String: Any]])
             #expect(sessions.count == 1)
-            #expect(Set(sessions[0].keys) == ["id", "task", "subtask", "start", "end", "focused_seconds", "planned_seconds", "status", "block_id", "note"])
+            #expect(Set(sessions[0].keys) == ["id", "task", "subtask", "start", "end", "focused_seconds", "planned_seconds", "status", "block_id", "note", "tags"])
             #expect(sessions[0]["focused_seconds"] as? Int == 1500)
             #expect(sessions[0]["note"] as? String == "draft")
             // The keys it had keep their meaning.

@@ -202,9 +202,13 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let offline = await laptop.output("task", "add", "Essay/Outline", "--estimate", "25m", "--due", "2026-11-27")
         #expect(offline.code == 0)
         #expect(offline.err.contains("will be when the server answers"), "\(offline.err)")
+        // `doctor` names the publication that waits, as it names a failed sync.
+        let waiting = await laptop.output("doctor").out
+        #expect(waiting.contains("✗ the plan waits to be published to 'Focus plan'"), "\(waiting)")
         server.failAfter(nil)
         #expect(await laptop.run("config", "set", "day_end", "21:00") == 0)
         #expect(texts(server).count == 1, "\(laptop.console.stderr)")
+        #expect(!(await laptop.output("doctor").out.contains("waits to be published")), "published: nothing waits")
         // A change that leaves the plan as it is costs no request.
         let requests = server.requests
         #expect(await laptop.run("task", "add", "Someday") == 0)

@@ -38,7 +38,7 @@ import FocusStorage
             "completed": 1, "interrupted": 0, "completion_percent": 100}, \#
             {"bucket": "46_60m", "min_seconds": 2701, "max_seconds": 3600, "sessions": 2, \#
             "completed": 1, "interrupted": 1, "completion_percent": 50}], "best_hour": 9, "worst_hour": 23, \#
-            "suggested_span_seconds": 1500}, "task_filter": null}
+            "suggested_span_seconds": 1500}, "task_filter": null, "tags": [], "tag_filter": null}
 
             """#)
     }

@@ -9,18 +9,8 @@ import ArgumentParser
 
 /// `focus sync` between two databases through an in-memory CalDAV server: every order of
 /// syncs, and a sync cut off after any request, ends with one history on both machines.
-private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
-private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
-
-private func machine(_ server: FakeCalDAVServer, now: String = "2026-11-24T19:00:00Z", id: String = UUID().uuidString) throws -> TestWorld {
-    let world = try TestWorld(now: now)
-    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
-                                                 at: world.now)
-    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
-    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: id, at: world.now)
-    return world
-}
+private let calendarURL = TestWorld.syncCalendarURL
+private let endpoint = TestWorld.syncEndpoint
 
 @discardableResult
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
@@ -55,7 +45,7 @@ private func view(_ world: TestWorld) async -> String {
 @Suite struct SyncEngineTests {
     @Test func twoMachinesEndWithOneHistoryAndAQuietSyncIsOneRequest() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30") == 0)
         #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
         #expect(await desktop.run("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-11-28") == 0)
@@ -81,7 +71,7 @@ private func view(_ world: TestWorld) async -> String {
     @Test func aLongFirstSyncIntoAnEmptyCalendarIsOneWriteWhereTheServerTakesIt() async throws {
         let server = FakeCalDAVServer()
         server.takeCollectionPuts(true)
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
         for i in 0..<60 {
             let start = "2026-11-\(i % 20 < 9 ? "0" : "")\(i % 20 + 1) \(8 + i / 20):00"
@@ -107,7 +97,7 @@ private func view(_ world: TestWorld) async -> String {
 
         // A server that does not take such a write gets one request per item, as before.
         let other = FakeCalDAVServer()
-        let third = try machine(other)
+        let third = try TestWorld.syncMachine(other)
         #expect(await third.run("task", "add", "Essay") == 0)
         for i in 0..<55 {
             #expect(await third.run("log", "add", "Essay", "--start", "2026-11-\(i % 20 < 9 ? "0" : "")\(i % 20 + 1) \(8 + i / 20):00", "--duration", "25m") == 0)
@@ -130,7 +120,7 @@ private func view(_ world: TestWorld) async -> String {
     ])
     func aQuietSyncSkipsTheMergeButNeverAChangeMadeHere(_ change: String) async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
         #expect(await laptop.run("task", "add", "Garden") == 0)
         #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
@@ -154,7 +144,7 @@ private func view(_ world: TestWorld) async -> String {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<30 {
             let server = FakeCalDAVServer()
-            let laptop = try machine(server), desktop = try machine(server)
+            let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
             #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
             #expect(await desktop.run("task", "add", "Thesis") == 0)
             for i in 0..<4 {
@@ -181,7 +171,7 @@ private func view(_ world: TestWorld) async -> String {
 
     @Test func aDeletionTravelsAndDoesNotComeBack() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         #expect(await laptop.run("task", "add", "Old/Thing") == 0)
         #expect(await laptop.run("log", "add", "Old/Thing", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
         try sync(laptop, server)
@@ -198,7 +188,7 @@ private func view(_ world: TestWorld) async -> String {
 
     @Test func aSessionRunningOnOneMachineShowsInTheOthersStatusUntilItEnds() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
         // A countdown on the laptop, 12 minutes 40 seconds left at 19:00.
         let now = laptop.now.timeIntervalSince1970
@@ -228,7 +218,7 @@ private func view(_ world: TestWorld) async -> String {
 
     @Test func deletionsOfManyTasksTravelAndOtherProgramsEventsAreLeftAlone() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try TestWorld.syncMachine(server), desktop = try TestWorld.syncMachine(server)
         server.store(calendarURL + "lunch.ics", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nDTEND:20261125T120000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
         for name in ["A", "B", "C", "D", "E", "F", "G"] { #expect(await laptop.run("task", "add", name) == 0) }
         try sync(laptop, server)

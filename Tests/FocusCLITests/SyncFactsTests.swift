@@ -8,18 +8,8 @@ import ArgumentParser
 
 /// Issue #26's classes of lost or doubled work between two machines, against the in-memory
 /// CalDAV server (with DAViCal's behaviours where they matter).
-private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
-private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
-
-private func machine(_ server: FakeCalDAVServer, id: String = UUID().uuidString) throws -> TestWorld {
-    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
-    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
-                                                 at: world.now)
-    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
-    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: id, at: world.now)
-    return world
-}
+private let calendarURL = TestWorld.syncCalendarURL
+private let endpoint = TestWorld.syncEndpoint
 
 @discardableResult
 private func sync(_ world: TestWorld, _ client: any CalDAVClient) throws -> SyncEngine.Summary {
@@ -89,7 +79,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// the subtask and the two hours survive on both, and the sync says so.
     @Test func workRecordedWhereATaskWasDeletedElsewhereKeepsTheTaskOnBothMachines() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Code/Refactor parser") == 0)
         #expect(await one.run("log", "add", "Code/Refactor parser", "--start", "2026-11-23 09:00", "--duration", "25m") == 0)
         try sync(one, server)
@@ -113,7 +103,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// The other order: the session arrives at the machine that deleted its task.
     @Test func aTaskDeletedHereComesBackWhenWorkRecordedElsewhereArrives() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Code/Refactor parser") == 0)
         try sync(one, server)
         try sync(two, server)
@@ -133,7 +123,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// nothing is deleted on either machine.
     @Test func aCalendarMadeAgainGetsEverythingAgainAndNothingIsDeleted() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Thesis/Chapter 2") == 0)
         for day in 20...23 {
             #expect(await one.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-\(day) 09:00", "--duration", "25m") == 0)
@@ -153,7 +143,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// one task and one session everywhere, and no renaming on later syncs.
     @Test func twoFirstSyncsAtTheSameMomentEndWithOneOfEachAndNoRenames() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         for world in [one, two] {
             #expect(await world.run("task", "add", "Thesis/Intro") == 0)
             #expect(await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
@@ -186,7 +176,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     @Test func a412ForAMemberDeletedMeanwhileIsWrittenAgain() async throws {
         let server = FakeCalDAVServer()
         server.answerMissingIfMatchWith412(true)
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Thesis") == 0)
         try sync(one, server)
         #expect(await one.run("task", "edit", "Thesis", "--notes", "edited here") == 0)
@@ -202,7 +192,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// names it.
     @Test func aSyncThatCannotConvergeFailsAndDoctorNamesIt() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Thesis") == 0)
         let client = Meddling(server)
         client.refuseWrites = true
@@ -219,7 +209,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// every member as `200 OK` (DAViCal): deletions made meanwhile still arrive.
     @Test func aWeekOfflineAgainstAPrunedTokenStillReceivesDeletions() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Meeting prep") == 0)
         #expect(await one.run("task", "add", "Thesis") == 0)
         try sync(one, server)
@@ -239,7 +229,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// task or a subtask of the nearest task, at the first sync.
     @Test func nestedAndSelfParentedToDosAttachToTheNearestTask() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         func todo(_ uid: String, _ title: String, parent: String? = nil) {
             let related = parent.map { "RELATED-TO:\($0)\r\n" } ?? ""
             server.store(calendarURL + "\(uid).ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(title)\r\n\(related)END:VTODO\r\nEND:VCALENDAR\r\n")
@@ -260,7 +250,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// Two to-dos "Buy milk" from another app: told apart here, never renamed there.
     @Test func titlesThatCollideAreToldApartOnlyHere() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         for uid in ["m1@phone", "m2@phone"] {
             server.store(calendarURL + "\(uid).ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
         }
@@ -277,7 +267,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// day; a date another app wrote stays a date when focus writes the to-do back.
     @Test func datesStayDatesInTheCalendar() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Thesis/Intro", "--due", "2026-12-01") == 0)
         try sync(one, server)
         #expect(serverText(server).contains { $0.contains("DUE;VALUE=DATE:20261201\r\n") }, "\(serverText(server))")
@@ -294,7 +284,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// no ghost of the task stays behind.
     @Test func aToDoWhoseKindChangedMovesWithItsSessions() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server)
+        let one = try TestWorld.syncMachine(server)
         #expect(await one.run("task", "add", "Thesis/Intro") == 0)
         #expect(await one.run("task", "add", "Errand") == 0)
         #expect(await one.run("log", "add", "Errand", "--start", "2026-11-24 09:00", "--duration", "25m") == 0)
@@ -316,7 +306,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     /// differs (as the README says), and `sync status` shows the values as focus shows them.
     @Test func theSameSubtaskMadeOnBothKeepsTheLaterAndSaysSoInFocusTerms() async throws {
         let server = FakeCalDAVServer()
-        let one = try machine(server), two = try machine(server)
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
         // Compared as text on a tie, "7200" is larger than "32400": only the later edit keeps 9h.
         #expect(await one.run("task", "add", "Essay/Draft", "--estimate", "2h") == 0)
         two.now = two.now.addingTimeInterval(3600)

@@ -14,7 +14,7 @@ import FocusStorage
         #expect(list.out == """
             [{"id": 1, "title": "Thesis", "notes": null, "subtasks": [{"id": 2, "title": "Chapter 2", "estimate_seconds": 21600, \
             "logged_seconds": 0, "start_date": null, "due": "2026-11-27T16:00:00Z", "span_seconds": 3000, "earliest_time": "09:00", \
-            "done": false, "progress_percent": 0, "at_risk": false, "overdue": false}], "archived": false, "logged_seconds": 0}]
+            "priority": "normal", "max_per_day_seconds": null, "done": false, "progress_percent": 0, "at_risk": false, "overdue": false}], "archived": false, "logged_seconds": 0}]
 
             """)
     }

@@ -32,7 +32,7 @@ import FocusCore
         {"hour": 10, "sessions": 1, "completed": 0, "interrupted": 1, "completion_percent": 0}], \#
         "by_planned_length": [{"bucket": "16_25m", "min_seconds": 901, "max_seconds": 1500, "sessions": 2, \#
         "completed": 1, "interrupted": 1, "completion_percent": 50}], "best_hour": 9, "worst_hour": 10, \#
-        "suggested_span_seconds": null}, "task_filter": null}
+        "suggested_span_seconds": null}, "task_filter": null, "tags": [], "tag_filter": null}
         """#
         #expect(Self.small.json().rendered() == expected)
     }

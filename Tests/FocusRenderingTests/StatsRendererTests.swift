@@ -25,13 +25,18 @@ import FocusCore
         let expected = """
         Focus · 2026-11-16 → 2026-11-22 · Europe/Berlin
 
-        Mon 16 Nov  ████████████████████████████████████████████  1h 30m  ✓1
-        Tue 17 Nov  ██████████████▋                                  30m  ✓1
-        Wed 18 Nov  █████████▊                                       20m
-        Thu 19 Nov  ████████████▎                                    25m     ✗1
+        Mon 16 Nov  AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA  1h 30m  ✓1
+        Tue 17 Nov  AAAAAAAAAAAAAAA                                  30m  ✓1
+        Wed 18 Nov  AAAAAAAAAA                                       20m
+        Thu 19 Nov  BBBBBBBBBBBB                                     25m     ✗1
         Fri 20 Nov  ·                                                 0m
         Sat 21 Nov  ·                                                 0m
-        Sun 22 Nov  ████████████▎                                    25m  ✓1     ◂ today
+        Sun 22 Nov  AAAAAAAAAAAA                                     25m  ✓1     ◂ today
+                    A Thesis · B Groceries
+
+        Share by task
+        A Thesis     █████████████████████████████████████████████████████████████   87%
+        B Groceries  █████████▎                                                      13%
 
         Task                                                     Time  Share  ✓  ✗  Rate
         Thesis                                                 2h 45m    87%  3  0  100%
@@ -88,6 +93,50 @@ import FocusCore
         }
     }
 
+    /// A day of two tasks is cut in proportion to their time; past six tasks the rest share `+`.
+    static let mixed = F.week([
+        F.nov(16, 9, 0, minutes: 60, "Thesis"), F.nov(16, 11, 0, minutes: 30, "Reading"),
+        F.nov(17, 9, 0, minutes: 30, "Thesis"),
+    ] + ["Admin", "Email", "Gym", "Music", "Cooking"].enumerated().map { k, task in F.nov(18, 9 + k, 0, minutes: 10, task) })
+
+    @Test func dayBarsAreCutByTaskWithALetterLegendWithoutColourAt40Columns() {
+        let text = StatsRenderer(width: 40, color: false, today: Self.today).render(Self.mixed)
+        let head = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(22).joined(separator: "\n")
+        #expect(head == """
+        Focus · 2026-11-16 → 2026-11-22 · Europ…
+
+        Mon 16  AAAAAAAAAAABBBBBB  1h 30m  ✓2
+        Tue 17  AAAAAA                30m  ✓1
+        Wed 18  CCDDEEFF+             50m  ✓5
+        Thu 19  ·                      0m
+        Fri 20  ·                      0m
+        Sat 21  ·                      0m
+        Sun 22  ·                      0m      ◂
+                A Thesis · B Reading · C Admin
+                D Cooking · E Email · F Gym
+                + other
+
+        Share by task
+        A Thesis   ███████████████████████   53%
+        B Reading  ███████▋                  18%
+        C Admin    ██▌                        6%
+        D Cooking  ██▌                        6%
+        E Email    ██▌                        6%
+        F Gym      ██▌                        6%
+        + other    ██▌                        6%
+
+        """, "\(text)")
+    }
+
+    @Test func inColourEachTaskHasAColourAndTheLegendShowsIt() {
+        let text = StatsRenderer(width: 80, color: true, today: Self.today).render(Self.mixed)
+        let monday = text.split(separator: "\n").first { $0.hasPrefix("Mon 16 Nov") }.map(String.init) ?? ""
+        #expect(monday.contains("Mon 16 Nov  \u{1B}[36m██████"), "\(monday)")
+        #expect(monday.contains("█\u{1B}[0m\u{1B}[35m█"), "\(monday)")
+        #expect(text.contains("\u{1B}[36m█\u{1B}[0m Thesis   \u{1B}[35m█\u{1B}[0m Reading"), "\(text)")
+        #expect(!text.contains("AAAA"))
+    }
+
     @Test func noEscapesWithoutColour() {
         let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.crowded)
         #expect(!text.contains("\u{1B}"))
@@ -121,7 +170,7 @@ import FocusCore
 
     @Test func todayIsMarkedOnlyInsideTheWindow() {
         let inside = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.week)
-        #expect(inside.contains("Sun 22 Nov  ████████████▎                                    25m  ✓1     ◂ today\n"))
+        #expect(inside.contains("Sun 22 Nov  AAAAAAAAAAAA                                     25m  ✓1     ◂ today\n"))
         let outside = StatsRenderer(width: 80, color: false, today: F.day(2026, 12, 1)).render(Self.week)
         #expect(!outside.contains("today"))
     }

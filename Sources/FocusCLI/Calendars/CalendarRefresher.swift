@@ -36,10 +36,12 @@ struct CalendarRefresher {
     private func refreshConnected(_ calendar: CalendarSummary) throws -> Bool {
         guard let stored = try db.connectedCalendars().first(where: { $0.id == calendar.id }),
               let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return false }
-        let remote = ConnectedCalendarFetch(env: env)
+        let remote = ConnectedCalendarFetch(env: env, acceptEmpty: acceptEmpty)
         do {
             let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
             let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
+            // Kept aside: the warning said it all.
+            if case .keptAside = outcome { return false }
             env.console.line(remote.line(outcome, name: stored.name, verb: "Refreshed"))
             if case .stored = outcome { return true }
             return false

@@ -12,15 +12,20 @@ import FoundationEssentials
 struct ConnectedCalendarFetch {
     let env: FocusEnvironment
     let client: any CalDAVClient
+    /// `calendar refresh --accept-empty`: a calendar that lists nothing is taken as empty.
+    var acceptEmpty = false
 
-    init(env: FocusEnvironment, client: (any CalDAVClient)? = nil) {
+    init(env: FocusEnvironment, client: (any CalDAVClient)? = nil, acceptEmpty: Bool = false) {
         self.env = env
         self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        self.acceptEmpty = acceptEmpty
     }
 
     enum Outcome {
         case unchanged(events: Int)
         case stored(events: Int, occurrences: Int, horizon: DateInterval)
+        /// The calendar listed nothing while the copy kept has events: the copy stays (warned).
+        case keptAside(events: Int)
     }
 
     var horizon: DateInterval {
@@ -53,11 +58,13 @@ struct ConnectedCalendarFetch {
                 try markFetched(calendar, token: changes.token ?? token, state: &state, db: db)
                 return .unchanged(events: calendar.eventCount)
             }
+            if let aside = try keptAside(changes, calendar: calendar, state: state, db: db) { return aside }
             return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
         }
         let remote = try client.calendar(at: calendar.remoteURL, endpoint)
         if remote.supportsSync || remote.syncToken != nil {
             let changes = try client.changes(in: calendar.remoteURL, since: nil, endpoint)
+            if let aside = try keptAside(changes, calendar: calendar, state: state, db: db) { return aside }
             state.etag = nil
             return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
         }
@@ -67,9 +74,25 @@ struct ConnectedCalendarFetch {
         }
         let window = horizon
         let events = try client.events(in: calendar.remoteURL, from: window.start, to: window.end, endpoint)
+        let listing = RemoteChanges(complete: true, changed: events, removed: [], token: nil)
+        if let aside = try keptAside(listing, calendar: calendar, state: state, db: db) { return aside }
         state.etag = remote.ctag
-        return try store(RemoteChanges(complete: true, changed: events, removed: [], token: nil), name: calendar.name,
-                         accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+        return try store(listing, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+    }
+
+    /// A whole listing with nothing in it while the copy kept has events (a proxy's or a server's
+    /// maintenance answer) is kept aside as a feed's empty copy is (README, "Your real
+    /// calendar"): the copy kept stays in use, one warning says so, and the sync token stays
+    /// where it was, so the next refresh asks again. `--accept-empty` takes the empty calendar.
+    private func keptAside(_ changes: RemoteChanges, calendar: ConnectedCalendar, state: FeedState, db: AppDatabase) throws -> Outcome? {
+        guard changes.complete,
+              CalendarFeed.keepsAside(newEvents: changes.changed.count, keptEvents: calendar.eventCount, acceptEmpty: acceptEmpty) else { return nil }
+        var state = state
+        state.emptyKeptAsideAt = env.now()
+        try db.updateConnectedState(calendarID: calendar.id, syncToken: calendar.syncToken, fetchState: state.encoded)
+        let name = Sanitized.terminal(calendar.name)
+        env.console.note("warning: calendar '\(name)' came back with no events while the copy kept has \(calendar.eventCount); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(name)' --accept-empty`.")
+        return .keptAside(events: calendar.eventCount)
     }
 
     private func markFetched(_ calendar: ConnectedCalendar, token: String?, state: inout FeedState, db: AppDatabase) throws {
@@ -87,6 +110,7 @@ struct ConnectedCalendarFetch {
         state.fetchedAt = now
         state.lastError = nil
         state.lastErrorAt = nil
+        state.emptyKeptAsideAt = nil
         let window = horizon
         let label = "calendar '\(name)' (\(CalendarFeed.shownAddress(remoteURL)))"
         let attendance = AttendancePolicy.current(env, db)
@@ -127,7 +151,7 @@ struct ConnectedCalendarFetch {
     /// One line about an outcome.
     func line(_ outcome: Outcome, name: String, verb: String) -> String {
         switch outcome {
-        case let .unchanged(events):
+        case let .unchanged(events), let .keptAside(events):
             return "Calendar \(Sanitized.terminal(name)) is unchanged (\(events) event\(events == 1 ? "" : "s"))."
         case let .stored(events, occurrences, horizon):
             return "\(verb) calendar \(Sanitized.terminal(name)): \(events) event\(events == 1 ? "" : "s"), "

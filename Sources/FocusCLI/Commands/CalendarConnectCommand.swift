@@ -86,15 +86,36 @@ package struct CalendarConnectCommand: FocusRunnable {
         try TrustStore(env: env).trustAccount(accountID, in: db)
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
+        for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(line) }
+        let failures = try Self.storeFirstCopies(chosen, accountID: accountID, address: address, endpoint: endpoint, fetch: fetch, db: db, env: env)
+        for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
+            env.console.line("Calendar \(Sanitized.terminal(name)) no longer counts as busy time (removed).")
+        }
+        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
+            env.console.line(PlanRenderer.summary(outcome))
+        }
+        if failures > 0, failures == chosen.count {
+            throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")
+        }
+    }
+
+    /// One line per calendar of the account: used for busy time (✓) or not (·), and why.
+    static func listing(_ remote: [RemoteCalendar], chosen: [RemoteCalendar], histories: Set<String>, syncURL: String?) -> [String] {
         let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
-        for calendar in remote {
+        return remote.map { calendar in
             let busy = chosen.contains { $0.url == calendar.url }
             let kind = calendar.url == syncURL ? "focus sync"
                 : histories.contains(calendar.url) ? "focus history of another machine (`focus sync setup` to join it)"
                 : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
             let name = Sanitized.terminal(calendar.displayName)
-            env.console.line("  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)")
+            return "  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)"
         }
+    }
+
+    /// Fetches and stores each chosen calendar's first copy; how many could not be read (each
+    /// said in a warning).
+    static func storeFirstCopies(_ chosen: [RemoteCalendar], accountID: Int64, address: String, endpoint: CalDAVEndpoint,
+                                 fetch: ConnectedCalendarFetch, db: AppDatabase, env: FocusEnvironment) throws -> Int {
         // A calendar another source already has under this name keeps it: this one is named
         // after its host too.
         let stored = try db.calendars()
@@ -113,15 +134,7 @@ package struct CalendarConnectCommand: FocusRunnable {
                 env.console.note("warning: calendar '\(Sanitized.terminal(name))' could not be read: \(error.description)")
             }
         }
-        for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
-            env.console.line("Calendar \(Sanitized.terminal(name)) no longer counts as busy time (removed).")
-        }
-        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
-            env.console.line(PlanRenderer.summary(outcome))
-        }
-        if failures > 0, failures == chosen.count {
-            throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")
-        }
+        return failures
     }
 
     /// The calendars (of those that may hold to-dos) that hold focus's synced history.

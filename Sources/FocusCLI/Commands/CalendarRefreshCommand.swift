@@ -13,12 +13,13 @@ package struct CalendarRefreshCommand: FocusRunnable {
             Requests are conditional (If-None-Match, If-Modified-Since): an unchanged feed costs one small \
             request and changes nothing. A failed fetch (offline, a server error, a timeout, TLS, a web page \
             or a body that does not parse) keeps the last good copy in use; `calendar list` says how old it is. \
-            A feed that comes back with no events while the copy kept has some is kept aside with a warning.
+            A feed or connected calendar that comes back with no events while the copy kept has some is \
+            kept aside with a warning.
             """)
 
     @Argument(help: ArgumentHelp("A subscribed calendar's name.", valueName: "name"))
     var name: String?
-    @Flag(help: "Take a feed that came back with no events (the copy kept is replaced by the empty one).")
+    @Flag(help: "Take a calendar that came back with no events (the copy kept is replaced by the empty one).")
     var acceptEmpty = false
     @OptionGroup package var global: GlobalOptions
 

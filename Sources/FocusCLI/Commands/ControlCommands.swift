@@ -98,15 +98,17 @@ package struct StopCommand: FocusRunnable {
         guard stopped else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.") }
         if let died {
             let what = died.map { " (#\($0.log.id ?? 0), \(DurationParser.format($0.log.focusedSeconds)) focused)" } ?? ""
-            env.console.line("Stopped \(path): its process ended before it could stop; recorded as interrupted\(what).")
+            let status = died?.log.status.rawValue ?? SessionStatus.interrupted.rawValue
+            env.console.line("Stopped \(path): its process ended before it could stop; recorded as \(status)\(what).")
             return
         }
-        if session.snapshot.phase == .work, let last = try db.recentSessions(limit: 1).first, last.log.status == .interrupted,
+        if session.snapshot.phase == .work, let last = try db.recentSessions(limit: 1).first, last.log.status != .completed,
            last.log.taskID == session.taskID, last.log.subtaskID == session.subtaskID,
            last.log.startedAt >= (session.snapshot.workStartedAt ?? .distantPast) {
             let id = last.log.id ?? 0
             let why = reason == nil ? " Say why with `focus log edit \(id) --note TEXT`." : ""
-            env.console.line("Stopped \(path): recorded as interrupted, \(DurationParser.format(last.log.focusedSeconds)) focused (#\(id)).\(why)")
+            // An open session is recorded as open (it had no length to complete).
+            env.console.line("Stopped \(path): recorded as \(last.log.status.rawValue), \(DurationParser.format(last.log.focusedSeconds)) focused (#\(id)).\(why)")
         } else {
             env.console.line("Stopped \(path).")
         }

@@ -22,91 +22,122 @@ package struct DoctorCommand: FocusRunnable {
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
+    /// One line of the report: a label, what was found, and whether it is a problem (marked ✗,
+    /// counted: any makes the exit status 1).
+    struct Line {
+        var label: String
+        var value: String
+        var problem = false
+
+        static func problem(_ label: String, _ value: String) -> Line { Line(label: label, value: "✗ " + value, problem: true) }
+    }
+
     package func run(in env: FocusEnvironment) async throws {
-        var problems = 0
-        func row(_ label: String, _ value: String) { env.console.line(TerminalText.pad(label, 15) + Sanitized.terminal(value)) }
-        /// A problem line: marked ✗ (and counted: the command then exits 1).
-        func problem(_ label: String, _ value: String) {
-            problems += 1
-            row(label, "✗ " + value)
-        }
-        row("version", FocusVersion.text)
-        if !env.databaseExists() {
-            row("database", "\(env.databasePath) (not created yet: the first command that records something makes it)")
-        } else { do {
-            let db = try env.openDatabase()
-            let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
-            let mode = try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "?" }
-            row("database", "\(env.databasePath) (schema \(version), \(mode))")
-            let found = try db.outOfRangeValues(limit: DoctorCommand.listedValues)
-            if found.total == 0 {
-                row("values", "every stored number is within its range")
-            } else {
-                let n = found.total
-                problem("values", "\(n) stored value\(n == 1 ? " is" : "s are") out of range (focus reads \(n == 1 ? "it" : "them") clamped; fix with sqlite3 or `focus restore` a backup):")
-                for value in found.values { row("", "✗ " + value.description) }
-                if n > found.values.count { row("", "✗ ... and \(n - found.values.count) more") }
-            }
-            // Live calendars: how old each copy is; a failed last refresh, or a copy older than
-            // twice `calendar_refresh`, is a problem.
-            for feed in try db.calendars() where feed.connected || CalendarFeed.isFeed(source: feed.source) {
-                let state = FeedState.decode(feed.feedState)
-                let fetched = state.fetchedAt ?? feed.importedAt
-                let kind = feed.connected ? "caldav" : "feed"
-                if let stale = CalendarStaleness.note(name: feed.name, state: state, importedAt: feed.importedAt,
-                                                      refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) {
-                    // A failed refresh is a problem; a copy that is only old is said, not counted
-                    // (without `focus daemon`, calendars are as fresh as the last refresh by hand).
-                    if state.lastError != nil, (state.lastErrorAt ?? .distantPast) >= fetched { problem(kind, stale) } else { row(kind, stale) }
-                } else {
-                    row(kind, "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)")
-                }
-            }
-            // Stored commands, CA files and addresses (README, "What focus promises"): one not set
-            // up by this user on this machine is a problem until they say yes to it.
-            for (line, trusted) in try DoctorCommand.storedSettings(db, env: env) {
-                if trusted { row("stored", line) } else { problem("stored", line) }
-            }
-            // Sync (README, "Two machines"): a failed last sync is a problem; otherwise when it last ran.
-            if let target = try db.syncTarget() {
-                let name = Sanitized.terminal(target.name)
-                if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
-                    problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(Sanitized.terminal(error))")
-                } else if let synced = target.syncedAt {
-                    row("sync", "'\(name)' synced \(env.calendar.wallClockText(synced).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")
-                } else {
-                    row("sync", "'\(name)' not synced yet (`focus sync`)")
-                }
-            }
-        } catch {
-            problem("database", "\(env.databasePath): \(error.description)")
-        } }
-        row("backups", DoctorCommand.backups(databasePath: env.databasePath))
-        let configExists = FileManager.default.fileExists(atPath: env.configPath)
-        row("config", env.configPath + (configExists ? "" : " (not created yet: defaults in use)"))
-        let zone = env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))"
-        if let unread = DoctorCommand.unreadableTZ(global: global, environment: env.environment) {
-            problem("time zone", "TZ=\(unread) could not be read (not a zone name, zone file or POSIX rule); using \(zone) instead")
-        } else {
-            row("time zone", zone)
-        }
-        if !env.config.notifications {
-            row("notifications", "off (`focus config set notifications true` turns them on)")
-        } else if let info = LibNotifyNotifier.serverInfo(timeoutMilliseconds: 1500, environment: env.environment) {
-            row("notifications", "\(info.name) \(info.version) by \(info.vendor) (spec \(info.specVersion))")
-        } else {
-            problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell")
-        }
+        var lines = [Line(label: "version", value: FocusVersion.text)]
+        lines += DoctorCommand.databaseLines(env)
+        lines += environmentLines(env)
         if notify {
             let console = env.console
             let notifier = env.makeNotifier(TerminalNotifier(console: console, bell: true), { console.note($0) })
             await notifier.post(Notice(kind: .test, summary: "focus test notification", body: "If you can read this, notifications work.", urgency: .normal, expiresAfterMilliseconds: 5000))
-            row("test notice", "sent")
+            lines.append(Line(label: "test notice", value: "sent"))
         }
+        for line in lines { env.console.line(TerminalText.pad(line.label, 15) + Sanitized.terminal(line.value)) }
+        let problems = lines.filter(\.problem).count
         if problems > 0 {
             env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.")
             throw ExitCode(1)
         }
+    }
+
+    /// The database: where it is, its schema, stored values out of range, live calendars,
+    /// stored settings and sync.
+    static func databaseLines(_ env: FocusEnvironment) -> [Line] {
+        guard env.databaseExists() else {
+            return [Line(label: "database", value: "\(env.databasePath) (not created yet: the first command that records something makes it)")]
+        }
+        do {
+            let db = try env.openDatabase()
+            let version = try db.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+            let mode = try db.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "?" }
+            var lines = [Line(label: "database", value: "\(env.databasePath) (schema \(version), \(mode))")]
+            lines += try valueLines(db)
+            lines += try calendarLines(db, env: env)
+            lines += try waiting(db, env: env).map { Line.problem($0.label, $0.text) }
+            // Stored commands, CA files and addresses (README, "What focus promises"): one not set
+            // up by this user on this machine is a problem until they say yes to it.
+            for (line, trusted) in try storedSettings(db, env: env) {
+                lines.append(trusted ? Line(label: "stored", value: line) : .problem("stored", line))
+            }
+            return lines + (try syncLines(db, env: env))
+        } catch {
+            return [.problem("database", "\(env.databasePath): \(error.description)")]
+        }
+    }
+
+    /// Stored numbers out of range, listed.
+    static func valueLines(_ db: AppDatabase) throws(FocusError) -> [Line] {
+        let found = try db.outOfRangeValues(limit: listedValues)
+        guard found.total > 0 else { return [Line(label: "values", value: "every stored number is within its range")] }
+        let n = found.total
+        var lines = [Line.problem("values", "\(n) stored value\(n == 1 ? " is" : "s are") out of range (focus reads \(n == 1 ? "it" : "them") clamped; fix with sqlite3 or `focus restore` a backup):")]
+        // One problem however many values are listed.
+        for value in found.values { lines.append(Line(label: "", value: "✗ " + value.description)) }
+        if n > found.values.count { lines.append(Line(label: "", value: "✗ ... and \(n - found.values.count) more")) }
+        return lines
+    }
+
+    /// Live calendars: how old each copy is; a failed last refresh is a problem, a copy that is
+    /// only old is said, not counted (without `focus daemon`, calendars are as fresh as the last
+    /// refresh by hand).
+    static func calendarLines(_ db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> [Line] {
+        var lines: [Line] = []
+        for feed in try db.calendars() where feed.connected || CalendarFeed.isFeed(source: feed.source) {
+            let state = FeedState.decode(feed.feedState)
+            let fetched = state.fetchedAt ?? feed.importedAt
+            let kind = feed.connected ? "caldav" : "feed"
+            if let stale = CalendarStaleness.note(name: feed.name, state: state, importedAt: feed.importedAt,
+                                                  refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) {
+                let failed = state.lastError != nil && (state.lastErrorAt ?? .distantPast) >= fetched
+                lines.append(failed ? .problem(kind, stale) : Line(label: kind, value: stale))
+            } else {
+                lines.append(Line(label: kind, value: "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)"))
+            }
+        }
+        return lines
+    }
+
+    /// Sync (README, "Two machines"): a failed last sync is a problem; otherwise when it last ran.
+    static func syncLines(_ db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> [Line] {
+        guard let target = try db.syncTarget() else { return [] }
+        let name = Sanitized.terminal(target.name)
+        if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
+            return [.problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(Sanitized.terminal(error))")]
+        } else if let synced = target.syncedAt {
+            return [Line(label: "sync", value: "'\(name)' synced \(env.calendar.wallClockText(synced).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")]
+        }
+        return [Line(label: "sync", value: "'\(name)' not synced yet (`focus sync`)")]
+    }
+
+    /// Backups, the config file, the time zone and the notification server.
+    func environmentLines(_ env: FocusEnvironment) -> [Line] {
+        var lines = [Line(label: "backups", value: DoctorCommand.backups(databasePath: env.databasePath))]
+        let configExists = FileManager.default.fileExists(atPath: env.configPath)
+        lines.append(Line(label: "config", value: env.configPath + (configExists ? "" : " (not created yet: defaults in use)")))
+        let zone = env.calendar.identifier + " (now \(env.calendar.wallClockText(env.now())))"
+        if let unread = DoctorCommand.unreadableTZ(global: global, environment: env.environment) {
+            lines.append(.problem("time zone", "TZ=\(unread) could not be read (not a zone name, zone file or POSIX rule); using \(zone) instead"))
+        } else {
+            lines.append(Line(label: "time zone", value: zone))
+        }
+        if !env.config.notifications {
+            lines.append(Line(label: "notifications", value: "off (`focus config set notifications true` turns them on)"))
+        } else if let info = LibNotifyNotifier.serverInfo(timeoutMilliseconds: 1500, environment: env.environment) {
+            lines.append(Line(label: "notifications", value: "\(info.name) \(info.version) by \(info.vendor) (spec \(info.specVersion))"))
+        } else {
+            lines.append(.problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell"))
+        }
+        return lines
     }
 
     /// Each account and feed of the database, and whether this user set it up on this machine.

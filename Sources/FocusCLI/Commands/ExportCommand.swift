@@ -127,7 +127,12 @@ package struct ExportCommand: FocusRunnable {
     /// session exists unchanged.
     static func event(_ r: SessionRecord, identity: SessionIdentity) -> ExportEvent {
         let path = r.subtask.map { "\(r.task)/\($0)" } ?? r.task
-        let summary = r.status == .completed ? "✓ \(path)" : "✗ \(path) (interrupted)"
+        let summary: String
+        switch r.status {
+        case .completed: summary = "✓ \(path)"
+        case .interrupted: summary = "✗ \(path) (interrupted)"
+        case .open: summary = "↑ \(path) (open)"
+        }
         let startDate = Date(timeIntervalSince1970: Double(r.start))
         let uid = identity.syncUID ?? "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
         let minutes = (r.focusedSeconds + 30) / 60

@@ -11,7 +11,7 @@ package struct ImportCommand: FocusRunnable {
         discussion: """
             focus's own files: one session per line (JSON Lines, .jsonl) or row (CSV, .csv) with \
             task, subtask (optional), start and end (ISO 8601 with an offset or Z), status \
-            (completed or interrupted), and optionally focused_seconds, planned_seconds and note.
+            (completed, interrupted or open), and optionally focused_seconds, planned_seconds and note.
 
             Other trackers' files (every entry becomes a completed session):
 

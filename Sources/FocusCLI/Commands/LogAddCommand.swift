@@ -17,12 +17,14 @@ package struct LogAddCommand: FocusRunnable {
     @Option(help: ArgumentHelp("How long it lasted.", valueName: "duration")) var duration: String?
     @Flag(help: "Record it as interrupted (left early).") var interrupted = false
     @Option(help: ArgumentHelp("A note.", valueName: "text")) var note: String?
+    @Option(name: .customLong("tag"), help: ArgumentHelp("File it under this tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Flag(help: "Record it even if it ends after now.") var allowFuture = false
     @Flag(help: "Record it even if it lasts more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
+        let tags = try SessionTags.names(self.tags)
         let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
         try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
@@ -34,12 +36,13 @@ package struct LogAddCommand: FocusRunnable {
         do {
             id = try db.recordSession(TimeLog(taskID: target.taskID, subtaskID: target.subtaskID, startedAt: s, endedAt: e,
                                               plannedSeconds: seconds, focusedSeconds: seconds,
-                                              status: interrupted ? .interrupted : .completed, note: note), now: env.now())
+                                              status: interrupted ? .interrupted : .completed, note: note, tags: tags),
+                                       now: env.now())
         } catch FocusError.duplicateSession {
             throw FocusError.duplicateSession(path: Sanitized.shown(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
-        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "").")
+        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "")\(LogCommand.tagText(tags)).")
     }
 }
 

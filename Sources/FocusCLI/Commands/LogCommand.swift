@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FocusText
 import FoundationEssentials
@@ -20,18 +21,25 @@ package struct LogCommand: ParsableCommand {
             ("start", .string(Timestamp.utc(e.log.startedAt))),
             ("end", .string(Timestamp.utc(e.log.endedAt))),
             ("focused_seconds", .int(e.log.focusedSeconds)),
-            ("planned_seconds", .int(e.log.plannedSeconds)),
+            // An open session had no planned length (README, "Open sessions").
+            ("planned_seconds", e.log.status == .open ? .null : .int(e.log.plannedSeconds)),
             ("status", .string(e.log.status.rawValue)),
             ("block_id", .optional(e.log.blockID)),
             ("note", .optional(e.log.note)),
+            ("tags", .array(e.log.tags.map { .string($0) })),
         ])
+    }
+
+    /// ` +deep +reading` (nothing when there are none): tags after a session, as Watson shows them.
+    static func tagText(_ tags: [String]) -> String {
+        tags.map { " +" + Sanitized.shown($0) }.joined()
     }
 
     /// `#12  09:00–09:25  25m  ✓  Thesis/Chapter 2  "note"`.
     /// `idWidth`: the ids padded to the widest in a listing (`#9 ` under `#12`), so the times
     /// stay in one column.
     static func line(_ e: SessionEntry, calendar: LocalCalendar, idWidth: Int = 0) -> String {
-        let mark = e.log.status == .completed ? "✓" : "✗"
+        let mark = SessionMark.of(e.log.status)
         let from = calendar.timeOfDay(of: e.log.startedAt)
         var to = "\(calendar.timeOfDay(of: e.log.endedAt))"
         // A session longer than a day (a forgotten timer) says on which later day it ended.
@@ -40,6 +48,7 @@ package struct LogCommand: ParsableCommand {
         }
         let id = "#\(e.log.id ?? 0)"
         var s = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
+        if !e.log.tags.isEmpty { s += " " + tagText(e.log.tags) }
         if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
         return s
     }

@@ -12,14 +12,17 @@ package struct LogEditCommand: FocusRunnable {
     @Option(help: ArgumentHelp("New end.", valueName: "datetime")) var end: String?
     @Option(help: ArgumentHelp("New length (from the start).", valueName: "duration")) var duration: String?
     @Option(help: ArgumentHelp("New focused time (pauses excluded).", valueName: "duration")) var focused: String?
-    @Option(help: ArgumentHelp("completed or interrupted.", valueName: "status")) var status: String?
+    @Option(help: ArgumentHelp("completed, interrupted or open.", valueName: "status")) var status: String?
     @Option(help: ArgumentHelp("A note (empty to clear).", valueName: "text")) var note: String?
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Add this tag (repeatable).", valueName: "name")) var tags: [String] = []
+    @Option(name: .customLong("untag"), help: ArgumentHelp("Remove this tag (repeatable).", valueName: "name")) var untags: [String] = []
     @Flag(help: "Allow new times that end after now.") var allowFuture = false
     @Flag(help: "Allow a new length of more than a day (up to 31 days: a forgotten timer).") var allowLong = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
+        let added = try SessionTags.names(tags)
         let db = try env.openDatabase()
         guard var entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
         var edit = SessionEdit()
@@ -30,7 +33,7 @@ package struct LogEditCommand: FocusRunnable {
         if let focused { edit.focused = (try DurationParser.seconds(focused, what: "focused time"), focused) }
         if let status {
             guard let s = SessionStatus(rawValue: status.lowercased()) else {
-                throw FocusError.invalidValue(what: "status", value: status, expected: "completed or interrupted")
+                throw FocusError.invalidValue(what: "status", value: status, expected: "completed, interrupted or open")
             }
             edit.status = s
         }
@@ -38,7 +41,8 @@ package struct LogEditCommand: FocusRunnable {
         edit.endText = end ?? duration.map { "start + \($0)" }
         edit.allowLong = allowLong
         edit.allowFuture = allowFuture
-        let log = try edit.applied(to: entry.log, now: env.now(), calendar: env.calendar)
+        var log = try edit.applied(to: entry.log, now: env.now(), calendar: env.calendar)
+        log.tags = SessionTags.edited(log.tags, adding: added, removing: untags)
         let moved = log.startedAt != entry.log.startedAt || log.endedAt != entry.log.endedAt
         let overlaps = moved ? try db.overlappingCount(log.startedAt, log.endedAt, excluding: id) : 0
         try LogEditCommand.update(log, in: db, calendar: env.calendar)

@@ -7,6 +7,7 @@ import FoundationEssentials
 package struct LogListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
     @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Only the sessions with this tag.", valueName: "name")) var tag: String?
     @Flag(help: "Print JSON for scripts.") var json = false
     @OptionGroup package var global: GlobalOptions
     package init() {}
@@ -15,17 +16,20 @@ package struct LogListCommand: FocusRunnable {
         guard last >= 1, last <= WindowOptions.maximumDays else {
             throw FocusError.invalidValue(what: "--last", value: String(last), expected: "a number of days from 1 to \(WindowOptions.maximumDays)")
         }
+        let tag = try self.tag.map(SessionTags.name)
         let db = try env.openDatabase()
         let today = env.today
         let from = env.calendar.startOfDay(today.adding(days: -(last - 1)))
         let to = env.calendar.startOfDay(today.adding(days: 1))
-        let entries = try db.sessions(overlapping: from, to).filter { $0.log.startedAt >= from }.reversed()
+        let entries = try db.sessions(overlapping: from, to)
+            .filter { entry in entry.log.startedAt >= from && (tag.map { SessionTags.contains(entry.log.tags, $0) } ?? true) }.reversed()
         if json {
             env.console.line(JSON.array(entries.map(LogCommand.json)).rendered())
             return
         }
         if entries.isEmpty {
-            env.console.line("No sessions in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
+            let tagged = tag.map { " tagged '\(Sanitized.shown($0))'" } ?? ""
+            env.console.line("No sessions\(tagged) in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
             return
         }
         env.console.out(LogListCommand.text(Array(entries), calendar: env.calendar))

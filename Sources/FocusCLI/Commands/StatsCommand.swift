@@ -3,7 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusStorage
 
-/// `focus stats [--last N | --from DATE --to DATE] [--task PATH] [--json | --csv]`.
+/// `focus stats [--last N | --from DATE --to DATE] [--task PATH] [--tag NAME] [--json | --csv]`.
 package struct StatsCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "stats",
@@ -18,6 +18,8 @@ package struct StatsCommand: FocusRunnable {
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
             completion: Completions.paths)
     var task: String?
+    @Option(help: ArgumentHelp("Only the sessions with this tag.", valueName: "name"))
+    var tag: String?
     @Flag(help: "Print JSON for scripts.")
     var json = false
     @Flag(help: "Print one CSV row per day.")
@@ -28,7 +30,8 @@ package struct StatsCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         if json && csv { throw FocusError.usage("use either --json or --csv, not both.") }
-        let report = try StatsCommand.report(window: window, task: task, env: env)
+        let tag = try self.tag.map(SessionTags.name)
+        let report = try StatsCommand.report(window: window, task: task, tag: tag, env: env)
         if json {
             env.console.line(report.json().rendered())
         } else if csv {
@@ -43,11 +46,12 @@ package struct StatsCommand: FocusRunnable {
     /// then one read of the window (with the history the summary, streak and heatmap need).
     /// `heatmap`: whether the 12-week heatmap will be drawn (only the HTML report draws it; the
     /// other figures are the same either way, and cheaper without it).
-    static func report(window options: WindowOptions, task: String?, heatmap: Bool = false, env: FocusEnvironment) throws(FocusError) -> StatsReport {
+    static func report(window options: WindowOptions, task: String?, tag: String? = nil, heatmap: Bool = false,
+                       env: FocusEnvironment) throws(FocusError) -> StatsReport {
         let now = env.now()
         let window = try options.window(today: env.calendar.day(of: now))
         let db = try env.openDatabase()
-        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, heatmap: heatmap)
+        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, tag: tag, heatmap: heatmap)
         return StatsCalculator.report(input)
     }
 }

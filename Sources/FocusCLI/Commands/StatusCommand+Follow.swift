@@ -17,18 +17,11 @@ struct StatusFollower {
     var command: StatusCommand
     var env: FocusEnvironment
 
-    /// The longest sleep without a look at the files (when inotify misses a change).
-    static let idleCheckSeconds = 60.0
-    /// How often to look when the directory cannot be watched (it does not exist yet).
-    static let unwatchedCheckSeconds = 1.0
     /// How long a database may stay unreadable before a warning says so.
     static let patienceSeconds = 3.0
-    /// The second look after a change.
-    static let settleSeconds = 0.05
 
-    func run() throws {
-        let path = env.databasePath
-        let watcher = ChangeWatcher(directory: Paths.directory(of: path).nonEmpty ?? ".")
+    /// What the loop carries from one look to the next.
+    private struct State {
         var database: AppDatabase?
         var databaseInode: Int64?
         var lastFingerprint: DatabaseFingerprint?
@@ -39,104 +32,112 @@ struct StatusFollower {
         var lastDataVersion: Int?
         var changedLastTime = false
         var first = true
+    }
 
+    private let schedule = StatusFollowSchedule()
+
+    func run() throws {
+        let path = env.databasePath
+        let watcher = ChangeWatcher(directory: Paths.directory(of: path).nonEmpty ?? ".")
+        var state = State()
         while true {
             watcher.rewatch()
             let now = env.now()
             let fingerprint = DatabaseFingerprint.of(path: path)
-            let inode = StatusFollower.inode(path)
-            var stale = reading == nil || fingerprint != lastFingerprint
-            // Two commits within one tick of the file system's clock can leave the same size
-            // and time; SQLite's own counter cannot miss one.
-            if let database, let version = try? database.dataVersion(), version != lastDataVersion { stale = true }
-            if let r = reading {
-                if r.day != env.calendar.day(of: now) { stale = true }
-                if let block = r.next, block.end <= now { stale = true }
+            let versionChanged = state.database.flatMap { try? $0.dataVersion() }.map { $0 != state.lastDataVersion } ?? false
+            if schedule.isStale(state.reading.map { aging($0, now: now) }, filesChanged: fingerprint != state.lastFingerprint,
+                                versionChanged: versionChanged, today: env.calendar.day(of: now), now: now) {
+                try refresh(&state, fingerprint: fingerprint, now: now)
             }
-            if stale {
-                do {
-                    // A file another process is still creating is left alone for a moment
-                    // (opening it would race its creator); one that stays unfinished is opened
-                    // after that, so that what is wrong with it is said.
-                    let creating = database == nil && inode != nil && !AppDatabase.isInitialized(path: path)
-                    if creating, now.timeIntervalSince(failingSince ?? now) < StatusFollower.patienceSeconds {
-                        failingSince = failingSince ?? now
-                        database = nil
-                        databaseInode = nil
-                        reading = reading ?? StatusReading.empty(day: env.calendar.day(of: now))
-                        lastFingerprint = nil
-                    } else if let inode {
-                        // A database replaced (`focus restore`) or made since: open it afresh.
-                        if database == nil || databaseInode != inode {
-                            database = nil
-                            database = try env.openDatabase()
-                            databaseInode = inode
-                        }
-                        lastDataVersion = try database!.dataVersion()
-                        reading = try command.read(database!, now: now, calendar: env.calendar)
-                    } else {
-                        // No database yet: idle, and nothing created (it appears with the first write).
-                        database = nil
-                        databaseInode = nil
-                        reading = StatusReading.empty(day: env.calendar.day(of: now))
-                    }
-                    if !creating {
-                        lastFingerprint = fingerprint
-                        warned = nil
-                        failingSince = nil
-                    }
-                } catch {
-                    // The first look fails like `focus status`; later ones are tried again
-                    // shortly, and said once when they last (a database being created or
-                    // replaced by another process is unreadable for a moment).
-                    if first { throw error }
-                    database = nil
-                    lastFingerprint = nil
-                    let since = failingSince ?? now
-                    failingSince = since
-                    if now.timeIntervalSince(since) >= StatusFollower.patienceSeconds, warned != error.description {
-                        env.console.note("warning: \(error.description) Trying again.")
-                        warned = error.description
-                    }
-                }
-            }
-            first = false
-
-            if let reading {
-                let text = command.text(reading, now: now, calendar: env.calendar)
-                if text != lastText {
-                    env.console.line(text)
-                    lastText = text
-                    if let failure = env.console.writeFailure, failure.stream == .output {
-                        // The reader went away: the normal end of a follower (README, Status bars).
-                        if failure.isBrokenPipe { FocusMain.endedByReader() }
-                        return
-                    }
-                }
-            }
-
-            var wake = now.addingTimeInterval(StatusFollower.idleCheckSeconds)
-            if let reading {
-                let midnight = env.calendar.startOfDay(reading.day.adding(days: 1))
-                wake = [wake, midnight, reading.nextTick(after: now), reading.next?.end].compactMap { $0 }.min()!
-            }
-            if !watcher.isWatching || reading == nil {
-                wake = min(wake, now.addingTimeInterval(StatusFollower.unwatchedCheckSeconds))
-            }
-            if failingSince != nil { wake = min(wake, now.addingTimeInterval(0.25)) }
-            // A commit is written to the -wal file (which inotify reports) and only then made
-            // visible in the -shm index (a shared mapping, which it does not): look once more
-            // shortly after the last change, so that a commit seen half-done is not missed.
-            if changedLastTime { wake = min(wake, now.addingTimeInterval(StatusFollower.settleSeconds)) }
+            state.first = false
+            if let reading = state.reading, !show(reading, &state, now: now) { return }
+            let wake = schedule.wake(
+                after: now, reading: state.reading.map { aging($0, now: now) },
+                midnight: state.reading.map { env.calendar.startOfDay($0.day.adding(days: 1)) },
+                watching: watcher.isWatching, failing: state.failingSince != nil, changedLastTime: state.changedLastTime)
             switch watcher.wait(seconds: wake.timeIntervalSince(env.now())) {
             case .stop: return
             case .outputClosed:
                 FocusMain.endedByReader()
                 return
-            case .changed: changedLastTime = true
-            case .timeout: changedLastTime = false
+            case .changed: state.changedLastTime = true
+            case .timeout: state.changedLastTime = false
             }
         }
+    }
+
+    /// What of a reading ages with time.
+    private func aging(_ reading: StatusReading, now: Date) -> StatusFollowSchedule.Reading {
+        StatusFollowSchedule.Reading(day: reading.day, nextBlockEnd: reading.next?.end, nextTick: reading.nextTick(after: now))
+    }
+
+    /// Prints the reading's text when it changed; false when the reader went away (the normal
+    /// end of a follower, README "Status bars").
+    private func show(_ reading: StatusReading, _ state: inout State, now: Date) -> Bool {
+        let text = command.text(reading, now: now, calendar: env.calendar)
+        guard text != state.lastText else { return true }
+        env.console.line(text)
+        state.lastText = text
+        if let failure = env.console.writeFailure, failure.stream == .output {
+            if failure.isBrokenPipe { FocusMain.endedByReader() }
+            return false
+        }
+        return true
+    }
+
+    /// Reads the database again. The first look fails like `focus status`; later ones are tried
+    /// again shortly, and said once when they last (a database being created or replaced by
+    /// another process is unreadable for a moment).
+    private func refresh(_ state: inout State, fingerprint: DatabaseFingerprint?, now: Date) throws {
+        do {
+            try read(&state, fingerprint: fingerprint, now: now)
+        } catch {
+            if state.first { throw error }
+            state.database = nil
+            state.lastFingerprint = nil
+            let since = state.failingSince ?? now
+            state.failingSince = since
+            if now.timeIntervalSince(since) >= StatusFollower.patienceSeconds, state.warned != error.description {
+                env.console.note("warning: \(error.description) Trying again.")
+                state.warned = error.description
+            }
+        }
+    }
+
+    private func read(_ state: inout State, fingerprint: DatabaseFingerprint?, now: Date) throws(FocusError) {
+        let path = env.databasePath
+        let inode = StatusFollower.inode(path)
+        // A file another process is still creating is left alone for a moment (opening it would
+        // race its creator); one that stays unfinished is opened after that, so that what is
+        // wrong with it is said.
+        let creating = state.database == nil && inode != nil && !AppDatabase.isInitialized(path: path)
+        if creating, now.timeIntervalSince(state.failingSince ?? now) < StatusFollower.patienceSeconds {
+            state.failingSince = state.failingSince ?? now
+            state.database = nil
+            state.databaseInode = nil
+            state.reading = state.reading ?? StatusReading.empty(day: env.calendar.day(of: now))
+            state.lastFingerprint = nil
+            return
+        }
+        if let inode {
+            // A database replaced (`focus restore`) or made since: open it afresh.
+            if state.database == nil || state.databaseInode != inode {
+                state.database = nil
+                state.database = try env.openDatabase()
+                state.databaseInode = inode
+            }
+            let database = state.database!
+            state.lastDataVersion = try database.dataVersion()
+            state.reading = try command.read(database, now: now, calendar: env.calendar)
+        } else {
+            // No database yet: idle, and nothing created (it appears with the first write).
+            state.database = nil
+            state.databaseInode = nil
+            state.reading = StatusReading.empty(day: env.calendar.day(of: now))
+        }
+        state.lastFingerprint = fingerprint
+        state.warned = nil
+        state.failingSince = nil
     }
 
     static func inode(_ path: String) -> Int64? {

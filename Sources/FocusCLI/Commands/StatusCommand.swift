@@ -87,14 +87,18 @@ package struct StatusCommand: FocusRunnable {
         if json {
             guard let active = reading.active, let s = session else { return JSON.object([("state", .string("idle"))]).rendered() }
             let snap = active.snapshot
+            // An open session has no end and no time left (README, "Open sessions").
+            let countdown: [(String, JSON)] = snap.isOpen ? [("open", .bool(true))] : [
+                ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
+                ("remaining_seconds", .int(s.remainingSeconds)),
+            ]
             return JSON.object([
                 ("state", .string(s.state)),
                 ("task", .string(s.task)),
                 ("subtask", .optional(s.subtask)),
                 ("phase", .string(s.phase.rawValue)),
                 ("started_at", .string(Timestamp.utc(snap.phaseStartedAt))),
-                ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
-                ("remaining_seconds", .int(s.remainingSeconds)),
+            ] + countdown + [
                 ("cycle", .int(s.cycle)),
                 ("cycles", .int(s.cycles)),
                 ("paused", .bool(s.isPaused)),
@@ -127,7 +131,7 @@ package struct StatusCommand: FocusRunnable {
             return Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts)))
         } else if let s = facts.session {
             let pausedText = s.isPaused ? " · paused" : ""
-            return "\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(DurationParser.clock(s.remainingSeconds)) left"
+            return "\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(s.clockText)"
         }
         if let other = reading.elsewhere.lazy.compactMap({ $0.line(at: now) }).first {
             return "idle here · " + Sanitized.terminal(other)
@@ -172,11 +176,16 @@ struct StatusReading {
         return StatusFacts.Session(
             task: task, subtask: subtask, phase: snap.phase, isPaused: snap.isPaused,
             remainingSeconds: active.remainingSeconds(at: now), plannedSeconds: snap.plannedSeconds,
-            cycle: snap.cycle, cycles: snap.cycles)
+            cycle: snap.cycle, cycles: snap.cycles, openElapsed: snap.isOpen ? active.elapsedSeconds(at: now) : nil)
     }
 
-    /// When the remaining time next changes (it is rounded up to whole seconds), if it runs.
+    /// When the remaining time next changes (it is rounded up to whole seconds), if it runs; for
+    /// an open session, when its time so far next changes.
     func nextTick(after now: Date) -> Date? {
+        if let active, active.snapshot.isOpen, !active.snapshot.isPaused {
+            let since = now.timeIntervalSince(active.checkpointAt)
+            return now.addingTimeInterval(since.rounded(.down) + 1 - since + 0.005)
+        }
         guard let active, !active.snapshot.isPaused, let ends = active.snapshot.endsAt, ends > now else { return nil }
         let left = ends.timeIntervalSince(now)
         let fraction = left - left.rounded(.down)

@@ -71,6 +71,7 @@ package struct SyncCommand: ParsableCommand {
         if summary.conflicts > 0 {
             lines.append("\(summary.conflicts) field\(summary.conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
         }
+        lines += summary.settings
         for label in summary.kept {
             lines.append("warning: '\(Sanitized.terminal(label))' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(Sanitized.terminal(label))' --force")
         }
@@ -135,6 +136,8 @@ package struct SyncSetupCommand: FocusRunnable {
             let others = content.changed.filter { resource in
                 guard let data = resource.data else { return false }
                 if (try? SyncCodec.decode(data, zone: env.calendar)) != nil { return false }
+                // The other machines' running sessions and the settings event are focus's too.
+                if RunningCheckpoint.decode(data) != nil || SyncSettings.decode(data) != nil { return false }
                 return String(decoding: data, as: UTF8.self).contains("BEGIN:VEVENT")
             }.count
             if others > 0 {

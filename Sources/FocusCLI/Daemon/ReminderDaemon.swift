@@ -70,149 +70,164 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         self.log = log
     }
 
-    /// Runs until a stop event.
-    package mutating func run() async {
+    /// What the loop remembers from one wake to the next.
+    private struct LoopState {
         var lastFingerprint: DatabaseFingerprint?
         var nextWake: Date?
         var mustRead = true
         var settled = Set<Int64>()
-        var lastWall = now()
-        var lastMono = clock.now
-        var summarySentFor = try? database.lastSummaryDay()
-        // Network work runs one job at a time beside the loop: a refresh (which publishes
-        // too) when `calendar_refresh` comes round, else a publication when the plan changed.
-        var background: (task: Task<Void, Never>, done: BackgroundJob, kind: BackgroundJob.Kind)?
-        var nextSync: Date? = syncData == nil ? nil : now()
-        var syncedSignature: [Int64]?
-        var syncStartSignature: [Int64]?
-        var nextRefresh: Date? = config.calendarRefreshSeconds == nil || refreshCalendars == nil ? nil : now()
-        var publishedPlan: [Int64]?
-        var planSignature: [Int64]?
+        var lastWall: Date
+        var lastMono: C.Instant
+        var summarySentFor: LocalDate?
+        var jobs: DaemonJobs
+        /// The network job running beside the loop (`jobs.running` says which).
+        var background: (task: Task<Void, Never>, done: BackgroundJob)?
+    }
+
+    /// Runs until a stop event: each wake looks at the clocks and the database, reads the plan
+    /// when it may have changed, posts what is due, starts the network job that is due, and
+    /// sleeps until the next due instant.
+    package mutating func run() async {
+        let start = now()
+        var state = LoopState(
+            lastWall: start, lastMono: clock.now, summarySentFor: try? database.lastSummaryDay(),
+            jobs: DaemonJobs(now: start, canRefresh: refreshCalendars != nil, canSync: syncData != nil,
+                             canPublish: publishPlan != nil, refreshSeconds: config.calendarRefreshSeconds,
+                             syncIntervalSeconds: config.syncIntervalSeconds, syncDelaySeconds: ReminderDaemon.seconds(syncDelay)))
         while true {
             let wall = now()
-            let mono = clock.now
-            let drift = wall.timeIntervalSince(lastWall) - ReminderDaemon.seconds(lastMono.duration(to: mono))
-            if abs(drift) > jumpThresholdSeconds {
-                log("the wall clock moved \(Int(drift.rounded())) s against the monotonic clock (suspend or clock change); looking again")
-                mustRead = true
+            observe(&state, at: wall)
+            if state.mustRead, await readPlan(&state, at: wall) {
+                continue  // blocks were settled: the plan is read again at once
             }
-            lastWall = wall
-            lastMono = mono
-            let current = fingerprint()
-            let databaseChanged = current == nil || current != lastFingerprint
-            if databaseChanged { mustRead = true }
-            if databaseChanged, background?.kind != .sync, let synced = syncedSignature, let signature = syncSignature?(), signature != synced {
-                // A local change: synced a moment later, with whatever follows it.
-                nextSync = wall.addingTimeInterval(ReminderDaemon.seconds(syncDelay))
-                syncedSignature = signature
-            }
-            if let w = nextWake, w <= wall { mustRead = true }
-
-            if mustRead {
-                do {
-                    // From a day back: planned blocks that ended since are settled.
-                    let state = try database.reminderState(from: wall.addingTimeInterval(-horizonSeconds), to: wall.addingTimeInterval(horizonSeconds))
-                    let decision = ReminderSchedule.decide(blocks: state.blocks, sent: state.sent, runningBlockID: state.runningBlockID,
-                                                           leadSeconds: config.reminderSeconds, now: wall, calendar: calendar)
-                    if !decision.due.isEmpty {
-                        // Remembered first: a notice lost to a crash is better than one repeated every few seconds.
-                        try database.recordSent(decision.due.map(\.reminder), at: wall)
-                        let notifier = makeNotifier(config)
-                        for due in decision.due {
-                            await notifier.post(due.notice)
-                            log("reminded: \(due.notice.summary)")
-                            if due.reminder.kind == .start, let block = state.blocks.first(where: { $0.id == due.reminder.blockID }) {
-                                // Not waited for: a slow hook must not delay the next reminder.
-                                let hooks = self.hooks
-                                Task { await hooks.run(.blockStarts, payload: SessionHooks.blockStarts(block)) }
-                            }
-                        }
-                    }
-                    nextWake = decision.nextWake
-                    planSignature = state.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
-                        + (publishPending?() == true ? [-Int64(wall.timeIntervalSince1970 / 60)] : [])
-                    let ended = Set(decision.endedBlockIDs)
-                    mustRead = false
-                    if !ended.isSubset(of: settled) {
-                        settled.formUnion(ended)
-                        settle(config, database)
-                        mustRead = true
-                        lastFingerprint = nil
-                        continue
-                    }
-                    lastFingerprint = fingerprint()
-                } catch {
-                    // A locked or unreadable database is tried again at the next wake, never fatal.
-                    log("warning: \(error.description) Trying again in a few seconds.")
-                    mustRead = true
-                }
-            }
-
-            let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: summarySentFor, now: wall, calendar: calendar)
+            let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: state.summarySentFor, now: wall, calendar: calendar)
             if let day = summary.due {
-                summarySentFor = day
+                state.summarySentFor = day
                 await sendSummary(day, notifier: makeNotifier(config), at: wall)
             }
-
-            // A finished job is noticed at the next wake; what a refresh stored changed the
-            // database files, which the fingerprint sees.
-            if let job = background, job.done.isDone {
-                if job.kind == .sync {
-                    // What the data was when the sync began: a change made while it ran (or the
-                    // sync's own writes) is seen as new, and costs at most one more quiet sync.
-                    syncedSignature = syncStartSignature ?? []
-                    nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) }
-                    lastFingerprint = nil
-                }
-                background = nil
-            }
-            if background == nil {
-                let config = self.config
-                let done = BackgroundJob()
-                if let due = nextRefresh, due <= wall, let refresh = refreshCalendars, let interval = config.calendarRefreshSeconds {
-                    nextRefresh = wall.addingTimeInterval(Double(interval))
-                    publishedPlan = planSignature
-                    background = (Task { await refresh(config); done.finish() }, done, .refresh)
-                } else if let due = nextSync, due <= wall, let sync = syncData {
-                    nextSync = nil
-                    syncStartSignature = syncSignature?()
-                    background = (Task { await sync(config); done.finish() }, done, .sync)
-                } else if let publish = publishPlan, let signature = planSignature, signature != publishedPlan {
-                    publishedPlan = signature
-                    background = (Task { await publish(config); done.finish() }, done, .publish)
-                }
-            }
-
+            runJobs(&state, at: wall)
             var delay = checkInterval
-            // A job that is due while another runs waits for it: its time is not a wake (it would
-            // be in the past, and the loop would spin until the running job ends).
-            let jobTimes = background == nil ? [nextRefresh, nextSync] : []
-            if let w = ([nextWake, summary.next] + jobTimes).compactMap({ $0 }).min() {
+            if let w = ([state.nextWake, summary.next].compactMap { $0 } + state.jobs.wakes).min() {
                 let untilDue = max(0, w.timeIntervalSince(now()))
                 delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
             }
             switch await wait(delay) {
             case .stop?:
-                background?.task.cancel()
+                state.background?.task.cancel()
                 return
             case .reload?:
-                do {
-                    config = try reloadConfig()
-                    log("config reloaded")
-                    if let interval = config.calendarRefreshSeconds, refreshCalendars != nil {
-                        nextRefresh = min(nextRefresh ?? now().addingTimeInterval(Double(interval)), now().addingTimeInterval(Double(interval)))
-                    } else {
-                        nextRefresh = nil
-                    }
-                    if syncData != nil { nextSync = config.syncIntervalSeconds.map { now().addingTimeInterval(Double($0)) } ?? nextSync }
-                } catch {
-                    log("warning: the config was not reloaded (\(error.description)); keeping the old one")
-                }
-                mustRead = true
+                reload(&state)
             case nil:
                 break
             }
         }
+    }
+
+    /// A wall clock that jumped against the monotonic one, a database another process changed,
+    /// or a due wake: the plan must be read again. A local change also schedules a sync.
+    private func observe(_ state: inout LoopState, at wall: Date) {
+        let mono = clock.now
+        let drift = wall.timeIntervalSince(state.lastWall) - ReminderDaemon.seconds(state.lastMono.duration(to: mono))
+        if abs(drift) > jumpThresholdSeconds {
+            log("the wall clock moved \(Int(drift.rounded())) s against the monotonic clock (suspend or clock change); looking again")
+            state.mustRead = true
+        }
+        state.lastWall = wall
+        state.lastMono = mono
+        let current = fingerprint()
+        let databaseChanged = current == nil || current != state.lastFingerprint
+        if databaseChanged { state.mustRead = true }
+        if databaseChanged, state.jobs.watchesLocalChanges, let signature = syncSignature?() {
+            state.jobs.dataChanged(to: signature, at: wall)
+        }
+        if let w = state.nextWake, w <= wall { state.mustRead = true }
+    }
+
+    /// Reads the plan, posts the reminders due now and notes the next wake; true when blocks
+    /// that ended were settled (the plan changed: it is read again at once).
+    private func readPlan(_ state: inout LoopState, at wall: Date) async -> Bool {
+        do {
+            // From a day back: planned blocks that ended since are settled.
+            let read = try database.reminderState(from: wall.addingTimeInterval(-horizonSeconds), to: wall.addingTimeInterval(horizonSeconds))
+            let decision = ReminderSchedule.decide(blocks: read.blocks, sent: read.sent, runningBlockID: read.runningBlockID,
+                                                   leadSeconds: config.reminderSeconds, now: wall, calendar: calendar)
+            if !decision.due.isEmpty {
+                // Remembered first: a notice lost to a crash is better than one repeated every few seconds.
+                try database.recordSent(decision.due.map(\.reminder), at: wall)
+                await post(decision.due, blocks: read.blocks)
+            }
+            state.nextWake = decision.nextWake
+            state.jobs.planRead(read.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
+                + (publishPending?() == true ? [-Int64(wall.timeIntervalSince1970 / 60)] : []))
+            let ended = Set(decision.endedBlockIDs)
+            state.mustRead = false
+            if !ended.isSubset(of: state.settled) {
+                state.settled.formUnion(ended)
+                settle(config, database)
+                state.mustRead = true
+                state.lastFingerprint = nil
+                return true
+            }
+            state.lastFingerprint = fingerprint()
+        } catch {
+            // A locked or unreadable database is tried again at the next wake, never fatal.
+            log("warning: \(error.description) Trying again in a few seconds.")
+            state.mustRead = true
+        }
+        return false
+    }
+
+    /// Posts due reminders; a block's start reminder runs the `block-starts` hook.
+    private func post(_ due: [DueReminder], blocks: [ReminderBlock]) async {
+        let notifier = makeNotifier(config)
+        for item in due {
+            await notifier.post(item.notice)
+            log("reminded: \(item.notice.summary)")
+            if item.reminder.kind == .start, let block = blocks.first(where: { $0.id == item.reminder.blockID }) {
+                // Not waited for: a slow hook must not delay the next reminder.
+                let hooks = self.hooks
+                Task { await hooks.run(.blockStarts, payload: SessionHooks.blockStarts(block)) }
+            }
+        }
+    }
+
+    /// Notices the network job that finished (at the next wake; what a refresh stored changed
+    /// the database files, which the fingerprint sees) and starts the one due, if any.
+    private mutating func runJobs(_ state: inout LoopState, at wall: Date) {
+        if let job = state.background, job.done.isDone {
+            if state.jobs.running == .sync {
+                state.lastFingerprint = nil
+                // Settings from the other machines may have changed the config file.
+                if let reloaded = try? reloadConfig() { config = reloaded }
+            }
+            state.jobs.finished(at: now())
+            state.background = nil
+        }
+        guard let kind = state.jobs.next(at: wall) else { return }
+        let config = self.config
+        let done = BackgroundJob()
+        let work: (@Sendable (FocusConfig) async -> Void)?
+        switch kind {
+        case .refresh: work = refreshCalendars
+        case .publish: work = publishPlan
+        case .sync:
+            work = syncData
+            state.jobs.syncStarted(signature: syncSignature?())
+        }
+        guard let work else { return }
+        state.background = (Task { await work(config); done.finish() }, done)
+    }
+
+    /// SIGHUP: the config read again; the plan is read again with it.
+    private mutating func reload(_ state: inout LoopState) {
+        do {
+            config = try reloadConfig()
+            log("config reloaded")
+            state.jobs.reloaded(refreshSeconds: config.calendarRefreshSeconds, syncIntervalSeconds: config.syncIntervalSeconds, at: now())
+        } catch {
+            log("warning: the config was not reloaded (\(error.description)); keeping the old one")
+        }
+        state.mustRead = true
     }
 
     /// Posts the end-of-day summary of `day`, once (remembered in the database first).
@@ -259,8 +274,6 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
 
 /// Whether a job the daemon started beside its loop has finished.
 package final class BackgroundJob: Sendable {
-    /// What the daemon runs beside its loop, one at a time.
-    package enum Kind: Sendable { case refresh, publish, sync }
     private let state = Mutex(false)
     package init() {}
     package var isDone: Bool { state.withLock { $0 } }

@@ -155,18 +155,12 @@ package struct ProcessHookRunner: HookRunner {
 
     /// Starts the hook and waits for it, within the timeout (blocking: runs on its own thread).
     private func spawnAndWait(_ path: String, input: String) -> Outcome {
-        // Standard input: the payload in an unlinked temporary file, so writing it can neither
-        // block on a hook that does not read nor raise SIGPIPE on one that exits first.
-        // mkstemp fills in the six trailing placeholder characters.
-        var template = Array((UserDirectories.temporary(environment) + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
-        let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard inFD >= 0 else { return .couldNotStart("no temporary file: \(String(cString: strerror(errno)))") }
+        let inFD: Int32
+        switch payloadFile(input) {
+        case let .success(fd): inFD = fd
+        case let .failure(outcome): return outcome.outcome
+        }
         defer { close(inFD) }
-        _ = fcntl(inFD, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        var bytes = Array(input.utf8)
-        let written = bytes.withUnsafeMutableBytes { write(inFD, $0.baseAddress, $0.count) }
-        guard written == bytes.count, lseek(inFD, 0, SEEK_SET) == 0 else { return .couldNotStart("could not write its input") }
         let logFD = openLog()
         defer { if let logFD { close(logFD) } }
 
@@ -174,31 +168,78 @@ package struct ProcessHookRunner: HookRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inFD, 0)
-        // Its output reaches the log through a pipe, copied up to `logLimit` bytes a run: a hook
-        // that prints without end cannot fill the disk.
+        let pipeFDs = ProcessHookRunner.redirectOutput(&actions, logFD: logFD)
+        // Nothing else of focus's leaks into the hook (the database, the terminal, D-Bus).
+        if let closeFrom = ProcessHookRunner.addCloseFrom { _ = closeFrom(&actions, 3) }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        ProcessHookRunner.ownGroupDefaultSignals(&attr)
+
+        let (rc, pid) = spawn(path, &actions, &attr)
+        var copied: DispatchSemaphore?
+        if let pipeFDs {
+            close(pipeFDs[1])
+            if rc == 0, let logFD {
+                copied = ProcessHookRunner.copyOutput(from: pipeFDs[0], to: dup(logFD))
+            } else {
+                close(pipeFDs[0])
+            }
+        }
+        guard rc == 0 else { return .couldNotStart(String(cString: strerror(rc))) }
+        // The copy ends when the last writer (the hook and anything it left behind) is gone;
+        // focus waits for it a moment, never for a child that keeps the pipe open.
+        defer { _ = copied?.wait(timeout: .now() + .seconds(1)) }
+        return awaitExit(pid)
+    }
+
+    /// A hook that could not be given its input.
+    private struct NotStarted: Error { var outcome: Outcome }
+
+    /// Standard input: the payload in an unlinked temporary file, so writing it can neither
+    /// block on a hook that does not read nor raise SIGPIPE on one that exits first.
+    private func payloadFile(_ input: String) -> Result<Int32, NotStarted> {
+        // mkstemp fills in the six trailing placeholder characters.
+        var template = Array((UserDirectories.temporary(environment) + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
+        let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard inFD >= 0 else { return .failure(NotStarted(outcome: .couldNotStart("no temporary file: \(String(cString: strerror(errno)))"))) }
+        _ = fcntl(inFD, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var bytes = Array(input.utf8)
+        let written = bytes.withUnsafeMutableBytes { write(inFD, $0.baseAddress, $0.count) }
+        guard written == bytes.count, lseek(inFD, 0, SEEK_SET) == 0 else {
+            close(inFD)
+            return .failure(NotStarted(outcome: .couldNotStart("could not write its input")))
+        }
+        return .success(inFD)
+    }
+
+    /// Its output reaches the log through a pipe, copied up to `logLimit` bytes a run: a hook
+    /// that prints without end cannot fill the disk. Straight into the log when no pipe can be
+    /// made, and to /dev/null without a log. Returns the pipe, if one was made.
+    private static func redirectOutput(_ actions: inout posix_spawn_file_actions_t, logFD: Int32?) -> [Int32]? {
         var pipeFDs: [Int32] = [-1, -1]
-        let piped = logFD != nil && pipe(&pipeFDs) == 0
-        if piped {
+        if logFD != nil, pipe(&pipeFDs) == 0 {
             _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
-        } else if let logFD {
+            return pipeFDs
+        }
+        if let logFD {
             posix_spawn_file_actions_adddup2(&actions, logFD, 1)
             posix_spawn_file_actions_adddup2(&actions, logFD, 2)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        // Nothing else of focus's leaks into the hook (the database, the terminal, D-Bus).
-        if let closeFrom = ProcessHookRunner.addCloseFrom { _ = closeFrom(&actions, 3) }
+        return nil
+    }
 
-        // Its own process group (a Ctrl-C in the countdown is not for it, and a timeout stops
-        // its children too), default signal handling and nothing blocked: focus ignores some
-        // signals, and ignored signals would otherwise be inherited.
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
+    /// Its own process group (a Ctrl-C in the countdown is not for it, and a timeout stops
+    /// its children too), default signal handling and nothing blocked: focus ignores some
+    /// signals, and ignored signals would otherwise be inherited.
+    private static func ownGroupDefaultSignals(_ attr: inout posix_spawnattr_t) {
         var empty = sigset_t()
         sigemptyset(&empty)
         var all = sigset_t()
@@ -209,7 +250,11 @@ package struct ProcessHookRunner: HookRunner {
         posix_spawnattr_setsigdefault(&attr, &all)
         posix_spawnattr_setpgroup(&attr, 0)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    }
 
+    /// posix_spawn with the hook's environment; its result code and the child's pid.
+    private func spawn(_ path: String, _ actions: inout posix_spawn_file_actions_t,
+                       _ attr: inout posix_spawnattr_t) -> (Int32, pid_t) {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -227,20 +272,12 @@ package struct ProcessHookRunner: HookRunner {
             usleep(25_000)
             rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
         }
-        var copied: DispatchSemaphore?
-        if piped {
-            close(pipeFDs[1])
-            if rc == 0, let logFD {
-                copied = ProcessHookRunner.copyOutput(from: pipeFDs[0], to: dup(logFD))
-            } else {
-                close(pipeFDs[0])
-            }
-        }
-        guard rc == 0 else { return .couldNotStart(String(cString: strerror(rc))) }
-        // The copy ends when the last writer (the hook and anything it left behind) is gone;
-        // focus waits for it a moment, never for a child that keeps the pipe open.
-        defer { _ = copied?.wait(timeout: .now() + .seconds(1)) }
+        return (rc, pid)
+    }
 
+    /// Waits for the hook within the timeout; past it, its group is sent SIGTERM, then SIGKILL
+    /// after `killGrace`.
+    private func awaitExit(_ pid: pid_t) -> Outcome {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         if let status = waitUntil(pid, deadline: deadline) { return ProcessHookRunner.outcome(status) }

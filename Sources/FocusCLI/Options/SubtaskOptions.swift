@@ -16,11 +16,15 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
     package var earliest: String?
     @Option(help: ArgumentHelp("Free-form notes.", valueName: "text"))
     package var notes: String?
+    @Option(name: .customLong("max-per-day"), help: ArgumentHelp("Most work planned for it a day, e.g. 2h.", valueName: "duration"))
+    package var maxPerDay: String?
+    @Option(help: ArgumentHelp("Orders work due the same day: high, normal or low.", valueName: "level"))
+    package var priority: String?
 
     package init() {}
 
     package var hasSchedulingFields: Bool {
-        estimate != nil || due != nil || start != nil || span != nil || earliest != nil
+        estimate != nil || due != nil || start != nil || span != nil || earliest != nil || maxPerDay != nil || priority != nil
     }
 
     /// Applies the given flags to a subtask, validating each value.
@@ -53,6 +57,15 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
             s.earliest = cleared(v) ? nil : try DateParser.timeOfDay(v, what: "earliest time")
         }
         if let v = notes { s.notes = cleared(v) || v.isEmpty ? nil : v }
+        if let v = maxPerDay {
+            s.maxPerDaySeconds = cleared(v) ? nil : try FocusConfig.dailyCap(v, what: "max per day")
+        }
+        if let v = priority {
+            guard let level = Priority(name: v) else {
+                throw .invalidValue(what: "priority", value: v, expected: "high, normal or low")
+            }
+            s.priority = level
+        }
         if let start = s.startDate, let due = s.due, calendar.startOfDay(start) >= due {
             throw .invalidValue(what: "start date", value: start.description, expected: "a day before the due date")
         }

@@ -14,6 +14,8 @@ enum Planning {
             defaultSpanSeconds: env.config.workSeconds)
         rules.weekdayHours = env.config.weekdayHours
         rules.daysOff = env.config.daysOff
+        rules.bufferSeconds = env.config.bufferSeconds
+        rules.maxPerDaySeconds = env.config.maxPerDaySeconds
         return rules
     }
 

@@ -129,19 +129,25 @@ enum SessionMessages {
             switch event {
             case let .phaseStarted(phase, cycle, planned):
                 let what = phase == .work ? "work started · \(path)" : "\(phase.label) started"
-                out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
+                if phase == .work, planned == 0 {
+                    out.append("\(what) · open, counting up")  // README, "Open sessions"
+                } else {
+                    out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
+                }
             case let .workEnded(r):
                 let from = context.calendar.timeOfDay(of: r.startedAt)
                 let to = context.calendar.timeOfDay(of: r.endedAt)
                 // The views are given the id of every session that was saved: one without an id
                 // was not, and is never said to be.
                 guard let id = recorded.first(where: { $0.value == r })?.key else {
-                    let what = r.status == .completed ? "completed" : "interrupted"
+                    let what = r.status.rawValue
                     out.append("✗ NOT recorded: \(path) \(from)–\(to), \(what) with \(DurationParser.format(r.focusedSeconds)) focused, could not be saved")
                     continue
                 }
                 if r.status == .completed {
                     out.append("✓ completed: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) focused (recorded as #\(id))")
+                } else if r.status == .open {
+                    out.append("■ open: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) focused (recorded as #\(id))")
                 } else {
                     out.append("✗ interrupted: \(path) \(from)–\(to), \(DurationParser.format(r.focusedSeconds)) of \(DurationParser.format(r.plannedSeconds)) focused (recorded as #\(id))")
                 }

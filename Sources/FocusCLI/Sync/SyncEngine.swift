@@ -39,6 +39,8 @@ package struct SyncEngine {
         package var kept: [String] = []
         /// Writes the server still refused after the last round: the sync did not converge.
         package var unconverged = false
+        /// What the settings from the other machines changed here (README, "Two machines").
+        package var settings: [String] = []
 
         package init() {}
     }
@@ -56,12 +58,16 @@ package struct SyncEngine {
         var fingerprint = target.fingerprint
         if target.syncedAt == nil, try db.holdsHistory() { summary.backup = try backup("before-first-sync") }
         summary.unconverged = true
+        var seen: SyncSettings.Seen?
         for _ in 0..<Self.rounds {
-            let (retry, newToken) = try round(target, token: token, endpoint: endpoint, fingerprint: &fingerprint, summary: &summary)
+            let (retry, newToken) = try round(target, token: token, endpoint: endpoint, fingerprint: &fingerprint, settings: &seen, summary: &summary)
             token = newToken
             if !retry { summary.unconverged = false; break }
         }
         try publishCheckpoint(target, endpoint: endpoint)
+        let settings = try syncSettings(target, seen: seen, endpoint: endpoint)
+        summary.settings = settings.lines
+        if settings.refused { token = nil }
         try db.noteSync(at: env.now(), token: token, error: nil, fingerprint: summary.unconverged ? nil : fingerprint)
         return summary
     }
@@ -109,6 +115,8 @@ package struct SyncEngine {
         var readAs: String?
         var undecodable = 0
         var rekeys: [(kind: SyncKind, from: String, to: String)] = []
+        /// What the answer said of the settings event (nil: nothing).
+        var settings: SyncSettings.Seen?
         /// Nil: nothing new there and nothing changed here, nothing to do.
         var plan: RoundPlan?
     }
@@ -121,7 +129,10 @@ package struct SyncEngine {
         if SyncPlan.looksLikeFullListing(changes, states: states) || SyncPlan.reconcilesWithListing(lastSync: target.syncedAt, now: env.now()) {
             changes = SyncPlan.reconciled(changes, listing: try client.members(of: target.url, endpoint), states: states)
         }
+        // The settings event is no item: it is merged on its own after the items.
+        let settings = SyncSettings.take(from: &changes, url: Self.settingsURL(target))
         var observed = Observed(changes: changes, token: changes.token)
+        observed.settings = settings
         // Nothing new there, and the tables here are as the last sync left them: nothing to
         // merge or send, and no item needs reading.
         if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
@@ -221,9 +232,10 @@ package struct SyncEngine {
     /// Returns whether a refused write must be merged again, and the token that stands for
     /// what was read. `fingerprint`: the local tables' when the last round (or sync) left
     /// everything agreed; nil when that is not known.
-    private func round(_ target: SyncTarget, token: String?, endpoint: CalDAVEndpoint,
-                       fingerprint: inout String?, summary: inout Summary) throws -> (retry: Bool, token: String?) {
+    private func round(_ target: SyncTarget, token: String?, endpoint: CalDAVEndpoint, fingerprint: inout String?,
+                       settings: inout SyncSettings.Seen?, summary: inout Summary) throws -> (retry: Bool, token: String?) {
         let observed = try observe(target, token: token, endpoint: endpoint, fingerprint: fingerprint, summary: &summary)
+        if let seen = observed.settings { settings = seen }
         guard let plan = observed.plan else { return (false, observed.changes.token ?? token) }
         let pulled = try apply(plan, observed, token: token, fingerprint: &fingerprint, summary: &summary)
         if observed.undecodable > 0, token == nil {

@@ -7,45 +7,44 @@ import Synchronization
 import Glibc
 #endif
 
-/// Turns signals into session commands through Dispatch sources (signals themselves are set to
-/// SIG_IGN, so nothing runs in a signal handler): SIGINT → stop by the person, SIGTERM/SIGHUP →
-/// stop by a signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left,
-/// SIGTSTP (Ctrl-Z) → suspend (a pause; the runner then stops the process for real), SIGCONT →
-/// `onContinue` (the terminal back in the session's mode when in the foreground) and a redraw.
+/// Turns signals into session commands through a `SignalPipe` (a sigaction handler writes the
+/// signal to a pipe; a thread of its own posts the command, so a signal sent as soon as the
+/// session is claimed is not lost): SIGINT → stop by the person, SIGTERM/SIGHUP → stop by a
+/// signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left, SIGTSTP (Ctrl-Z)
+/// → suspend (a pause; the runner then stops the process for real), SIGCONT → `onContinue` (the
+/// terminal back in the session's mode when in the foreground) and a redraw. Once stopped, the
+/// signals are ignored.
 package final class SignalRouter: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "focus.signals")
+    private let pipe = SignalPipe()
 
     package init() {}
 
     package func start(mailbox: Mailbox<SessionCommand>, onContinue: @escaping @Sendable () -> Void = {},
                        onRequest: @escaping @Sendable () -> SessionCommand?) {
-        let routes: [(Int32, @Sendable () -> SessionCommand?)] = [
-            (SIGINT, { .stop(.person(reason: nil)) }),
-            (SIGTERM, { .stop(.signal) }),
-            (SIGHUP, { .stop(.signal) }),
-            (SIGWINCH, { .redraw }),
-            (SIGUSR1, onRequest),
-            (SIGTSTP, { .suspend }),
-            (SIGCONT, {
-                onContinue()
-                return .redraw
-            }),
-        ]
-        for (signo, command) in routes {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
-            source.setEventHandler {
-                if let c = command() { mailbox.post(c) }
+        pipe.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGUSR1, SIGTSTP, SIGCONT]) { signo in
+            if let command = SignalRouter.command(for: signo, onContinue: onContinue, onRequest: onRequest) {
+                mailbox.post(command)
             }
-            source.resume()
-            sources.append(source)
+        }
+    }
+
+    private static func command(for signo: Int32, onContinue: @Sendable () -> Void,
+                                onRequest: @Sendable () -> SessionCommand?) -> SessionCommand? {
+        switch signo {
+        case SIGINT: return .stop(.person(reason: nil))
+        case SIGTERM, SIGHUP: return .stop(.signal)
+        case SIGWINCH: return .redraw
+        case SIGUSR1: return onRequest()
+        case SIGTSTP: return .suspend
+        case SIGCONT:
+            onContinue()
+            return .redraw
+        default: return nil
         }
     }
 
     package func stop() {
-        for s in sources { s.cancel() }
-        sources.removeAll()
+        pipe.stop()
     }
 }
 

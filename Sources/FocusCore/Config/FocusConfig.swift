@@ -35,6 +35,10 @@ package struct FocusConfig: Sendable, Equatable {
     package var emails: [String] = []
     /// Whether a meeting the person has not answered or accepted tentatively is busy time.
     package var tentativeBusy = true
+    /// Free time the planner keeps before and after every timed calendar event (`buffer`).
+    package var bufferSeconds = 0
+    /// The daily cap of a subtask without `--max-per-day` (`max_per_day`); nil: none.
+    package var maxPerDaySeconds: Int?
 
     package init() {}
 
@@ -61,6 +65,8 @@ package struct FocusConfig: Sendable, Equatable {
         ("sync_interval", "how often the daemon syncs (focus sync), 1m or more, or off (15m)"),
         ("email", "your addresses, comma-separated: meetings you declined there are free time (none)"),
         ("tentative_busy", "meetings not answered or accepted tentatively are busy time (true)"),
+        ("buffer", "free time the planner keeps around calendar events (0m)"),
+        ("max_per_day", "most work planned for one subtask a day, or none (none)"),
         ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
@@ -93,6 +99,8 @@ package struct FocusConfig: Sendable, Equatable {
         case "off": return daysOff.isEmpty ? "none" : daysOff.sorted().map(\.description).joined(separator: ",")
         case "email": return emails.isEmpty ? "none" : emails.joined(separator: ",")
         case "tentative_busy": return tentativeBusy ? "true" : "false"
+        case "buffer": return DurationParser.format(bufferSeconds).replacing(" ", with: "")
+        case "max_per_day": return maxPerDaySeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "none"
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch weekdayHours[weekday] {
@@ -172,6 +180,16 @@ package struct FocusConfig: Sendable, Equatable {
             }
             emails = list
         case "tentative_busy": tentativeBusy = try bool()
+        case "buffer":
+            let s = try duration(min: 0)
+            guard s <= 4 * 3600 else { throw .invalidValue(what: key, value: raw, expected: "a duration from 0m to 4h") }
+            bufferSeconds = s
+        case "max_per_day":
+            if ["off", "none", ""].contains(text.lowercased()) {
+                maxPerDaySeconds = nil
+            } else {
+                maxPerDaySeconds = try FocusConfig.dailyCap(text, what: key)
+            }
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
             switch text.lowercased() {
@@ -206,6 +224,15 @@ package struct FocusConfig: Sendable, Equatable {
             }
             if removing { daysOff.remove(day) } else { daysOff.insert(day) }
         }
+    }
+
+    /// A daily cap (`max_per_day`, `--max-per-day`): a duration from 1m to 24h.
+    package static func dailyCap(_ text: String, what: String) throws(FocusError) -> Int {
+        let seconds = try DurationParser.seconds(text, what: what)
+        guard (60...86_400).contains(seconds) else {
+            throw .invalidValue(what: what, value: text, expected: "a duration from 1m to 24h, or none")
+        }
+        return seconds
     }
 
     /// Keys whose values are checked against each other by `validate()`.

@@ -24,6 +24,9 @@ package struct SessionPlan: Sendable, Equatable {
     package var cycles: Int
     /// Stop after this many work sessions (nil: until the person stops).
     package var count: Int?
+    /// `--open`: one work session that counts up with no planned length until it is stopped,
+    /// recorded with status `open` (`workSeconds` is 0).
+    package var isOpen = false
 
     package init(workSeconds: Int, shortBreakSeconds: Int, longBreakSeconds: Int, cycles: Int, count: Int?) {
         self.workSeconds = workSeconds
@@ -36,6 +39,13 @@ package struct SessionPlan: Sendable, Equatable {
     /// `--no-break`: one work session, then the run ends.
     package static func single(workSeconds: Int) -> SessionPlan {
         SessionPlan(workSeconds: workSeconds, shortBreakSeconds: 0, longBreakSeconds: 0, cycles: 1, count: 1)
+    }
+
+    /// `--open`: one work session counting up until it is stopped, no break.
+    package static var open: SessionPlan {
+        var plan = SessionPlan.single(workSeconds: 0)
+        plan.isOpen = true
+        return plan
     }
 }
 
@@ -134,9 +144,10 @@ package struct CountdownEngine: Sendable {
         max(.zero, .seconds(plannedSeconds) - elapsed(at: t))
     }
 
-    /// When the current phase will end, as an offset; nil while paused or finished.
+    /// When the current phase will end, as an offset; nil while paused or finished, and always
+    /// for an open session (it ends when it is stopped).
     package var deadline: Duration? {
-        guard !isFinished, pausedSince == nil else { return nil }
+        guard !isFinished, pausedSince == nil, !plan.isOpen else { return nil }
         return phaseStart + pausedTotal + .seconds(plannedSeconds)
     }
 
@@ -172,12 +183,13 @@ package struct CountdownEngine: Sendable {
         return events
     }
 
-    /// Stops the run: a work session in progress is recorded as interrupted with its focused time.
+    /// Stops the run: a work session in progress is recorded as interrupted (an open one as open)
+    /// with its focused time.
     package mutating func stop(at t: Duration, cause: StopCause) -> [EngineEvent] {
         var events = advance(to: t)
         guard !isFinished else { return events }
         if phase == .work {
-            let record = workRecord(endingAt: t, status: .interrupted)
+            let record = workRecord(endingAt: t, status: endedEarly)
             focusedSecondsRecorded += record.focusedSeconds
             events.append(.workEnded(record))
         }
@@ -190,7 +202,22 @@ package struct CountdownEngine: Sendable {
     /// checkpoint saves, so a crash loses at most the time since the last checkpoint.
     package func provisionalRecord(at t: Duration) -> WorkRecord? {
         guard phase == .work, !isFinished else { return nil }
-        return workRecord(endingAt: t, status: .interrupted)
+        return workRecord(endingAt: t, status: endedEarly)
+    }
+
+    /// How a work session that ends before its deadline is recorded.
+    private var endedEarly: SessionStatus { plan.isOpen ? .open : .interrupted }
+
+    /// Time away from the desk (a locked screen from `from` to `to`) that is not focus: counted
+    /// as a pause of the current work session, for the part of it inside the session and before
+    /// a pause running now (the caller reports an away time once, and not one the person had
+    /// paused). Nothing for a break or a finished run.
+    package mutating func discount(from: Duration, to: Duration) {
+        guard phase == .work, !isFinished else { return }
+        let lower = max(from, phaseStart)
+        let upper = min(to, pausedSince ?? to)
+        guard upper > lower else { return }
+        pausedTotal += upper - lower
     }
 
     /// The wall-clock instant of an offset: the start plus monotonic time.
@@ -209,7 +236,7 @@ package struct CountdownEngine: Sendable {
         var events: [EngineEvent] = []
         let ended = phase
         if ended == .work {
-            let record = workRecord(endingAt: t, status: completed ? .completed : .interrupted)
+            let record = workRecord(endingAt: t, status: completed ? .completed : endedEarly)
             focusedSecondsRecorded += record.focusedSeconds
             events.append(.workEnded(record))
             workSessionsEnded += 1

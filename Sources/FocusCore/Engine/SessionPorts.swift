@@ -20,6 +20,10 @@ package struct SessionSnapshot: Sendable, Equatable {
 
     package var remainingSeconds: Int { Int(remaining.seconds.rounded(.up)) }
 
+    /// An open session (`focus start PATH --open`): it counts up with no planned length, so it
+    /// has no end and no remaining time (a countdown's work length is at least a second).
+    package var isOpen: Bool { workPlannedSeconds == 0 && phase == .work }
+
     package init(
         phase: Phase, cycle: Int, cycles: Int, plannedSeconds: Int, remaining: Duration, isPaused: Bool,
         phaseStartedAt: Date, endsAt: Date?, focusedSeconds: Int, workStartedAt: Date?, workPlannedSeconds: Int

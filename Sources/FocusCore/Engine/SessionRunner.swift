@@ -55,124 +55,101 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         package var recordError: FocusError?
     }
 
-    package func run(plan: SessionPlan) async -> Outcome {
+    /// Runs `plan` until it is over. `awayPolicy`: what time behind a locked screen is.
+    package func run(plan: SessionPlan, awayPolicy: AwayPolicy = .keep) async -> Outcome {
         let origin = clock.now
-        var engine = CountdownEngine(plan: plan, startWall: now())
-        var recorded: [Int64: WorkRecord] = [:]
-        var order: [Int64] = []
-        var cause: StopCause?
-        var unrecorded: [WorkRecord] = []
-        var recordError: FocusError?
-        var lastCheckpoint: Duration = .zero
-        var slept = sleptSoFar()
-
         func offset() -> Duration { origin.duration(to: clock.now) }
-
-        func saveCheckpoint(_ snap: SessionSnapshot, at t: Duration) {
-            do {
-                try store.checkpoint(snap)
-                lastCheckpoint = t
-            } catch {
-                view.warn("could not save progress: \(error.description)")
-            }
-        }
-
-        func handle(_ events: [EngineEvent], at t: Duration) {
-            var fresh: [Int64: WorkRecord] = [:]
-            // Notices and hooks go out after the view has shown what happened, so the line
-            // "✓ completed … (recorded as #1)" comes before a notice printed in the terminal.
-            var outgoing: [() -> Void] = []
-            for event in events {
-                var recordedAs: Int64?
-                switch event {
-                case let .workEnded(record):
-                    do {
-                        let id = try store.record(record)
-                        recordedAs = id
-                        recorded[id] = record
-                        fresh[id] = record
-                        order.append(id)
-                    } catch {
-                        // Said as it is: the view gets no id for it and says it was not recorded,
-                        // no hook claims it, and the run ends with an error.
-                        unrecorded.append(record)
-                        recordError = error
-                        view.warn("could not record the session: \(error.description)")
-                    }
-                case let .finished(c):
-                    cause = c
-                default: break
-                }
-                if let notice = notices.notice(for: event, engine: engine) {
-                    let (poster, notifier) = (poster, notifier)
-                    outgoing.append { poster.post(notice, via: notifier) }
-                }
-                if case .workEnded = event, recordedAs == nil {
-                    // Not recorded: the session hooks run for recorded sessions only.
-                } else if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
-                    let (runner, hookPoster) = (hooks.runner, hookPoster)
-                    outgoing.append { hookPoster.enqueue { await runner.run(hook, payload: payload) } }
-                }
-            }
-            let snap = engine.snapshot(at: t)
-            if !engine.isFinished { saveCheckpoint(snap, at: t) }
-            view.update(snap, events: events, recorded: fresh)
-            for send in outgoing { send() }
-        }
-
-        handle(engine.start(), at: .zero)
-
-        while !engine.isFinished {
-            let t = offset()
-            var wake = lastCheckpoint + checkpointInterval
-            if let d = engine.deadline { wake = min(wake, d) }
-            if let tick { wake = min(wake, t + tick) }
-            let command = await waitForCommand(until: origin.advanced(by: max(wake, t)))
-            let at = offset()
-
-            // A suspend shows as the continuous clock running ahead of this one.
-            let sleptNow = sleptSoFar()
-            if sleptNow - slept > suspendThreshold {
-                handle(engine.stop(at: at, cause: .suspend(slept: sleptNow - slept)), at: at)
-                break
-            }
-            slept = sleptNow
-
-            var events = engine.advance(to: at)
-            if command == .suspend {
-                // Ctrl-Z: paused and saved before the process stops, resumed when it is continued.
-                let wasPaused = engine.isPaused
-                if !wasPaused { events += engine.pause(at: at) }
-                if !events.isEmpty { handle(events, at: at) }
-                events = []
-                if !engine.isFinished, let park { await park() }
-                // A suspend of the machine while the process was stopped happened in a pause.
-                slept = sleptSoFar()
-                let back = offset()
-                if !wasPaused, !engine.isFinished { handle(engine.resume(at: back), at: back) }
-                continue
-            }
-            switch command {
-            case .togglePause?: events += engine.isPaused ? engine.resume(at: at) : engine.pause(at: at)
-            case .pause?: events += engine.pause(at: at)
-            case .resume?: events += engine.resume(at: at)
-            case .skip?: events += engine.skip(at: at)
-            case let .stop(c)?: events += engine.stop(at: at, cause: c)
-            case .redraw?, .suspend?, nil: break
-            }
-            if events.isEmpty {
-                let snap = engine.snapshot(at: at)
-                if at - lastCheckpoint >= checkpointInterval, !engine.isFinished { saveCheckpoint(snap, at: at) }
-                view.update(snap, events: [], recorded: [:])
-            } else {
-                handle(events, at: at)
+        var live = LiveSession(plan: plan, startWall: now(), slept: sleptSoFar(), tick: tick,
+                               checkpointInterval: checkpointInterval, suspendThreshold: suspendThreshold)
+        live.awayPolicy = awayPolicy
+        var outcome = Outcome(recorded: [:], order: [], cause: nil, engine: live.engine.summary)
+        var pending = live.start()
+        while true {
+            for effect in pending { perform(effect, &live, &outcome) }
+            pending = []
+            guard !live.isFinished else { break }
+            let command = await waitForCommand(until: origin.advanced(by: live.wake(at: offset())))
+            pending = live.observe(.woke(at: offset(), slept: sleptSoFar(), command: command))
+            if pending.last == .park {
+                pending.removeLast()
+                for effect in pending { perform(effect, &live, &outcome) }
+                if let park, !live.isFinished { await park() }
+                pending = live.observe(.continued(at: offset(), slept: sleptSoFar()))
             }
         }
         do { try store.finish() } catch { view.warn("could not clear the running session: \(error.description)") }
         // Notices and hooks already started get their (bounded) time to finish before the process exits.
         await poster.drain()
         await hookPoster.drain()
-        return Outcome(recorded: recorded, order: order, cause: cause, engine: engine.summary, unrecorded: unrecorded, recordError: recordError)
+        outcome.engine = live.engine.summary
+        return outcome
+    }
+
+    /// Does what the live session decided: records, redraws, saves, notifies.
+    private func perform(_ effect: LiveEffect, _ live: inout LiveSession, _ outcome: inout Outcome) {
+        switch effect {
+        case let .handle(events, at, checkpoint):
+            handle(events, at: at, checkpoint: checkpoint, &live, &outcome)
+        case let .redraw(at, checkpoint):
+            let snap = live.engine.snapshot(at: at)
+            if checkpoint { save(snap, at: at, &live) }
+            view.update(snap, events: [], recorded: [:])
+        case .park:
+            break
+        }
+    }
+
+    private func save(_ snap: SessionSnapshot, at t: Duration, _ live: inout LiveSession) {
+        do {
+            try store.checkpoint(snap)
+            live.saved(at: t)
+        } catch {
+            view.warn("could not save progress: \(error.description)")
+        }
+    }
+
+    private func handle(_ events: [EngineEvent], at t: Duration, checkpoint: Bool, _ live: inout LiveSession, _ outcome: inout Outcome) {
+        let engine = live.engine
+        var fresh: [Int64: WorkRecord] = [:]
+        // Notices and hooks go out after the view has shown what happened, so the line
+        // "✓ completed … (recorded as #1)" comes before a notice printed in the terminal.
+        var outgoing: [() -> Void] = []
+        for event in events {
+            var recordedAs: Int64?
+            switch event {
+            case let .workEnded(record):
+                do {
+                    let id = try store.record(record)
+                    recordedAs = id
+                    outcome.recorded[id] = record
+                    fresh[id] = record
+                    outcome.order.append(id)
+                } catch {
+                    // Said as it is: the view gets no id for it and says it was not recorded,
+                    // no hook claims it, and the run ends with an error.
+                    outcome.unrecorded.append(record)
+                    outcome.recordError = error
+                    view.warn("could not record the session: \(error.description)")
+                }
+            case let .finished(c):
+                outcome.cause = c
+            default: break
+            }
+            if let notice = notices.notice(for: event, engine: engine) {
+                let (poster, notifier) = (poster, notifier)
+                outgoing.append { poster.post(notice, via: notifier) }
+            }
+            if case .workEnded = event, recordedAs == nil {
+                // Not recorded: the session hooks run for recorded sessions only.
+            } else if let hooks, let (hook, payload) = hooks.call(for: event, recordedAs: recordedAs, engine: engine, at: engine.wallClock(at: t)) {
+                let (runner, hookPoster) = (hooks.runner, hookPoster)
+                outgoing.append { hookPoster.enqueue { await runner.run(hook, payload: payload) } }
+            }
+        }
+        let snap = engine.snapshot(at: t)
+        if checkpoint { save(snap, at: t, &live) }
+        view.update(snap, events: events, recorded: fresh)
+        for send in outgoing { send() }
     }
 
     /// Sleeps until `deadline` unless a command arrives first.
@@ -210,7 +187,7 @@ extension CountdownEngine {
         return SessionSnapshot(
             phase: phase, cycle: cycle, cycles: plan.cycles, plannedSeconds: plannedSeconds, remaining: remaining,
             isPaused: isPaused, phaseStartedAt: phaseStartedAt,
-            endsAt: isPaused ? nil : wallClock(at: t + remaining),
+            endsAt: isPaused || plan.isOpen ? nil : wallClock(at: t + remaining),
             focusedSeconds: focused, workStartedAt: phase == .work ? phaseStartedAt : nil,
             workPlannedSeconds: plan.workSeconds)
     }

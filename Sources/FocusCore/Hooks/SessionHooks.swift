@@ -21,7 +21,8 @@ package struct SessionHooks: Sendable {
     package func call(for event: EngineEvent, recordedAs id: Int64?, engine: CountdownEngine, at now: Date) -> (HookEvent, JSON)? {
         switch event {
         case let .workEnded(record):
-            let hook: HookEvent = record.status == .completed ? .sessionCompleted : .sessionInterrupted
+            // An open session ends by being stopped, as planned: it is finished work, not left early.
+            let hook: HookEvent = record.status == .interrupted ? .sessionInterrupted : .sessionCompleted
             return (hook, .object([
                 ("event", .string(hook.rawValue)),
                 ("id", .optional(id)),
@@ -30,7 +31,7 @@ package struct SessionHooks: Sendable {
                 ("start", .string(Timestamp.utc(record.startedAt))),
                 ("end", .string(Timestamp.utc(record.endedAt))),
                 ("focused_seconds", .int(record.focusedSeconds)),
-                ("planned_seconds", .int(record.plannedSeconds)),
+                ("planned_seconds", record.status == .open ? .null : .int(record.plannedSeconds)),
                 ("status", .string(record.status.rawValue)),
                 ("block_id", .optional(blockID)),
                 ("completed_in_run", .int(engine.completedWorkSessions)),

@@ -129,8 +129,10 @@ package struct ForeignHistoryParser {
         case let .string(s)?: note = s
         case let other?: throw InterchangeIssue("annotation must be text, found \(other.kind)")
         }
-        let (task, subtask) = mapping.titles(tags: tags)
-        return try SessionRecord.make(task: task, subtask: subtask, start: start, end: end, status: .completed, note: note, hint: hint)
+        let (task, subtask, rest) = mapping.split(tags: tags)
+        var record = try SessionRecord.make(task: task, subtask: subtask, start: start, end: end, status: .completed, note: note, hint: hint)
+        record.tags = try SessionRecord.checkedTags(rest)
+        return record
     }
 
     /// One Watson frame.
@@ -147,8 +149,10 @@ package struct ForeignHistoryParser {
             throw InterchangeIssue("the project (third item) must be text, found \(items[2].kind)")
         }
         let tags = try strings(items.count > 4 ? items[4] : nil, field: "tags (fifth item)")
-        let (task, subtask) = mapping.titles(tags: tags, project: project)
-        return try SessionRecord.make(task: task, subtask: subtask, start: start, end: stop, status: .completed, note: nil, hint: hint)
+        let (task, subtask, rest) = mapping.split(tags: tags, project: project)
+        var record = try SessionRecord.make(task: task, subtask: subtask, start: start, end: stop, status: .completed, note: nil, hint: hint)
+        record.tags = try SessionRecord.checkedTags(rest)
+        return record
     }
 
     private func strings(_ value: JSONValue?, field: String) throws(InterchangeIssue) -> [String] {
@@ -263,8 +267,10 @@ package struct ForeignHistoryParser {
             throw InterchangeIssue("duration=\(Int(min(minutes, 1e12))) minutes is more than 31 days; check it (a session of up to 31 days is imported as one)")
         }
         let end = start + Int64((minutes * 60).rounded())
-        let (task, subtask) = mapping.titles(tags: tags, description: description)
-        return try SessionRecord.make(task: task, subtask: subtask, start: start, end: end, status: .completed, note: nil, hint: hint)
+        let (task, subtask, rest) = mapping.split(tags: tags, description: description)
+        var record = try SessionRecord.make(task: task, subtask: subtask, start: start, end: end, status: .completed, note: nil, hint: hint)
+        record.tags = try SessionRecord.checkedTags(rest)
+        return record
     }
 }
 

@@ -112,8 +112,17 @@ package struct ImportMapping: Sendable, Equatable {
 
     /// The task and subtask titles of one entry (before the title rules are checked).
     package func titles(tags: [String], project: String? = nil, description: String? = nil) -> (task: String, subtask: String?) {
+        let parts = split(tags: tags, project: project, description: description)
+        return (parts.task, parts.subtask)
+    }
+
+    /// The task and subtask titles of one entry, and the tags no rule took: those the session
+    /// keeps as its tags (README, "Tags": a Timewarrior interval tagged `Thesis`, `Chapter 2`
+    /// and `deep` is a session of Thesis/Chapter 2 tagged deep).
+    package func split(tags: [String], project: String? = nil, description: String? = nil) -> (task: String, subtask: String?, tags: [String]) {
         // Prefix rules take their tags first; positions count what is left.
         var rest = tags
+        var taken = Set<Int>()
         func pick(_ source: Source) -> String? {
             if case let .tagPrefix(prefix) = source, let k = rest.firstIndex(where: { $0.hasPrefix(prefix) }) {
                 let tag = rest.remove(at: k)
@@ -125,7 +134,10 @@ package struct ImportMapping: Sendable, Equatable {
         let subtaskByPrefix = pick(subtask)
         func value(_ source: Source, prefixed: String?) -> String? {
             switch source {
-            case let .tag(n): return n <= rest.count ? rest[n - 1] : nil
+            case let .tag(n):
+                guard n <= rest.count else { return nil }
+                taken.insert(n - 1)
+                return rest[n - 1]
             case .tagPrefix: return prefixed
             case .project: return project
             case .description: return description
@@ -140,7 +152,8 @@ package struct ImportMapping: Sendable, Equatable {
         var subtaskTitle = present(value(subtask, prefixed: subtaskByPrefix))
         // The same tag cannot be both (`task=1,subtask=1`).
         if task == subtask { subtaskTitle = nil }
-        return (taskTitle, subtaskTitle)
+        let kept = rest.indices.filter { !taken.contains($0) }.map { rest[$0] }
+        return (taskTitle, subtaskTitle, kept)
     }
 
     /// Whether a `PREFIX*` rule drops its prefix from the tag: only a namespace, a prefix that

@@ -287,7 +287,7 @@ package struct InterchangeParser {
             columns.append(field)
         }
         for required in [InterchangeField.task, .start, .end, .status] where !seen.contains(required) {
-            throw .badInput(file: file, line: line, reason: "the header has no \"\(required.key)\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds and note are optional)")
+            throw .badInput(file: file, line: line, reason: "the header has no \"\(required.key)\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds, note and tags are optional)")
         }
         return columns
     }

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Writes sessions in an interchange format, straight into a byte buffer (an export of a
 /// million sessions must not build a million strings). Instants are written in UTC with a `Z`
 /// (`2026-11-20T08:00:00Z`), like every other JSON output of focus; `focused_seconds` and
-/// `planned_seconds` always, `note` only when there is one (JSON Lines) or empty (CSV).
+/// `planned_seconds` always, `note` and `tags` only when there are some (JSON Lines) or empty (CSV).
 package struct InterchangeWriter: Sendable {
     package let format: InterchangeFormat
 
@@ -48,10 +48,19 @@ package struct InterchangeWriter: Sendable {
         out.append(contentsOf: #"", "focused_seconds": "#.utf8)
         InterchangeWriter.integer(r.focusedSeconds, to: &out)
         out.append(contentsOf: #", "planned_seconds": "#.utf8)
-        InterchangeWriter.integer(r.plannedSeconds, to: &out)
+        // An open session had no planned length (README, "Open sessions").
+        if r.status == .open { out.append(contentsOf: "null".utf8) } else { InterchangeWriter.integer(r.plannedSeconds, to: &out) }
         if let note = r.note {
             out.append(contentsOf: #", "note": "#.utf8)
             JSONBytes.string(note, to: &out)
+        }
+        if !r.tags.isEmpty {
+            out.append(contentsOf: #", "tags": ["#.utf8)
+            for (k, tag) in r.tags.enumerated() {
+                if k > 0 { out.append(contentsOf: ", ".utf8) }
+                JSONBytes.string(tag, to: &out)
+            }
+            out.append(0x5D)
         }
         out.append(contentsOf: "}\n".utf8)
     }
@@ -71,9 +80,12 @@ package struct InterchangeWriter: Sendable {
         out.append(0x2C)
         InterchangeWriter.integer(r.focusedSeconds, to: &out)
         out.append(0x2C)
-        InterchangeWriter.integer(r.plannedSeconds, to: &out)
+        if r.status != .open { InterchangeWriter.integer(r.plannedSeconds, to: &out) }
         out.append(0x2C)
         if let note = r.note { InterchangeWriter.csvField(note, to: &out) }
+        out.append(0x2C)
+        // README "Tags": the names in one field, separated by `;` (no tag holds one).
+        if !r.tags.isEmpty { InterchangeWriter.csvField(r.tags.joined(separator: String(SessionTags.csvSeparator)), to: &out) }
         out.append(0x0A)
     }
 

@@ -145,7 +145,8 @@ package enum JSONLineDecoder {
                     try expect(UInt8(ascii: ":"), "':' after the key")
                     skipSpace()
                     if let field = InterchangeField(key: key) {
-                        fields[field] = try value()
+                        fields[field] = try field == .tags && i < bytes.count && bytes[i] == UInt8(ascii: "[")
+                            ? RawValue.list(try anyValue(depth: 0)) : value()
                     } else {
                         try skipValue(depth: 0)
                     }

@@ -14,10 +14,12 @@ package struct SessionRecord: Sendable, Equatable, Hashable {
     package var focusedSeconds: Int
     package var plannedSeconds: Int
     package var note: String?
+    /// Its tags, each once, sorted (`SessionTags`).
+    package var tags: [String]
 
     package init(
         task: String, subtask: String?, start: Int64, end: Int64, status: SessionStatus,
-        focusedSeconds: Int, plannedSeconds: Int, note: String? = nil
+        focusedSeconds: Int, plannedSeconds: Int, note: String? = nil, tags: [String] = []
     ) {
         self.task = task
         self.subtask = subtask
@@ -27,6 +29,7 @@ package struct SessionRecord: Sendable, Equatable, Hashable {
         self.focusedSeconds = focusedSeconds
         self.plannedSeconds = plannedSeconds
         self.note = note
+        self.tags = tags
     }
 
     /// A session longer than this (a day) is kept, and said with a warning: a forgotten timer?
@@ -65,7 +68,7 @@ package enum InterchangeFormat: String, Sendable, CaseIterable {
 
 /// The fields of a record, in the order exports write them.
 package enum InterchangeField: Int, Sendable, CaseIterable {
-    case task, subtask, start, end, status, focusedSeconds, plannedSeconds, note
+    case task, subtask, start, end, status, focusedSeconds, plannedSeconds, note, tags
 
     /// The JSON key and CSV column name.
     package var key: String {
@@ -78,6 +81,7 @@ package enum InterchangeField: Int, Sendable, CaseIterable {
         case .focusedSeconds: return "focused_seconds"
         case .plannedSeconds: return "planned_seconds"
         case .note: return "note"
+        case .tags: return "tags"
         }
     }
 
@@ -91,6 +95,7 @@ package enum InterchangeField: Int, Sendable, CaseIterable {
         case "focused_seconds": self = .focusedSeconds
         case "planned_seconds": self = .plannedSeconds
         case "note": self = .note
+        case "tags": self = .tags
         default: return nil
         }
     }
@@ -110,6 +115,19 @@ package enum RawValue: Sendable, Equatable {
     case bool(Bool)
     /// A JSON array or object.
     case composite
+    /// A JSON array of strings (the `tags` field).
+    case strings([String])
+
+    /// A JSON array of strings as `.strings`; any other value as `.composite`.
+    package static func list(_ value: JSONValue) -> RawValue {
+        guard case let .array(elements) = value else { return .composite }
+        var out: [String] = []
+        for element in elements {
+            guard case let .string(s) = element else { return .composite }
+            out.append(s)
+        }
+        return .strings(out)
+    }
 }
 
 /// The known fields of one line or row; unknown keys and columns are ignored.
@@ -146,11 +164,38 @@ extension SessionRecord {
         guard focused <= Int(length) else {
             throw InterchangeIssue("focused_seconds \(focused) is more than the session's \(length) seconds from start to end")
         }
-        let planned = try seconds(f[.plannedSeconds], field: "planned_seconds", numbersAsText: numbersAsText) ?? Int(length)
+        // An open session had no planned length: null (or empty, or absent) is read as none.
+        let planned = try seconds(f[.plannedSeconds], field: "planned_seconds", numbersAsText: numbersAsText)
+            ?? (status == .open ? 0 : Int(length))
         let note = try text(f[.note], field: "note")
         return SessionRecord(
             task: task, subtask: subtask, start: start, end: end, status: status,
-            focusedSeconds: focused, plannedSeconds: planned, note: note)
+            focusedSeconds: focused, plannedSeconds: planned, note: note, tags: try tags(f[.tags]))
+    }
+
+    /// The `tags` field: a JSON array of names, or text of names separated by `;` (the CSV
+    /// column, README "Tags"); each checked by `SessionTags`.
+    private static func tags(_ value: RawValue) throws(InterchangeIssue) -> [String] {
+        let names: [String]
+        switch value {
+        case .absent, .null: return []
+        case let .strings(list): names = list
+        case let .string(s): names = s.split(separator: SessionTags.csvSeparator, omittingEmptySubsequences: false).map(String.init)
+        default: throw InterchangeIssue("tags must be a list of names, like [\"deep\", \"reading\"]")
+        }
+        return try checkedTags(names)
+    }
+
+    /// Tag names checked and sorted (blank ones between separators are skipped).
+    package static func checkedTags(_ names: [String]) throws(InterchangeIssue) -> [String] {
+        var out: [String] = []
+        for name in names where !name.trimmingSpaces().isEmpty {
+            if let expected = SessionTags.problem(name) {
+                throw InterchangeIssue("tag '\(Sanitized.shown(name, columns: 60))' is not a tag name: expected \(expected)")
+            }
+            out.append(name.trimmingSpaces())
+        }
+        return SessionTags.sorted(out)
     }
 
     /// Checks a session read from another tool's file (Timewarrior, Watson, Open Pomodoro):
@@ -240,9 +285,9 @@ extension SessionRecord {
             if let status = SessionStatus(rawValue: s) { return status }
             let key = s.trimmingSpaces().lowercased()
             if let status = SessionStatus(rawValue: key) { return status }
-            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed or interrupted")
+            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed, interrupted or open")
         default:
-            throw InterchangeIssue("status must be \"completed\" or \"interrupted\"")
+            throw InterchangeIssue("status must be \"completed\", \"interrupted\" or \"open\"")
         }
     }
 

@@ -13,9 +13,11 @@ package struct ActiveSession: Sendable, Equatable {
     package var checkpointAt: Date
     package var request: Request?
     package var reason: String?
+    /// The tags its work is recorded with (`start --tag`; README, "Tags").
+    package var tags: [String]
 
     package init(pid: Int32, taskID: Int64, subtaskID: Int64?, blockID: Int64?, snapshot: SessionSnapshot, checkpointAt: Date,
-                 request: Request? = nil, reason: String? = nil) {
+                 request: Request? = nil, reason: String? = nil, tags: [String] = []) {
         self.pid = pid
         self.taskID = taskID
         self.subtaskID = subtaskID
@@ -24,6 +26,15 @@ package struct ActiveSession: Sendable, Equatable {
         self.checkpointAt = checkpointAt
         self.request = request
         self.reason = reason
+        self.tags = tags
+    }
+
+    /// Focus so far at `now` in the current work session, from the row: the focus at the last
+    /// checkpoint, plus the time since unless paused (what an open session shows).
+    package func elapsedSeconds(at now: Date) -> Int {
+        guard snapshot.phase == .work else { return 0 }
+        let since = snapshot.isPaused ? 0 : max(0, Int(now.timeIntervalSince(checkpointAt).rounded(.down)))
+        return snapshot.focusedSeconds + since
     }
 
     /// Remaining time at `now`, from the row (a paused session keeps its remaining time).

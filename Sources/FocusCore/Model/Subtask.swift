@@ -20,6 +20,10 @@ package struct Subtask: Sendable, Equatable, Hashable {
     /// Saved with `--force` although the plan could not fit it before its due date.
     package var atRisk: Bool
     package var createdAt: Date
+    /// Orders work due the same day (`--priority`).
+    package var priority: Priority = .normal
+    /// The most work planned for it on one local day (`--max-per-day`); nil: the config default.
+    package var maxPerDaySeconds: Int?
 
     package init(
         id: Int64? = nil, taskID: Int64, title: String, notes: String? = nil,
@@ -39,5 +43,26 @@ package struct Subtask: Sendable, Equatable, Hashable {
         self.done = done
         self.atRisk = atRisk
         self.createdAt = createdAt
+    }
+}
+
+/// How a subtask ranks against other work due the same local day (README, "Planning").
+package enum Priority: Int, Sendable, Equatable, Hashable, CaseIterable {
+    case low = -1
+    case normal = 0
+    case high = 1
+
+    /// `high`, `normal`, `low`: the word the CLI takes and shows.
+    package var name: String {
+        switch self {
+        case .low: "low"
+        case .normal: "normal"
+        case .high: "high"
+        }
+    }
+
+    package init?(name: String) {
+        guard let match = Priority.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = match
     }
 }

@@ -6,6 +6,9 @@ package enum SessionStatus: String, Sendable, Codable, CaseIterable {
     case completed
     /// The person left (or the process died) before 0:00.
     case interrupted
+    /// Counted up with no planned length (`focus start PATH --open`) until stopped: neither
+    /// completed nor interrupted, so it counts in every total and in no completion rate.
+    case open
 }
 
 /// One work session: against a subtask, or the task itself when it has none.
@@ -22,11 +25,13 @@ package struct TimeLog: Sendable, Equatable, Hashable {
     package var status: SessionStatus
     package var blockID: Int64?
     package var note: String?
+    /// Its tags, each once, sorted (`SessionTags`; README, "Tags").
+    package var tags: [String]
 
     package init(
         id: Int64? = nil, taskID: Int64, subtaskID: Int64? = nil, startedAt: Date, endedAt: Date,
         plannedSeconds: Int, focusedSeconds: Int, status: SessionStatus, blockID: Int64? = nil,
-        note: String? = nil
+        note: String? = nil, tags: [String] = []
     ) {
         self.id = id
         self.taskID = taskID
@@ -38,6 +43,7 @@ package struct TimeLog: Sendable, Equatable, Hashable {
         self.status = status
         self.blockID = blockID
         self.note = note
+        self.tags = tags
     }
 }
 

@@ -16,6 +16,12 @@ struct ItemPlanner {
     let upper: Int
     /// Not before this local time of day (minutes after midnight); each day's window starts no earlier.
     let earliest: Int?
+    /// The daily cap in minutes (README, "Planning"); nil: none. With a cap, fitting is
+    /// judged day by day (the work each day's gaps hold, at most what the cap leaves that
+    /// day): close, not exact, and a block never takes a day past its cap.
+    let cap: Int?
+    /// Minutes counted against the cap per day index: work done or promised, and placed blocks.
+    private(set) var capUsed: [Int: Int]
 
     /// The item's gaps in time order, found as far as needed so far.
     private(set) var gaps: [ItemGap] = []
@@ -31,11 +37,13 @@ struct ItemPlanner {
     private var partialCounts: [Int] = []
     private var countsFrom = -1
 
-    init(shape: BlockShape, lower: Int, upper: Int, earliest: Int?, free: FreeTime) {
+    init(shape: BlockShape, lower: Int, upper: Int, earliest: Int?, free: FreeTime, cap: Int? = nil, capUsed: [Int: Int] = [:]) {
         self.shape = shape
         self.lower = lower
         self.upper = upper
         self.earliest = earliest
+        self.cap = cap
+        self.capUsed = capUsed
         let noHours = !free.hasHours(notBefore: earliest)
         exhausted = lower >= upper || noHours
         nextDay = exhausted ? 0 : max(0, free.dayIndex(of: lower))
@@ -128,9 +136,13 @@ struct ItemPlanner {
     /// Whether `work` minutes fit in a gap of `room` minutes (room ≤ 0: none) followed by
     /// gaps[index...]. Exact: `k` blocks hold any amount from `k·minimum` up to the sum of the
     /// `k` largest slots, and fewer than ⌈work/span⌉ blocks cannot hold the work.
-    mutating func fits(_ work: Int, room: Int, from index: Int, free: inout FreeTime) -> Bool {
+    mutating func fits(_ work: Int, room: Int, from index: Int, roomCapLeft: Int = 0, free: inout FreeTime) -> Bool {
         if work == 0 { return true }
         guard shape.isSplittable(work) else { return false }
+        if cap != nil {
+            let roomDay = index > 0 && index <= gaps.count ? gaps[index - 1].day : nil
+            return cappedMost(room: room, roomDay: roomDay, roomCapLeft: roomCapLeft, from: index, free: &free) >= work
+        }
         let needed = (work + shape.span - 1) / shape.span
         let inRoom = shape.fullSlots(in: room)
         while inRoom + fullSlots(from: index) < needed, findNextGap(&free) {}
@@ -144,6 +156,7 @@ struct ItemPlanner {
     /// The most work up to `work` minutes that fits in all the item's gaps.
     mutating func mostThatFits(_ work: Int, free: inout FreeTime) -> Int {
         findAllGaps(&free)
+        if cap != nil { return min(work, cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, from: 0, free: &free)) }
         let full = fullSlots(from: 0)
         let slots = full + partials.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
         let blocks = min(work / shape.minimum, slots)
@@ -156,7 +169,42 @@ struct ItemPlanner {
     /// The most work the rules could place in all the item's gaps (its free time, as work).
     mutating func capacity(free: inout FreeTime) -> Int {
         findAllGaps(&free)
+        if cap != nil { return cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, from: 0, free: &free) }
+        return uncappedCapacity(free: &free)
+    }
+
+    /// The most work all the item's gaps could hold if it had no daily cap.
+    mutating func uncappedCapacity(free: inout FreeTime) -> Int {
+        findAllGaps(&free)
         return fullSlots(from: 0) * shape.span + partials.reduce(0, +)
+    }
+
+    /// Minutes the cap leaves on a day (unbounded without a cap).
+    func capLeft(on day: Int) -> Int {
+        guard let cap else { return Int.max }
+        return max(0, cap - (capUsed[day] ?? 0))
+    }
+
+    /// The most work a capped item could place in a gap of `room` minutes on `roomDay` (with
+    /// `roomCapLeft` of that day's cap left) and in gaps[index...]: per day, what its gaps
+    /// hold, at most what the cap leaves (nothing when that is below the shortest block).
+    private mutating func cappedMost(room: Int, roomDay: Int?, roomCapLeft: Int, from index: Int, free: inout FreeTime) -> Int {
+        findAllGaps(&free)
+        func bounded(_ work: Int, _ left: Int) -> Int { left < shape.minimum ? 0 : min(work, left) }
+        var total = 0
+        var day = roomDay
+        var dayWork = room > 0 ? shape.capacity(of: room) : 0
+        var dayLeft = roomCapLeft
+        for gap in gaps[min(index, gaps.count)...] {
+            if gap.day != day {
+                total += bounded(dayWork, dayLeft)
+                day = gap.day
+                dayWork = 0
+                dayLeft = capLeft(on: gap.day)
+            }
+            dayWork += shape.capacity(of: gap.span.length)
+        }
+        return total + bounded(dayWork, dayLeft)
     }
 
     // MARK: Placing
@@ -173,13 +221,15 @@ struct ItemPlanner {
         while left > 0 {
             let gap = gaps[index]
             let room = gap.span.end - position
+            let dayLeft = capLeft(on: gap.day)
             var chosen: Int?
-            if room >= shape.minimum {
-                var length = min(shape.span, left, room)
+            if room >= shape.minimum, dayLeft >= shape.minimum {
+                var length = min(shape.span, left, room, dayLeft)
                 if left - length > 0, left - length < shape.minimum { length = left - shape.minimum }
                 while length >= shape.minimum {
+                    let roomCapLeft = dayLeft == Int.max ? 0 : dayLeft - length
                     if length == left
-                        || fits(left - length, room: room - length - shape.pause, from: index + 1, free: &free)
+                        || fits(left - length, room: room - length - shape.pause, from: index + 1, roomCapLeft: roomCapLeft, free: &free)
                     {
                         chosen = length
                         break
@@ -191,6 +241,7 @@ struct ItemPlanner {
                 let block = MinuteSpan(start: position, end: position + length)
                 placed.append(ItemGap(span: block, day: gap.day))
                 free.occupy(block, day: gap.day)
+                if cap != nil { capUsed[gap.day, default: 0] += length }
                 left -= length
                 position = block.end + shape.pause
             } else {

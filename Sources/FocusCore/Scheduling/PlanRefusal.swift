@@ -30,6 +30,9 @@ package enum PlanRefusal {
         text += first.freeSeconds <= 0
             ? "there is no free time left before then"
             : "there is only \(DurationParser.format(first.freeSeconds)) of free time before then"
+        if let cap = first.capSeconds {
+            text += " at \(DurationParser.format(cap)) a day (its daily cap; raise it with --max-per-day)"
+        }
         if !first.competitors.isEmpty {
             text += ", with " + list(first.competitors) + " competing for it"
         }

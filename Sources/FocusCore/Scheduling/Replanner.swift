@@ -45,8 +45,13 @@ package struct ReplanInput: Sendable {
     /// Open subtasks with an estimate (those without a due date are reported, not planned).
     package var subtasks: [PlanSubtask]
     package var running: RunningWork?
-    /// Calendar busy time from now to the last due date.
+    /// Calendar busy time from now to the last due date (timed events; the re-plan keeps
+    /// `rules.bufferSeconds` free around each).
     package var events: [DateInterval]
+    /// All-day events' busy time: no buffer around them (they fill their days anyway).
+    package var allDayEvents: [DateInterval] = []
+    /// Focus logged today (the local day of `now`) per subtask, for the daily cap.
+    package var loggedToday: [Int64: Int] = [:]
 
     package init(now: Date, rules: SchedulingRules, planned: [ScheduledBlock], sessions: [TimeLog], subtasks: [PlanSubtask],
                  running: RunningWork?, events: [DateInterval]) {
@@ -171,6 +176,7 @@ package enum Replanner {
         }
 
         let calendar = input.rules.calendar
+        let used = usedPerDay(input, kept: kept)
         // Work already overdue cannot be placed: it is listed as overdue, not at risk; work with
         // no due date has nothing to be planned before.
         var items: [WorkItem] = []
@@ -187,11 +193,15 @@ package enum Replanner {
                 if left > 0 { overdue.append(OverdueWork(itemID: id, label: entry.label, due: due, remainingSeconds: left)) }
                 continue
             }
-            if let item = workItem(entry, credit: credit[id] ?? 0, calendar: calendar) { items.append(item) }
+            if var item = workItem(entry, credit: credit[id] ?? 0, calendar: calendar) {
+                item.maxPerDaySeconds = entry.subtask.maxPerDaySeconds ?? input.rules.maxPerDaySeconds
+                if item.maxPerDaySeconds != nil { item.usedPerDay = used[id] ?? [:] }
+                items.append(item)
+            }
         }
         overdue.sort { ($0.due, $0.itemID) < ($1.due, $1.itemID) }
         undated.sort { ($0.label, $0.itemID) < ($1.label, $1.itemID) }
-        var busy = input.events
+        var busy = Buffer.widen(input.events, by: input.rules.bufferSeconds) + input.allDayEvents
         let pause = Double(input.rules.breakSeconds)
         for block in kept where block.endedAt > now {
             busy.append(DateInterval(start: block.startedAt, end: block.endedAt.addingTimeInterval(pause)))
@@ -209,7 +219,25 @@ package enum Replanner {
         guard let id = s.id, let estimate = s.estimateSeconds, let due = s.due else { return nil }
         return WorkItem(
             id: id, label: entry.label, remainingSeconds: estimate - entry.loggedSeconds - credit,
-            notBefore: s.startDate.map(calendar.startOfDay), due: due, spanSeconds: s.spanSeconds, earliest: s.earliest)
+            notBefore: s.startDate.map(calendar.startOfDay), due: due, spanSeconds: s.spanSeconds, earliest: s.earliest,
+            priority: s.priority.rawValue)
+    }
+
+    /// What counts against each subtask's daily cap besides new blocks: focus logged today,
+    /// the running session's work phase (today), and kept blocks (on their days).
+    static func usedPerDay(_ input: ReplanInput, kept: [ScheduledBlock]) -> [Int64: [LocalDate: Int]] {
+        let calendar = input.rules.calendar
+        let today = calendar.day(of: input.now)
+        var used: [Int64: [LocalDate: Int]] = [:]
+        for (id, seconds) in input.loggedToday { used[id, default: [:]][today, default: 0] += seconds }
+        if let running = input.running, let id = running.subtaskID {
+            used[id, default: [:]][today, default: 0] += running.focusedSeconds + running.remainingSeconds
+        }
+        for block in kept where block.endedAt > input.now && input.running?.blockID != block.id {
+            let start = max(block.startedAt, input.now)
+            used[block.subtaskID, default: [:]][calendar.day(of: start), default: 0] += Int(block.endedAt.timeIntervalSince(start))
+        }
+        return used
     }
 
     /// `done` when the block's time was fully worked, `partial` when some of it was, else `missed`.

@@ -18,6 +18,11 @@ package struct SchedulingRules: Sendable, Equatable {
     /// `workdayStart`–`workdayEnd`).
     package var weekdayHours: [DayHours??] = Array(repeating: nil, count: 7)
     package var daysOff: Set<LocalDate> = []
+    /// Free time kept before and after every calendar event (config `buffer`; README,
+    /// "Planning"). The re-plan widens events by it; the scheduler sees busy time only.
+    package var bufferSeconds = 0
+    /// The daily cap of a subtask without one of its own (config `max_per_day`); nil: none.
+    package var maxPerDaySeconds: Int?
 
     /// Every day's working window, as the planner and the agenda use it.
     package var hours: WorkingHours {
@@ -45,6 +50,7 @@ package struct SchedulingRules: Sendable, Equatable {
             && a.workdayStart == b.workdayStart && a.workdayEnd == b.workdayEnd
             && a.minimumBlockSeconds == b.minimumBlockSeconds && a.breakSeconds == b.breakSeconds
             && a.defaultSpanSeconds == b.defaultSpanSeconds && a.weekdayHours == b.weekdayHours && a.daysOff == b.daysOff
+            && a.bufferSeconds == b.bufferSeconds && a.maxPerDaySeconds == b.maxPerDaySeconds
     }
 }
 
@@ -64,11 +70,22 @@ package struct WorkItem: Sendable, Equatable {
     package var spanSeconds: Int?
     /// Not before this local time of day, every day; nil means the working day's start.
     package var earliest: TimeOfDay?
+    /// Orders work due the same local day: higher first (`Priority.rawValue`).
+    package var priority: Int = 0
+    /// The most work planned on one local day, counting `usedPerDay`; nil means no cap.
+    package var maxPerDaySeconds: Int?
+    /// Work already done or promised per local day (sessions logged today, kept blocks),
+    /// which counts against the daily cap.
+    package var usedPerDay: [LocalDate: Int] = [:]
 
     package init(
         id: Int64, label: String, remainingSeconds: Int, notBefore: Date? = nil, due: Date,
-        spanSeconds: Int? = nil, earliest: TimeOfDay? = nil
+        spanSeconds: Int? = nil, earliest: TimeOfDay? = nil, priority: Int = 0, maxPerDaySeconds: Int? = nil,
+        usedPerDay: [LocalDate: Int] = [:]
     ) {
+        self.priority = priority
+        self.maxPerDaySeconds = maxPerDaySeconds
+        self.usedPerDay = usedPerDay
         self.id = id
         self.label = label
         self.remainingSeconds = remainingSeconds
@@ -104,10 +121,15 @@ package struct AtRiskItem: Sendable, Equatable {
     /// The most work the rules could place for it before its due date in the time left after
     /// higher-priority items (its span, the minimum block and breaks taken into account).
     package var freeSeconds: Int
-    /// Labels of the earlier-due items whose blocks took time in its window, most time first.
+    /// Labels of the other items whose blocks took time in its window, most time first.
     package var competitors: [String]
+    /// The item's daily cap when the cap is what keeps it from fitting (without it, the
+    /// free time would hold the work); nil otherwise.
+    package var capSeconds: Int?
 
-    package init(itemID: Int64, label: String, due: Date, neededSeconds: Int, freeSeconds: Int, competitors: [String]) {
+    package init(itemID: Int64, label: String, due: Date, neededSeconds: Int, freeSeconds: Int, competitors: [String],
+                 capSeconds: Int? = nil) {
+        self.capSeconds = capSeconds
         self.itemID = itemID
         self.label = label
         self.due = due

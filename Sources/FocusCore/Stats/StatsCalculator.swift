@@ -14,7 +14,10 @@ package enum StatsCalculator {
         var pass = SessionPass(input)
         for entry in input.sessions { pass.add(entry) }
         for total in input.dayTotals { pass.add(total) }
-        return pass.finish()
+        var report = pass.finish()
+        report.tags = StatsTags.rows(input)
+        report.tagFilter = input.tagFilter
+        return report
     }
 }
 
@@ -110,6 +113,27 @@ private struct SessionPass {
         return subtasks.count - 1
     }
 
+    private mutating func countOutcome(_ session: StatsSession, _ found: (task: Int, subtask: Int), day d: Int,
+                                       startIndex: Int, start s: Double) {
+        let completed = session.completed
+        if completed { tasks[found.task].completed += 1 } else { tasks[found.task].interrupted += 1 }
+        if found.subtask >= 0 {
+            if completed { subtasks[found.subtask].completed += 1 } else { subtasks[found.subtask].interrupted += 1 }
+        }
+        if completed { dayCompleted[d] += 1 } else { dayInterrupted[d] += 1 }
+        let hour = Self.localHour(s, bounds, dayIndex: startIndex, input.calendar)
+        if completed { hourCompleted[hour] += 1 } else { hourInterrupted[hour] += 1 }
+        if let bucket = PlannedLengthBucket(plannedSeconds: session.plannedSeconds) {
+            let b = bucket.rawValue
+            if completed {
+                lengthCompleted[b] += 1
+                lengthLongestCompleted[b] = max(lengthLongestCompleted[b], session.plannedSeconds)
+            } else {
+                lengthInterrupted[b] += 1
+            }
+        }
+    }
+
     mutating func add(_ session: StatsSession) {
         let s = Double(session.start)
         let e = max(Double(session.end), s)
@@ -121,27 +145,12 @@ private struct SessionPass {
 
         if startsInWindow {
             let d = startIndex - windowStart
-            let completed = session.completed
             let found = taskSlot(session)
             slot = found
             tasks[found.task].touched = true
-            if completed { tasks[found.task].completed += 1 } else { tasks[found.task].interrupted += 1 }
-            if found.subtask >= 0 {
-                subtasks[found.subtask].touched = true
-                if completed { subtasks[found.subtask].completed += 1 } else { subtasks[found.subtask].interrupted += 1 }
-            }
-            if completed { dayCompleted[d] += 1 } else { dayInterrupted[d] += 1 }
-            let hour = Self.localHour(s, bounds, dayIndex: startIndex, input.calendar)
-            if completed { hourCompleted[hour] += 1 } else { hourInterrupted[hour] += 1 }
-            if let bucket = PlannedLengthBucket(plannedSeconds: session.plannedSeconds) {
-                let b = bucket.rawValue
-                if completed {
-                    lengthCompleted[b] += 1
-                    lengthLongestCompleted[b] = max(lengthLongestCompleted[b], session.plannedSeconds)
-                } else {
-                    lengthInterrupted[b] += 1
-                }
-            }
+            if found.subtask >= 0 { subtasks[found.subtask].touched = true }
+            // An open session had no planned length to complete: it counts in no completion rate.
+            if !session.open { countOutcome(session, found, day: d, startIndex: startIndex, start: s) }
         }
 
         guard wall > 0, focused > 0, e > bounds[0], s < bounds[dayCount] else { return }

@@ -33,8 +33,11 @@ package struct StatsSession: Sendable, Equatable {
     package var plannedSeconds: Int
     package var focusedSeconds: Int
     package var completed: Bool
+    /// An open session (no planned length): its time counts, its outcome in no completion count.
+    package var open: Bool
 
-    package init(taskID: Int64, subtaskID: Int64, start: Int64, end: Int64, plannedSeconds: Int, focusedSeconds: Int, completed: Bool) {
+    package init(taskID: Int64, subtaskID: Int64, start: Int64, end: Int64, plannedSeconds: Int, focusedSeconds: Int, completed: Bool,
+                 open: Bool = false) {
         self.taskID = taskID
         self.subtaskID = subtaskID
         self.start = start
@@ -42,6 +45,7 @@ package struct StatsSession: Sendable, Equatable {
         self.plannedSeconds = plannedSeconds
         self.focusedSeconds = focusedSeconds
         self.completed = completed
+        self.open = open
     }
 
     /// The session of a time log (instants to whole seconds, rounded down).
@@ -50,7 +54,8 @@ package struct StatsSession: Sendable, Equatable {
             taskID: log.taskID, subtaskID: log.subtaskID ?? 0,
             start: Int64(log.startedAt.timeIntervalSince1970.rounded(.down)),
             end: Int64(log.endedAt.timeIntervalSince1970.rounded(.down)),
-            plannedSeconds: log.plannedSeconds, focusedSeconds: log.focusedSeconds, completed: log.status == .completed)
+            plannedSeconds: log.plannedSeconds, focusedSeconds: log.focusedSeconds, completed: log.status == .completed,
+            open: log.status == .open)
     }
 }
 
@@ -126,6 +131,11 @@ package struct StatsInput: Sendable {
     /// cover the window only, and `historyFrom` is `window.from`. Nil: the calculator sums
     /// the previous period from `sessions`.
     package var previousFocusedExact: Double?
+    /// The sessions overlapping the window that have tags, once per tag: the "by tag" figures.
+    package var taggedSessions: [TaggedStatsSession] = []
+    /// The `--tag` name when one was given. The caller has already kept only sessions with
+    /// that tag; this is for headings.
+    package var tagFilter: String?
 
     package init(
         window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], dayTotals: [StatsDayTotal] = [],

@@ -18,6 +18,10 @@ package struct StatsReport: Sendable, Equatable {
     package var insights: StatsInsights
     /// The 84 days (12 weeks) ending `window.to`, ascending, for the HTML heatmap.
     package var heatmap: [HeatmapDay]
+    /// Tags with time or sessions in the window, sorted as tasks (README, "Tags").
+    package var tags: [TagStats] = []
+    /// The `--tag` name the report is restricted to, if any.
+    package var tagFilter: String?
 
     package init(
         window: StatsWindow, timeZone: ZoneRules, taskFilter: String?, days: [StatsDay], tasks: [TaskStats],

@@ -201,8 +201,7 @@ package enum SyncCodec {
         guard let original else { return encode(item, stamp: stamp, zone: zone) }
         let raw = ICSText.unfolded(original)
         let parsed = raw.map(ICSText.parse)
-        var ours = componentLines(item, stamp: stamp, zone: zone)
-        let name = ours.first.map { String($0.dropFirst("BEGIN:".count)) } ?? ""
+        let name = item.kind == .session ? "VEVENT" : "VTODO"
         // The component: its BEGIN and END at the VCALENDAR's depth + 1.
         var depth = 0
         var begin: Int?
@@ -220,6 +219,15 @@ package enum SyncCodec {
         guard let begin, let end,
               parsed[begin + 1..<end].contains(where: { $0?.name == "UID" && $0?.value.trimmingSpaces() == item.uid })
         else { return encode(item, stamp: stamp, zone: zone) }
+        // A task's due date as another app wrote it stays as written while it means the same.
+        var item = item
+        if case var .task(t) = item, let due = t.due,
+           let line = parsed[begin + 1..<end].first(where: { $0?.name == "DUE" }) ?? nil,
+           instant(line, zone: zone ?? LocalCalendar(zone: .utc), dateMeansEnd: true) == due {
+            t.due = nil
+            item = .task(t)
+        }
+        var ours = componentLines(item, stamp: stamp, zone: zone)
         let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
         let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
         var kept: [String] = []
@@ -229,7 +237,7 @@ package enum SyncCodec {
             if line.name == "BEGIN" { inner += 1 }
             defer { if line.name == "END" { inner -= 1 } }
             if inner > 0 || line.name == "END" { kept.append(raw[i]); continue }
-            if owned(line, kind: item.kind, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
+            if owned(line, item: item, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
             kept.append(raw[i])
         }
         // An unfinished to-do another program marks IN-PROCESS stays so.
@@ -243,13 +251,18 @@ package enum SyncCodec {
         return out
     }
 
-    /// The properties focus writes for an item (its own lines replace them). A task has no
-    /// dates in focus: another app's start and due dates on it stay.
-    private static func owned(_ line: ContentLine, kind: SyncKind, writtenStatus: String?, originalStatus: String?) -> Bool {
+    /// The properties focus writes for an item (its own lines replace them). A task's start
+    /// date is not focus's: another app's stays.
+    private static func owned(_ line: ContentLine, item: SyncItem, writtenStatus: String?, originalStatus: String?) -> Bool {
+        let kind = item.kind
         switch line.name {
         case "UID", "DTSTAMP", "LAST-MODIFIED", "SUMMARY", "DESCRIPTION", "STATUS", "DTEND", "COMPLETED", "TRANSP":
             return true
-        case "DTSTART", "DUE", "DURATION":
+        case "DUE":
+            // A task's due date is its stand-in subtask's (read into the task, written from it).
+            if case let .task(t) = item { return t.due != nil }
+            return true
+        case "DTSTART", "DURATION":
             return kind != .task
         case "RELATED-TO":
             // RFC 5545 section 3.2.15: PARENT when no RELTYPE is given.
@@ -257,8 +270,11 @@ package enum SyncCodec {
         case "PERCENT-COMPLETE":
             // A figure that said how far the to-do was goes when focus changes whether it is done.
             return (originalStatus == "COMPLETED") != (writtenStatus == "STATUS:COMPLETED")
+        case "CATEGORIES":
+            // A session's categories are its tags, which focus writes; a to-do's are the other app's.
+            return kind == .session || line.value == "focus"
         default:
-            return line.name.hasPrefix("X-FOCUS-") || (line.name == "CATEGORIES" && line.value == "focus")
+            return line.name.hasPrefix("X-FOCUS-")
         }
     }
 
@@ -276,8 +292,10 @@ package enum SyncCodec {
             if item.modified > 0 { line("LAST-MODIFIED:" + utc(modified)) }
             text("SUMMARY", t.title)
             text("DESCRIPTION", t.notes)
+            if let due = t.due { line(dueLine(due, zone: zone)) }
             line("STATUS:" + (t.archived ? "COMPLETED" : "NEEDS-ACTION"))
             line("X-FOCUS-KIND:task")
+            if let e = t.estimateSeconds { line("X-FOCUS-ESTIMATE:\(e)") }
             line("X-FOCUS-MODIFIED:\(t.modified)")
             line("END:VTODO")
         case let .subtask(s):
@@ -309,6 +327,9 @@ package enum SyncCodec {
             text("DESCRIPTION", s.note)
             line("TRANSP:TRANSPARENT")
             line("CATEGORIES:focus")
+            // Its tags, in a CATEGORIES of their own (RFC 5545 section 3.8.1.2: a list of TEXT
+            // values separated by commas; a property that may occur more than once).
+            if !s.tags.isEmpty { line("CATEGORIES:" + s.tags.map(ICSText.escape).joined(separator: ",")) }
             line("X-FOCUS-SESSION:" + s.status)
             line("X-FOCUS-TASK:" + s.taskUID)
             if let sub = s.subtaskUID { line("X-FOCUS-SUBTASK:" + sub) }
@@ -338,13 +359,14 @@ package enum SyncCodec {
             // An end before the start is kept as read: `SyncAdmission` refuses such a session.
             let end = instant(props.first("DTEND"), zone: zone) ?? start
             let length = Int(max(0, min(end.timeIntervalSince(start), 36_525 * 86_400)))
-            let status = props.value("X-FOCUS-SESSION")?.lowercased() == "completed" ? "completed" : "interrupted"
+            let status = SyncCodec.sessionStatus(props.value("X-FOCUS-SESSION"))
             return .session(SyncedSession(
                 uid: uid, taskUID: task, subtaskUID: props.value("X-FOCUS-SUBTASK").flatMap { $0.isEmpty ? nil : $0 },
                 label: props.text("SUMMARY") ?? "", start: start, end: end,
                 plannedSeconds: seconds(props.value("X-FOCUS-PLANNED"), 0...36_525 * 86_400) ?? 0,
                 focusedSeconds: min(length, seconds(props.value("X-FOCUS-FOCUSED"), 0...36_525 * 86_400) ?? length),
-                status: status, note: props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }, modified: modified))
+                status: status, note: props.text("DESCRIPTION").flatMap { $0.isEmpty ? nil : $0 }, modified: modified,
+                tags: tags(props)))
         }
         let kind = props.value("X-FOCUS-KIND")?.lowercased()
         let parent = props.lines.first { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"] ?? "PARENT").uppercased() == "PARENT" }?.value
@@ -363,11 +385,42 @@ package enum SyncCodec {
                 spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
                 done: closed, modified: modified))
         }
-        return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified))
+        return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified,
+                                due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
+                                estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400)))
     }
 
     /// `DUE;VALUE=DATE:20261201` for a due at local midnight (a date: it ends with that day,
     /// as `instant(_:zone:dateMeansEnd:)` reads it back), else `DUE:20261201T170000Z`.
+    /// A session event's tags: the values of its CATEGORIES (RFC 5545 section 3.8.1.2, TEXT
+    /// values separated by unescaped commas), less the one `CATEGORIES:focus` that marks every
+    /// session; names that are not tag names (`SessionTags`) are left out.
+    static func tags(_ props: ICSProperties) -> [String] {
+        var lines = props.lines.filter { $0.name == "CATEGORIES" }
+        if let marker = lines.firstIndex(where: { $0.value == "focus" }) { lines.remove(at: marker) }
+        var names: [String] = []
+        for line in lines {
+            var current = ""
+            var escaped = false
+            for c in line.value {
+                if escaped {
+                    current.append("\\")
+                    current.append(c)
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "," {
+                    names.append(ICSText.unescape(current))
+                    current = ""
+                } else {
+                    current.append(c)
+                }
+            }
+            names.append(ICSText.unescape(current))
+        }
+        return SessionTags.sorted(names.filter { SessionTags.problem($0) == nil }.map { $0.trimmingSpaces() })
+    }
+
     static func dueLine(_ due: Date, zone: LocalCalendar?) -> String {
         guard let zone else { return "DUE:" + utc(due) }
         let day = zone.day(of: due)
@@ -465,4 +518,16 @@ extension Character {
     /// `0`…`9`: what the digits of an iCalendar DATE or TIME may be (RFC 5545 section 3.3.4,
     /// 3.3.12); `Int` would also read a sign.
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension SyncCodec {
+    /// A session's status as sync reads it: `completed`, `open` (counted up with no planned
+    /// length) or, for anything else, `interrupted`.
+    package static func sessionStatus(_ value: String?) -> String {
+        switch value?.lowercased() {
+        case "completed": return "completed"
+        case "open": return "open"
+        default: return "interrupted"
+        }
+    }
 }

@@ -13,13 +13,20 @@ package struct SyncedTask: Sendable, Equatable {
     package var archived: Bool
     /// Wall-clock time of the last local edit, in milliseconds since 1970.
     package var modified: Int64
+    /// A due date and estimate another app gave the to-do (README, "Two machines": a to-do
+    /// with a due date is planned). Here they live on the task's stand-in subtask, of the same
+    /// title (`SyncIdentity.standInUID`).
+    package var due: Date?
+    package var estimateSeconds: Int?
 
-    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64) {
+    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64, due: Date? = nil, estimateSeconds: Int? = nil) {
         self.uid = uid
         self.title = title
         self.notes = notes
         self.archived = archived
         self.modified = modified
+        self.due = due
+        self.estimateSeconds = estimateSeconds
     }
 }
 
@@ -70,9 +77,11 @@ package struct SyncedSession: Sendable, Equatable {
     package var status: String
     package var note: String?
     package var modified: Int64
+    /// Its tags, sorted (`SessionTags`): `CATEGORIES` on the event (README, "Tags").
+    package var tags: [String]
 
     package init(uid: String, taskUID: String, subtaskUID: String?, label: String, start: Date, end: Date, plannedSeconds: Int,
-                 focusedSeconds: Int, status: String, note: String?, modified: Int64) {
+                 focusedSeconds: Int, status: String, note: String?, modified: Int64, tags: [String] = []) {
         self.uid = uid
         self.taskUID = taskUID
         self.subtaskUID = subtaskUID
@@ -84,6 +93,7 @@ package struct SyncedSession: Sendable, Equatable {
         self.status = status
         self.note = note
         self.modified = modified
+        self.tags = tags
     }
 }
 
@@ -140,7 +150,8 @@ package enum SyncItem: Sendable, Equatable {
         func t(_ date: Date?) -> String? { date.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } }
         switch self {
         case let .task(x):
-            return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false")]
+            return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false"), f("due", t(x.due)),
+                    f("estimate", n(x.estimateSeconds))]
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
@@ -148,6 +159,9 @@ package enum SyncItem: Sendable, Equatable {
         case let .session(x):
             return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
                     f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
+                // Only when there are some: an untagged session's fields (and digest) are those
+                // it had before sessions had tags, so no stored base looks changed.
+                + (x.tags.isEmpty ? [] : [f("tags", x.tags.joined(separator: "\n"))])
         }
     }
 
@@ -172,6 +186,8 @@ package enum SyncItem: Sendable, Equatable {
             x.title = text("title", x.title) ?? x.title
             x.notes = text("notes", x.notes)
             x.archived = flag("archived", x.archived)
+            x.due = instant("due", x.due)
+            x.estimateSeconds = number("estimate", x.estimateSeconds)
             return .task(x)
         case var .subtask(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID
@@ -193,6 +209,7 @@ package enum SyncItem: Sendable, Equatable {
             x.focusedSeconds = number("focused", x.focusedSeconds) ?? x.focusedSeconds
             x.status = text("status", x.status) ?? x.status
             x.note = text("note", x.note)
+            if let v = values["tags"] { x.tags = SessionTags.sorted(v.split(separator: "\n").map(String.init)) }
             return .session(x)
         }
     }
@@ -202,7 +219,12 @@ package enum SyncItem: Sendable, Equatable {
     package var digest: String {
         var hash = FNV1a()
         hash.add("\(kind.rawValue)\u{1F}\(uid)".utf8)
-        for field in fields { hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8) }
+        for field in fields {
+            // A task's due date and estimate came later: without them its digest is the one
+            // agreed before, so an upgrade sends nothing again.
+            if kind == .task, field.value.isEmpty, field.name == "due" || field.name == "estimate" { continue }
+            hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8)
+        }
         return String(hash.value, radix: 16)
     }
 

@@ -76,7 +76,10 @@ package enum SyncMerge {
         let remoteFields = Dictionary(remote.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
         var chosen: [String: String] = [:]
         var conflicts: [SyncConflict] = []
-        for field in local.fields {
+        // A field only one side writes (`tags` is left out when empty) is empty on the other.
+        let localNames = Set(local.fields.map(\.name))
+        let fields = local.fields + remote.fields.filter { !localNames.contains($0.name) }.map { SyncField(name: $0.name, value: "") }
+        for field in fields {
             let mine = field.value
             let theirs = remoteFields[field.name] ?? ""
             if mine == theirs { continue }
@@ -113,6 +116,13 @@ package enum SyncIdentity {
         }.joined()
         return "focus-\(kind.rawValue)-\(hex)@focus"
     }
+
+    /// The name of a task's stand-in subtask: the subtask of the task's title that carries the
+    /// due date and estimate another app gave a to-do without a parent (README, "Two
+    /// machines"). Never an item of its own: its due date and estimate travel in the task's.
+    package static func standInUID(taskUID: String) -> String { taskUID + "#due" }
+
+    package static func isStandIn(_ uid: String) -> Bool { uid.hasSuffix("#due") }
 
     /// `session-<16 hex>-<start, UTC>@focus`: made from the session's task, subtask and start,
     /// so two machines that hold the same session name it alike. A UID of the form focus gives

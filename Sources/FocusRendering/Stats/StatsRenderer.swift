@@ -2,7 +2,8 @@ import FocusCore
 import FocusText
 import FoundationEssentials
 
-/// The terminal view of `focus stats`: header, a bar per day, the task table, the summary,
+/// The terminal view of `focus stats`: header, a bar per day in segments by task with its
+/// legend, the share-by-task chart (`StatsTaskChart`), the task table, the by-tag table, the summary,
 /// then estimates and insights when there are any. Pure: a string for a width.
 /// Every line fits `width` display columns (at least 40); colour escapes only with `color`.
 package struct StatsRenderer: Sendable {
@@ -16,19 +17,26 @@ package struct StatsRenderer: Sendable {
         self.today = today
     }
 
-    /// Eighths of a cell, from one eighth to seven.
-    private static let partialBlocks = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
-
     package func render(_ r: StatsReport) -> String {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
-            let scope = r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? ""
+            let scope = (r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? "") + (r.tagFilter.map { " tagged \(Sanitized.terminal($0))" } ?? "")
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
-            lines += dayChart(r)
+            let chart = StatsTaskChart(r, color: color)
+            lines += dayChart(r, chart)
+            let share = chart.shareChart(total: r.totals.focusedSeconds, width: width)
+            if !share.isEmpty {
+                lines.append(StyledLine())
+                lines += share
+            }
             lines.append(StyledLine())
             lines += taskTable(r)
+            if !r.tags.isEmpty {
+                lines.append(StyledLine())
+                lines += tagTable(r)
+            }
             lines.append(StyledLine())
             lines += summary(r)
             if !r.estimates.subtasks.isEmpty {
@@ -48,10 +56,11 @@ package struct StatsRenderer: Sendable {
     private func header(_ r: StatsReport) -> StyledLine {
         var text = "Focus · \(r.window.from) → \(r.window.to) · \(Sanitized.terminal(r.timeZone.identifier))"
         if let filter = r.taskFilter { text += " · \(Sanitized.terminal(filter))" }
+        if let tag = r.tagFilter { text += " · +\(Sanitized.terminal(tag))" }
         return StyledLine(text, .bold)
     }
 
-    private func dayChart(_ r: StatsReport) -> [StyledLine] {
+    private func dayChart(_ r: StatsReport, _ chart: StatsTaskChart) -> [StyledLine] {
         let durations = r.days.map { TerminalText.duration($0.focusedSeconds) }
         let durationWidth = durations.map(TerminalText.width).max() ?? 2
         let completedWidth = r.days.map { $0.completed > 0 ? 1 + digits($0.completed) : 0 }.max() ?? 0
@@ -73,19 +82,19 @@ package struct StatsRenderer: Sendable {
         }
         let longest = r.days.map(\.focusedSeconds).max() ?? 0
 
-        return r.days.enumerated().map { i, day in
+        let days = r.days.enumerated().map { i, day in
             var line = StyledLine()
             let full = StatsDateText.dayLabel(day.date)
             let label = compact ? String(full.prefix(6)) : full
             line.add(label, day.date == today ? .bold : .plain)
             line.add("  ")
             if day.focusedSeconds > 0, longest > 0 {
-                var eighths = Int((Double(day.focusedSeconds) / Double(longest) * Double(bar * 8)).rounded())
-                eighths = max(1, min(eighths, bar * 8))
-                var cells = String(repeating: "█", count: eighths / 8)
-                if eighths % 8 > 0 { cells += StatsRenderer.partialBlocks[eighths % 8 - 1] }
-                line.add(cells, .cyan)
-                line.add(TerminalText.spaces(bar - TerminalText.width(cells)))
+                // Whole cells, cut into the day's tasks (README, "Stats").
+                let count = max(1, min(bar, Int((Double(day.focusedSeconds) / Double(longest) * Double(bar)).rounded())))
+                let segments = chart.dayBar(day, cells: count)
+                let cells = segments.runs.isEmpty ? StyledLine(String(repeating: "█", count: count), .cyan) : segments
+                line.runs += cells.runs
+                line.add(TerminalText.spaces(bar - count))
             } else {
                 line.add("·", .dim)
                 line.add(TerminalText.spaces(bar - 1))
@@ -106,16 +115,18 @@ package struct StatsRenderer: Sendable {
             }
             return line
         }
+        return days + chart.legend(width: width, indent: (compact ? 6 : 10) + 2)
+    }
+
+    private struct Row {
+        var name: String
+        var indent: Bool
+        var seconds: Int
+        var completed: Int
+        var interrupted: Int
     }
 
     private func taskTable(_ r: StatsReport) -> [StyledLine] {
-        struct Row {
-            var name: String
-            var indent: Bool
-            var seconds: Int
-            var completed: Int
-            var interrupted: Int
-        }
         var rows: [Row] = []
         for t in r.tasks {
             rows.append(Row(name: Sanitized.terminal(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
@@ -123,6 +134,19 @@ package struct StatsRenderer: Sendable {
                 rows.append(Row(name: Sanitized.terminal(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
             }
         }
+        return table("Task", rows, total: r.totals.focusedSeconds)
+    }
+
+    /// The "by tag" table (README, "Tags"): the task table's columns, one row a tag. A session
+    /// with two tags counts under each, so the shares may add up to more than 100%.
+    private func tagTable(_ r: StatsReport) -> [StyledLine] {
+        let rows = r.tags.map {
+            Row(name: "+" + Sanitized.terminal($0.tag), indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
+        }
+        return [StyledLine("By tag", .bold)] + table("Tag", rows, total: r.totals.focusedSeconds)
+    }
+
+    private func table(_ title: String, _ rows: [Row], total: Int) -> [StyledLine] {
         let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.seconds)) }.max() ?? 0)
         let shareWidth = 5
         let completedWidth = max(1, rows.map { digits($0.completed) }.max() ?? 1)
@@ -131,7 +155,7 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + timeWidth + 2 + shareWidth + 2 + completedWidth + 2 + interruptedWidth + 2 + rateWidth))
 
         var head = StyledLine()
-        head.add(TerminalText.padRight("Task", nameWidth), .bold)
+        head.add(TerminalText.padRight(title, nameWidth), .bold)
         head.add("  " + TerminalText.padLeft("Time", timeWidth), .bold)
         head.add("  " + TerminalText.padLeft("Share", shareWidth), .bold)
         head.add("  " + TerminalText.padLeft("✓", completedWidth), .bold)
@@ -143,7 +167,7 @@ package struct StatsRenderer: Sendable {
             let name = row.indent ? "  " + TerminalText.truncated(row.name, to: nameWidth - 2) : row.name
             line.add(TerminalText.padRight(name, nameWidth), row.indent ? .plain : .bold)
             line.add("  " + TerminalText.padLeft(TerminalText.duration(row.seconds), timeWidth))
-            let share = StatsMath.percent(row.seconds, of: r.totals.focusedSeconds).map { "\($0)%" } ?? "–"
+            let share = StatsMath.percent(row.seconds, of: total).map { "\($0)%" } ?? "–"
             line.add("  " + TerminalText.padLeft(share, shareWidth))
             line.add("  " + TerminalText.padLeft(String(row.completed), completedWidth), .green)
             line.add("  " + TerminalText.padLeft(String(row.interrupted), interruptedWidth), .red)

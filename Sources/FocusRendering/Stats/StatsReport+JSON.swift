@@ -4,7 +4,7 @@ import FoundationEssentials
 extension StatsReport {
     /// `focus stats --json`: the contract's keys in the contract's order (`from`, `to`,
     /// `timezone`, `days`, `tasks`, `totals`), then the extra keys `summary`, `estimates`,
-    /// `insights` and `task_filter`.
+    /// `insights`, `task_filter`, `tags` and `tag_filter`.
     package func json() -> JSON {
         .object([
             ("from", .string(window.from.description)),
@@ -43,6 +43,15 @@ extension StatsReport {
             ("estimates", estimates.json()),
             ("insights", insights.json()),
             ("task_filter", .optional(taskFilter)),
+            ("tags", .array(tags.map { tag in
+                .object([
+                    ("tag", .string(tag.tag)),
+                    ("focused_seconds", .int(tag.focusedSeconds)),
+                    ("completed", .int(tag.completed)),
+                    ("interrupted", .int(tag.interrupted)),
+                ])
+            })),
+            ("tag_filter", .optional(tagFilter)),
         ])
     }
 }

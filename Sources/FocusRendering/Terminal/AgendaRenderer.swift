@@ -98,7 +98,7 @@ package enum AgendaRenderer {
     /// covers, its times on another day in parentheses as for events, with that day's share of
     /// its focus (spread in proportion to wall time, as the stats count it).
     package static func sessionLine(_ log: TimeLog, path: String, on day: DateInterval, calendar: LocalCalendar) -> String {
-        let mark = log.status == .completed ? "✓" : "✗"
+        let mark = SessionMark.of(log.status)
         let focused = DurationParser.format(log.focusedSeconds)
         var said = "\(focused) focused"
         if log.startedAt < day.start || log.endedAt > day.end {

@@ -62,13 +62,13 @@ package struct CountdownRenderer: Sendable {
         case .longBreak: (phaseName, phaseColor) = ("LONG BREAK", .boldCyan)
         }
         let state = snap.isPaused ? " " + style(.boldYellow, "PAUSED") : ""
-        let cycle = "\(snap.cycle)/\(snap.cycles)"
-        // Line 1: phase, path, cycle.
+        // Line 1: phase, path, cycle (an open session has no cycles: it counts up).
         let headLeft = style(phaseColor, "● " + phaseName) + state + "  "
-        let headRight = "  cycle " + cycle
+        let headRight = snap.isOpen ? "  open" : "  cycle \(snap.cycle)/\(snap.cycles)"
         let pathRoom = width - TerminalText.displayWidth(headLeft) - TerminalText.displayWidth(headRight)
         let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path, pathRoom), pathRoom) + headRight : TerminalText.truncate(path, max(1, width - TerminalText.displayWidth(headLeft))))
 
+        if snap.isOpen { return openLines(snap, line1: line1, todaySeconds: todaySeconds) }
         // Line 2: the clock face, a progress bar, percent and today's total.
         let clock = style(.bold, DurationParser.clock(snap.remainingSeconds))
         let planned = max(1, snap.plannedSeconds)
@@ -88,6 +88,15 @@ package struct CountdownRenderer: Sendable {
         let line3 = style(.dim, TerminalText.truncate(keys, width))
         let fitted = [line1, "  " + line2, "  " + line3].map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         // A terminal narrower than the layout's minimum still gets lines that fit it.
+        return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
+    }
+
+    /// An open session: the time so far (no bar: there is no end to measure against).
+    private func openLines(_ snap: SessionSnapshot, line1: String, todaySeconds: Int) -> [String] {
+        let line2 = style(.bold, DurationParser.clock(snap.focusedSeconds)) + " so far  today " + DurationParser.format(todaySeconds)
+        let keys = snap.isPaused ? "space resume · q stop" : "space pause · q stop"
+        let fitted = [line1, "  " + line2, "  " + style(.dim, TerminalText.truncate(keys, width))]
+            .map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
     }
 

@@ -14,12 +14,15 @@ package enum PlanRenderer {
         return .object(fields)
     }
 
+    /// `cap_seconds` only when the daily cap is what keeps the work from fitting.
     package static func riskJSON(_ r: RiskView) -> JSON {
-        .object([
+        var fields: [(String, JSON)] = [
             ("task", .string(r.task)), ("subtask", .string(r.subtask)), ("due", .string(Timestamp.utc(r.due))),
             ("needed_seconds", .int(r.neededSeconds)), ("free_seconds", .int(r.freeSeconds)),
             ("competitors", .array(r.competitors.map(JSON.string))),
-        ])
+        ]
+        if let cap = r.capSeconds { fields.append(("cap_seconds", .int(cap))) }
+        return .object(fields)
     }
 
     package static func overdueJSON(_ o: OverdueView) -> JSON {
@@ -74,6 +77,7 @@ package enum PlanRenderer {
         for r in risks {
             out += "  \(Sanitized.shown("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(r.neededSeconds)), \(DurationParser.format(r.freeSeconds)) free"
+            if let cap = r.capSeconds { out += " · held to \(DurationParser.format(cap)) a day by its daily cap" }
             if !r.competitors.isEmpty { out += " · competing: " + r.competitors.map(Sanitized.terminal).joined(separator: ", ") }
             out += "\n"
         }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// the one styled-text type of every terminal view (stats, tasks, the countdown).
 package struct StyledLine: Sendable {
     package enum Style: Sendable {
-        case plain, bold, dim, green, red, cyan, yellow, boldYellow, boldRed, boldGreen, boldCyan
+        case plain, bold, dim, green, red, cyan, yellow, boldYellow, boldRed, boldGreen, boldCyan, blue, magenta
 
         package var sgr: String? {
             switch self {
@@ -20,6 +20,8 @@ package struct StyledLine: Sendable {
             case .boldRed: return "1;31"
             case .boldGreen: return "1;32"
             case .boldCyan: return "1;36"
+            case .blue: return "34"
+            case .magenta: return "35"
             }
         }
 

@@ -156,7 +156,7 @@ package struct TaskRenderer {
         let nameWidth = names.map(TerminalText.displayWidth).max() ?? 0
         var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
         for (i, (e, day)) in zip(shown, days).enumerated() {
-            let mark = e.log.status == .completed ? "✓" : "✗"
+            let mark = SessionMark.of(e.log.status)
             out += "    \(mark) " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: e.log.startedAt))–\(calendar.timeOfDay(of: e.log.endedAt))  "
             out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
             if naming { out += " " + TerminalText.pad(names[i], nameWidth) }
@@ -187,6 +187,8 @@ package struct TaskRenderer {
             row("plan", note)
         }
         row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
+        if let cap = sub.maxPerDaySeconds { row("max per day", DurationParser.format(cap)) }
+        row("priority", sub.priority.name)
         if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
         out += blockSection(blocks, naming: false)
         out += sessionSection(sessions, naming: false)
@@ -201,6 +203,8 @@ package struct TaskRenderer {
         if let start = s.startDate { parts.append("from " + RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let span = s.spanSeconds { parts.append("span " + DurationParser.format(span)) }
         if let e = s.earliest { parts.append("not before " + e.description) }
+        if let cap = s.maxPerDaySeconds { parts.append("at most " + DurationParser.format(cap) + " a day") }
+        if s.priority != .normal { parts.append(s.priority.name + " priority") }
         return parts.joined(separator: " · ")
     }
 
@@ -248,6 +252,8 @@ package struct TaskRenderer {
             ("due", .optional(sub.due.map(Timestamp.utc))),
             ("span_seconds", .optional(sub.spanSeconds)),
             ("earliest_time", .optional(sub.earliest?.description)),
+            ("priority", .string(sub.priority.name)),
+            ("max_per_day_seconds", .optional(sub.maxPerDaySeconds)),
             ("done", .bool(sub.done)),
             ("progress_percent", .optional(s.progressPercent)),
             ("at_risk", .bool(sub.atRisk)),

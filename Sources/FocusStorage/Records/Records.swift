@@ -26,16 +26,20 @@ extension Subtask {
     static let selection = """
         subtask.id, subtask.taskId, subtask.title, subtask.notes, subtask.estimateSeconds, subtask.startDate, subtask.due, \
         subtask.spanSeconds, subtask.earliestMinutes, subtask.done, subtask.atRisk, subtask.createdAt, subtask.loggedSeconds, \
-        subtask.lastWorkedAt
+        subtask.lastWorkedAt, subtask.priority, subtask.maxPerDaySeconds
         """
 
-    init(row: Row) { self.init(stored: row, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)) }
+    /// The first column after `selection`.
+    static let selectionCount = 16
+
+    init(row: Row) { self.init(stored: row, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15)) }
 
     /// Decodes the columns of `Subtask.selection` from the current row of a raw statement.
-    init(_ c: RawColumns) { self.init(stored: c, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)) }
+    init(_ c: RawColumns) { self.init(stored: c, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15)) }
 
     private init<C: StoredColumns>(
-        stored c: C, columns k: (C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column)
+        stored c: C, columns k: (C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column),
+        planning p: (C.Column, C.Column)
     ) {
         let start = c.optionalText(k.5)
         self.init(
@@ -45,15 +49,18 @@ extension Subtask {
             earliest: c.optionalNumber(k.8, .minuteOfDay).map { TimeOfDay(minutes: Int($0)) }, done: c.bool(k.9), atRisk: c.bool(k.10),
             createdAt: c.date(k.11)
         )
+        priority = c.optionalNumber(p.0, .priority).flatMap { Priority(rawValue: Int($0)) } ?? .normal
+        maxPerDaySeconds = c.optionalNumber(p.1, .positiveSeconds).map { Int($0) }
     }
 
     /// Column values for INSERT/UPDATE, in `Subtask.columns` order.
     var arguments: StatementArguments {
         [taskID, title, TaskCatalog.key(title), notes, estimateSeconds, startDate?.description,
-         due?.unixSeconds, spanSeconds, earliest?.minutes, done, atRisk]
+         due?.unixSeconds, spanSeconds, earliest?.minutes, done, atRisk, priority.rawValue, maxPerDaySeconds]
     }
 
-    static let columns = "taskId, title, titleKey, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done, atRisk"
+    static let columns = "taskId, title, titleKey, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done, atRisk, "
+        + "priority, maxPerDaySeconds"
 }
 
 extension TimeLog {

@@ -44,6 +44,8 @@ package enum StoredNumber {
         case dayNumber
         /// A quarter hour since 1970 (`focusQuarter.quarter`) within the instants' years.
         case quarter
+        /// A subtask's priority: -1 (low), 0 (normal) or 1 (high).
+        case priority
 
         package var range: ClosedRange<Int64> {
             switch self {
@@ -57,6 +59,7 @@ package enum StoredNumber {
             case .minuteOfDay: return 0...1439
             case .dayNumber: return StoredNumber.floorDiv(instants.lowerBound, 86_400)...StoredNumber.floorDiv(instants.upperBound, 86_400)
             case .quarter: return StoredNumber.floorDiv(instants.lowerBound, 900)...StoredNumber.floorDiv(instants.upperBound, 900)
+            case .priority: return -1...1
             }
         }
 
@@ -73,6 +76,7 @@ package enum StoredNumber {
             case .minuteOfDay: return "a minute of the day, 0 to 1439"
             case .dayNumber: return "a day in the years 0001-9999"
             case .quarter: return "a quarter hour in the years 0001-9999"
+            case .priority: return "-1, 0 or 1 (low, normal, high)"
             }
         }
     }

@@ -14,7 +14,8 @@ extension ActiveSession {
             workPlannedSeconds: row.seconds("workPlannedSeconds"))
         self.init(pid: Int32(truncatingIfNeeded: row.id("pid")), taskID: row.id("taskId"), subtaskID: row.optionalID("subtaskId"),
                   blockID: row.optionalID("blockId"), snapshot: snapshot, checkpointAt: row.date("checkpointAt"),
-                  request: row.optionalText("request").flatMap(ActiveSession.Request.init(rawValue:)), reason: row.optionalText("reason"))
+                  request: row.optionalText("request").flatMap(ActiveSession.Request.init(rawValue:)), reason: row.optionalText("reason"),
+                  tags: AppDatabase.activeTags(row.optionalText("tags")))
     }
 }
 
@@ -39,8 +40,8 @@ extension AppDatabase {
         }
     }
 
-    /// Records the work in progress of a row whose process is gone as interrupted (focus up to its
-    /// last checkpoint) and deletes the row, in the caller's transaction.
+    /// Records the work in progress of a row whose process is gone as interrupted, or open for an
+    /// open session (focus up to its last checkpoint), and deletes the row, in the caller's transaction.
     static func recover(_ session: ActiveSession, now: Date, _ db: Database) throws -> SessionEntry? {
         var entry: SessionEntry?
         if let started = session.snapshot.workStartedAt {
@@ -53,7 +54,8 @@ extension AppDatabase {
             let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
                               plannedSeconds: session.snapshot.workPlannedSeconds,
                               focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
-                              status: .interrupted, blockID: blockID, note: "recovered: focus ended unexpectedly")
+                              status: session.snapshot.isOpen ? .open : .interrupted, blockID: blockID,
+                              note: "recovered: focus ended unexpectedly", tags: session.tags)
             let id = try AppDatabase.insertTimed(log, now: now, db)
             entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
         }
@@ -76,9 +78,9 @@ extension AppDatabase {
             }
             try db.execute(sql: """
                 INSERT INTO activeSession (id, pid, taskId, subtaskId, blockId, phase, state, cycle, cycles, workStartedAt,
-                  phaseStartedAt, plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: AppDatabase.sessionArguments(session))
+                  phaseStartedAt, plannedSeconds, workPlannedSeconds, focusedSeconds, remainingSeconds, endsAt, checkpointAt, tags)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: AppDatabase.sessionArguments(session) + [AppDatabase.activeTagsText(session.tags)])
             return recovered
         }
     }
@@ -143,6 +145,10 @@ extension AppDatabase {
             var log = log
             if let block = log.blockID, try Int64.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [block]) == nil {
                 log.blockID = nil
+            }
+            // The tags `start --tag` gave are the running row's: every work session of the run has them.
+            if log.tags.isEmpty, let text = try String.fetchOne(db, sql: "SELECT tags FROM activeSession WHERE id = 1") {
+                log.tags = AppDatabase.activeTags(text)
             }
             let id = try AppDatabase.insertTimed(log, now: now, db)
             try db.execute(sql: "UPDATE activeSession SET workStartedAt = NULL, focusedSeconds = 0, pid = ? WHERE id = 1", arguments: [pid])

@@ -88,7 +88,10 @@ extension AppDatabase {
         }
         return try read { db in
             var names = TitleCache()
-            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, syncUid FROM timeLog"
+            // Tags are looked up only when some session has one: an untagged history pays nothing.
+            let tagged = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM timeLogTag)") ?? false
+            var sql = "SELECT taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status, note, syncUid"
+                + (tagged ? ", \(AppDatabase.tagNamesColumn)" : "") + " FROM timeLog"
             var conditions: [String] = []
             var args: StatementArguments = []
             if let from { conditions.append("startedAt >= ?"); args += [from.unixSeconds] }
@@ -105,7 +108,8 @@ extension AppDatabase {
                 let record = SessionRecord(
                     task: try names.task(taskID, db), subtask: try subtaskID.map { id in try names.subtask(id, db) },
                     start: start, end: end, status: SessionStatus(rawValue: row.text(6)) ?? .interrupted,
-                    focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7))
+                    focusedSeconds: min(row.seconds(5), Int(end - start)), plannedSeconds: row.seconds(4), note: row.optionalText(7),
+                    tags: tagged ? AppDatabase.tags(row.optionalText(9)) : [])
                 try body(record, SessionIdentity(taskID: taskID, subtaskID: subtaskID, start: record.start, syncUID: syncUID))
                 count += 1
             }
@@ -181,6 +185,7 @@ private final class SessionImporter {
     let insertPathID: Statement
     let insertTask: Statement
     let insertSubtask: Statement
+    let findSession: Statement
 
     init(_ db: Database, now: Date) throws {
         self.db = db
@@ -196,6 +201,7 @@ private final class SessionImporter {
         insertPathID = try db.cachedStatement(sql: "INSERT INTO pathId DEFAULT VALUES")
         insertTask = try db.cachedStatement(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, ?, ?)")
         insertSubtask = try db.cachedStatement(sql: "INSERT INTO subtask (id, taskId, title, titleKey, createdAt) VALUES (?, ?, ?, ?, ?)")
+        findSession = try db.cachedStatement(sql: "SELECT id FROM timeLog WHERE taskId = ? AND ifnull(subtaskId, 0) = ifnull(?, 0) AND startedAt = ?")
     }
 
     /// Only the identity index may turn an insert into a no-op: every other rule of the table
@@ -234,6 +240,14 @@ private final class SessionImporter {
         let changes = try statement.run()
         summary.imported += changes
         summary.alreadyPresent += pending.count - changes
+        // Tags go on the session, new or already there (a re-import adds what the file has and
+        // the session lacks, once: README "Tags").
+        for p in pending where !p.record.tags.isEmpty {
+            guard let id = try Int64.fetchOne(findSession, arguments: [p.task, p.subtask, p.record.start]) else { continue }
+            let current = try AppDatabase.tags(session: id, db)
+            let merged = SessionTags.edited(current, adding: p.record.tags, removing: [])
+            if merged != current { try AppDatabase.setTags(merged, session: id, db) }
+        }
         pending.removeAll(keepingCapacity: true)
     }
 

@@ -8,14 +8,16 @@ extension AppDatabase {
     /// `entrySelectSQL` reading timeLog through `index` (SQLite's INDEXED BY), when given.
     static func entrySelectSQL(index: String?) -> String {
         """
-        SELECT \(TimeLog.selection), task.title AS taskTitle, subtask.title AS subtaskTitle
+        SELECT \(TimeLog.selection), task.title AS taskTitle, subtask.title AS subtaskTitle, \(tagNamesColumn) AS tagNames
         FROM timeLog\(index.map { " INDEXED BY " + $0 } ?? "") JOIN task ON task.id = timeLog.taskId
         LEFT JOIN subtask ON subtask.id = timeLog.subtaskId
         """
     }
 
     static func entry(_ row: Row) -> SessionEntry {
-        SessionEntry(log: TimeLog(row: row), task: row.text(10), subtask: row.optionalText(11))
+        var log = TimeLog(row: row)
+        log.tags = tags(row.optionalText(12))
+        return SessionEntry(log: log, task: row.text(10), subtask: row.optionalText(11))
     }
 
     /// Records one session and returns its id.
@@ -34,7 +36,9 @@ extension AppDatabase {
                 """,
             arguments: [log.taskID, log.subtaskID, start, end, max(0, log.plannedSeconds), focused,
                         log.status.rawValue, log.blockID, log.note, now.unixSeconds])
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        if !log.tags.isEmpty { try setTags(log.tags, session: id, db) }
+        return id
     }
 
     package func session(id: Int64) throws(FocusError) -> SessionEntry? {
@@ -52,6 +56,14 @@ extension AppDatabase {
             args += [limit]
             return try Row.fetchAll(db, sql: AppDatabase.entrySelectSQL + filter + " ORDER BY timeLog.startedAt DESC, timeLog.id DESC LIMIT ?",
                                     arguments: args).map(AppDatabase.entry)
+        }
+    }
+
+    /// The session that ended last (`focus continue`), or nil when none is recorded.
+    package func lastEndedSession() throws(FocusError) -> SessionEntry? {
+        try read { db in
+            try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " ORDER BY timeLog.endedAt DESC, timeLog.id DESC LIMIT 1")
+                .map(AppDatabase.entry)
         }
     }
 
@@ -99,6 +111,7 @@ extension AppDatabase {
                     """,
                 arguments: [log.taskID, log.subtaskID, start, end, log.plannedSeconds,
                             min(log.focusedSeconds, Int(end - start)), log.status.rawValue, log.note, id])
+            try AppDatabase.setTags(log.tags, session: id, db)
         }
     }
 

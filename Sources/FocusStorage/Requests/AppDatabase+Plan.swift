@@ -62,8 +62,12 @@ package struct RiskView: Sendable, Equatable {
     package var neededSeconds: Int
     package var freeSeconds: Int
     package var competitors: [String]
+    /// The daily cap, when it is what keeps the work from fitting (not kept for the agenda).
+    package var capSeconds: Int?
 
-    package init(subtaskID: Int64, task: String, subtask: String, due: Date, neededSeconds: Int, freeSeconds: Int, competitors: [String]) {
+    package init(subtaskID: Int64, task: String, subtask: String, due: Date, neededSeconds: Int, freeSeconds: Int, competitors: [String],
+                 capSeconds: Int? = nil) {
+        self.capSeconds = capSeconds
         self.subtaskID = subtaskID
         self.task = task
         self.subtask = subtask
@@ -194,14 +198,41 @@ extension AppDatabase {
         }
 
         var events: [DateInterval] = []
+        var allDay: [DateInterval] = []
         if let lastDue = subtasks.compactMap(\.subtask.due).max(), lastDue > now {
             let until = min(lastDue, now.addingTimeInterval(3660 * 86_400))
-            events = try busyEvents(db, from: now, to: until, zone: context.rules.calendar, expand: context.expand)
-                .compactMap { $0.end > $0.start ? DateInterval(start: $0.start, end: $0.end) : nil }
+            // Reached a buffer early, so an event just before now still keeps its buffer.
+            let from = now.addingTimeInterval(-Double(max(0, context.rules.bufferSeconds)))
+            for event in try busyEvents(db, from: from, to: until, zone: context.rules.calendar, expand: context.expand)
+            where event.end > event.start {
+                if event.allDay { allDay.append(DateInterval(start: event.start, end: event.end)) } else {
+                    events.append(DateInterval(start: event.start, end: event.end))
+                }
+            }
         }
-        let input = ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
+        var input = ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
                                 subtasks: subtasks, running: running, events: events)
+        input.allDayEvents = allDay
+        input.loggedToday = try loggedToday(db, now: now, rules: context.rules, subtasks: subtasks)
         return (input, titles)
+    }
+
+    /// Focus logged on the local day of `now` per capped subtask (its share of a session that
+    /// began the day before), for the daily cap (README, "Planning").
+    static func loggedToday(_ db: Database, now: Date, rules: SchedulingRules, subtasks: [PlanSubtask]) throws -> [Int64: Int] {
+        guard rules.maxPerDaySeconds != nil || subtasks.contains(where: { $0.subtask.maxPerDaySeconds != nil }) else { return [:] }
+        let calendar = rules.calendar
+        let midnight = calendar.startOfDay(calendar.day(of: now))
+        var logged: [Int64: Int] = [:]
+        for entry in try sessions(db, midnight, now.addingTimeInterval(1)) {
+            guard let id = entry.log.subtaskID else { continue }
+            let log = entry.log
+            let wall = log.endedAt.timeIntervalSince(log.startedAt)
+            let inside = min(log.endedAt, now).timeIntervalSince(max(log.startedAt, midnight))
+            guard wall > 0, inside > 0 else { continue }
+            logged[id, default: 0] += Int((Double(log.focusedSeconds) * min(1, inside / wall)).rounded())
+        }
+        return logged
     }
 
     /// Writes a re-plan's decision; inserted blocks get their ids in `newBlocks`.
@@ -253,7 +284,8 @@ extension AppDatabase {
         }.sorted(by: BlockView.ordered)
         let atRisk = result.schedule.atRisk.map { item in
             RiskView(subtaskID: item.itemID, task: names(item.itemID).task, subtask: names(item.itemID).subtask,
-                     due: item.due, neededSeconds: item.neededSeconds, freeSeconds: item.freeSeconds, competitors: item.competitors)
+                     due: item.due, neededSeconds: item.neededSeconds, freeSeconds: item.freeSeconds, competitors: item.competitors,
+                     capSeconds: item.capSeconds)
         }
         let overdue = result.overdue.map {
             OverdueView(subtaskID: $0.itemID, task: names($0.itemID).task, subtask: names($0.itemID).subtask,

@@ -26,8 +26,19 @@ extension AppDatabase {
     /// only, and the days before it are probed for focus one index lookup each, as far back as
     /// the streak goes (`StatsInput.focusDaysBeforeHistory`): the same summary, streak included,
     /// for a fraction of the reading.
+    ///
+    /// `tag` keeps only the sessions filed under that tag (README, "Tags"); the sessions of the
+    /// window that have tags are read once more with their tag names, for the "by tag" figures.
     package func statsInput(
-        window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?, heatmap: Bool = true
+        window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?, tag: String? = nil, heatmap: Bool = true
+    ) throws(FocusError) -> StatsInput {
+        var input = try statsInput(window: window, calendar: calendar, now: now, taskPath: taskPath, tagFilter: tag, heatmap: heatmap)
+        input.tagFilter = tag
+        return input
+    }
+
+    private func statsInput(
+        window: StatsWindow, calendar: LocalCalendar, now: Date, taskPath: String?, tagFilter tag: String?, heatmap: Bool
     ) throws(FocusError) -> StatsInput {
         try read { db in
             var target: PathTarget?
@@ -48,6 +59,11 @@ extension AppDatabase {
                 filter = " AND +taskId = ?"
                 filterIDs = [task]
             }
+            if let tag {
+                // The tag's id written into the SQL (an integer from the database, never text
+                // from the person): the day sums number their placeholders by the task filter's.
+                filter += " AND +id IN (SELECT timeLogId FROM timeLogTag WHERE tagId = \(try AppDatabase.existingTagID(tag, db) ?? -1))"
+            }
             let windowStart = calendar.startOfDay(window.from)
             let windowEnd = calendar.startOfDay(window.to.adding(days: 1))
             var ids = SessionIDs()
@@ -67,29 +83,34 @@ extension AppDatabase {
             let shown = ids.tasks.ids
             // The whole history's focus by quarter hour gives the previous period's total without
             // its sessions, and the streak's days before the window take one probe each.
-            if !heatmap, target == nil, calendar.day(of: now) >= window.from,
+            let tagged = try AppDatabase.taggedSessions(db, windowStart, windowEnd, filter: filter, filterIDs)
+            if !heatmap, target == nil, tag == nil, calendar.day(of: now) >= window.from,
                let previous = try AppDatabase.focusExact(db, from: calendar.startOfDay(window.previous.from), to: windowStart, long: long) {
                 let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, long: long, filter: "", [])
-                return StatsInput(
+                var input = StatsInput(
                     window: window, calendar: calendar, now: now, sessions: sessions, titles: titles,
                     progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
+                input.taggedSessions = tagged
+                return input
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
             try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs,
                                             into: &sessions, totals: &dayTotals)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, long: long, filter: filter, filterIDs)
             let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
-            return StatsInput(
+            var input = StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, dayTotals: dayTotals, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
+            input.taggedSessions = tagged
+            return input
         }
     }
 
     /// The columns a `StatsSession` is read from, by position (see `statsSessions`): all of
     /// them in the `timeLog_window` index, so no row of the table is read. Stats have no use for
     /// a session's id, block or note.
-    private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status = 'completed'"
+    private static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, (status = 'completed') + 2 * (status = 'open')"
 
     /// Sessions starting in `[from, to)`: an index range on the start time.
     package static let windowSessionsSQL = """
@@ -116,6 +137,31 @@ extension AppDatabase {
         // a day: the caller adds them from `LongSessions`).
         sessions += try sessionsCrossing(db, lo, from: lo - dayReach, long: .none, filter: filter, filterIDs, ids: &ids)
         return sessions
+    }
+
+    /// The sessions overlapping `[from, to)` (`filter` applied) that have tags, once per tag:
+    /// those begun from a day before `from`, by the start-time index, and the longer ones from
+    /// `timeLog_long`. Nothing is read when no session has a tag.
+    static func taggedSessions(_ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64]) throws -> [TaggedStatsSession] {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM timeLogTag)") == true else { return [] }
+        let lo = from.unixSeconds, hi = to.unixSeconds
+        let columns = "id, taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status"
+        let near = "SELECT \(columns) FROM timeLog WHERE startedAt >= ? AND startedAt < ? AND endedAt >= ?\(filter)"
+        let long = "SELECT \(columns) FROM timeLog INDEXED BY timeLog_long WHERE \(longSessionTerm) AND startedAt < ? AND endedAt > ?\(filter)"
+        var out: [TaggedStatsSession] = []
+        for (sql, args) in [(near, [lo - dayReach, hi, lo]), (long, [lo - dayReach, lo])] {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT tag.name, l.taskId, l.subtaskId, l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status
+                FROM (\(sql)) AS l JOIN timeLogTag ON timeLogTag.timeLogId = l.id JOIN tag ON tag.id = timeLogTag.tagId
+                """, arguments: StatementArguments(args + filterIDs))
+            for row in rows {
+                let (start, end) = StoredNumber.session(start: row.storedInteger(3), end: row.storedInteger(4))
+                out.append(TaggedStatsSession(tag: row.text(0), session: StatsSession(
+                    taskID: row.id(1), subtaskID: row.optionalID(2) ?? 0, start: start, end: end, plannedSeconds: row.seconds(5),
+                    focusedSeconds: min(row.seconds(6), Int(end - start)), completed: row.text(7) == "completed")))
+            }
+        }
+        return out
     }
 
     /// How far before an instant the start-time index is read for the sessions running over it:
@@ -412,7 +458,7 @@ extension AppDatabase {
             let (start, end) = StoredNumber.session(start: row.storedInteger(2), end: row.storedInteger(3))
             let session = StatsSession(
                 taskID: row.id(0), subtaskID: row.id(1), start: start, end: end,
-                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.bool(6))
+                plannedSeconds: row.seconds(4), focusedSeconds: min(row.seconds(5), Int(end - start)), completed: row.storedInteger(6) == 1, open: row.storedInteger(6) == 2)
             if session.taskID != lastTask {
                 lastTask = session.taskID
                 if ids.tasks[lastTask] == nil { ids.tasks.insert(lastTask, 0) }

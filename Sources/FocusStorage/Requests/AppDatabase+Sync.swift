@@ -81,7 +81,8 @@ extension AppDatabase {
                 INSERT INTO syncTarget (id, accountId, url, name, syncToken, setupAt, machineId) VALUES (1, ?, ?, ?, NULL, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET accountId = excluded.accountId, name = excluded.name, localFingerprint = NULL,
                   syncToken = CASE WHEN url = excluded.url THEN syncToken END,
-                  checkpoint = CASE WHEN url = excluded.url THEN checkpoint END, url = excluded.url
+                  checkpoint = CASE WHEN url = excluded.url THEN checkpoint END,
+                  settings = CASE WHEN url = excluded.url THEN settings END, url = excluded.url
                 """, arguments: [accountID, url, name, now.unixSeconds, machineID])
             try db.execute(sql: "DELETE FROM calendar WHERE accountId = ? AND remoteUrl = ?", arguments: [accountID, url])
         }
@@ -120,6 +121,28 @@ extension AppDatabase {
             hash.add("\(table):\(figures);".utf8)
         }
         return String(hash.value, radix: 16)
+    }
+
+    /// The travelling settings both sides last agreed on, and the ETag of the settings event
+    /// then; nil before the first sync of them.
+    package func agreedSettings() throws(FocusError) -> (settings: SyncSettings, etag: String?)? {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT settings FROM syncTarget WHERE id = 1"),
+                  let stored = try? JSONDecoder().decode(StoredSettingsState.self, from: Data(text.utf8)) else { return nil }
+            return (stored.agreed, stored.etag)
+        }
+    }
+
+    package func noteAgreedSettings(_ settings: SyncSettings, etag: String?) throws(FocusError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = (try? String(decoding: encoder.encode(StoredSettingsState(agreed: settings, etag: etag)), as: UTF8.self)) ?? ""
+        try write { db in try db.execute(sql: "UPDATE syncTarget SET settings = ? WHERE id = 1", arguments: [text]) }
+    }
+
+    private struct StoredSettingsState: Codable {
+        var agreed: SyncSettings
+        var etag: String?
     }
 
     /// Forgets the sync token: the next sync reads the whole calendar.
@@ -327,15 +350,27 @@ extension AppDatabase {
                 let edited = max(0, row.storedInteger("modifiedAt") ?? 0)
                 return edited > 0 ? edited : max(0, row.storedInteger("createdAt") ?? 0) &* 1000
             }
-            for row in try Row.fetchAll(db, sql: "SELECT syncUid, title, notes, archived, modifiedAt, createdAt FROM task WHERE syncUid IS NOT NULL") {
+            // A task's stand-in subtask (`SyncIdentity.standInUID`) gives it its due date and
+            // estimate, and being done closes the to-do; it is no item of its own.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT t.syncUid, t.title, t.notes, t.archived, t.modifiedAt, t.createdAt,
+                       d.id AS standIn, d.due, d.estimateSeconds, d.done, d.modifiedAt AS standInModified
+                FROM task t LEFT JOIN subtask d ON d.taskId = t.id AND d.syncUid = t.syncUid || '#due'
+                WHERE t.syncUid IS NOT NULL
+                """) {
                 let uid = row.text("syncUid")
-                items[uid] = .task(SyncedTask(uid: uid, title: row.text("title"), notes: row.optionalText("notes"), archived: row.bool("archived"),
-                                              modified: modified(row)))
+                let standIn = row.storedInteger("standIn") != nil
+                items[uid] = .task(SyncedTask(uid: uid, title: row.text("title"), notes: row.optionalText("notes"),
+                                              archived: row.bool("archived") || (standIn && row.bool("done")),
+                                              modified: max(modified(row), standIn ? max(0, row.storedInteger("standInModified") ?? 0) : 0),
+                                              due: standIn ? row.optionalDate("due") : nil,
+                                              estimateSeconds: standIn ? row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) } : nil))
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
                        s.earliestMinutes, s.done, s.modifiedAt, s.createdAt
-                FROM subtask s JOIN task t ON t.id = s.taskId WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL
+                FROM subtask s JOIN task t ON t.id = s.taskId
+                WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND s.syncUid <> t.syncUid || '#due'
                 """) {
                 let uid = row.text("syncUid")
                 items[uid] = .subtask(SyncedSubtask(
@@ -347,7 +382,8 @@ extension AppDatabase {
             }
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
-                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt, l.createdAt
+                       l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status, l.note, l.modifiedAt, l.createdAt,
+                       \(AppDatabase.tagNames(of: "l")) AS tagNames
                 FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
                 WHERE l.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND (l.subtaskId IS NULL OR s.syncUid IS NOT NULL)
                 """)
@@ -359,7 +395,7 @@ extension AppDatabase {
                     uid: uid, taskUID: row.text("taskUid"), subtaskUID: row.optionalText("subtaskUid"), label: label,
                     start: Date(unixSeconds: start), end: Date(unixSeconds: end), plannedSeconds: row.seconds("plannedSeconds"),
                     focusedSeconds: min(row.seconds("focusedSeconds"), Int(end - start)), status: row.text("status"),
-                    note: row.optionalText("note"), modified: modified(row)))
+                    note: row.optionalText("note"), modified: modified(row), tags: AppDatabase.tags(row.optionalText("tagNames"))))
             }
             return (items, try AppDatabase.localFingerprint(db))
         }
@@ -469,6 +505,7 @@ extension AppDatabase {
                                arguments: [db.lastInsertedRowID, title, TaskCatalog.key(title), t.notes, t.archived ? 1 : 0, now.unixSeconds, t.uid])
                 result = .inserted
             }
+            try standIn(for: t, title: title, now: now, db)
         case let .subtask(s):
             guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [s.taskUID]) else {
                 return .skipped("'\(s.title)' belongs to a task this machine does not have")
@@ -498,6 +535,12 @@ extension AppDatabase {
             }
             var subtaskID: Int64?
             if let sub = s.subtaskUID {
+                // Work on a task's stand-in whose due date is gone since: the stand-in again.
+                if sub == SyncIdentity.standInUID(taskUID: s.taskUID),
+                   try Bool.fetchOne(db, sql: "SELECT 1 FROM subtask WHERE syncUid = ?", arguments: [sub]) != true,
+                   let title = try String.fetchOne(db, sql: "SELECT title FROM task WHERE id = ?", arguments: [taskID]) {
+                    try insertStandIn(taskID: taskID, uid: sub, title: title, now: now, db)
+                }
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [sub]) else {
                     return .skipped("a session of '\(s.label)' belongs to a subtask this machine does not have")
                 }
@@ -505,7 +548,7 @@ extension AppDatabase {
             }
             let start = s.start.unixSeconds, end = max(s.start.unixSeconds, s.end.unixSeconds)
             let focused = min(max(0, s.focusedSeconds), Int(end - start))
-            let status = s.status == "completed" ? "completed" : "interrupted"
+            let status = SyncCodec.sessionStatus(s.status)
             let values: [(String, (any DatabaseValueConvertible)?)] = [
                 ("taskId", taskID), ("subtaskId", subtaskID), ("startedAt", start), ("endedAt", end),
                 ("plannedSeconds", max(0, s.plannedSeconds)), ("focusedSeconds", focused), ("status", status), ("note", s.note),
@@ -524,14 +567,45 @@ extension AppDatabase {
                     try db.execute(sql: """
                         UPDATE OR IGNORE timeLog SET syncUid = ? WHERE taskId = ? AND ifnull(subtaskId, 0) = ifnull(?, 0) AND startedAt = ?
                         """, arguments: [s.uid, taskID, subtaskID, start])
+                    try applyTags(s, db)
                     return .updated
                 }
                 result = .inserted
             }
+            try applyTags(s, db)
         }
         try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
         if case .inserted = result { try moveIfKindChanged(item, db) }
         return result
+    }
+
+    /// Files the session named `s.uid` under `s.tags` (README, "Tags": tags travel with sync).
+    private static func applyTags(_ s: SyncedSession, _ db: Database) throws {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM timeLog WHERE syncUid = ?", arguments: [s.uid]) else { return }
+        try setTags(s.tags, session: id, db)
+    }
+
+    /// A task with a due date or estimate (another app's to-do without a parent, README "Two
+    /// machines") has a stand-in subtask of its title that carries them, so it is planned; the
+    /// stand-in is done when the to-do is. One whose due date and estimate went keeps its work,
+    /// without them.
+    private static func standIn(for t: SyncedTask, title: String, now: Date, _ db: Database) throws {
+        guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [t.uid]) else { return }
+        let uid = SyncIdentity.standInUID(taskUID: t.uid)
+        let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM subtask WHERE syncUid = ?", arguments: [uid]) == true
+        guard exists || t.due != nil || t.estimateSeconds != nil else { return }
+        if !exists { try insertStandIn(taskID: taskID, uid: uid, title: title, now: now, db) }
+        try db.execute(sql: "UPDATE subtask SET due = ?, estimateSeconds = ?, done = ? WHERE syncUid = ?",
+                       arguments: [t.due?.unixSeconds, t.estimateSeconds.map { max(1, $0) }, t.archived ? 1 : 0, uid])
+        try db.execute(sql: "UPDATE subtask SET modifiedAt = ? WHERE syncUid = ?", arguments: [t.modified, uid])
+    }
+
+    private static func insertStandIn(taskID: Int64, uid: String, title: String, now: Date, _ db: Database) throws {
+        var titles = FreeTitles()
+        let free = try titles.free(title, table: "subtask", parent: taskID, except: nil, db)
+        try db.execute(sql: "INSERT INTO pathId DEFAULT VALUES")
+        try db.execute(sql: "INSERT INTO subtask (id, taskId, title, titleKey, createdAt, syncUid) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [db.lastInsertedRowID, taskID, free, TaskCatalog.key(free), now.unixSeconds, uid])
     }
 
     /// An item whose kind changed (a to-do dragged under a task in another app, or out from

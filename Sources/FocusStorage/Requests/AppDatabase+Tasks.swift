@@ -75,7 +75,7 @@ extension AppDatabase {
             s.taskID = taskID
             let id = try AppDatabase.nextPathID(db)
             try db.execute(
-                sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [id] + s.arguments + [now.unixSeconds])
             s.id = id
             let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: nil, current: s, force: $0.force)) }
@@ -116,7 +116,8 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     UPDATE subtask SET taskId = ?, title = ?, titleKey = ?, notes = ?, estimateSeconds = ?, startDate = ?,
-                      due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ? WHERE id = ?
+                      due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ?, priority = ?, maxPerDaySeconds = ?
+                    WHERE id = ?
                     """,
                 arguments: subtask.arguments + [subtask.id])
             let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: previous, current: subtask, force: $0.force)) }
@@ -164,7 +165,7 @@ extension AppDatabase {
                 let subtask = Subtask(columns)
                 let overview = SubtaskOverview(subtask: subtask, loggedSeconds: columns.seconds(12),
                                                lastWorkedAt: columns.optionalDate(13))
-                unsorted[subtask.taskID, default: []].append((overview, columns.text(14)))
+                unsorted[subtask.taskID, default: []].append((overview, columns.text(Int32(Subtask.selectionCount))))
             }
             for (taskID, list) in unsorted {
                 subRows[taskID] = list.sorted { a, b in

@@ -53,7 +53,7 @@ import FocusCore
 
     @Test(arguments: [
         ("", 1, "the file is empty; a CSV file starts with a header row naming its columns (task,subtask,start,end,status,…)"),
-        ("task,start,end\n", 1, "the header has no \"status\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds and note are optional)"),
+        ("task,start,end\n", 1, "the header has no \"status\" column; it needs task, start, end and status (subtask, focused_seconds, planned_seconds, note and tags are optional)"),
         ("task,start,end,status,task\n", 1, "the header names the column \"task\" twice"),
         ("task,start,end,status\nThesis,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z\n", 2, "3 fields but the header has 4 columns"),
         ("task,start,end,status\n\"Thesis\"x,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed\n", 2,
@@ -81,7 +81,7 @@ import FocusCore
         ("{\"x\": " + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}", "bad JSON: nested too deeply at column 71"),
         ("{\"task\": 12, \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\"}", "task must be text, like \"Thesis\""),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"note\": 5}", "note must be text"),
-        ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": true}", "status must be \"completed\" or \"interrupted\""),
+        ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": true}", "status must be \"completed\", \"interrupted\" or \"open\""),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"planned_seconds\": \"1500\"}", "planned_seconds must be a number of seconds"),
         ("{\"task\": \"T\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\", \"planned_seconds\": 1e300}", "planned_seconds 1e300 is more than a year"),
         ("{\"task\": \"#12\", \"start\": \"2026-11-20T08:00:00Z\", \"end\": \"2026-11-20T08:25:00Z\", \"status\": \"completed\"}", "task name '#12' looks like an id (#12); rename it"),

@@ -19,9 +19,9 @@ import FocusCore
 
     @Test func csvQuotesOnlyWhatNeedsIt() {
         let w = InterchangeWriter(format: .csv)
-        #expect(w.header == "task,subtask,start,end,status,focused_seconds,planned_seconds,note\n")
-        #expect(w.line(Self.records[0]) == "Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,\n")
-        #expect(w.line(Self.records[1]) == "\"Read, \"\"think\"\"\",,1969-12-30T23:59:59Z,1970-01-01T00:00:00Z,interrupted,0,86401,\"line\nbreak \u{1B}[31m\u{7F} \u{2028} é \\ end \"\n")
+        #expect(w.header == "task,subtask,start,end,status,focused_seconds,planned_seconds,note,tags\n")
+        #expect(w.line(Self.records[0]) == "Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T08:25:00Z,completed,1500,1500,,\n")
+        #expect(w.line(Self.records[1]) == "\"Read, \"\"think\"\"\",,1969-12-30T23:59:59Z,1970-01-01T00:00:00Z,interrupted,0,86401,\"line\nbreak \u{1B}[31m\u{7F} \u{2028} é \\ end \",\n")
     }
 
     @Test(arguments: [InterchangeFormat.jsonl, .csv])

@@ -4,7 +4,10 @@ import FocusCore
 /// The scheduling rules restated independently of the scheduler, as checks on a finished plan.
 /// Returns one sentence per broken rule (empty when the plan is valid).
 enum ScheduleChecker {
-    static func violations(_ schedule: Schedule, items: [WorkItem], busy: [DateInterval], now: Date, rules: SchedulingRules) -> [String] {
+    /// `buffer`: free time every block keeps from every busy interval (config `buffer`).
+    static func violations(
+        _ schedule: Schedule, items: [WorkItem], busy: [DateInterval], now: Date, rules: SchedulingRules, buffer: Int = 0
+    ) -> [String] {
         var problems: [String] = []
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let events = busy.filter { $0.duration > 0 }
@@ -43,6 +46,10 @@ enum ScheduleChecker {
             for event in events where event.start < block.end && block.start < event.end {
                 problems.append("\(name) overlaps busy \(event.start)–\(event.end)")
             }
+            let pad = Double(buffer)
+            for event in events where buffer > 0 && event.start.addingTimeInterval(-pad) < block.end && block.start < event.end.addingTimeInterval(pad) {
+                problems.append("\(name) is closer than the buffer \(buffer) s to busy \(event.start)–\(event.end)")
+            }
 
             let seconds = Int(block.end.timeIntervalSince(block.start))
             let span = (item.spanSeconds.flatMap { $0 > 0 ? $0 : nil } ?? rules.defaultSpanSeconds)
@@ -63,6 +70,21 @@ enum ScheduleChecker {
                 if gap < rules.breakSeconds, !eventBetween {
                     problems.append("blocks ending \(a.end) and starting \(b.start) are only \(gap) s apart")
                 }
+            }
+        }
+
+        // The daily cap: a day's blocks and the work already done or promised that day.
+        for item in items {
+            guard let cap = item.maxPerDaySeconds else { continue }
+            var perDay: [LocalDate: Int] = [:]
+            for block in blocks where block.itemID == item.id {
+                perDay[calendar.day(of: block.start), default: 0] += Int(block.end.timeIntervalSince(block.start))
+                if calendar.day(of: block.start) != calendar.day(of: block.end.addingTimeInterval(-1)) {
+                    problems.append("block \(block.start)–\(block.end) of capped item \(item.id) crosses midnight")
+                }
+            }
+            for (day, planned) in perDay where planned + (item.usedPerDay[day] ?? 0) > cap {
+                problems.append("item \(item.id) has \(planned) s planned on \(day) with \(item.usedPerDay[day] ?? 0) s used, over its cap \(cap) s")
             }
         }
 

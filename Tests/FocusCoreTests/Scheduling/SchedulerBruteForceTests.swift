@@ -45,7 +45,8 @@ struct GridSchedulingInstance {
                 id: ids[index], label: "Item\(ids[index])", remainingSeconds: random.int(1...12) * Self.slot,
                 notBefore: random.chance(20) ? Self.time(96) : nil, due: Self.time(due),
                 spanSeconds: random.chance(50) ? nil : random.pick([900, 1800, 2700, 3600]),
-                earliest: random.chance(30) ? TimeOfDay(minutes: (startSlot + random.int(1...8)) * 15) : nil
+                earliest: random.chance(30) ? TimeOfDay(minutes: (startSlot + random.int(1...8)) * 15) : nil,
+                priority: random.pick([-1, 0, 0, 1])
             ))
         }
         self.items = items
@@ -135,24 +136,26 @@ struct SchedulerBruteForceTests {
             )
             #expect(problems.isEmpty, "seed \(instance.seed): \(problems.prefix(5))")
 
-            // Items that fit are placed first, earliest due first; items at risk get the most that
-            // fits in what all of those leave, earliest due first among themselves.
-            let order = instance.items.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            // Work goes by the local day it is due, then priority, then due time, then id. An item
+            // at risk has no placement in the time the fitting items and the items at risk before
+            // it leave, and gets the most that fits there; every other item gets all its work.
+            let calendar = instance.rules.calendar
+            func day(_ item: WorkItem) -> Int { calendar.day(of: item.due.addingTimeInterval(-1)).dayNumber }
+            let order = instance.items.sorted { a, b in
+                if day(a) != day(b) { return day(a) < day(b) }
+                if a.priority != b.priority { return a.priority > b.priority }
+                return (a.due, a.id) < (b.due, b.id)
+            }
             let risky = Set(schedule.atRisk.map(\.itemID))
             for (index, item) in order.enumerated() {
-                let earlierFitting = Set(order[..<index].map(\.id)).subtracting(risky)
-                let before = risky.contains(item.id)
-                    ? Set(order.map(\.id)).subtracting(risky).union(order[..<index].map(\.id))
-                    : earlierFitting
+                let before = Set(order.map(\.id)).subtracting(risky).union(order[..<index].map(\.id)).subtracting([item.id])
                 let reachable = instance.reachableTotals(for: item, earlier: schedule.blocks.filter { before.contains($0.itemID) })
                 let needed = item.remainingSeconds / GridSchedulingInstance.slot
                 let planned = schedule.blocks.filter { $0.itemID == item.id }.reduce(0) { $0 + $1.seconds }
                 let most = 63 - reachable.leadingZeroBitCount
                 if risky.contains(item.id) {
                     atRiskChecked += 1
-                    let whenItsTurnCame = instance.reachableTotals(
-                        for: item, earlier: schedule.blocks.filter { earlierFitting.contains($0.itemID) })
-                    #expect(whenItsTurnCame & (1 << UInt64(needed)) == 0,
+                    #expect(reachable & (1 << UInt64(needed)) == 0,
                             "seed \(instance.seed): item \(item.id) reported at risk but a placement exists")
                     #expect(planned >= most * GridSchedulingInstance.slot,
                             "seed \(instance.seed): item \(item.id) got \(planned) s, \(most * 15) min fit")

@@ -64,10 +64,18 @@ struct RandomSchedulingInstance {
             var span: Int? = random.chance(50) ? nil : random.pick([600, 900, 1200, 1500, 1800, 2700, 3600, 5400])
             if random.chance(5) { span = random.int(700...4000) }
             let earliest = random.chance(30) ? TimeOfDay(minutes: random.int(7...21) * 60 + random.pick([0, 10, 30, 45])) : nil
-            items.append(WorkItem(
+            var item = WorkItem(
                 id: ids[index], label: "Task\(ids[index])/Part", remainingSeconds: remaining, notBefore: notBefore,
                 due: due, spanSeconds: span, earliest: earliest
-            ))
+            )
+            // Priorities, and daily caps with work already done today or on a later day.
+            item.priority = random.pick([-1, 0, 0, 0, 1])
+            if random.chance(30) {
+                item.maxPerDaySeconds = random.pick([1800, 3600, 5400, 7200]) + (random.chance(20) ? random.int(1...59) : 0)
+                if random.chance(50) { item.usedPerDay[today] = random.int(0...90) * 60 + random.int(0...59) }
+                if random.chance(20) { item.usedPerDay[today.adding(days: 1)] = random.int(0...90) * 60 }
+            }
+            items.append(item)
         }
         self.items = items
         self.now = now
@@ -87,6 +95,7 @@ struct SchedulerPropertyTests {
     func everyBlockKeepsEveryRuleAndEveryItemGetsItsWorkOrIsAtRisk(group: Int) {
         var atRisk = 0
         var blocks = 0
+        var capped = 0
         for seed in Self.seeds(group) {
             let instance = RandomSchedulingInstance(seed: seed)
             let schedule = Scheduler.plan(items: instance.items, busy: instance.busy, now: instance.now, rules: instance.rules)
@@ -96,9 +105,11 @@ struct SchedulerPropertyTests {
             #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
             atRisk += schedule.atRisk.count
             blocks += schedule.blocks.count
+            capped += schedule.atRisk.filter { $0.capSeconds != nil }.count
         }
         // The instances exercise both outcomes.
         #expect(atRisk > 0, "group \(group): no instance had work at risk")
+        #expect(capped > 0, "group \(group): no capped item was at risk because of its cap")
         #expect(blocks > 100, "group \(group): only \(blocks) blocks planned")
     }
 
@@ -130,5 +141,34 @@ struct SchedulerPropertyTests {
                 }
             }
         }
+    }
+}
+
+/// Config `buffer` through the re-plan: every block keeps the buffer from every calendar event,
+/// and the rest of the rules hold, on the same random instances.
+struct BufferPropertyTests {
+    @Test(arguments: SchedulerPropertyTests.groups)
+    func everyBlockKeepsTheBufferFromEveryEvent(group: Int) {
+        var blocks = 0
+        for seed in SchedulerPropertyTests.seeds(group) {
+            let instance = RandomSchedulingInstance(seed: seed)
+            var rules = instance.rules
+            var random = SeededRandom(seed: seed ^ 0xB0FF)
+            rules.bufferSeconds = random.pick([300, 600, 900, 1800]) + (random.chance(20) ? random.int(1...59) : 0)
+            let calendar = rules.calendar
+            let subtasks = instance.items.filter { $0.remainingSeconds > 0 }.map { item in
+                PlanSubtask(subtask: Subtask(id: item.id, taskID: 0, title: "Part", estimateSeconds: item.remainingSeconds,
+                                             startDate: item.notBefore.map { calendar.day(of: $0) }, due: item.due,
+                                             spanSeconds: item.spanSeconds, earliest: item.earliest, createdAt: instance.now),
+                            label: item.label, loggedSeconds: 0)
+            }
+            let result = Replanner.replan(ReplanInput(now: instance.now, rules: rules, planned: [], sessions: [], subtasks: subtasks,
+                                                      running: nil, events: instance.busy))
+            let problems = ScheduleChecker.violations(
+                result.schedule, items: result.items, busy: instance.busy, now: instance.now, rules: rules, buffer: rules.bufferSeconds)
+            #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(5))")
+            blocks += result.schedule.blocks.count
+        }
+        #expect(blocks > 100, "group \(group): only \(blocks) blocks planned")
     }
 }

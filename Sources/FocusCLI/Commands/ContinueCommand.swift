@@ -1,0 +1,38 @@
+import ArgumentParser
+import FocusCore
+import FocusStorage
+import FocusText
+import FoundationEssentials
+
+/// `focus continue [--duration D | --open] ...`: the last session's task or subtask again.
+package struct ContinueCommand: FocusRunnable {
+    package static let configuration = CommandConfiguration(
+        commandName: "continue",
+        abstract: "Start the last session's task or subtask again.",
+        discussion: """
+            The last session is the one that ended last. It takes the options of \
+            `focus start`; without --tag it keeps the last session's tags.
+
+            50 minutes on it: `focus continue --duration 50m`
+            Counting up until stopped: `focus continue --open`
+            """)
+
+    @OptionGroup var session: SessionOptions
+    @OptionGroup package var global: GlobalOptions
+
+    package init() {}
+
+    package func run(in env: FocusEnvironment) async throws {
+        let plan = try session.plan(config: env.config)
+        let tags = try SessionTags.names(session.tags)
+        let db = try env.openDatabase()
+        guard let last = try db.lastEndedSession() else {
+            throw FocusError.usage("nothing to continue: no session recorded yet. Start one with `focus start \"Thesis/Chapter 2\"`.")
+        }
+        let target: PathTarget = last.log.subtaskID.map { .subtask(taskID: last.log.taskID, id: $0) } ?? .task(id: last.log.taskID)
+        let catalog = try db.catalog()
+        env.console.note("continuing \(Sanitized.terminal(catalog.path(of: target))).")
+        try await LiveRun(env: env, db: db, target: target, blockID: nil, catalog: catalog, plan: plan,
+                          tags: tags.isEmpty ? last.log.tags : tags).run()
+    }
+}

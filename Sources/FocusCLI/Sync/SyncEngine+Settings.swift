@@ -1,0 +1,131 @@
+import FocusCore
+import FocusStorage
+import FoundationEssentials
+import Glibc
+
+/// The settings that travel with sync (README, "Two machines": working hours, days off,
+/// buffers, feed subscriptions): read here and in the calendar's settings event, merged key by
+/// key (`SyncSettings.merge`), applied here (the config file, the feeds), and written there
+/// with `If-Match` when the result differs from what the calendar holds.
+extension SyncEngine {
+    /// Where the settings event lives in the sync calendar.
+    static func settingsURL(_ target: SyncTarget) -> String {
+        Publication.resourceURL(calendar: target.url, uid: SyncSettings.uid)
+    }
+
+    /// One sync of the settings, after the items'. `seen`: what this sync's first read said of
+    /// the settings event (nil: unchanged since the last sync). Returns the lines to say, and
+    /// whether the write was refused (the next sync must then read the calendar whole: the
+    /// token is not kept).
+    func syncSettings(_ target: SyncTarget, seen: SyncSettings.Seen?, endpoint: CalDAVEndpoint) throws -> (lines: [String], refused: Bool) {
+        let stored = try db.agreedSettings()
+        var remote: SyncSettings?, etag: String?
+        switch seen {
+        case let .present(settings, tag): (remote, etag) = (settings, tag)
+        case .gone: (remote, etag) = (nil, nil)
+        case nil: (remote, etag) = (stored?.settings, stored?.etag)
+        }
+        let local = SyncSettings.localValues(config: configValues(env.config), daysOff: env.config.daysOff.map(\.description),
+                                             feeds: try travellingFeeds())
+        // Nothing to share yet (every setting as focus comes, no day off, no feed): nothing is
+        // written, so a calendar only gets the settings event once there is a plan to share.
+        if remote == nil, stored == nil, local == SyncSettings.localValues(config: configValues(FocusConfig()), daysOff: [], feeds: []) {
+            return ([], false)
+        }
+        let merge = SyncSettings.merge(local: local, localModified: configModified(), agreed: stored?.settings, remote: remote)
+        var lines: [String] = []
+        if !merge.apply.isEmpty {
+            do {
+                lines += try applySettings(SyncSettings.changes(merge, local: local))
+            } catch let error as FocusError {
+                // Not applied: nothing counts as agreed, so the next sync tries again.
+                return (["warning: the settings from the other machines were not applied here: \(error.description)"], false)
+            }
+        }
+        guard merge.write else {
+            if merge.result != stored?.settings || etag != stored?.etag { try db.noteAgreedSettings(merge.result, etag: etag) }
+            return (lines, false)
+        }
+        let data = Data(merge.result.encode(stamp: env.now()).utf8)
+        let url = Self.settingsURL(target)
+        switch try client.put(url, ics: data, ifMatch: remote == nil ? nil : (etag ?? "*"), endpoint) {
+        case let .written(newEtag):
+            try db.noteAgreedSettings(merge.result, etag: newEtag)
+            return (lines, false)
+        case .changedOnServer, .missing:
+            // Another machine wrote them meanwhile (or they were deleted): what was taken from
+            // there is agreed, the changes here wait for the next sync, which reads them again.
+            try db.noteAgreedSettings(merge.agreedIfRefused, etag: nil)
+            return (lines, true)
+        }
+    }
+
+    /// The travelling config keys this build knows, as `config get` shows them.
+    private func configValues(_ config: FocusConfig) -> [String: String] {
+        var values: [String: String] = [:]
+        for key in SyncSettings.configKeys { values[key] = try? config.value(of: key) }
+        return values
+    }
+
+    /// When the config file last changed, in milliseconds (0 when there is none).
+    private func configModified() -> Int64 {
+        var info = stat()
+        guard stat(env.configPath, &info) == 0 else { return 0 }
+        return Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec / 1_000_000)
+    }
+
+    /// The feeds subscribed here that travel: those with neither a CA file nor `--insecure`.
+    private func travellingFeeds() throws -> [SyncSettings.Feed] {
+        try db.calendars().compactMap { calendar in
+            guard !calendar.connected, CalendarFeed.isFeed(source: calendar.source) else { return nil }
+            let state = FeedState.decode(calendar.feedState)
+            guard state.caFile == nil, state.insecure != true else { return nil }
+            return SyncSettings.Feed(address: calendar.source, name: calendar.name)
+        }
+    }
+
+    /// Applies what the other machines changed: the config file (checked whole before it is
+    /// written, as `config set` does), feeds subscribed (fetched by the next `calendar
+    /// refresh`, the daemon's included) and dropped; then plans again under the new settings.
+    private func applySettings(_ change: (config: [String: String], subscribe: [SyncSettings.Feed], drop: [String])) throws -> [String] {
+        var lines: [String] = []
+        var config = env.config
+        if !change.config.isEmpty {
+            var text = FileManager.default.contents(atPath: env.configPath).flatMap { String(data: $0, encoding: .utf8) } ?? ""
+            for (key, value) in change.config.sorted(by: { $0.key < $1.key }) { text = ConfigFile.updating(text, key: key, value: value) }
+            config = try ConfigFile.parse(text, path: env.configPath)
+            if let slash = env.configPath.lastIndex(of: "/") {
+                try? FileManager.default.createDirectory(atPath: String(env.configPath[..<slash]), withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])
+            }
+            try AtomicFile.write(text, to: env.configPath, access: .privateToUser)
+            let said = change.config.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+            lines.append("Settings from the other machines: \(Sanitized.terminal(said)).")
+        }
+        let present = try db.calendars()
+        let names = Set(present.map { TaskCatalog.key($0.name) }), sources = Set(present.map(\.source))
+        for feed in change.subscribe where !sources.contains(feed.address) {
+            var name = feed.name
+            if names.contains(TaskCatalog.key(name)) { name += " (\(CalendarFeed.host(of: feed.address)))" }
+            let now = env.now()
+            var calendar = CalendarImport(name: name, source: feed.address, content: Data(), timeZone: env.calendar.identifier,
+                                          horizon: DateInterval(start: now, duration: 0), eventCount: 0, importedAt: now)
+            calendar.feedState = FeedState().encoded
+            _ = try db.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
+            // Subscribed by this person on their other machine, through their own calendar.
+            try TrustStore(env: env).add([StoredSetting(kind: .feed, url: feed.address).digest])
+            lines.append("Subscribed to calendar \(Sanitized.terminal(name)) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
+        }
+        for address in change.drop {
+            for calendar in try db.calendars() where !calendar.connected && calendar.source == address {
+                _ = try db.removeCalendar(named: calendar.name)
+                lines.append("Removed calendar \(Sanitized.terminal(calendar.name)): the other machines no longer subscribe to it.")
+            }
+        }
+        try db.markPlanStale()
+        var updated = env
+        updated.config = config
+        _ = Planning.replanIfStale(updated, db)
+        return lines
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import FocusCLI
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// A to-do from another app with a due date and no parent (README, "Two machines"): a task
+/// with a stand-in subtask of its title that carries the due date, so it is planned; the to-do
+/// keeps its date-only due date and gains no child in the other app.
+private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
+private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+
+private func machine(_ server: FakeCalDAVServer) throws -> TestWorld {
+    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
+    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
+                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
+                                                 at: world.now)
+    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
+    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: UUID().uuidString, at: world.now)
+    return world
+}
+
+@discardableResult
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
+    let env = try world.environment(global: GlobalOptions.parse([]))
+    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
+    return try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+}
+
+private func todo(due: String) -> String {
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Tasks//EN", "BEGIN:VTODO", "UID:milk@example.org", "DTSTAMP:20261124T100000Z",
+     "SUMMARY:Buy milk", "DUE;VALUE=DATE:\(due)", "STATUS:NEEDS-ACTION", "PRIORITY:1", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+}
+
+private func subtasks(_ world: TestWorld) async -> [[String: Any]] {
+    let out = await world.output("task", "list", "--all", "--json").out
+    let tasks = (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+    return tasks.filter { $0["title"] as? String == "Buy milk" }.flatMap { $0["subtasks"] as? [[String: Any]] ?? [] }
+}
+
+private func texts(_ server: FakeCalDAVServer) -> [String] {
+    server.contents(calendarURL).values.map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "") }
+}
+
+@Suite struct SyncForeignDueTests {
+    @Test func aToDoWithADueDateAndNoParentIsPlannedAndKeepsItsDateThere() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        try sync(laptop, server)
+
+        var standIn = await subtasks(laptop)
+        #expect(standIn.count == 1 && standIn.first?["title"] as? String == "Buy milk", "\(standIn)")
+        #expect(standIn.first?["due"] as? String == "2026-11-27T23:00:00Z", "the end of Friday 27 November in Berlin")
+
+        // Given an estimate here, it is planned before Friday, and the to-do keeps its date.
+        #expect(await laptop.run("task", "edit", "Buy milk/Buy milk", "--estimate", "30m") == 0)
+        let plan = await laptop.output("plan", "--json").out
+        #expect(plan.contains("\"subtask\": \"Buy milk\""), "\(plan)")
+        try sync(laptop, server)
+        let todos = texts(server).filter { $0.contains("BEGIN:VTODO") }
+        #expect(todos.count == 1, "no child to-do in the other app: \(todos)")
+        #expect(todos.first?.contains("DUE;VALUE=DATE:20261127") == true && todos.first?.contains("PRIORITY:1") == true, "\(todos)")
+        #expect(todos.first?.contains("X-FOCUS-ESTIMATE:1800") == true, "\(todos)")
+
+        // The other machine plans it alike and records work in it; the first receives the work.
+        try sync(desktop, server)
+        standIn = await subtasks(desktop)
+        #expect(standIn.first?["estimate_seconds"] as? Int == 1800 && standIn.first?["due"] as? String == "2026-11-27T23:00:00Z", "\(standIn)")
+        #expect(await desktop.run("log", "add", "Buy milk/Buy milk", "--start", "2026-11-24 18:00", "--duration", "20m") == 0)
+        try sync(desktop, server)
+        try sync(laptop, server)
+        #expect(await subtasks(laptop).first?["logged_seconds"] as? Int == 1200)
+
+        // Moved to Monday in the other app: moved here; done there: done here.
+        var moved = try #require(texts(server).first { $0.contains("BEGIN:VTODO") })
+        moved = moved.replacingOccurrences(of: "DUE;VALUE=DATE:20261127", with: "DUE;VALUE=DATE:20261130")
+            .replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED")
+        server.store(calendarURL + "milk.ics", moved)
+        try sync(laptop, server)
+        standIn = await subtasks(laptop)
+        #expect(standIn.first?["due"] as? String == "2026-11-30T23:00:00Z" && standIn.first?["done"] as? Bool == true, "\(standIn)")
+        #expect(texts(server).filter { $0.contains("BEGIN:VTODO") }.count == 1)
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import FocusCLI
+import FocusCore
+import FocusStorage
+import FocusTestSupport
+import Foundation
+import Testing
+
+/// Working hours, days off and feed subscriptions travel with sync (README, "Two machines"):
+/// two machines through an in-memory CalDAV server plan the same week.
+private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
+private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+
+private func machine(_ server: FakeCalDAVServer) throws -> TestWorld {
+    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
+    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
+                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
+                                                 at: world.now)
+    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
+    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: UUID().uuidString, at: world.now)
+    return world
+}
+
+/// `config set KEY VALUE` on a machine whose config file was last changed at `changedAt`; the
+/// world then reads the file as a new command would.
+private func set(_ world: TestWorld, _ key: String, _ value: String, changedAt: String) async throws {
+    #expect(await world.run("config", "set", key, value) == 0, "\(world.console.stderr)")
+    try FileManager.default.setAttributes([.modificationDate: TestWorld.instant(changedAt)], ofItemAtPath: world.configPath)
+    try reload(world)
+}
+
+private func reload(_ world: TestWorld) throws {
+    let text = FileManager.default.contents(atPath: world.configPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    world.config = try ConfigFile.parse(text, path: world.configPath)
+}
+
+@discardableResult
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
+    let env = try world.environment(global: GlobalOptions.parse([]))
+    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
+    let summary = try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+    try reload(world)
+    return summary
+}
+
+private func subscribe(_ world: TestWorld, _ name: String, _ address: String) throws {
+    var calendar = CalendarImport(name: name, source: address, content: Data(), timeZone: "Europe/Berlin",
+                                  horizon: DateInterval(start: world.now, duration: 0), eventCount: 0, importedAt: world.now)
+    calendar.feedState = FeedState().encoded
+    _ = try world.database.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
+}
+
+private func feeds(_ world: TestWorld) throws -> [String] {
+    try world.database.calendars().filter { CalendarFeed.isFeed(source: $0.source) && !$0.connected }.map { "\($0.name) \($0.source)" }.sorted()
+}
+
+@Suite struct SyncSettingsTravelTests {
+    @Test func workingHoursDaysOffAndFeedsSetOnOneMachineArriveOnTheOther() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try await set(laptop, "day_start", "09:00", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "hours.fri", "off", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "off", "2026-12-24", changedAt: "2026-11-24T18:00:00Z")
+        try subscribe(laptop, "Team", "https://feeds.example.org/team.ics")
+        try await set(desktop, "work", "50m", changedAt: "2026-11-24T18:00:00Z")
+        try sync(laptop, server)
+
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.contains { $0.contains("day_start = 09:00") && $0.contains("hours.fri = off") && $0.contains("off = 2026-12-24") },
+                "\(arrived.settings)")
+        #expect(arrived.settings.contains { $0.contains("Subscribed to calendar Team") }, "\(arrived.settings)")
+        #expect(desktop.config.value(ofKnown: "day_start") == "09:00")
+        #expect(desktop.config.value(ofKnown: "hours.fri") == "off")
+        #expect(desktop.config.value(ofKnown: "off") == "2026-12-24")
+        #expect(desktop.config.value(ofKnown: "work") == "50m", "a setting that does not travel stays as it was")
+        #expect(try feeds(desktop) == ["Team https://feeds.example.org/team.ics"])
+        // The feed is trusted here: set up by this person on their other machine.
+        let doctor = await desktop.output("doctor").out
+        #expect(doctor.contains("feed https://feeds.example.org/… (set up on this machine)"), "\(doctor)")
+        // Nothing more to say at the next syncs.
+        #expect(try sync(desktop, server).settings.isEmpty)
+        #expect(try sync(laptop, server).settings.isEmpty)
+    }
+
+    @Test func aSettingChangedOnBothKeepsTheLaterChangeAndDaysOffAddedOnBothStay() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        // Both have synced the settings once (a machine's first sync takes the calendar's).
+        try await set(laptop, "day_start", "09:00", changedAt: "2026-11-24T18:00:00Z")
+        try sync(laptop, server)
+        try sync(desktop, server)
+        try await set(laptop, "day_end", "18:00", changedAt: "2026-11-24T19:00:00Z")
+        try await set(laptop, "off", "2026-12-31", changedAt: "2026-11-24T19:00:00Z")
+        try await set(desktop, "day_end", "17:00", changedAt: "2026-11-24T19:05:00Z")
+        try await set(desktop, "off", "2027-01-02", changedAt: "2026-11-24T19:05:00Z")
+        try sync(laptop, server)
+        try sync(desktop, server)
+        try sync(laptop, server)
+        for world in [laptop, desktop] {
+            #expect(world.config.value(ofKnown: "day_end") == "17:00", "the later change")
+            #expect(world.config.value(ofKnown: "off") == "2026-12-31,2027-01-02")
+        }
+    }
+
+    @Test func aFeedDroppedOnOneMachineIsDroppedOnTheOtherAndTheSettingsEventIsNoItem() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try subscribe(laptop, "Team", "https://feeds.example.org/team.ics")
+        #expect(await laptop.run("task", "add", "Thesis/Draft") == 0)
+        try sync(laptop, server)
+        let first = try sync(desktop, server)
+        #expect(first.warnings.isEmpty, "\(first.warnings)")
+        #expect(try feeds(desktop).count == 1)
+        #expect(await laptop.run("calendar", "rm", "Team") == 0)
+        try sync(laptop, server)
+        let dropped = try sync(desktop, server)
+        #expect(dropped.settings.contains { $0.contains("Removed calendar Team") }, "\(dropped.settings)")
+        #expect(try feeds(desktop).isEmpty)
+        // Only the task, its subtask and the settings event are in the calendar: no item was
+        // made of the settings, and both machines hold the same tasks.
+        #expect(server.contents(calendarURL).count == 3)
+        #expect(await desktop.output("task", "list", "--all").out.contains("Thesis"))
+    }
+}
+
+private extension FocusConfig {
+    func value(ofKnown key: String) -> String? { try? value(of: key) }
+}
