@@ -18,7 +18,7 @@ package enum FocusMain {
         // that kills focus wherever it is (mid-session, mid-import). Hooks get the default back.
         signal(SIGPIPE, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         let console = StandardConsole(environment: environment)
         let code = await run(arguments: arguments, console: console) { global throws(FocusError) in
             try FocusEnvironment.live(global: global, environment: environment)
@@ -74,7 +74,7 @@ package enum FocusMain {
             }
             return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console, wrap: !machine)
         }
-        guard let command = parsed as? any FocusRunnable else {
+        guard let command = runnable(parsed) else {
             // `--help`, `help CMD`, or a group without its subcommand (`focus task`): these
             // commands end by throwing a clean exit that carries the help to show.
             var other = parsed
@@ -115,6 +115,13 @@ package enum FocusMain {
             console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
             return 70
         }
+    }
+
+    /// The parsed command as one focus runs, cast from its own type. Cast from the `any
+    /// ParsableCommand` box instead, the runtime first asks whether the box's type conforms:
+    /// one more scan of every conformance record in the binary, on every run.
+    private static func runnable<Command: ParsableCommand>(_ command: Command) -> (any FocusRunnable)? {
+        command as? any FocusRunnable
     }
 
     /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. When it

@@ -21,7 +21,7 @@ package struct StandardConsole: Console {
     /// `COLUMNS` when set (POSIX, XBD "Environment Variables": it overrides the system's
     /// width), else the terminal's, else 80.
     package var width: Int {
-        if let cols = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), cols > 0 { return cols }
+        if let cols = getenv("COLUMNS").map({ String(cString: $0) }).flatMap(Int.init), cols > 0 { return cols }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return 80

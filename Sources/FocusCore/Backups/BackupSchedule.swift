@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 /// The daily backups kept beside the database: `focus.sqlite.backup-2026-11-22`, one per local
@@ -11,10 +12,13 @@ package struct BackupSchedule: Sendable, Equatable {
     /// The database's file name (`focus.sqlite`).
     package let databaseName: String
 
+    /// A relative `databasePath` is taken from the working directory. Text only: building a
+    /// file URL for this was a thirtieth of every command's start.
     package init(databasePath: String) {
-        let url = URL(fileURLWithPath: databasePath)
-        directory = url.deletingLastPathComponent().path
-        databaseName = url.lastPathComponent
+        let absolute = databasePath.hasPrefix("/")
+            ? databasePath : Paths.join(FileManager.default.currentDirectoryPath, databasePath)
+        directory = Paths.directory(of: absolute)
+        databaseName = Paths.name(of: absolute)
     }
 
     private var prefix: String { databaseName + ".backup-" }
