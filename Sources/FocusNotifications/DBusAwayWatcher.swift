@@ -1,6 +1,7 @@
 import CGio
 import Dispatch
 import FocusCore
+import FocusText
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -46,7 +47,7 @@ package final class DBusAwayWatcher: AwayWatcher {
         let plan = AwayWatch.Plan(
             sessionBus: SessionBus.missingReason(environment: environment) == nil,
             sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 })
-        DBusAwayWatcher.spawn { watch.run(plan) }
+        DetachedThread.start { watch.run(plan) }
         guard let sources = watch.waitForSetup(milliseconds: setupTimeoutMilliseconds) else {
             watch.stop()
             off.withLock { $0 = "the D-Bus buses did not answer within \(setupTimeoutMilliseconds) ms" }
@@ -65,26 +66,6 @@ package final class DBusAwayWatcher: AwayWatcher {
         current.withLock { watch in
             watch?.stop()
             watch = nil
-        }
-    }
-
-    /// A detached thread for `body` (pthread_create(3)); the body runs here when none can be had.
-    private static func spawn(_ body: @escaping @Sendable () -> Void) {
-        final class Work {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let work = Unmanaged.passRetained(Work(body)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Work>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, work)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Work>.fromOpaque(work).takeRetainedValue().body()
         }
     }
 }

@@ -27,7 +27,7 @@ import Testing
         let jsonl = InterchangeWriter(format: .jsonl)
         #expect(jsonl.line(open).contains(#""status": "open", "focused_seconds": 3300, "planned_seconds": null"#), "\(jsonl.line(open))")
         let csv = InterchangeWriter(format: .csv)
-        #expect(csv.line(open) == "Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T09:00:00Z,open,3300,,\n")
+        #expect(csv.line(open) == "Thesis,Chapter 2,2026-11-20T08:00:00Z,2026-11-20T09:00:00Z,open,3300,,,\n")
         for format in [InterchangeFormat.jsonl, .csv] {
             let w = InterchangeWriter(format: format)
             let back = try InterchangeParser.parse(w.header + w.line(open), format: format)

@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 #if canImport(Glibc)

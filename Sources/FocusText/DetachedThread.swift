@@ -2,13 +2,13 @@ import Glibc
 
 /// A thread of its own for work that blocks (waiting on a child process, copying a pipe),
 /// started detached (pthread_create(3), pthread_detach(3)).
-enum DetachedThread {
+package enum DetachedThread {
     private final class Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { raw in
