@@ -113,7 +113,7 @@ import Testing
         let bad = try await s.run("log", "add", "Thesis", "--start", "2026-11-22 12:00", "--end", "2026-11-22 11:00", env: now)
         #expect(bad.code == 64)
         let r = try await s.run("log", "--json", env: now)
-        #expect(r.out == #"[{"id": 2, "task": "Thesis", "subtask": null, "start": "2026-11-22T10:00:00Z", "end": "2026-11-22T10:20:00Z", "focused_seconds": 1200, "planned_seconds": 1200, "status": "interrupted", "block_id": null, "note": null}, {"id": 1, "task": "Thesis", "subtask": null, "start": "2026-11-22T08:00:00Z", "end": "2026-11-22T08:50:00Z", "focused_seconds": 3000, "planned_seconds": 3000, "status": "completed", "block_id": null, "note": null}]"# + "\n")
+        #expect(r.out == #"[{"id": 2, "task": "Thesis", "subtask": null, "start": "2026-11-22T10:00:00Z", "end": "2026-11-22T10:20:00Z", "focused_seconds": 1200, "planned_seconds": 1200, "status": "interrupted", "block_id": null, "note": null, "tags": []}, {"id": 1, "task": "Thesis", "subtask": null, "start": "2026-11-22T08:00:00Z", "end": "2026-11-22T08:50:00Z", "focused_seconds": 3000, "planned_seconds": 3000, "status": "completed", "block_id": null, "note": null, "tags": []}]"# + "\n")
     }
 }
 

@@ -134,7 +134,14 @@ import Glibc
             }
             var line = example
             // A countdown would take its whole length: one second, one session.
-            if line.hasPrefix("focus start") { line += " --duration 1s --no-break" }
+            if line.hasPrefix("focus start") || line.hasPrefix("focus continue") {
+                if line.contains("--open") {
+                    // Counting up until stopped: stopped from another command, as a status bar would.
+                    line += " & sleep 1; focus stop; wait $!"
+                } else {
+                    line = line.replacing(/--duration \S+/, with: "") + " --duration 1s --no-break"
+                }
+            }
             let r = try await Self.runInShell(line, db: s.db, sandbox: s, bin: bin.path)
             #expect(r.code == 0, "`\(example)` exited \(r.code): \(r.err)")
         }

@@ -151,7 +151,7 @@ import FocusStorage
             "at_risk": [], "overdue": [], "not_planned": [], \
             "events": [{"start": "2026-11-22T12:00:00Z", "end": "2026-11-22T13:00:00Z", "summary": "Call", "calendar": "Work"}], \
             "sessions": [{"id": 1, "task": "Thesis", "subtask": "Intro", "start": "2026-11-22T07:00:00Z", "end": "2026-11-22T07:05:00Z", \
-            "focused_seconds": 300, "planned_seconds": 300, "status": "completed", "block_id": null, "note": null}], \
+            "focused_seconds": 300, "planned_seconds": 300, "status": "completed", "block_id": null, "note": null, "tags": []}], \
             "date": "2026-11-22", "free_seconds": 38400, \
             "due": [{"task": "Thesis", "subtask": "Intro", "due": "2026-11-22T17:00:00Z", "estimate_seconds": 1500, "logged_seconds": 300, "done": false}], "working_hours": "08:00-22:00", "stale_calendars": []}
 

@@ -11,7 +11,7 @@ package struct ContinueCommand: FocusRunnable {
         abstract: "Start the last session's task or subtask again.",
         discussion: """
             The last session is the one that ended last. It takes the options of \
-            `focus start`; without --tag it keeps the last session's tags.
+            start; without --tag it keeps the last session's tags.
 
             50 minutes on it: `focus continue --duration 50m`
             Counting up until stopped: `focus continue --open`

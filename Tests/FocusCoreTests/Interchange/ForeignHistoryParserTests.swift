@@ -53,11 +53,14 @@ import Testing
         return v
     }
 
-    static func session(_ task: String, _ subtask: String?, _ start: String, minutes: Double, note: String? = nil) -> SessionRecord {
+    static func session(_ task: String, _ subtask: String?, _ start: String, minutes: Double, note: String? = nil,
+                        tags: [String] = []) -> SessionRecord {
         let s = t(start)
         let length = Int((minutes * 60).rounded())
-        return SessionRecord(task: task, subtask: subtask, start: s, end: s + Int64(length), status: .completed,
-                             focusedSeconds: length, plannedSeconds: length, note: note)
+        var record = SessionRecord(task: task, subtask: subtask, start: s, end: s + Int64(length), status: .completed,
+                                   focusedSeconds: length, plannedSeconds: length, note: note)
+        record.tags = tags
+        return record
     }
 
     @Test func timewarriorTagsBecomeTaskAndSubtaskAnnotationTheNoteAndOpenIntervalsAreSkipped() throws {
@@ -128,7 +131,7 @@ import Testing
     @Test func watsonProjectIsTheTaskAndTheFirstTagTheSubtask() throws {
         let (records, skipped) = try ForeignHistoryParser.parse(Self.watson, format: .watson)
         #expect(records == [
-            Self.session("Thesis", "Chapter 2", "2026-11-20T08:00:00Z", minutes: 25),
+            Self.session("Thesis", "Chapter 2", "2026-11-20T08:00:00Z", minutes: 25, tags: ["draft"]),
             Self.session("Side project", nil, "2026-11-20T10:00:00Z", minutes: 50),
         ])
         #expect(skipped == 0)
@@ -140,9 +143,9 @@ import Testing
     @Test func openPomodoroDescriptionIsTheTaskAndTheEndIsStartPlusDuration() throws {
         let records = try ForeignHistoryParser.parse(Self.openPomodoro, format: .openpomodoro).records
         #expect(records == [
-            Self.session("Write intro", nil, "2026-11-20T09:00:00+01:00", minutes: 25),
+            Self.session("Write intro", nil, "2026-11-20T09:00:00+01:00", minutes: 25, tags: ["thesis", "writing"]),
             Self.session("Back\\slash and \"quotes\" é", nil, "2026-11-20T10:00:00+01:00", minutes: 50),
-            Self.session("Untagged", nil, "2026-11-20T11:00:00+01:00", minutes: 25),
+            Self.session("Untagged", nil, "2026-11-20T11:00:00+01:00", minutes: 25, tags: ["reading"]),
             Self.session("Review", nil, "2026-11-20T12:00:00Z", minutes: 12.5),
         ])
         let tagged = try ForeignHistoryParser.parse(Self.openPomodoro, format: .openpomodoro, mapping: .parse("subtask=1", format: .openpomodoro)).records
