@@ -145,39 +145,38 @@ import Testing
         let dir = NSTemporaryDirectory() + "focus-busy-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/busy.sqlite", release = dir + "/release"
+        let path = dir + "/busy.sqlite", release = dir + "/release", locked = dir + "/locked"
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE t (n INTEGER)") }
+        // Both connections opened before the other process takes the lock (opening may write).
+        var impatient = Configuration()
+        impatient.busyMode = .immediateError
+        let now = try DatabaseQueue(path: path, configuration: impatient)
+        var patient = Configuration()
+        patient.busyMode = .timeout(60)
+        let waiting = try DatabaseQueue(path: path, configuration: patient)
+        // The shell says when it holds the lock (a file made after its BEGIN IMMEDIATE succeeded;
+        // `.bail on`: a failed BEGIN ends it instead), so this test never competes with it for
+        // the lock it is waiting to see taken.
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         shell.arguments = ["-c", """
-            (echo '.timeout 60000'; echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; while [ ! -e '\(release)' ] && [ -d '\(dir)' ]; do sleep 0.05; done; echo 'COMMIT;') \
+            (echo '.bail on'; echo '.timeout 60000'; echo 'BEGIN IMMEDIATE; INSERT INTO t VALUES (1);'; echo '.shell touch \(locked)'; \
+              while [ ! -e '\(release)' ] && [ -d '\(dir)' ]; do sleep 0.05; done; echo 'COMMIT;') \
               | sqlite3 '\(path)'
             """]
         try shell.run()
         defer { _ = FileManager.default.createFile(atPath: release, contents: nil) }
-        var impatient = Configuration()
-        impatient.busyMode = .immediateError
-        let now = try DatabaseQueue(path: path, configuration: impatient)
-        // Until the shell holds the lock (however long a loaded machine takes to start it; it
-        // waits for this connection's own short writes with its busy timeout).
-        var refused: DatabaseError?
         let deadline = Date().addingTimeInterval(60)
-        // Each probe is one transaction that leaves nothing behind: the shell may take the lock
-        // between any two statements, and a probe refused at its BEGIN or its COMMIT is refused.
-        while refused == nil, Date() < deadline {
-            do {
-                try now.write { db in
-                    try db.execute(sql: "INSERT INTO t VALUES (0)")
-                    try db.execute(sql: "DELETE FROM t WHERE n = 0")
-                }
-            } catch let e as DatabaseError { refused = e }
+        while !FileManager.default.fileExists(atPath: locked), shell.isRunning, Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let error = try #require(refused, "the sqlite3 shell never took the write lock")
+        try #require(FileManager.default.fileExists(atPath: locked), "the sqlite3 shell never took the write lock (it exited: \(!shell.isRunning))")
+        var refused: DatabaseError?
+        do {
+            try now.write { db in try db.execute(sql: "INSERT INTO t VALUES (0)") }
+        } catch let e as DatabaseError { refused = e }
+        let error = try #require(refused, "a writer without a busy timeout was not refused while the shell held the lock")
         #expect(error.resultCode == .SQLITE_BUSY)
-        var patient = Configuration()
-        patient.busyMode = .timeout(60)
-        let waiting = try DatabaseQueue(path: path, configuration: patient)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.3)
             _ = FileManager.default.createFile(atPath: release, contents: nil)
