@@ -118,11 +118,11 @@ import Glibc
     /// the first write, whatever the timing), standard error to a file.
     static func spawnIntoBrokenPipe(_ args: [String], environment: [String: String]) throws -> (code: Int32, err: String) {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        // Close-on-exec at once: a process another test starts in this instant must not hold a
-        // reading end (the write would then succeed; seen in CI).
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start (SOCK_CLOEXEC, socket(2)): a process another test starts
+        // in this instant must not hold a reading end (the write would then succeed; seen in CI
+        // twice, the second time with the flag set by fcntl just after pipe(), which left that
+        // instant open). A stream socket whose peer is closed fails a write with EPIPE as a pipe does.
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0)
         close(fds[0])
         defer { close(fds[1]) }
         let errPath = NSTemporaryDirectory() + "focus-epipe-\(UUID().uuidString)"
