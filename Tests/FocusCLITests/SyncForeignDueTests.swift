@@ -9,18 +9,10 @@ import Testing
 /// A to-do from another app with a due date and no parent (README, "Two machines"): a task
 /// with a stand-in subtask of its title that carries the due date, so it is planned; the to-do
 /// keeps its date-only due date and gains no child in the other app.
-private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
-private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+private let calendarURL = TestWorld.syncCalendarURL
+private let endpoint = TestWorld.syncEndpoint
 
-private func machine(_ server: FakeCalDAVServer) throws -> TestWorld {
-    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
-    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
-                                                 at: world.now)
-    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
-    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: UUID().uuidString, at: world.now)
-    return world
-}
+private func machine(_ server: FakeCalDAVServer) throws -> TestWorld { try TestWorld.syncMachine(server) }
 
 @discardableResult
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {

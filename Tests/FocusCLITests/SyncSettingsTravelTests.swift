@@ -8,18 +8,10 @@ import Testing
 
 /// Working hours, days off and feed subscriptions travel with sync (README, "Two machines"):
 /// two machines through an in-memory CalDAV server plan the same week.
-private let calendarURL = "https://dav.example.org/calendars/alice/focus/"
-private let endpoint = CalDAVEndpoint(url: "https://dav.example.org/", user: "alice", password: "secret")
+private let calendarURL = TestWorld.syncCalendarURL
+private let endpoint = TestWorld.syncEndpoint
 
-private func machine(_ server: FakeCalDAVServer) throws -> TestWorld {
-    let world = try TestWorld(now: "2026-11-24T19:00:00Z")
-    let account = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                                 homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false,
-                                                 at: world.now)
-    _ = try server.makeCalendar(calendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], endpoint)
-    try world.database.setSyncTarget(accountID: account, url: calendarURL, name: "Focus", machineID: UUID().uuidString, at: world.now)
-    return world
-}
+private func machine(_ server: FakeCalDAVServer) throws -> TestWorld { try TestWorld.syncMachine(server) }
 
 /// `config set KEY VALUE` on a machine whose config file was last changed at `changedAt`; the
 /// world then reads the file as a new command would.
