@@ -28,8 +28,9 @@ package struct LogAddCommand: FocusRunnable {
         let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
         try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
+        let named = try db.catalog().resolve(path)
+        let target = try SeriesTarget.resolve(named, shown: try db.catalog().path(of: named), db: db, env: env)
         let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
         let seconds = Int(e.timeIntervalSince(s))
         let overlaps = try db.overlappingCount(s, e)
         let id: Int64

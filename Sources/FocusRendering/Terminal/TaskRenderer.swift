@@ -76,13 +76,18 @@ package struct TaskRenderer {
         line.append(0x20)
         append(s.progressPercent.map { Digits.text($0) + "%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
-            var text = "due "
+            // A series shows its current instance's due date (`RecurringWork.fold`).
+            var text = s.subtask.isSeries ? "next due " : "due "
             text += RelativeTime.shortDateTime(due, calendar: calendar, now: now)
             text += " ("
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
             line.append(0x20)
             line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
+        }
+        if let rule = s.subtask.recurrence {
+            line.append(contentsOf: " · ".utf8)
+            line.append(contentsOf: dim(rule.description).utf8)
         }
         if TaskRenderer.isOverdue(s, now: now) {
             line.append(0x20)
@@ -205,6 +210,7 @@ package struct TaskRenderer {
         if let e = s.earliest { parts.append("not before " + e.description) }
         if let cap = s.maxPerDaySeconds { parts.append("at most " + DurationParser.format(cap) + " a day") }
         if s.priority != .normal { parts.append(s.priority.name + " priority") }
+        if let rule = s.recurrence { parts.append(rule.description) }
         return parts.joined(separator: " · ")
     }
 
@@ -215,7 +221,7 @@ package struct TaskRenderer {
 
     /// `not planned: no due date` (or no estimate); nil for work the planner places, or a plain to-do.
     package static func unplannedReason(_ s: Subtask) -> String? {
-        guard !s.done else { return nil }
+        guard !s.done, !s.isSeries else { return nil }
         switch (s.estimateSeconds, s.due) {
         case (.some, nil): return "not planned: no due date"
         case (nil, .some): return "not planned: no estimate"
@@ -258,6 +264,14 @@ package struct TaskRenderer {
             ("progress_percent", .optional(s.progressPercent)),
             ("at_risk", .bool(sub.atRisk)),
             ("overdue", .bool(isOverdue(s, now: now))),
-        ])
+        ] + seriesJSON(sub, instanceID: s.currentInstanceID))
+    }
+
+    /// The keys a series adds (README, "Planning"): its rule, and the instance its `due`,
+    /// `logged_seconds` and estimate are those of.
+    static func seriesJSON(_ s: Subtask, instanceID: Int64?) -> [(String, JSON)] {
+        guard let rule = s.recurrence else { return [] }
+        return [("every", .string(rule.every.rawValue)), ("on", .optional(rule.onText)),
+                ("instance_id", .optional(instanceID.map { Int($0) }))]
     }
 }

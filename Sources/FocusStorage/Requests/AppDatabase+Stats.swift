@@ -52,7 +52,11 @@ extension AppDatabase {
             var filter = ""
             var filterIDs: [Int64] = []
             // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
-            if let sub = target?.subtaskID {
+            if let sub = target?.subtaskID, try Bool.fetchOne(db, sql: "SELECT every IS NOT NULL FROM subtask WHERE id = ?", arguments: [sub]) == true {
+                // A series' sessions are those of its instances (README, "Planning"); its id is
+                // written into the SQL (an integer from the database), as the tag's is below.
+                filter = " AND +subtaskId IN (SELECT id FROM subtask WHERE seriesId = \(sub))"
+            } else if let sub = target?.subtaskID {
                 filter = " AND +subtaskId = ?"
                 filterIDs = [sub]
             } else if let task = target?.taskID {
@@ -92,7 +96,7 @@ extension AppDatabase {
                     progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
                 input.taggedSessions = tagged
-                return input
+                return try AppDatabase.rollingUpInstances(input, db)
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
             try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs,
@@ -103,8 +107,31 @@ extension AppDatabase {
                 window: window, calendar: calendar, now: now, sessions: sessions, dayTotals: dayTotals, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
             input.taggedSessions = tagged
-            return input
+            return try AppDatabase.rollingUpInstances(input, db)
         }
+    }
+
+    /// Recurring work rolls up (README, "Planning"): the sessions of a series' instances count
+    /// under the series, by its title, as one subtask.
+    static func rollingUpInstances(_ input: StatsInput, _ db: Database) throws -> StatsInput {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subtask WHERE every IS NOT NULL)") == true else { return input }
+        var series: [Int64: Int64] = [:]
+        let lookup = try db.cachedStatement(sql: """
+            SELECT series.id, series.title FROM subtask JOIN subtask AS series ON series.id = subtask.seriesId WHERE subtask.id = ?
+            """)
+        var input = input
+        for id in Set(input.sessions.map(\.subtaskID) + input.taggedSessions.map(\.session.subtaskID)) where id != 0 {
+            guard let row = try Row.fetchOne(lookup, arguments: [id]) else { continue }
+            series[id] = row.id(0)
+            input.titles.set(row.id(0), row.text(1))
+        }
+        guard !series.isEmpty else { return input }
+        for i in input.sessions.indices { input.sessions[i].subtaskID = series[input.sessions[i].subtaskID] ?? input.sessions[i].subtaskID }
+        for i in input.taggedSessions.indices {
+            let id = input.taggedSessions[i].session.subtaskID
+            input.taggedSessions[i].session.subtaskID = series[id] ?? id
+        }
+        return input
     }
 
     /// The columns a `StatsSession` is read from, by position (see `statsSessions`): all of
@@ -493,11 +520,12 @@ extension AppDatabase {
         var sql = """
             SELECT task.title, subtask.title, subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
             FROM subtask JOIN task ON task.id = subtask.taskId
-            WHERE subtask.estimateSeconds IS NOT NULL
+            WHERE subtask.estimateSeconds IS NOT NULL AND subtask.every IS NULL
             """
         var args: [Int64] = []
         if let subtaskID {
-            sql += " AND subtask.id = ?"
+            // A series' progress is its instances' (README, "Planning").
+            sql += " AND (subtask.id = ?1 OR subtask.seriesId = ?1)"
             args = [subtaskID]
         } else {
             args = taskIDs.sorted()
