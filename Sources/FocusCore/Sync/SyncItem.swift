@@ -45,6 +45,13 @@ package struct SyncedSubtask: Sendable, Equatable {
     package var earliestMinutes: Int?
     package var done: Bool
     package var modified: Int64
+    /// Recurring work (README, "Planning"): a series' rule (`day`, `weekdays`, `week`, `month`,
+    /// and its `on` day as stored), or an instance's series and the first day of its period
+    /// (`YYYY-MM-DD`).
+    package var every: String?
+    package var onDay: Int?
+    package var seriesUID: String?
+    package var periodStart: String?
 
     package init(uid: String, taskUID: String, title: String, notes: String?, estimateSeconds: Int?, startDate: String?, due: Date?,
                  spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64) {
@@ -156,6 +163,9 @@ package enum SyncItem: Sendable, Equatable {
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
                     f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false")]
+                // Only on recurring work: other subtasks' fields (and digests) stay as they were.
+                + (x.every == nil ? [] : [f("every", x.every), f("on", n(x.onDay))])
+                + (x.seriesUID == nil ? [] : [f("series", x.seriesUID), f("period", x.periodStart)])
         case let .session(x):
             return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
                     f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
@@ -199,6 +209,8 @@ package enum SyncItem: Sendable, Equatable {
             x.spanSeconds = number("span", x.spanSeconds)
             x.earliestMinutes = number("earliest", x.earliestMinutes)
             x.done = flag("done", x.done)
+            x.every = x.every == nil ? nil : (text("every", x.every) ?? x.every)
+            x.onDay = x.every == nil ? nil : number("on", x.onDay)
             return .subtask(x)
         case var .session(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID
