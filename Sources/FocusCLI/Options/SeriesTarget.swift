@@ -18,4 +18,12 @@ enum SeriesTarget {
         }
         return .subtask(taskID: taskID, id: instance)
     }
+
+    /// The work `continue` takes up: when the last session was on an instance of recurring work,
+    /// the series' current instance (last week's review continues as this week's), else itself.
+    static func continuing(_ target: PathTarget, db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> PathTarget {
+        guard case let .subtask(taskID, id) = target, let series = try db.subtask(id: id)?.seriesID,
+              let instance = try db.currentInstance(ofSeries: series, now: env.now(), calendar: env.calendar) else { return target }
+        return .subtask(taskID: taskID, id: instance)
+    }
 }
