@@ -5,17 +5,23 @@ import FocusSQLite
 /// Recurring work (README, "Planning"): a series' instances loaded for `RecurringWork`'s
 /// decisions, and those decisions applied.
 extension AppDatabase {
+    /// The series of open tasks: read by every re-plan, through the `subtask_every` index. A
+    /// series another app marked completed (through sync) makes no more instances.
+    package static let seriesSQL = """
+        SELECT \(Subtask.selection) FROM subtask JOIN task ON task.id = subtask.taskId
+        WHERE subtask.every IS NOT NULL AND subtask.done = 0 AND task.archived = 0
+        """
+    /// The periods a series has instances for, through `subtask_series_period`.
+    package static let periodsSQL = "SELECT periodStart FROM subtask WHERE seriesId = ?"
+
     /// Adds the instances every series of an open task lacks on the local day of `now`
     /// (`RecurringWork.missing`). Called by every re-plan, so instances appear without a command of
     /// their own. An instance whose title another subtask of the task already has is not added.
     static func addInstances(_ db: Database, now: Date, calendar: LocalCalendar) throws {
-        let series = try Row.fetchAll(db, sql: """
-            SELECT \(Subtask.selection) FROM subtask JOIN task ON task.id = subtask.taskId
-            WHERE subtask.every IS NOT NULL AND task.archived = 0
-            """).map(Subtask.init(row:))
+        let series = try Row.fetchAll(db, sql: AppDatabase.seriesSQL).map(Subtask.init(row:))
         guard !series.isEmpty else { return }
         let today = calendar.day(of: now)
-        let periods = try db.cachedStatement(sql: "SELECT periodStart FROM subtask WHERE seriesId = ?")
+        let periods = try db.cachedStatement(sql: AppDatabase.periodsSQL)
         for s in series {
             let existing = try String.fetchAll(periods, arguments: [s.id]).compactMap { DateParser.parseDate($0[...]) }
             for instance in RecurringWork.missing(series: s, existing: existing, today: today, calendar: calendar, now: now) {
@@ -28,11 +34,8 @@ extension AppDatabase {
     /// re-plan): then the plan is out of date though nothing in the database changed.
     package func instancesAreDue(now: Date, calendar: LocalCalendar) throws(FocusError) -> Bool {
         try read { db in
-            let series = try Row.fetchAll(db, sql: """
-                SELECT \(Subtask.selection) FROM subtask JOIN task ON task.id = subtask.taskId
-                WHERE subtask.every IS NOT NULL AND task.archived = 0
-                """).map(Subtask.init(row:))
-            let periods = try db.cachedStatement(sql: "SELECT periodStart FROM subtask WHERE seriesId = ?")
+            let series = try Row.fetchAll(db, sql: AppDatabase.seriesSQL).map(Subtask.init(row:))
+            let periods = try db.cachedStatement(sql: AppDatabase.periodsSQL)
             for s in series {
                 let existing = try String.fetchAll(periods, arguments: [s.id]).compactMap { DateParser.parseDate($0[...]) }
                 if !RecurringWork.missing(series: s, existing: existing, today: calendar.day(of: now), calendar: calendar, now: now).isEmpty {
