@@ -141,5 +141,9 @@ import FocusStorage
         #expect(text.contains("--every"), "\(text)")
         #expect(text.contains(#"focus task add "Admin/Weekly review" --estimate 1h --every week --on fri"#), "\(text)")
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text)")
+        let edit = await world.output("task", "edit", "--help")
+        let editText = edit.out + edit.err
+        #expect(editText.contains(#"focus task edit "Admin/Weekly review" --every month --on 1"#), "\(editText)")
+        #expect(editText.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(editText)")
     }
 }
