@@ -143,7 +143,7 @@ import FocusStorage
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text)")
         let edit = await world.output("task", "edit", "--help")
         let editText = edit.out + edit.err
-        #expect(editText.contains(#"focus task edit "Admin/Weekly review" --every month --on 1"#), "\(editText)")
+        #expect(editText.contains("--every and --on change the rule"), "\(editText)")
         #expect(editText.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(editText)")
     }
 }

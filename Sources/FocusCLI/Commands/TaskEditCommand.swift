@@ -10,8 +10,8 @@ package struct TaskEditCommand: FocusRunnable {
         discussion: """
             Pass none to clear a field:
             `focus task edit "Thesis/Chapter 2" --due none`
-            On recurring work, --every and --on change the rule from this period on:
-            `focus task edit "Admin/Weekly review" --every month --on 1`
+            On recurring work (added with --every), --every and --on change the rule
+            from the current period on; the other flags change its open instances.
             """)
 
     @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
