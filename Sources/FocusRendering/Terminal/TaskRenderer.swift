@@ -181,7 +181,11 @@ package struct TaskRenderer {
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
         row("logged", logged)
-        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        // A series shows its current instance (`RecurringWork.fold`) and its rule.
+        if let rule = sub.recurrence { row("repeats", rule.description) }
+        if let due = sub.due {
+            row(sub.isSeries ? "next due" : "due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")")
+        }
         if let start = sub.startDate { row("starts", RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let e = sub.earliest { row("earliest", e.description) }
         if TaskRenderer.isOverdue(s, now: now) {
@@ -195,8 +199,9 @@ package struct TaskRenderer {
         if let cap = sub.maxPerDaySeconds { row("max per day", DurationParser.format(cap)) }
         row("priority", sub.priority.name)
         if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
-        out += blockSection(blocks, naming: false)
-        out += sessionSection(sessions, naming: false)
+        // A series' blocks and sessions are its instances': each named.
+        out += blockSection(blocks, naming: sub.isSeries)
+        out += sessionSection(sessions, naming: sub.isSeries)
         return out
     }
 
