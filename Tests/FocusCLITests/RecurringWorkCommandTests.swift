@@ -54,6 +54,11 @@ import FocusStorage
         #expect(stats.out.contains(#""subtask": "Weekly review""#), "\(stats.out)")
         let only = await world.output("stats", "--last", "1", "--task", "Admin/Weekly review", "--json")
         #expect(only.out.contains(#""focused_seconds": 1200"#), "\(only.out)")
+        // A session moved to the series goes to its current instance, now next week's.
+        #expect(await world.run("task", "add", "Admin/Inbox") == 0)
+        #expect(await world.run("log", "add", "Admin/Inbox", "--start", "2026-11-25 07:00", "--duration", "5m") == 0)
+        #expect(await world.run("log", "edit", "2", "--task", "Admin/Weekly review") == 0)
+        #expect(await world.output("log", "--json").out.contains(#""subtask": "Weekly review · 2026-12-04""#))
         // --undo reopens this week's.
         #expect(await world.run("task", "done", "Admin/Weekly review", "--undo") == 0)
         #expect(await world.output("task", "list").out.contains("next due Fri 27 Nov"))
