@@ -15,7 +15,7 @@ import FocusStorage
         let world = try TestWorld(now: "2026-11-25T09:00:00Z")
         let added = await weeklyReview(world)
         #expect(added.code == 0, "\(added.err)")
-        #expect(added.out.contains("estimate 1h · every week on Fri"), "\(added.out)")
+        #expect(added.out.contains("estimate 1h · every week on Fri, next due Fri 27 Nov"), "\(added.out)")
         let list = await world.output("task", "list")
         #expect(list.out.contains("Weekly review"), "\(list.out)")
         #expect(list.out.contains("next due Fri 27 Nov"), "\(list.out)")

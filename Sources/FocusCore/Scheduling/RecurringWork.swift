@@ -128,6 +128,13 @@ package enum RecurringWork {
         }.map(\.element)
     }
 
+    /// The due date of the series' first instance from `now` on by its rule (the current
+    /// period's, else the next's): what `task add` and `task edit` say of a series.
+    package static func nextDue(_ series: Subtask, now: Date, calendar: LocalCalendar) -> Date? {
+        guard let rule = series.recurrence else { return nil }
+        return rule.instances(today: calendar.day(of: now), since: since(series, calendar: calendar)).first?.due(in: calendar)
+    }
+
     /// `fold` over each task's subtasks.
     package static func fold(tasks: [TaskOverview], now: Date, calendar: LocalCalendar) -> [TaskOverview] {
         tasks.map { t in

@@ -215,7 +215,10 @@ package struct TaskRenderer {
         if let e = s.earliest { parts.append("not before " + e.description) }
         if let cap = s.maxPerDaySeconds { parts.append("at most " + DurationParser.format(cap) + " a day") }
         if s.priority != .normal { parts.append(s.priority.name + " priority") }
-        if let rule = s.recurrence { parts.append(rule.description) }
+        if let rule = s.recurrence {
+            let next = RecurringWork.nextDue(s, now: now, calendar: calendar)
+            parts.append(rule.description + (next.map { ", next due " + RelativeTime.shortDateTime($0, calendar: calendar, now: now) } ?? ""))
+        }
         return parts.joined(separator: " · ")
     }
 
