@@ -49,6 +49,21 @@ private let berlin = LocalCalendar(zone: ZoneRules.fromTZ("Europe/Berlin") ?? .u
         #expect(SyncItem.subtask(series).digest != plain.digest, "a rule is a change to send")
     }
 
+    @Test func aRuleOnOneSideOnlyIsKeptByTheMerge() {
+        let plain = subtask("focus-subtask-1@focus")
+        var series = plain
+        series.every = "week"
+        series.onDay = 5
+        series.modified += 1
+        // This machine made the to-do plain before the rule came: the rule arrives.
+        let merged = SyncMerge.merge(base: .subtask(plain), local: .subtask(plain), remote: .subtask(series))
+        #expect(merged.result == .subtask(series))
+        var instance = plain
+        instance.seriesUID = "focus-subtask-0@focus"
+        instance.periodStart = "2026-11-23"
+        #expect(SyncMerge.merge(base: nil, local: .subtask(plain), remote: .subtask(instance)).result == .subtask(instance))
+    }
+
     @Test func anUnknownRuleOrABadPeriodReadsAsPlainWork() throws {
         let text = """
             BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:focus-subtask-5@focus\r\nSUMMARY:Review\r\n\

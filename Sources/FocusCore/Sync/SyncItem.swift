@@ -209,8 +209,10 @@ package enum SyncItem: Sendable, Equatable {
             x.spanSeconds = number("span", x.spanSeconds)
             x.earliestMinutes = number("earliest", x.earliestMinutes)
             x.done = flag("done", x.done)
-            x.every = x.every == nil ? nil : (text("every", x.every) ?? x.every)
+            x.every = text("every", x.every)
             x.onDay = x.every == nil ? nil : number("on", x.onDay)
+            x.seriesUID = text("series", x.seriesUID)
+            x.periodStart = x.seriesUID == nil ? nil : text("period", x.periodStart)
             return .subtask(x)
         case var .session(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID
