@@ -93,7 +93,7 @@ extension AppDatabase {
                 let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, long: long, filter: "", [])
                 var input = StatsInput(
                     window: window, calendar: calendar, now: now, sessions: sessions, titles: titles,
-                    progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
+                    progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil, now: now),
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
                 input.taggedSessions = tagged
                 return try AppDatabase.rollingUpInstances(input, db)
@@ -102,7 +102,7 @@ extension AppDatabase {
             try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs,
                                             into: &sessions, totals: &dayTotals)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, long: long, filter: filter, filterIDs)
-            let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
+            let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID, now: now)
             var input = StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, dayTotals: dayTotals, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
@@ -515,7 +515,10 @@ extension AppDatabase {
     }
 
     /// Subtasks with an estimate among `taskIDs` (or just `subtaskID`), with their logged totals.
-    static func progress(_ db: Database, taskIDs: [Int64], subtaskID: Int64?) throws -> [SubtaskProgress] {
+    /// A series is never listed (its instances are), nor a missed instance of one (past due, not
+    /// done: `RecurringWork.Instance.isMissed`), which would otherwise stay open in the list
+    /// for ever (README, "Planning").
+    static func progress(_ db: Database, taskIDs: [Int64], subtaskID: Int64?, now: Date) throws -> [SubtaskProgress] {
         guard !taskIDs.isEmpty else { return [] }
         var sql = """
             SELECT task.title, subtask.title, subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
@@ -531,6 +534,8 @@ extension AppDatabase {
             args = taskIDs.sorted()
             sql += " AND subtask.taskId IN (" + args.map { _ in "?" }.joined(separator: ",") + ")"
         }
+        sql += " AND (subtask.seriesId IS NULL OR subtask.done = 1 OR ifnull(subtask.due > ?, 1))"
+        args.append(now.unixSeconds)
         var progress: [SubtaskProgress] = []
         try eachRow(db, sql, args) { row in
             progress.append(SubtaskProgress(
