@@ -107,6 +107,29 @@ package enum RecurringWork {
         instances.filter { !$0.instance.done && !$0.instance.isMissed(now: now) && $0.loggedSeconds == 0 }.map(\.instance.id)
     }
 
+    /// An instance's state for the decisions (nil for a subtask that is no instance).
+    package static func state(_ s: Subtask) -> Instance? {
+        guard s.seriesID != nil, let id = s.id, let start = s.periodStart else { return nil }
+        return Instance(id: id, periodStart: start, due: s.due, done: s.done)
+    }
+
+    /// What an edit of a series does to its instances: a changed rule drops the open ones with
+    /// no time logged (`droppedOnRuleChange`; the new rule makes its own from the current
+    /// period on); the rest are renamed with the series, and those still open take its fields
+    /// (`copyingFields`), while done and missed ones keep what they had.
+    package static func afterEdit(
+        series: Subtask, previous: Subtask, instances: [(subtask: Subtask, loggedSeconds: Int)], now: Date
+    ) -> (updated: [Subtask], dropped: [Int64]) {
+        let states = instances.compactMap { i in state(i.subtask).map { (instance: $0, loggedSeconds: i.loggedSeconds) } }
+        let dropped = previous.recurrence != series.recurrence ? droppedOnRuleChange(states, now: now) : []
+        let updated = instances.map(\.subtask).filter { !dropped.contains($0.id ?? -1) }.map { instance in
+            var s = instance
+            s.title = renamed(s.title, from: previous.title, to: series.title)
+            return state(s).map { !$0.done && !$0.isMissed(now: now) } == true ? copyingFields(of: series, to: s) : s
+        }
+        return (updated, dropped)
+    }
+
     /// A listing's subtasks with each series shown once, as its current instance (its due date,
     /// logged time and at-risk flag; when it has none yet, the due date of the period the rule
     /// gives), and the instances themselves left out. Order: due ones first, soonest first, the
@@ -147,9 +170,7 @@ package enum RecurringWork {
     /// One series as a listing shows it.
     static func shown(series: SubtaskOverview, instances: [SubtaskOverview], now: Date, calendar: LocalCalendar) -> SubtaskOverview {
         var row = series
-        let states = instances.compactMap { i in
-            i.subtask.id.map { Instance(id: $0, periodStart: i.subtask.periodStart ?? .init(year: 1970, month: 1, day: 1), due: i.subtask.due, done: i.subtask.done) }
-        }
+        let states = instances.compactMap { state($0.subtask) }
         row.subtask.done = false
         if let current = current(states, now: now), let instance = instances.first(where: { $0.subtask.id == current.id }) {
             row.subtask.due = instance.subtask.due

@@ -92,23 +92,18 @@ extension AppDatabase {
                 WHERE id = ?
                 """, arguments: series.arguments + [series.id])
             guard let id = series.id else { return }
-            let instances = try AppDatabase.instances(of: id, db)
-            if previous.recurrence != series.recurrence {
-                for gone in RecurringWork.droppedOnRuleChange(instances, now: now) {
-                    try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [gone])
-                }
+            let instances = try Row.fetchAll(db, sql: "SELECT \(Subtask.selection) FROM subtask WHERE seriesId = ?", arguments: [id])
+                .map { (subtask: Subtask(row: $0), loggedSeconds: $0.seconds(12)) }
+            let change = RecurringWork.afterEdit(series: series, previous: previous, instances: instances, now: now)
+            for gone in change.dropped {
+                try db.execute(sql: "DELETE FROM subtask WHERE id = ?", arguments: [gone])
             }
-            for (instance, _) in instances {
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(Subtask.selection) FROM subtask WHERE id = ?", arguments: [instance.id])
-                else { continue }
-                var updated = Subtask(row: row)
-                updated.title = RecurringWork.renamed(updated.title, from: previous.title, to: series.title)
-                if !instance.done, !instance.isMissed(now: now) { updated = RecurringWork.copyingFields(of: series, to: updated) }
+            for instance in change.updated {
                 try db.execute(sql: """
                     UPDATE subtask SET title = ?, titleKey = ?, estimateSeconds = ?, spanSeconds = ?, earliestMinutes = ?,
                       priority = ?, maxPerDaySeconds = ? WHERE id = ?
-                    """, arguments: [updated.title, TaskCatalog.key(updated.title), updated.estimateSeconds, updated.spanSeconds,
-                                     updated.earliest?.minutes, updated.priority.rawValue, updated.maxPerDaySeconds, instance.id])
+                    """, arguments: [instance.title, TaskCatalog.key(instance.title), instance.estimateSeconds, instance.spanSeconds,
+                                     instance.earliest?.minutes, instance.priority.rawValue, instance.maxPerDaySeconds, instance.id])
             }
             try AppDatabase.addInstances(db, now: now, calendar: calendar)
         }

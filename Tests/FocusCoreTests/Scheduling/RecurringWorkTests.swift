@@ -113,6 +113,26 @@ struct RecurringWorkTests: SchedulerTestHelpers {
         #expect(dropped == [3])
     }
 
+    @Test func anEditOfASeriesRenamesItsInstancesAndGivesTheOpenOnesItsFields() {
+        let now = local("2026-11-25 10:00")
+        let s = series(.week, on: 5)
+        var made = RecurringWork.missing(series: s, existing: [], today: day(2026, 11, 18), calendar: berlin, now: now)
+            + RecurringWork.missing(series: s, existing: [day(2026, 11, 16), day(2026, 11, 23)], today: day(2026, 11, 25), calendar: berlin, now: now)
+        for i in made.indices { made[i].id = Int64(20 + i) }
+        made[1].done = true  // this week's: done; last week's (20) missed; next week's (22) open
+        var edited = s
+        edited.title = "Review"
+        edited.estimateSeconds = 7200
+        let same = RecurringWork.afterEdit(series: edited, previous: s, instances: made.map { ($0, 0) }, now: now)
+        #expect(same.dropped.isEmpty)
+        #expect(same.updated.map(\.title) == ["Review · 2026-11-20", "Review · 2026-11-27", "Review · 2026-12-04"])
+        #expect(same.updated.map(\.estimateSeconds) == [3600, 3600, 7200], "only the open instance takes the new estimate")
+        edited.recurrence = Recurrence(every: .month)
+        let ruled = RecurringWork.afterEdit(series: edited, previous: s, instances: made.map { ($0, 0) }, now: now)
+        #expect(ruled.dropped == [22])
+        #expect(ruled.updated.map(\.id) == [20, 21])
+    }
+
     @Test func aListingShowsASeriesOnceAsItsCurrentInstance() {
         let now = local("2026-11-25 10:00")
         let s = series(.week, on: 5)
