@@ -198,4 +198,33 @@ struct RecurringWorkTests: SchedulerTestHelpers {
         #expect(items.first { $0.start < local("2026-11-27 00:00") }?.itemID == 5)
         #expect(items.filter { $0.itemID == 11 }.allSatisfy { $0.end <= local("2026-11-28 00:00") })
     }
+
+    /// Every rule, at many moments around month ends and the DST change, with other work
+    /// competing: each plan keeps every rule the scheduler's checker states (span, cap, working
+    /// hours, due dates, no overlap), and no instance is worked outside its own period.
+    @Test(arguments: Recurrence.Every.allCases)
+    func plansWithInstancesKeepEveryRuleAndEachInstanceInItsPeriod(every: Recurrence.Every) {
+        for (n, moment) in ["2026-10-23 16:10", "2026-10-24 21:30", "2026-10-25 08:00", "2026-10-30 12:45", "2026-12-31 18:00",
+                            "2028-02-28 09:05"].enumerated() {
+            let now = local(moment)
+            var s = series(every, on: every == .week ? 3 : every == .month ? 31 : nil, created: "2020-01-01 09:00", estimate: 5400)
+            s.spanSeconds = 1500
+            var made = RecurringWork.missing(series: s, existing: [], today: berlin.day(of: now), calendar: berlin, now: now)
+            for i in made.indices { made[i].id = Int64(100 + i) }
+            let other = Subtask(id: 1, taskID: 8, title: "Essay", estimateSeconds: 3 * 3600 + n * 600,
+                                due: now.addingTimeInterval(Double(2 + n) * 86_400), createdAt: now)
+            let subtasks = [PlanSubtask(subtask: other, label: "Uni/Essay", loggedSeconds: 0)]
+                + made.map { PlanSubtask(subtask: $0, label: "Admin/\($0.title)", loggedSeconds: 0) }
+            let input = ReplanInput(now: now, rules: defaultRules, planned: [], sessions: [], subtasks: subtasks, running: nil,
+                                    events: [DateInterval(start: now.addingTimeInterval(1800), duration: 7200)])
+            let result = Replanner.replan(input)
+            let problems = ScheduleChecker.violations(result.schedule, items: result.items, busy: result.busy, now: now, rules: defaultRules)
+            #expect(problems.isEmpty, "\(every) at \(moment): \(problems)")
+            for instance in made {
+                let blocks = result.schedule.blocks.filter { $0.itemID == instance.id }
+                let from = berlin.startOfDay(instance.startDate!)
+                #expect(blocks.allSatisfy { $0.start >= from && $0.end <= instance.due! }, "\(every) at \(moment): \(instance.title)")
+            }
+        }
+    }
 }
