@@ -1,3 +1,4 @@
+import FocusCalendar
 import FocusText
 import FoundationEssentials
 
@@ -38,60 +39,20 @@ extension SyncCodec {
         return keeping
     }
 
-    /// A daily cap as an RFC 5545 DURATION (section 3.3.6): `PT2H`, `PT1H30M`, `PT1H0M30S`.
-    static func duration(seconds: Int) -> String {
-        let h = seconds / 3600, m = seconds % 3600 / 60, s = seconds % 60
-        var out = "PT"
-        if h > 0 { out += "\(h)H" }
-        // dur-hour is followed by dur-minute before any dur-second.
-        if m > 0 || (h > 0 && s > 0) { out += "\(m)M" }
-        if s > 0 || seconds == 0 { out += "\(s)S" }
-        return out
-    }
-
-    /// `X-FOCUS-MAX-PER-DAY`: a DURATION (`PT2H`, `P1D`; RFC 5545 section 3.3.6) or whole
-    /// seconds, from 1m to 24h as `--max-per-day` takes it; anything else is no cap.
+    /// `X-FOCUS-MAX-PER-DAY`: a DURATION as FocusCalendar reads one (`PT2H`, `P1D`; RFC 5545
+    /// section 3.3.6) or whole seconds, from 1m to 24h as `--max-per-day` takes it; anything
+    /// else is no cap.
     static func dailyCap(_ value: String?) -> Int? {
-        guard let text = value?.trimmingSpaces().uppercased(), !text.isEmpty else { return nil }
+        guard let text = value?.trimmingSpaces(), !text.isEmpty, text.utf8.count <= 40 else { return nil }
         let seconds: Int?
         if text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             seconds = text.utf8.count <= 6 ? Int(text) : nil
+        } else if let d = ICSDuration(parsing: text), !d.negative {
+            seconds = d.nominalDays * 86_400 + d.exactSeconds
         } else {
-            seconds = durationSeconds(text)
+            seconds = nil
         }
         guard let seconds, (60...86_400).contains(seconds) else { return nil }
         return seconds
-    }
-
-    /// A positive DURATION's seconds: `P` then weeks alone, or days and/or a `T` part of hours,
-    /// minutes and seconds, each unit once and in that order (each at most six digits). Nil for
-    /// a negative one or anything else.
-    private static func durationSeconds(_ text: String) -> Int? {
-        var rest = Substring(text)
-        if rest.hasPrefix("+") { rest = rest.dropFirst() }
-        guard rest.hasPrefix("P") else { return nil }
-        let order: [Character] = ["W", "D", "H", "M", "S"]
-        let size = [7 * 86_400, 86_400, 3600, 60, 1]
-        var total = 0, inTime = false
-        var ranks: [Int] = []
-        var digits = ""
-        for c in rest.dropFirst() {
-            if c == "T" {
-                guard !inTime, digits.isEmpty else { return nil }
-                inTime = true
-            } else if c.isASCII, c.isNumber {
-                digits.append(c)
-                guard digits.count <= 6 else { return nil }
-            } else {
-                guard let n = Int(digits), let rank = order.firstIndex(of: c), inTime == (rank >= 2),
-                      ranks.last.map({ $0 < rank }) ?? true else { return nil }
-                ranks.append(rank)
-                total += n * size[rank]
-                digits = ""
-            }
-        }
-        guard !ranks.isEmpty, digits.isEmpty, !inTime || ranks.last.map({ $0 >= 2 }) == true,
-              !ranks.contains(0) || (ranks.count == 1 && !inTime) else { return nil }
-        return total
     }
 }

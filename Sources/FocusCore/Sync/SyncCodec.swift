@@ -292,7 +292,7 @@ package enum SyncCodec {
             if let span = s.spanSeconds { line("X-FOCUS-SPAN:\(span)") }
             if let m = s.earliestMinutes { line("X-FOCUS-EARLIEST:" + TimeOfDay(minutes: m).description) }
             if let p = priorityLine(s.priority) { line(p) }
-            if let cap = s.maxPerDaySeconds { line("X-FOCUS-MAX-PER-DAY:" + duration(seconds: cap)) }
+            if let cap = s.maxPerDaySeconds { line("X-FOCUS-MAX-PER-DAY:" + ICSWriter.duration(seconds: cap)) }
             line("X-FOCUS-MODIFIED:\(s.modified)")
             line("END:VTODO")
         case let .session(s):
