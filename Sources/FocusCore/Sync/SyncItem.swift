@@ -45,6 +45,10 @@ package struct SyncedSubtask: Sendable, Equatable {
     package var earliestMinutes: Int?
     package var done: Bool
     package var modified: Int64
+    /// `Priority`'s raw value: 1 high, 0 normal, -1 low (`PRIORITY` in the to-do).
+    package var priority: Int
+    /// The daily cap (`--max-per-day`, `X-FOCUS-MAX-PER-DAY`); nil: none of its own.
+    package var maxPerDaySeconds: Int?
     /// Recurring work (README, "Planning"): a series' rule (`day`, `weekdays`, `week`, `month`,
     /// and its `on` day as stored), or an instance's series and the first day of its period
     /// (`YYYY-MM-DD`).
@@ -54,7 +58,7 @@ package struct SyncedSubtask: Sendable, Equatable {
     package var periodStart: String?
 
     package init(uid: String, taskUID: String, title: String, notes: String?, estimateSeconds: Int?, startDate: String?, due: Date?,
-                 spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64) {
+                 spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64, priority: Int = 0, maxPerDaySeconds: Int? = nil) {
         self.uid = uid
         self.taskUID = taskUID
         self.title = title
@@ -66,6 +70,8 @@ package struct SyncedSubtask: Sendable, Equatable {
         self.earliestMinutes = earliestMinutes
         self.done = done
         self.modified = modified
+        self.priority = priority
+        self.maxPerDaySeconds = maxPerDaySeconds
     }
 }
 
@@ -162,7 +168,8 @@ package enum SyncItem: Sendable, Equatable {
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
-                    f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false")]
+                    f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false"),
+                    f("priority", x.priority > 0 ? "high" : x.priority < 0 ? "low" : nil), f("max_per_day", n(x.maxPerDaySeconds))]
                 // Only on recurring work: other subtasks' fields (and digests) stay as they were.
                 + (x.every == nil ? [] : [f("every", x.every), f("on", n(x.onDay))])
                 + (x.seriesUID == nil ? [] : [f("series", x.seriesUID), f("period", x.periodStart)])
@@ -209,6 +216,8 @@ package enum SyncItem: Sendable, Equatable {
             x.spanSeconds = number("span", x.spanSeconds)
             x.earliestMinutes = number("earliest", x.earliestMinutes)
             x.done = flag("done", x.done)
+            if let v = values["priority"] { x.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.priority }
+            x.maxPerDaySeconds = number("max_per_day", x.maxPerDaySeconds)
             x.every = text("every", x.every)
             x.onDay = x.every == nil ? nil : number("on", x.onDay)
             x.seriesUID = text("series", x.seriesUID)
@@ -234,9 +243,10 @@ package enum SyncItem: Sendable, Equatable {
         var hash = FNV1a()
         hash.add("\(kind.rawValue)\u{1F}\(uid)".utf8)
         for field in fields {
-            // A task's due date and estimate came later: without them its digest is the one
-            // agreed before, so an upgrade sends nothing again.
+            // A task's due date and estimate, a subtask's priority and daily cap came later:
+            // without them its digest is the one agreed before, so an upgrade sends nothing again.
             if kind == .task, field.value.isEmpty, field.name == "due" || field.name == "estimate" { continue }
+            if kind == .subtask, field.value.isEmpty, field.name == "priority" || field.name == "max_per_day" { continue }
             hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8)
         }
         return String(hash.value, radix: 16)
