@@ -51,9 +51,16 @@ struct AccountCalendar {
         case .written:
             env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
         case .changedOnServer, .missing:
-            // Refused because something is there (RFC 4791 section 5.3.1): say what.
+            // Refused because something is there (RFC 4791 section 5.3.1). A calendar of this very
+            // name made meanwhile (another machine's setup at the same moment) is the one asked for.
+            let found = try? client.calendar(at: url, endpoint)
+            if let found, CalDAVChoice.calendar(named: calendar, in: [found]) != nil, found.writable != false,
+               found.components.isEmpty || components.allSatisfy(found.components.contains) {
+                try accept(found, endpoint)
+                return AccountCalendar(account: account, endpoint: endpoint, url: found.url, name: found.displayName)
+            }
             let there: String
-            if let found = try? client.calendar(at: url, endpoint) {
+            if let found {
                 let name = CalDAVChoice.decodingReferences(found.displayName)
                 there = "a calendar named '\(Sanitized.terminal(name))' is at \(Sanitized.terminal(url)); name it to use it"
             } else {
