@@ -18,7 +18,8 @@ package struct ConfigCommand: ParsableCommand {
 package struct ConfigListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting and its value.")
     @Flag(help: "Print JSON for scripts.") var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -38,7 +39,8 @@ package struct ConfigListCommand: FocusRunnable {
 package struct ConfigGetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting.")
     @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -50,7 +52,8 @@ package struct ConfigSetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (validated before it is written).")
     @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
     @Argument(help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var value: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -83,7 +86,8 @@ package struct ConfigSetCommand: FocusRunnable {
 
 package struct ConfigPathCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the config file lives.")
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

@@ -88,7 +88,8 @@ package struct SyncNowCommand: FocusRunnable {
     var passwordStdin = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
     var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 
@@ -119,7 +120,8 @@ package struct SyncSetupCommand: FocusRunnable {
     var passwordStdin = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
     var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 
@@ -162,7 +164,8 @@ package struct SyncStatusCommand: FocusRunnable {
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 
