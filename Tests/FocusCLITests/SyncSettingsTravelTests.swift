@@ -94,6 +94,30 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         }
     }
 
+    @Test func theDailyCapAndBufferSetOnOneMachineArriveOnTheOtherAndShapeItsPlan() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try await set(laptop, "max_per_day", "1h", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "buffer", "10m", changedAt: "2026-11-24T18:00:00Z")
+        try sync(laptop, server)
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.contains { $0.contains("max_per_day = 1h") && $0.contains("buffer = 10m") }, "\(arrived.settings)")
+        #expect(desktop.config.value(ofKnown: "max_per_day") == "1h")
+        // The desktop plans with the cap: 3 h due in four days spread at most 1 h a day.
+        let added = await desktop.output("task", "add", "Book/Draft", "--estimate", "3h", "--due", "in 4 days", "--span", "30m")
+        #expect(added.code == 0, "\(added.err)")
+        let plan = await desktop.output("plan", "--json").out
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any])
+        let starts = (json["blocks"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+        #expect(starts.count == 6, "\(plan)")
+        #expect(Dictionary(grouping: starts) { $0.prefix(10) }.values.allSatisfy { $0.count <= 2 }, "at most 1 h a day: \(starts)")
+        // Cleared on the desktop later: cleared on the laptop too.
+        try await set(desktop, "max_per_day", "none", changedAt: "2026-11-24T19:00:00Z")
+        try sync(desktop, server)
+        try sync(laptop, server)
+        #expect(laptop.config.value(ofKnown: "max_per_day") == "none")
+    }
+
     @Test func aFeedDroppedOnOneMachineIsDroppedOnTheOtherAndTheSettingsEventIsNoItem() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server), desktop = try machine(server)

@@ -19,7 +19,8 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
                                                 notes: text.isEmpty ? nil : text, estimateSeconds: n == 0 ? nil : n * 1800,
                                                 startDate: n % 3 == 0 ? nil : "2026-12-0\(n)", due: n == 1 ? nil : date(1_795_000_000 + Int64(n) * 3600),
                                                 spanSeconds: n == 2 ? 1500 : nil, earliestMinutes: n == 3 ? 9 * 60 + 30 : nil, done: n == 4,
-                                                modified: 1_795_529_642_839)))
+                                                modified: 1_795_529_642_839, priority: n % 3 - 1,
+                                                maxPerDaySeconds: [nil, 60, 5400, 3630, 86_400, 7200][n])))
             items.append(.session(SyncedSession(uid: SyncIdentity.sessionUID(taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", start: date(1_795_300_200)),
                                                 taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", label: "Thesis/Chapter 2",
                                                 start: date(1_795_300_200), end: date(1_795_301_700), plannedSeconds: 1500,
@@ -147,6 +148,47 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
         #expect(SyncCodec.encode(.task(t), stamp: date(1), over: nil) == SyncCodec.encode(.task(t), stamp: date(1)))
     }
 
+    /// RFC 5545 section 3.8.1.9: 1–4 high, 0 (undefined) and 5 normal, 6–9 low; what focus
+    /// writes is 1, nothing, 9.
+    @Test(arguments: [("1", "high"), ("2", "high"), ("4", "high"), ("0", ""), ("5", ""), ("6", "low"), ("9", "low"),
+                      ("10", ""), ("-1", ""), ("high", ""), (" 3 ", "high")])
+    func anotherAppsPriorityReadsAsHighNormalOrLow(value: String, expected: String) throws {
+        let todo = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a@b\r\nSUMMARY:Call\r\nRELATED-TO:t@b\r\nPRIORITY:\(value)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let item = try #require(try decode(todo))
+        #expect(item.fields.first { $0.name == "priority" }?.value == expected)
+    }
+
+    @Test(arguments: [("PT2H", 7200), ("PT90M", 5400), ("PT1H30M", 5400), ("P1D", 86_400), ("PT1H0M30S", 3630), ("+PT15M", 900),
+                      ("3600", 3600), ("pt45m", 2700), ("PT24H", 86_400)] as [(String, Int?)]
+              + [("P1W", nil), ("-PT1H", nil), ("PT30S", nil), ("PT25H", nil), ("PT", nil), ("P", nil), ("2h", nil), ("PT1X", nil),
+                 ("", nil), ("PT9999999H", nil), ("1234567", nil)])
+    func aDailyCapIsADuration(value: String, seconds: Int?) throws {
+        let todo = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a@b\r\nSUMMARY:Call\r\nRELATED-TO:t@b\r\nX-FOCUS-MAX-PER-DAY:\(value)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let item = try #require(try decode(todo))
+        #expect(item.fields.first { $0.name == "max_per_day" }?.value == seconds.map(String.init) ?? "")
+    }
+
+    /// An agreed version stored before priorities travelled may hold another app's PRIORITY
+    /// this machine never read: a subtask unchanged here since takes it instead of writing it over.
+    @Test func aSubtaskUnchangedSinceTheAgreedVersionTakesItsPriorityAndCap() {
+        let base = SyncItem.subtask(SyncedSubtask(uid: "s@b", taskUID: "t@b", title: "Call", notes: nil, estimateSeconds: nil, startDate: nil,
+                                                  due: nil, spanSeconds: nil, earliestMinutes: nil, done: false, modified: 5,
+                                                  priority: 1, maxPerDaySeconds: 3600))
+        guard case var .subtask(plain) = base else { return }
+        plain.priority = 0
+        plain.maxPerDaySeconds = nil
+        let mine = SyncItem.subtask(plain)
+        // Agreed by a build that did not read them: the digest then was that of `mine`.
+        let old = SyncState(uid: "s@b", kind: .subtask, url: "u", etag: nil, base: Data(), digest: mine.digest)
+        #expect(SyncPlan.learned(mine, from: base, state: old) == base)
+        let merged = SyncMerge.merge(base: base, local: SyncPlan.learned(mine, from: base, state: old), remote: base)
+        #expect(!merged.writeRemote, "nothing to write over there")
+        // Agreed with them (this build): set back to normal here is a change made here.
+        let agreed = SyncState(uid: "s@b", kind: .subtask, url: "u", etag: nil, base: Data(), digest: base.digest)
+        #expect(SyncPlan.learned(mine, from: base, state: agreed) == mine)
+        #expect(SyncMerge.merge(base: base, local: mine, remote: base).writeRemote)
+    }
+
     @Test func whatIsNotAnItemIsLeftAloneAndNothingCrashes() throws {
         let lunch = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         #expect(try decode(lunch) == nil)
@@ -191,5 +233,51 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
         var n: UInt64 = 0
         let uid = SyncIdentity.newUID(.task) { n += 1; return n }
         #expect(uid == "focus-task-00000000000000010000000000000002@focus")
+    }
+    /// The text sync writes, byte for byte: the calendar module's writer folds and escapes it
+    /// exactly as the codec's own writer did before there was one writer.
+    @Test func aSessionIsWrittenByteForByteAsBefore() {
+        let session = SyncedSession(uid: "session-1@focus", taskUID: "focus-task-1@focus", subtaskUID: nil, label: "Thesis, chapter 2; draft",
+                                    start: date(1_795_300_200), end: date(1_795_301_700), plannedSeconds: 1500, focusedSeconds: 1400,
+                                    status: "completed", note: "Read the sources again: Smith 2019, Jones 2021; then rewrite the opening section\\ending",
+                                    modified: 1_795_529_642_839, tags: ["deep", "review"])
+        let expected = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN", "BEGIN:VEVENT", "UID:session-1@focus",
+            "DTSTAMP:20261124T190000Z", "LAST-MODIFIED:20261124T141402Z", "DTSTART:20261121T223000Z", "DTEND:20261121T225500Z",
+            "SUMMARY:Thesis\\, chapter 2\\; draft",
+            "DESCRIPTION:Read the sources again: Smith 2019\\, Jones 2021\\; then rewrite ",
+            " the opening section\\\\ending",
+            "TRANSP:TRANSPARENT", "CATEGORIES:focus", "CATEGORIES:deep,review", "X-FOCUS-SESSION:completed",
+            "X-FOCUS-TASK:focus-task-1@focus", "X-FOCUS-PLANNED:1500", "X-FOCUS-FOCUSED:1400", "X-FOCUS-MODIFIED:1795529642839",
+            "END:VEVENT", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+        #expect(SyncCodec.encode(.session(session), stamp: date(1_795_546_800)) == expected)
+    }
+
+    /// RFC 5545 section 3.1: lines fold at 75 octets and never inside a UTF-8 sequence; sync's
+    /// folds also fall between characters, so an emoji and its skin tone stay on one line.
+    @Test func aLongNonASCIISummaryFoldsOnACharacterBoundary() throws {
+        // "SUMMARY:Plan" and seven thumbs fill 68 octets: the eighth (8 octets, two scalars)
+        // would straddle the 75th octet.
+        let title = "Plan" + String(repeating: "👍🏽", count: 30)
+        let task = SyncItem.task(SyncedTask(uid: "focus-task-9@focus", title: title, notes: nil, archived: false, modified: 0))
+        let text = SyncCodec.encode(task, stamp: date(1_795_546_800))
+        let lines = text.components(separatedBy: "\r\n").dropLast()
+        let summary = lines.drop { !$0.hasPrefix("SUMMARY:") }.prefix { $0.hasPrefix("SUMMARY:") || $0.hasPrefix(" ") }
+        #expect(summary.count == 4, "\(summary)")
+        #expect(summary.first == "SUMMARY:Plan" + String(repeating: "👍🏽", count: 7))
+        #expect(summary.allSatisfy { $0.utf8.count <= 75 })
+        for line in summary.dropFirst() {
+            #expect(line.dropFirst().allSatisfy { $0 == "👍🏽" }, "a continuation starts inside a character: \(line.unicodeScalars.map(\.value))")
+        }
+        #expect(try decode(text) == task)
+    }
+
+    /// Another program may fold by octets alone, between a letter and its combining accent: the
+    /// continuation's space and the accent are then one character, and still unfold.
+    @Test func aLineFoldedInsideACharacterUnfoldsWhole() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:cafe@example.org\r\nSUMMARY:Cafe\r\n \u{301} au lait\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        guard case let .task(t)? = try decode(text) else { Issue.record("not a task"); return }
+        #expect(t.title == "Cafe\u{301} au lait")
     }
 }

@@ -1,9 +1,11 @@
+import FocusCalendar
 import FoundationEssentials
 
 /// The settings that travel with sync, so two machines plan the same week (README, "Two
-/// machines"): working hours, days off, buffers and feed subscriptions (their addresses, never a
-/// password). One event in the sync calendar holds them, each key with the time of its last
-/// change; each key merges on its own against the version both machines last agreed on.
+/// machines"): working hours, days off, buffers, the daily cap and feed subscriptions (their
+/// addresses, never a password). One event in the sync calendar holds them, each key with the
+/// time of its last change; each key merges on its own against the version both machines last
+/// agreed on.
 package struct SyncSettings: Sendable, Equatable, Codable {
     package struct Value: Sendable, Equatable, Codable {
         package var value: String
@@ -21,10 +23,10 @@ package struct SyncSettings: Sendable, Equatable, Codable {
     package init(_ values: [String: Value] = [:]) { self.values = values }
 
     /// The config keys that travel, in the order they are shown; a key this build does not know
-    /// (`buffer` before it existed) travels untouched through it. `feeds` is the subscribed
+    /// (`buffer`, `max_per_day` before they existed) travels untouched through it. `feeds` is the subscribed
     /// feeds' addresses, one a line.
     package static let configKeys = ["day_start", "day_end", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri",
-                                     "hours.sat", "hours.sun", "off", "buffer"]
+                                     "hours.sat", "hours.sun", "off", "buffer", "max_per_day"]
     package static let feedsKey = "feeds"
 
     /// The UID of the settings event (one per sync calendar, whichever machine wrote it).
@@ -104,8 +106,8 @@ extension SyncSettings {
     /// `X-FOCUS-SETTING;KEY=…;MODIFIED=…` line a key): never busy time, never a session. Dated
     /// at its last change, so a calendar app shows it there.
     package func encode(stamp: Date) -> String {
-        var out = ""
-        func line(_ text: String) { ICSText.append(text, to: &out) }
+        var out: [UInt8] = []
+        func line(_ text: String) { ICSWriter.appendLine(text, to: &out) }
         let last = Date(timeIntervalSince1970: Double(values.values.map(\.modified).max() ?? 0) / 1000)
         line("BEGIN:VCALENDAR")
         line("VERSION:2.0")
@@ -120,11 +122,11 @@ extension SyncSettings {
         line("X-FOCUS-SETTINGS:1")
         for key in values.keys.sorted() {
             guard let v = values[key] else { continue }
-            line("X-FOCUS-SETTING;KEY=\(key);MODIFIED=\(v.modified):" + ICSText.escape(v.value))
+            line("X-FOCUS-SETTING;KEY=\(key);MODIFIED=\(v.modified):" + ICSWriter.escapeText(v.value))
         }
         line("END:VEVENT")
         line("END:VCALENDAR")
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The settings a calendar object resource holds, if it is the settings event. Keys are
