@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -30,7 +31,7 @@ private func reload(_ world: TestWorld) throws {
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    let summary = try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+    let summary = try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
     try reload(world)
     return summary
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusServices
 import Synchronization
 import FocusCore
 import FocusNotifications
@@ -58,7 +59,7 @@ package struct DaemonCommand: FocusRunnable {
             settle: { config, db in
                 var e = env
                 e.config = config
-                Planning.replanQuietly(e, db)
+                Planning.replanQuietly(e.services, db)
             },
             fingerprint: { DatabaseFingerprint.of(path: databasePath) },
             log: log, hooks: env.makeHooks(log),
