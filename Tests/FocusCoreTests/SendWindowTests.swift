@@ -31,8 +31,8 @@ private struct Run {
     var widths: [Int] = []
 }
 
-private func simulate(_ server: SimulatedServer, orders: [Int]) -> Run {
-    var run = Run(schedule: SendSchedule(orders: orders))
+private func simulate(_ server: SimulatedServer, orders: [Int], limit: Int = SendWindow.widest) -> Run {
+    var run = Run(schedule: SendSchedule(orders: orders, limit: limit))
     var freeAt = Array(repeating: 0.0, count: server.workers)
     var inFlight: [(index: Int, end: Double)] = []
     var time = 0.0
@@ -98,6 +98,13 @@ func theWindowSettlesWhereTheServerStopsGettingFaster(server: SimulatedServer, w
     let run = simulate(SimulatedServer(latency: 0.1, workers: 1000), orders: sessions(500))
     #expect(run.inFlightAtStart.first == 1)
     #expect(run.inFlightAtStart.max() == SendWindow.widest)
+}
+
+@Test(arguments: [1, 2, 4])
+func aLimitKeepsTheWindowAtMostThatWide(limit: Int) {
+    let run = simulate(SimulatedServer(latency: 0.1, workers: 64), orders: sessions(200), limit: limit)
+    #expect(run.inFlightAtStart.max() == limit)
+    #expect(run.answered.count == 200)
 }
 
 @Test func aPushBackHalvesTheWindowAndHoldsEveryWriteForItsRetryAfter() {

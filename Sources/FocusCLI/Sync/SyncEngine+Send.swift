@@ -12,7 +12,9 @@ extension SyncEngine {
     func perform(_ writes: [SyncWrite], endpoint: CalDAVEndpoint, summary: inout Summary) throws -> [SyncWrite] {
         guard !writes.isEmpty else { return [] }
         let channel = client.writes(endpoint)
-        var schedule = SendSchedule(orders: writes.map(\.order))
+        // FOCUS_SEND_WIDTH caps the writes in flight (1: one at a time; scripts/bench-sync).
+        let limit = env.environment["FOCUS_SEND_WIDTH"].flatMap { Int($0) } ?? SendWindow.widest
+        var schedule = SendSchedule(orders: writes.map(\.order), limit: limit)
         let started = ContinuousClock.now
         func elapsed() -> Double {
             let d = started.duration(to: .now)

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// cut off anywhere never leaves a subtask there without its task. A write to send again goes
 /// first. After a final failure nothing more starts; those in flight still end.
 package struct SendSchedule: Sendable, Equatable {
-    package private(set) var window = SendWindow()
+    package private(set) var window: SendWindow
     /// Indices not yet started (or to send again), the next first.
     private var waiting: [Int]
     private let orders: [Int]
@@ -18,7 +18,9 @@ package struct SendSchedule: Sendable, Equatable {
     package private(set) var stopped = false
 
     /// `orders[i]`: the order of write `i` (ascending, as the plan sorted them).
-    package init(orders: [Int]) {
+    /// `limit`: the most in flight at once (`SendWindow.limit`).
+    package init(orders: [Int], limit: Int = SendWindow.widest) {
+        window = SendWindow(limit: limit)
         self.orders = orders
         waiting = Array(orders.indices)
         attempts = Array(repeating: 0, count: orders.count)

@@ -59,7 +59,13 @@ package struct SendWindow: Sendable, Equatable {
     private var measured = 0
     private var since = 0.0
 
-    package init() {}
+    /// The most in flight for this send: `widest`, or fewer (1: one at a time, for a benchmark
+    /// of the difference).
+    package let limit: Int
+
+    package init(limit: Int = SendWindow.widest) {
+        self.limit = max(1, min(limit, Self.widest))
+    }
 
     /// Completions each width is measured over.
     var sample: Int { max(8, 2 * width) }
@@ -115,7 +121,7 @@ package struct SendWindow: Sendable, Equatable {
             skip = width
             return
         }
-        guard width < Self.widest else {
+        guard width * 2 <= limit else {
             settled = true
             return
         }
