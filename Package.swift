@@ -59,7 +59,9 @@ let package = Package(
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
         .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
         // The domain: model, engine, scheduling, stats, sync, ports, errors: decisions over values.
-        .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText"]),
+        // Sync's calendar objects are written with FocusCalendar's writer (one implementation of
+        // RFC 5545 folding and escaping); FocusCalendar knows nothing of Core.
+        .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText", "FocusCalendar"]),
         // What FoundationEssentials leaves out of Foundation's text handling (trimming), and text
         // measured in terminal columns.
         .target(name: "FocusText"),
@@ -90,7 +92,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "FocusTimeTests", dependencies: ["FocusTime"]),
-        .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCoreTestSupport"]),
+        .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCalendar", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
         .testTarget(name: "FocusRenderingTests", dependencies: ["FocusRendering", "FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),

@@ -1,22 +1,45 @@
 import FoundationEssentials
 
+/// An event found in a published calendar (a member that changed since the last publication),
+/// as far as publishing needs to know it (README, "Your real calendar"): read by
+/// `PublishedCopyReader`, reviewed by Core's `Publication.review`.
+package struct ServerCopy: Sendable, Equatable {
+    package var url: String
+    package var etag: String?
+    package var uid: String
+    /// Written by focus (it has `X-FOCUS-BLOCK` or `X-FOCUS-SESSION`), on this machine or another.
+    package var byFocus: Bool
+    /// A planned block (`X-FOCUS-BLOCK`).
+    package var isBlock: Bool
+    /// `X-FOCUS-PUBLISHER`: the name of the focus that wrote it (nil: none, an older focus).
+    package var publisher: String?
+    /// `X-FOCUS-HOST`: the machine that focus ran on, for messages.
+    package var host: String?
+    /// Its start and end; nil when it is not a timed event.
+    package var time: DateInterval?
+    package var cancelled: Bool
+
+    package init(url: String, etag: String?, uid: String, byFocus: Bool, isBlock: Bool, publisher: String?, host: String?,
+                 time: DateInterval?, cancelled: Bool) {
+        self.url = url
+        self.etag = etag
+        self.uid = uid
+        self.byFocus = byFocus
+        self.isBlock = isBlock
+        self.publisher = publisher
+        self.host = host
+        self.time = time
+        self.cancelled = cancelled
+    }
+}
+
 /// One calendar object of a calendar focus publishes to, read back (README, "Your real
 /// calendar"): what publishing needs to know of it to tell a moved block from a deleted or
 /// edited one, and its own events from another machine's.
 package enum PublishedCopyReader {
-    /// What an object says (FocusCLI makes Core's `ServerCopy` of it).
-    package struct Copy: Sendable {
-        package var uid: String
-        package var byFocus: Bool
-        package var isBlock: Bool
-        package var publisher: String?
-        package var host: String?
-        package var time: DateInterval?
-        package var cancelled: Bool
-    }
-
-    /// The object's first event; nil when it holds no event that reads.
-    package static func copy(data: Data, local: LocalCalendar) -> Copy? {
+    /// What the object at `url` (version `etag`) says: its first event; nil when it holds no
+    /// event that reads.
+    package static func copy(data: Data, url: String, etag: String?, local: LocalCalendar) -> ServerCopy? {
         let text = String(decoding: data, as: UTF8.self)
         guard let document = try? ICSReader.parse(text),
               let event = document.events.first(where: { $0.recurrenceID == nil }) ?? document.events.first else { return nil }
@@ -29,7 +52,7 @@ package enum PublishedCopyReader {
             if end > start { time = DateInterval(start: Date(timeIntervalSince1970: Double(start)), end: Date(timeIntervalSince1970: Double(end))) }
         }
         let block = property("X-FOCUS-BLOCK", in: text) != nil
-        return Copy(uid: event.uid, byFocus: event.publishedByFocus, isBlock: block,
+        return ServerCopy(url: url, etag: etag, uid: event.uid, byFocus: event.publishedByFocus, isBlock: block,
                           publisher: property("X-FOCUS-PUBLISHER", in: text), host: property("X-FOCUS-HOST", in: text),
                           time: time, cancelled: event.cancelled)
     }

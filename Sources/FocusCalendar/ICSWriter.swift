@@ -52,35 +52,35 @@ package enum ICSWriter {
 
     /// The calendar's opening lines; then `append` each event and `end`.
     package static func begin(name: String?, to out: inout [UInt8]) {
-        line("BEGIN:VCALENDAR", &out)
-        line("PRODID:-//focus//focus//EN", &out)
-        line("VERSION:2.0", &out)
-        line("CALSCALE:GREGORIAN", &out)
-        if let name { line("X-WR-CALNAME:" + escapeText(name), &out) }
+        appendLine("BEGIN:VCALENDAR", to: &out)
+        appendLine("PRODID:-//focus//focus//EN", to: &out)
+        appendLine("VERSION:2.0", to: &out)
+        appendLine("CALSCALE:GREGORIAN", to: &out)
+        if let name { appendLine("X-WR-CALNAME:" + escapeText(name), to: &out) }
     }
 
     /// One VEVENT; `stamp` is the DTSTAMP as `utcDateTime` writes it (one for the whole file).
     package static func append(_ event: ExportEvent, stamp: String, to out: inout [UInt8]) {
         let start = seconds(event.start)
         let end = max(start, seconds(event.end))
-        line("BEGIN:VEVENT", &out)
-        line("UID:" + escapeText(event.uid), &out)
-        line("DTSTAMP:" + stamp, &out)
-        line("DTSTART:" + utcDateTime(start), &out)
-        line("DTEND:" + utcDateTime(end), &out)
-        line("SUMMARY:" + escapeText(event.summary), &out)
-        if let description = event.description { line("DESCRIPTION:" + escapeText(description), &out) }
+        appendLine("BEGIN:VEVENT", to: &out)
+        appendLine("UID:" + escapeText(event.uid), to: &out)
+        appendLine("DTSTAMP:" + stamp, to: &out)
+        appendLine("DTSTART:" + utcDateTime(start), to: &out)
+        appendLine("DTEND:" + utcDateTime(end), to: &out)
+        appendLine("SUMMARY:" + escapeText(event.summary), to: &out)
+        if let description = event.description { appendLine("DESCRIPTION:" + escapeText(description), to: &out) }
         if let status = event.status {
             let token = status.uppercased().filter { $0.isLetter || $0 == "-" }
-            if !token.isEmpty { line("STATUS:" + token, &out) }
+            if !token.isEmpty { appendLine("STATUS:" + token, to: &out) }
         }
-        for property in event.properties { line(property, &out) }
-        line("END:VEVENT", &out)
+        for property in event.properties { appendLine(property, to: &out) }
+        appendLine("END:VEVENT", to: &out)
     }
 
     /// The calendar's closing line.
     package static func end(to out: inout [UInt8]) {
-        line("END:VCALENDAR", &out)
+        appendLine("END:VCALENDAR", to: &out)
     }
 
     /// RFC 5545 TEXT escaping: `\` → `\\`, `;` → `\;`, `,` → `\,`, newline (LF, CR LF or CR) → `\n`.
@@ -119,15 +119,25 @@ package enum ICSWriter {
             + String(zeroPadded: sod % 60, width: 2) + "Z"
     }
 
-    /// Appends a content line folded at 75 octets (continuations start with one space, so they
-    /// carry 74 octets of content), never splitting a UTF-8 sequence, ended by CRLF.
-    private static func line(_ text: String, _ out: inout [UInt8]) {
+    /// Content lines as one text: each folded and ended by CRLF as `appendLine` writes it.
+    package static func text(lines: some Sequence<String>) -> String {
+        var out: [UInt8] = []
+        for text in lines { appendLine(text, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends one content line (RFC 5545 section 3.1), ended by CRLF and folded so that no line
+    /// is longer than 75 octets: continuations start with one space, so they carry 74 octets of
+    /// content. A fold never splits a UTF-8 sequence, and falls between characters (a letter and
+    /// its accent, an emoji and its skin tone stay on one line; readers that unfold by
+    /// characters rather than octets read them back whole) unless one character is longer than
+    /// a line.
+    package static func appendLine(_ text: String, to out: inout [UInt8]) {
         let bytes = Array(text.utf8)
         var i = 0
         var limit = 75
         while bytes.count - i > limit {
-            var cut = i + limit
-            while cut > i, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            let cut = foldPoint(text, bytes, from: i, limit: limit)
             out.append(contentsOf: bytes[i..<cut])
             out.append(13)
             out.append(10)
@@ -138,5 +148,23 @@ package enum ICSWriter {
         out.append(contentsOf: bytes[i...])
         out.append(13)
         out.append(10)
+    }
+
+    /// Where a line that goes on past `start + limit` octets folds: the last character boundary
+    /// within the limit; within a character longer than a line, the last UTF-8 sequence start.
+    private static func foldPoint(_ text: String, _ bytes: [UInt8], from start: Int, limit: Int) -> Int {
+        var cut = start + limit
+        // Between two ASCII characters is always a character boundary (a content line holds no
+        // CR LF pair, the one ASCII pair that is a single character).
+        if bytes[cut] < 0x80, bytes[cut - 1] < 0x80 { return cut }
+        var used = 0
+        for character in text[text.utf8.index(text.utf8.startIndex, offsetBy: start)...] {
+            let size = character.utf8.count
+            if used + size > limit { break }
+            used += size
+        }
+        if used > 0 { return start + used }
+        while cut > start, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        return cut
     }
 }

@@ -84,4 +84,18 @@ import Testing
         #expect(text.contains("\r\nDTSTART:20261123T080000Z\r\nDTEND:20261123T080000Z\r\n"))
         #expect(text.contains("\r\nDTSTAMP:20261123T080000Z\r\n"))
     }
+    @Test func foldsFallBetweenCharactersSoAFlagStaysWhole() throws {
+        // "SUMMARY:Plan" and seven flags fill 68 octets; the eighth flag (two regional
+        // indicators, 8 octets) would straddle the 75th.
+        let summary = "Plan" + String(repeating: "🇫🇷", count: 20)
+        let text = ICSWriter.calendar(events: [
+            ExportEvent(uid: "flags@focus", start: utc("2026-11-23T08:00:00Z"), end: utc("2026-11-23T09:00:00Z"), summary: summary),
+        ], stamp: utc("2026-11-22T12:00:00Z"))
+        let lines = text.components(separatedBy: "\r\n").dropLast()
+        let folded = lines.drop { !$0.hasPrefix("SUMMARY:") }.prefix { $0.hasPrefix("SUMMARY:") || $0.hasPrefix(" ") }
+        #expect(folded.first == "SUMMARY:Plan" + String(repeating: "🇫🇷", count: 7))
+        #expect(folded.count == 3 && folded.allSatisfy { $0.utf8.count <= 75 })
+        for line in folded.dropFirst() { #expect(line.dropFirst().allSatisfy { $0 == "🇫🇷" }, "\(line.unicodeScalars.map(\.value))") }
+        #expect(try ICSReader.parse(text).events.first?.summary == summary)
+    }
 }

@@ -192,4 +192,50 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
         let uid = SyncIdentity.newUID(.task) { n += 1; return n }
         #expect(uid == "focus-task-00000000000000010000000000000002@focus")
     }
+    /// The text sync writes, byte for byte: the calendar module's writer folds and escapes it
+    /// exactly as the codec's own writer did before there was one writer.
+    @Test func aSessionIsWrittenByteForByteAsBefore() {
+        let session = SyncedSession(uid: "session-1@focus", taskUID: "focus-task-1@focus", subtaskUID: nil, label: "Thesis, chapter 2; draft",
+                                    start: date(1_795_300_200), end: date(1_795_301_700), plannedSeconds: 1500, focusedSeconds: 1400,
+                                    status: "completed", note: "Read the sources again: Smith 2019, Jones 2021; then rewrite the opening section\\ending",
+                                    modified: 1_795_529_642_839, tags: ["deep", "review"])
+        let expected = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN", "BEGIN:VEVENT", "UID:session-1@focus",
+            "DTSTAMP:20261124T190000Z", "LAST-MODIFIED:20261124T141402Z", "DTSTART:20261121T223000Z", "DTEND:20261121T225500Z",
+            "SUMMARY:Thesis\\, chapter 2\\; draft",
+            "DESCRIPTION:Read the sources again: Smith 2019\\, Jones 2021\\; then rewrite ",
+            " the opening section\\\\ending",
+            "TRANSP:TRANSPARENT", "CATEGORIES:focus", "CATEGORIES:deep,review", "X-FOCUS-SESSION:completed",
+            "X-FOCUS-TASK:focus-task-1@focus", "X-FOCUS-PLANNED:1500", "X-FOCUS-FOCUSED:1400", "X-FOCUS-MODIFIED:1795529642839",
+            "END:VEVENT", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+        #expect(SyncCodec.encode(.session(session), stamp: date(1_795_546_800)) == expected)
+    }
+
+    /// RFC 5545 section 3.1: lines fold at 75 octets and never inside a UTF-8 sequence; sync's
+    /// folds also fall between characters, so an emoji and its skin tone stay on one line.
+    @Test func aLongNonASCIISummaryFoldsOnACharacterBoundary() throws {
+        // "SUMMARY:Plan" and seven thumbs fill 68 octets: the eighth (8 octets, two scalars)
+        // would straddle the 75th octet.
+        let title = "Plan" + String(repeating: "👍🏽", count: 30)
+        let task = SyncItem.task(SyncedTask(uid: "focus-task-9@focus", title: title, notes: nil, archived: false, modified: 0))
+        let text = SyncCodec.encode(task, stamp: date(1_795_546_800))
+        let lines = text.components(separatedBy: "\r\n").dropLast()
+        let summary = lines.drop { !$0.hasPrefix("SUMMARY:") }.prefix { $0.hasPrefix("SUMMARY:") || $0.hasPrefix(" ") }
+        #expect(summary.count == 4, "\(summary)")
+        #expect(summary.first == "SUMMARY:Plan" + String(repeating: "👍🏽", count: 7))
+        #expect(summary.allSatisfy { $0.utf8.count <= 75 })
+        for line in summary.dropFirst() {
+            #expect(line.dropFirst().allSatisfy { $0 == "👍🏽" }, "a continuation starts inside a character: \(line.unicodeScalars.map(\.value))")
+        }
+        #expect(try decode(text) == task)
+    }
+
+    /// Another program may fold by octets alone, between a letter and its combining accent: the
+    /// continuation's space and the accent are then one character, and still unfold.
+    @Test func aLineFoldedInsideACharacterUnfoldsWhole() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:cafe@example.org\r\nSUMMARY:Cafe\r\n \u{301} au lait\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        guard case let .task(t)? = try decode(text) else { Issue.record("not a task"); return }
+        #expect(t.title == "Cafe\u{301} au lait")
+    }
 }

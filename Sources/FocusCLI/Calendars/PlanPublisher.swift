@@ -123,10 +123,7 @@ struct PlanPublisher {
             return (PublicationReview(), nil)
         }
         let copies = changes.changed.compactMap { r in
-            r.data.flatMap { PublishedCopyReader.copy(data: $0, local: env.calendar) }.map { c in
-                ServerCopy(url: r.url, etag: r.etag, uid: c.uid, byFocus: c.byFocus, isBlock: c.isBlock, publisher: c.publisher,
-                           host: c.host, time: c.time, cancelled: c.cancelled)
-            }
+            r.data.flatMap { PublishedCopyReader.copy(data: $0, url: r.url, etag: r.etag, local: env.calendar) }
         }
         let review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
                                         complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)

@@ -1,36 +1,5 @@
+import FocusCalendar
 import FoundationEssentials
-
-/// An event found in a published calendar (a member that changed since the last publication),
-/// as far as publishing needs to know it.
-package struct ServerCopy: Sendable, Equatable {
-    package var url: String
-    package var etag: String?
-    package var uid: String
-    /// Written by focus (it has `X-FOCUS-BLOCK` or `X-FOCUS-SESSION`), on this machine or another.
-    package var byFocus: Bool
-    /// A planned block (`X-FOCUS-BLOCK`).
-    package var isBlock: Bool
-    /// `X-FOCUS-PUBLISHER`: the name of the focus that wrote it (nil: none, an older focus).
-    package var publisher: String?
-    /// `X-FOCUS-HOST`: the machine that focus ran on, for messages.
-    package var host: String?
-    /// Its start and end; nil when it is not a timed event.
-    package var time: DateInterval?
-    package var cancelled: Bool
-
-    package init(url: String, etag: String?, uid: String, byFocus: Bool, isBlock: Bool, publisher: String?, host: String?,
-                 time: DateInterval?, cancelled: Bool) {
-        self.url = url
-        self.etag = etag
-        self.uid = uid
-        self.byFocus = byFocus
-        self.isBlock = isBlock
-        self.publisher = publisher
-        self.host = host
-        self.time = time
-        self.cancelled = cancelled
-    }
-}
 
 /// What the server's side of a published calendar says before focus writes to it (README,
 /// "Your real calendar"): the events focus wrote that are gone there (written again), moved

@@ -1,5 +1,6 @@
-import FoundationEssentials
+import FocusCalendar
 import FocusTime
+import FoundationEssentials
 
 /// A session running on one machine, as that machine last wrote it into the sync calendar
 /// (README, "Two machines"): the other machines' `focus status` shows it.
@@ -59,8 +60,8 @@ extension RunningCheckpoint {
     /// The checkpoint as a transparent event in the sync calendar: `X-FOCUS-RUNNING` names the
     /// machine; focus never reads it as busy time or as a session.
     package func encode(stamp: Date) -> String {
-        var out = ""
-        func line(_ text: String) { ICSText.append(text, to: &out) }
+        var out: [UInt8] = []
+        func line(_ text: String) { ICSWriter.appendLine(text, to: &out) }
         line("BEGIN:VCALENDAR")
         line("VERSION:2.0")
         line("PRODID:-//focus//sync//EN")
@@ -69,18 +70,18 @@ extension RunningCheckpoint {
         line("DTSTAMP:" + SyncCodec.utc(stamp))
         line("DTSTART:" + SyncCodec.utc(checkpointAt))
         line("DTEND:" + SyncCodec.utc(endsAt ?? checkpointAt.addingTimeInterval(Double(remainingSeconds))))
-        line("SUMMARY:" + ICSText.escape("\(label) (running on \(machine))"))
+        line("SUMMARY:" + ICSWriter.escapeText("\(label) (running on \(machine))"))
         line("TRANSP:TRANSPARENT")
-        line("X-FOCUS-RUNNING:" + ICSText.escape(machine))
+        line("X-FOCUS-RUNNING:" + ICSWriter.escapeText(machine))
         line("X-FOCUS-MACHINE:" + machineID)
-        line("X-FOCUS-LABEL:" + ICSText.escape(label))
+        line("X-FOCUS-LABEL:" + ICSWriter.escapeText(label))
         line("X-FOCUS-PHASE:" + phase)
         line("X-FOCUS-STATE:" + (paused ? "paused" : "running"))
         line("X-FOCUS-REMAINING:\(remainingSeconds)")
         if let endsAt { line("X-FOCUS-ENDS:" + SyncCodec.utc(endsAt)) }
         line("END:VEVENT")
         line("END:VCALENDAR")
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A digest of what the checkpoint says (not when it was written): a new one is written

@@ -1,3 +1,4 @@
+import FocusCalendar
 import FocusText
 import FocusTime
 import FoundationEssentials
@@ -23,7 +24,8 @@ package struct ICSProperties: Sendable {
     package func text(_ name: String) -> String? { value(name).map(ICSText.unescape) }
 }
 
-/// Reading and writing content lines: folding, unfolding, TEXT escapes.
+/// Reading content lines: unfolding, parsing, TEXT unescaping. (Writing them is FocusCalendar's
+/// `ICSWriter`: folding and TEXT escaping have one implementation.)
 package enum ICSText {
     /// The unfolded lines of `data` (CRLF or LF; a line starting with a space or tab continues
     /// the one before it), parsed; lines that do not parse are skipped.
@@ -38,8 +40,10 @@ package enum ICSText {
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
-            if let first = line.first, first == " " || first == "\t", !unfolded.isEmpty {
-                unfolded[unfolded.count - 1] += line.dropFirst()
+            // The first scalar, not the first character: a writer that folds by octets may start
+            // a continuation with a combining mark, which makes one character with the space.
+            if let first = line.unicodeScalars.first, first == " " || first == "\t", !unfolded.isEmpty {
+                unfolded[unfolded.count - 1] += String(line.unicodeScalars.dropFirst())
             } else if !line.isEmpty {
                 unfolded.append(String(line))
             }
@@ -128,36 +132,6 @@ package enum ICSText {
         }
         return out
     }
-
-    package static func escape(_ value: String) -> String {
-        var out = ""
-        for c in value {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            case "\r": continue
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
-    /// One line, folded after 75 octets between characters, ending in CRLF.
-    package static func append(_ line: String, to out: inout String) {
-        var count = 0
-        for c in line {
-            let size = String(c).utf8.count
-            if count + size > 75 {
-                out += "\r\n "
-                count = 1
-            }
-            out.append(c)
-            count += size
-        }
-        out += "\r\n"
-    }
 }
 
 /// Tasks, subtasks and sessions as calendar objects (README, "Two machines"): a task or subtask
@@ -177,18 +151,15 @@ package enum SyncCodec {
     /// where the server takes that (`X-WR-CALNAME` keeps the calendar's name): each component
     /// is the one `encode` writes for the item alone.
     package static func collection(_ items: [SyncItem], name: String, stamp: Date, zone: LocalCalendar? = nil) -> String {
-        calendar(items, properties: ["X-WR-CALNAME:" + ICSText.escape(name)], stamp: stamp, zone: zone)
+        calendar(items, properties: ["X-WR-CALNAME:" + ICSWriter.escapeText(name)], stamp: stamp, zone: zone)
     }
 
     /// A VCALENDAR with focus's header, `properties` of its own, and the items' components.
     private static func calendar(_ items: [SyncItem], properties: [String], stamp: Date, zone: LocalCalendar?) -> String {
-        var out = ""
-        for line in ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN"] + properties { ICSText.append(line, to: &out) }
-        for item in items {
-            for line in componentLines(item, stamp: stamp, zone: zone) { ICSText.append(line, to: &out) }
-        }
-        ICSText.append("END:VCALENDAR", to: &out)
-        return out
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus//sync//EN"] + properties
+        for item in items { lines += componentLines(item, stamp: stamp, zone: zone) }
+        lines.append("END:VCALENDAR")
+        return ICSWriter.text(lines: lines)
     }
 
     /// The item written over the calendar object another program (or focus elsewhere) wrote for
@@ -244,11 +215,12 @@ package enum SyncCodec {
         if originalStatus == "IN-PROCESS", writtenStatus == "STATUS:NEEDS-ACTION", let at = ours.firstIndex(of: "STATUS:NEEDS-ACTION") {
             ours[at] = "STATUS:IN-PROCESS"
         }
-        var out = ""
-        for line in raw[..<begin] { ICSText.append(line, to: &out) }
-        for line in ours.dropLast() + kept + [ours.last ?? "END:\(name)"] { ICSText.append(line, to: &out) }
-        for line in raw[(end + 1)...] { ICSText.append(line, to: &out) }
-        return out
+        var lines = Array(raw[..<begin])
+        lines += ours.dropLast()
+        lines += kept
+        lines.append(ours.last ?? "END:\(name)")
+        lines += raw[(end + 1)...]
+        return ICSWriter.text(lines: lines)
     }
 
     /// The properties focus writes for an item (its own lines replace them). A task's start
@@ -282,7 +254,7 @@ package enum SyncCodec {
     private static func componentLines(_ item: SyncItem, stamp: Date, zone: LocalCalendar?) -> [String] {
         var out: [String] = []
         func line(_ text: String) { out.append(text) }
-        func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSText.escape(value)) } }
+        func text(_ name: String, _ value: String?) { if let value, !value.isEmpty { line(name + ":" + ICSWriter.escapeText(value)) } }
         let modified = Date(timeIntervalSince1970: Double(item.modified) / 1000)
         switch item {
         case let .task(t):
@@ -329,7 +301,7 @@ package enum SyncCodec {
             line("CATEGORIES:focus")
             // Its tags, in a CATEGORIES of their own (RFC 5545 section 3.8.1.2: a list of TEXT
             // values separated by commas; a property that may occur more than once).
-            if !s.tags.isEmpty { line("CATEGORIES:" + s.tags.map(ICSText.escape).joined(separator: ",")) }
+            if !s.tags.isEmpty { line("CATEGORIES:" + s.tags.map(ICSWriter.escapeText).joined(separator: ",")) }
             line("X-FOCUS-SESSION:" + s.status)
             line("X-FOCUS-TASK:" + s.taskUID)
             if let sub = s.subtaskUID { line("X-FOCUS-SUBTASK:" + sub) }
@@ -429,13 +401,7 @@ package enum SyncCodec {
     }
 
     /// `YYYYMMDDTHHMMSSZ`.
-    package static func utc(_ date: Date) -> String {
-        let s = Int(date.timeIntervalSince1970.rounded(.down))
-        let (y, m, d) = CivilCalendar.date(fromDayNumber: CivilCalendar.day(ofWall: s))
-        let t = CivilCalendar.secondOfDay(ofWall: s)
-        return String(zeroPadded: y, width: 4) + Digits.two(m) + Digits.two(d)
-            + "T" + Digits.two(t / 3600) + Digits.two(t % 3600 / 60) + Digits.two(t % 60) + "Z"
-    }
+    package static func utc(_ date: Date) -> String { ICSWriter.utcDateTime(date) }
 
     /// A title as focus stores one: trimmed, never empty, at most 500 characters.
     private static func title(_ text: String?) -> String {

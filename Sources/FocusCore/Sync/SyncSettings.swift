@@ -1,3 +1,4 @@
+import FocusCalendar
 import FoundationEssentials
 
 /// The settings that travel with sync, so two machines plan the same week (README, "Two
@@ -104,8 +105,8 @@ extension SyncSettings {
     /// `X-FOCUS-SETTING;KEY=…;MODIFIED=…` line a key): never busy time, never a session. Dated
     /// at its last change, so a calendar app shows it there.
     package func encode(stamp: Date) -> String {
-        var out = ""
-        func line(_ text: String) { ICSText.append(text, to: &out) }
+        var out: [UInt8] = []
+        func line(_ text: String) { ICSWriter.appendLine(text, to: &out) }
         let last = Date(timeIntervalSince1970: Double(values.values.map(\.modified).max() ?? 0) / 1000)
         line("BEGIN:VCALENDAR")
         line("VERSION:2.0")
@@ -120,11 +121,11 @@ extension SyncSettings {
         line("X-FOCUS-SETTINGS:1")
         for key in values.keys.sorted() {
             guard let v = values[key] else { continue }
-            line("X-FOCUS-SETTING;KEY=\(key);MODIFIED=\(v.modified):" + ICSText.escape(v.value))
+            line("X-FOCUS-SETTING;KEY=\(key);MODIFIED=\(v.modified):" + ICSWriter.escapeText(v.value))
         }
         line("END:VEVENT")
         line("END:VCALENDAR")
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The settings a calendar object resource holds, if it is the settings event. Keys are

@@ -1,3 +1,4 @@
+import FocusCalendar
 import FocusCore
 import Foundation
 import Testing
