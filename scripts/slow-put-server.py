@@ -5,10 +5,12 @@ keep-alive), or one at a time with --serial. For focus's tests and scripts/bench
 
 Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL]
 
-With --upstream, every request is passed on to that server (Radicale, scripts/caldav-server.py)
-and only PUTs are held; a PUT to a collection (a path ending in /) is refused with 405, as
-servers other than Radicale refuse it, so a sync writes one item per request. Without it, a PUT
-is answered 201 with an ETag (412 for If-None-Match: * on a path written before), a DELETE 204.
+A PUT is answered here: 201 with an ETag (412 for If-None-Match: * on a path written before),
+its body kept in DIR/bodies/PATH; a DELETE 204. With --upstream, every other request is passed
+on to that server (Radicale, scripts/caldav-server.py, for discovery, listings and MKCALENDAR),
+and a PUT to a collection (a path ending in /) is refused with 405, as servers other than
+Radicale refuse it, so a sync writes one item per request: the server's cost per PUT is then the
+delay alone, as for a server whose own work (PHP) takes it and runs in parallel.
 GET /_stats answers JSON: {"most_in_flight": N, "puts": N, "written": {path: count}}.
 
 Listens on a free port of 127.0.0.1 and writes it to DIR/port once listening. Runs until killed.
@@ -84,20 +86,18 @@ class Handler(BaseHTTPRequestHandler):
             if SERIAL:
                 one_at_a_time.acquire()
             time.sleep(HOLD)
-            if UPSTREAM:
-                status, headers, data = forward(self, method, body)
-            else:
-                with lock:
-                    exists = self.path in stats["written"]
-                    if exists and self.headers.get("If-None-Match") == "*":
-                        status, headers, data = 412, [], b""
-                    else:
-                        stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
-                        status, headers, data = 201, [("ETag", '"%d"' % stats["puts"])], b""
-            if 200 <= status < 300:
-                with lock:
-                    if UPSTREAM:
-                        stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
+            with lock:
+                exists = self.path in stats["written"]
+                if exists and self.headers.get("If-None-Match") == "*":
+                    status, headers, data = 412, [], b""
+                else:
+                    stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
+                    status, headers, data = 201, [("ETag", '"%d"' % stats["puts"])], b""
+            if status == 201:
+                path = os.path.join(DIR, "bodies", urllib.parse.unquote(self.path).lstrip("/"))
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as f:
+                    f.write(body or b"")
         finally:
             if SERIAL:
                 one_at_a_time.release()
