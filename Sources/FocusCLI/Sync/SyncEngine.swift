@@ -186,9 +186,8 @@ package struct SyncEngine {
     }
 
     /// Writes there, several at once where the server keeps up (`SendSchedule`), each recorded
-    /// as soon as the server took it. Writes refused
-    /// are checked against a listing of the calendar (`SyncPlan.afterRefusal`). Returns
-    /// whether something must be merged again.
+    /// as soon as the server took it. Writes refused are checked against a listing of the
+    /// calendar (`SyncPlan.afterRefusal`). Returns whether something must be merged again.
     private func push(_ writes: [SyncWrite], calendarURL: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> Bool {
         progress?.setTotal(writes.count)
         defer { progress?.finish() }
