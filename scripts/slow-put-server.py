@@ -3,14 +3,16 @@
 behind it does (Nextcloud: about 100 ms a PUT), several at once (a thread per connection, HTTP/1.1
 keep-alive), or one at a time with --serial. For focus's tests and scripts/bench-sync.
 
-Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL]
+Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL [--forward-puts]]
 
 A PUT is answered here: 201 with an ETag (412 for If-None-Match: * on a path written before),
 its body kept in DIR/bodies/PATH; a DELETE 204. With --upstream, every other request is passed
 on to that server (Radicale, scripts/caldav-server.py, for discovery, listings and MKCALENDAR),
 and a PUT to a collection (a path ending in /) is refused with 405, as servers other than
 Radicale refuse it, so a sync writes one item per request: the server's cost per PUT is then the
-delay alone, as for a server whose own work (PHP) takes it and runs in parallel.
+delay alone, as for a server whose own work (PHP) takes it and runs in parallel. With
+--forward-puts, a PUT is held, then passed on too (the upstream server then holds everything,
+for tests where a second machine reads what the first wrote).
 GET /_stats answers JSON: {"most_in_flight": N, "puts": N, "written": {path: count}}.
 
 Listens on a free port of 127.0.0.1 and writes it to DIR/port once listening. Runs until killed.
@@ -27,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 DIR, HOLD = sys.argv[1], float(sys.argv[2])
 SERIAL = "--serial" in sys.argv
 UPSTREAM = sys.argv[sys.argv.index("--upstream") + 1] if "--upstream" in sys.argv else None
+FORWARD_PUTS = UPSTREAM is not None and "--forward-puts" in sys.argv
 
 lock = threading.Lock()
 one_at_a_time = threading.Lock()
@@ -86,14 +89,20 @@ class Handler(BaseHTTPRequestHandler):
             if SERIAL:
                 one_at_a_time.acquire()
             time.sleep(HOLD)
-            with lock:
-                exists = self.path in stats["written"]
-                if exists and self.headers.get("If-None-Match") == "*":
-                    status, headers, data = 412, [], b""
-                else:
-                    stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
-                    status, headers, data = 201, [("ETag", '"%d"' % stats["puts"])], b""
-            if status == 201:
+            if FORWARD_PUTS:
+                status, headers, data = forward(self, method, body)
+                with lock:
+                    if 200 <= status < 300:
+                        stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
+            else:
+                with lock:
+                    exists = self.path in stats["written"]
+                    if exists and self.headers.get("If-None-Match") == "*":
+                        status, headers, data = 412, [], b""
+                    else:
+                        stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
+                        status, headers, data = 201, [("ETag", '"%d"' % stats["puts"])], b""
+            if status == 201 and not FORWARD_PUTS:
                 path = os.path.join(DIR, "bodies", urllib.parse.unquote(self.path).lstrip("/"))
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "wb") as f:

@@ -12,11 +12,14 @@ package final class SlowPutServer: @unchecked Sendable {
     private let directory: URL
     private var pid: pid_t = 0
 
-    package init(hold: Double, serial: Bool = false) throws {
+    /// `upstream`: a CalDAV server (`RadicaleServer.rootURL`) every request is passed on to,
+    /// each PUT after its hold (`--forward-puts`).
+    package init(hold: Double, serial: Bool = false, upstream: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
-        pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : []),
+        pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
+                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? []),
                                        output: directory.appendingPathComponent("log").path)
         let portFile = directory.appendingPathComponent("port").path
         let deadline = Date().addingTimeInterval(30)
