@@ -42,8 +42,15 @@ let package = Package(
             name: "FocusCLI",
             dependencies: [
                 "FocusCore", "FocusRendering", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork",
-                "FocusText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FocusServices", "FocusText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // What commands run that is not a command: the sync engine, the reminder daemon,
+        // publishing, the re-plan (`Planning`), reading and fetching calendars, the files they
+        // write. Services take a `ServiceContext` or the ports they use, never the command line.
+        .target(
+            name: "FocusServices",
+            dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
         ),
         // The terminal, HTML, JSON and CSV views of the domain: renderers are pure String builders
         // over Core's values (and the view values storage's queries return); the one styled-text
@@ -98,7 +105,7 @@ let package = Package(
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
-            "FocusCLI", "FocusStorage", "FocusSQLite", "FocusTestSupport",
+            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),

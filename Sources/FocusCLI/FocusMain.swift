@@ -1,3 +1,4 @@
+import FocusServices
 import FocusText
 import ArgumentParser
 import FocusCore
@@ -94,7 +95,7 @@ package enum FocusMain {
             try await command.run(in: env)
             // The one path by which every change re-plans, whichever command made it.
             if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
-                Planning.replanIfStale(env, db)
+                Planning.replanIfStale(env.services, db)
                 // The published calendar follows before the command ends (README, "Your real
                 // calendar"); offline, the publication waits for the next one.
                 if !env.databaseUse.published {

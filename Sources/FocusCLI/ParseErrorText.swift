@@ -185,8 +185,10 @@ enum ParseErrorText {
         return nil
     }
 
-    /// `17:00`, `9:30`, `09:00:00`.
+    /// `17:00`, `9:30`, `09:00:00`, or a time said with a word (`5pm`, `9:30am`, `noon`), as
+    /// `DayPhrase.timeOfDay` reads them (a bare hour is not joined: `fri 17` is refused anyway).
     private static func isTimeOfDay(_ s: String) -> Bool {
+        if s.contains(where: \.isLetter) { return DayPhrase.timeOfDay(s) != nil }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count) else { return false }
         return parts.allSatisfy { p in (1...2).contains(p.count) && p.allSatisfy(\.isASCII) && p.allSatisfy(\.isNumber) }

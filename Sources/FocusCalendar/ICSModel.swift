@@ -294,6 +294,12 @@ package struct ICSDuration: Sendable, Hashable {
         self.seconds = seconds
     }
 
+    /// A DURATION value as written (`PT1H30M`, `P1D`; RFC 5545 section 3.3.6), or nil.
+    package init?(parsing text: String) {
+        guard let d = ICSValueParser.parseDuration(Array(text.utf8)[...]) else { return nil }
+        self = d
+    }
+
     /// Whole days (weeks × 7 + days), signed: they follow the wall clock across DST changes.
     package var nominalDays: Int { (negative ? -1 : 1) * (weeks * 7 + days) }
     /// Hours, minutes and seconds as exact seconds, signed.

@@ -108,6 +108,18 @@ package enum ICSWriter {
     /// `20261123T080000Z`.
     package static func utcDateTime(_ date: Date) -> String { utcDateTime(seconds(date)) }
 
+    /// A length of time as a DURATION (RFC 5545 section 3.3.6) of hours, minutes and seconds:
+    /// `PT2H`, `PT1H30M`, `PT1H0M30S` (dur-hour is followed by dur-minute before dur-second).
+    package static func duration(seconds: Int) -> String {
+        let t = max(0, seconds)
+        let h = t / 3600, m = t % 3600 / 60, s = t % 60
+        var out = "PT"
+        if h > 0 { out += "\(h)H" }
+        if m > 0 || (h > 0 && s > 0) { out += "\(m)M" }
+        if s > 0 || t == 0 { out += "\(s)S" }
+        return out
+    }
+
     private static func seconds(_ date: Date) -> Int { Int(TimeRange.seconds(date.timeIntervalSince1970)) }
 
     private static func utcDateTime(_ t: Int) -> String {

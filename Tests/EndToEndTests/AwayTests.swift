@@ -3,13 +3,15 @@ import Testing
 
 /// Time behind a locked screen (README, "Away from the screen"), for real: a private D-Bus
 /// session bus with scripts/fake-screensaver, which locks 1 s after focus first looks at it and
-/// unlocks 3 s later, while a 3 s countdown runs. No real system bus is ever asked (logind).
+/// unlocks 3 s later, while a 3 s countdown runs; or a private system bus with
+/// scripts/fake-logind, whose session's `LockedHint` does the same. No real bus is ever asked.
 @Suite(.serialized, .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
 struct AwayTests {
     static let lockedForThreeSeconds = "lock@1,unlock@4"
 
     /// `focus ARGS` on a private bus with a fake screen saver running SCRIPT (nil: none).
-    static func run(_ s: Sandbox, screenSaver script: String?, gnome: Bool = false, _ args: [String]) async throws -> Sandbox.Result {
+    /// With `binary: false`, ARGS is a whole command rather than focus's arguments.
+    static func run(_ s: Sandbox, screenSaver script: String?, gnome: Bool = false, _ args: [String], binary: Bool = true) async throws -> Sandbox.Result {
         let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
         var environment = s.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + s.dir.appendingPathComponent("no-system-bus").path
@@ -20,7 +22,7 @@ struct AwayTests {
         }
         let spawnEnvironment = environment
         return try await offPool {
-            let r = try Spawn.run(launcher, ["-", "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            let r = try Spawn.run(launcher, ["-", "--"] + (binary ? [Sandbox.binary] : []) + args, environment: spawnEnvironment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }
@@ -91,6 +93,75 @@ struct AwayTests {
         let doctor = try await AwayTests.run(s, screenSaver: "", ["doctor"])
         let line = doctor.out.split(separator: "\n").first { $0.hasPrefix("idle detection") }
         #expect(line?.contains("on: org.freedesktop.ScreenSaver; time at a locked screen: discard") == true, "\(doctor.out)")
+    }
+
+    /// `focus ARGS` with no session bus and a private system bus (scripts/with-system-bus) whose
+    /// fake logind (scripts/fake-logind) runs SCRIPT: logind's `LockedHint` is all there is to watch.
+    static func run(_ s: Sandbox, logind script: String, sessionID: String?, _ args: [String]) async throws -> Sandbox.Result {
+        let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/with-system-bus").path
+        var environment = s.environment
+        environment["XDG_RUNTIME_DIR"] = s.dir.path
+        environment["XDG_SESSION_ID"] = sessionID
+        let spawnEnvironment = environment
+        return try await offPool {
+            let r = try Spawn.run(launcher, [script, "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            return Sandbox.Result(code: r.status, out: r.out, err: r.err)
+        }
+    }
+
+    @Test func aLockSeenOnlyThroughLogindsLockedHintIsAway() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await s.run("config", "set", "notifications", "false")
+        try await s.run("config", "set", "idle", "discard")
+        // No $XDG_SESSION_ID: the watcher asks logind for the session of its own process.
+        let r = try await AwayTests.run(s, logind: AwayTests.lockedForThreeSeconds, sessionID: nil,
+                                        ["start", "Thesis", "--duration", "3s", "--no-break"])
+        #expect(r.code == 0, "\(r.err)")
+        let log = try #require(try await s.logs().first)
+        let (wall, focused) = try AwayTests.seconds(log)
+        #expect(log["status"] as? String == "completed")
+        #expect(focused == 3)
+        #expect(wall >= 5, "the 3 s behind the locked session came on top of the 3 s of work: \(wall) s")
+        #expect((log["note"] as? String)?.hasPrefix("away ") == true, "\(log)")
+    }
+
+    @Test func doctorNamesLogindsLockedHintForTheSessionOfXDGSessionID() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("config", "set", "idle", "discard")
+        let doctor = try await AwayTests.run(s, logind: "", sessionID: "1", ["doctor"])
+        let line = doctor.out.split(separator: "\n").first { $0.hasPrefix("idle detection") }
+        #expect(line?.contains("on: logind LockedHint; time at a locked screen: discard") == true, "\(doctor.out)")
+        // A session logind does not know is nothing to watch.
+        let unknown = try await AwayTests.run(s, logind: "", sessionID: "42", ["doctor"])
+        let off = unknown.out.split(separator: "\n").first { $0.hasPrefix("idle detection") }
+        #expect(off?.contains("off: no D-Bus session bus and no logind session") == true, "\(unknown.out)")
+    }
+
+    @Test func anOpenSessionLeavesOutTheTimeBehindALockedScreen() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await s.run("config", "set", "notifications", "false")
+        try await s.run("config", "set", "idle", "discard")
+        // Locked from 1 s to 4 s after the session starts watching; stopped from elsewhere 6 s
+        // after it runs (no terminal: `ask` would behave as discard too).
+        let focus = "'" + Sandbox.binary + "'"
+        let script = """
+            \(focus) start Thesis --open & pid=$!
+            for i in $(seq 100); do \(focus) status --json | grep -q '"running"' && break; sleep 0.1; done
+            sleep 6; \(focus) stop; wait $pid
+            """
+        let r = try await AwayTests.run(s, screenSaver: AwayTests.lockedForThreeSeconds, ["/bin/sh", "-c", script], binary: false)
+        #expect(r.code == 0, "\(r.err)")
+        let log = try #require(try await s.logs().first)
+        let (wall, focused) = try AwayTests.seconds(log)
+        #expect(log["status"] as? String == "open")
+        #expect(wall >= 5, "\(wall) s")
+        #expect(Double(focused) <= wall - 2, "the 3 s away are not focus: \(focused) of \(wall) s")
+        #expect((log["note"] as? String)?.hasPrefix("away ") == true, "\(log)")
     }
 
     @Test func withNoBusAtAllDoctorSaysOff() async throws {

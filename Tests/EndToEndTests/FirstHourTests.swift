@@ -197,6 +197,8 @@ import Glibc
         (["--db", "x.sqlite", "start", "--count"], "focus: error: missing value for --count: give one, as in --count <k>. See `focus start --help`.\n"),
         (["task", "add", "Thesis/Chapter", "2", "--due", "2026-11-27", "17:00"],
          "focus: error: unexpected argument '2': a name with spaces needs quotes, as in `focus task add \"Thesis/Chapter 2\" --due \"2026-11-27 17:00\"`.\n"),
+        (["task", "add", "Thesis/Draft", "--due", "fri", "5pm"],
+         "focus: error: unexpected argument '5pm': a name with spaces needs quotes, as in `focus task add Thesis/Draft --due \"fri 5pm\"`.\n"),
         (["stats", "--task", "Thesis/Chapter", "2"],
          "focus: error: unexpected argument '2': a name with spaces needs quotes, as in `focus stats --task \"Thesis/Chapter 2\"`.\n"),
         // Never joined into a value that is not a name or a date-time.

@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusSQLite
 import FocusTestSupport
@@ -16,7 +17,7 @@ private let endpoint = TestWorld.syncEndpoint
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+    return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
 }
 
 private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }

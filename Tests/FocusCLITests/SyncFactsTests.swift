@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -15,7 +16,7 @@ private let endpoint = TestWorld.syncEndpoint
 private func sync(_ world: TestWorld, _ client: any CalDAVClient) throws -> SyncEngine.Summary {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env, client: client, db: world.database).run(target, endpoint: endpoint)
+    return try SyncEngine(env: env.services, client: client, db: world.database).run(target, endpoint: endpoint)
 }
 
 private func tasks(_ world: TestWorld) async -> String { await world.output("task", "list", "--all").out }
@@ -90,7 +91,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         let kept = try sync(two, server)
         #expect(kept.kept.contains("Code/Refactor parser") && kept.kept.contains("Code"), "\(kept)")
         let target = try #require(try two.database.syncTarget())
-        #expect(SyncCommand.lines(kept, target: target).contains { $0.contains("focus task rm 'Code' --force") })
+        #expect(kept.lines(target: target).contains { $0.contains("focus task rm 'Code' --force") })
         try sync(one, server)
         for world in [one, two] {
             #expect(await tasks(world).contains("Refactor parser"))
@@ -198,7 +199,7 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         client.refuseWrites = true
         let env = try one.environment(global: GlobalOptions.parse([]))
         let target = try #require(try one.database.syncTarget())
-        let summary = try SyncCommand.sync(target, endpoint: endpoint, db: one.database, env: env, client: client)
+        let summary = try SyncEngine.sync(target, endpoint: endpoint, db: one.database, env: env.services, client: client)
         #expect(summary.unconverged)
         #expect(throws: FocusError.self) { try SyncCommand.say(summary, target: target, env: env) }
         let doctor = await one.output("doctor")

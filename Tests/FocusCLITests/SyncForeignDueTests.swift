@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -18,7 +19,7 @@ private func machine(_ server: FakeCalDAVServer) throws -> TestWorld { try TestW
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+    return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
 }
 
 private func todo(due: String) -> String {

@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -24,7 +25,7 @@ import ArgumentParser
     private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
         let env = try world.environment(global: GlobalOptions.parse([]))
         guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-        return try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: TestWorld.syncEndpoint)
+        return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: TestWorld.syncEndpoint)
     }
 
     @Test func aServerThatTakesWritesTogetherGetsSeveralAtOnceAndEachItemOnce() async throws {

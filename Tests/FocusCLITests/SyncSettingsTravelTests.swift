@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -30,7 +31,7 @@ private func reload(_ world: TestWorld) throws {
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    let summary = try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: endpoint)
+    let summary = try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
     try reload(world)
     return summary
 }
@@ -92,6 +93,30 @@ private func feeds(_ world: TestWorld) throws -> [String] {
             #expect(world.config.value(ofKnown: "day_end") == "17:00", "the later change")
             #expect(world.config.value(ofKnown: "off") == "2026-12-31,2027-01-02")
         }
+    }
+
+    @Test func theDailyCapAndBufferSetOnOneMachineArriveOnTheOtherAndShapeItsPlan() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try await set(laptop, "max_per_day", "1h", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "buffer", "10m", changedAt: "2026-11-24T18:00:00Z")
+        try sync(laptop, server)
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.contains { $0.contains("max_per_day = 1h") && $0.contains("buffer = 10m") }, "\(arrived.settings)")
+        #expect(desktop.config.value(ofKnown: "max_per_day") == "1h")
+        // The desktop plans with the cap: 3 h due in four days spread at most 1 h a day.
+        let added = await desktop.output("task", "add", "Book/Draft", "--estimate", "3h", "--due", "in 4 days", "--span", "30m")
+        #expect(added.code == 0, "\(added.err)")
+        let plan = await desktop.output("plan", "--json").out
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.utf8)) as? [String: Any])
+        let starts = (json["blocks"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+        #expect(starts.count == 6, "\(plan)")
+        #expect(Dictionary(grouping: starts) { $0.prefix(10) }.values.allSatisfy { $0.count <= 2 }, "at most 1 h a day: \(starts)")
+        // Cleared on the desktop later: cleared on the laptop too.
+        try await set(desktop, "max_per_day", "none", changedAt: "2026-11-24T19:00:00Z")
+        try sync(desktop, server)
+        try sync(laptop, server)
+        #expect(laptop.config.value(ofKnown: "max_per_day") == "none")
     }
 
     @Test func aFeedDroppedOnOneMachineIsDroppedOnTheOtherAndTheSettingsEventIsNoItem() async throws {

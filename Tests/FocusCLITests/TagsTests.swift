@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -205,7 +206,7 @@ private func tagMachine(_ server: FakeCalDAVServer) throws -> TestWorld {
 private func tagSync(_ world: TestWorld, _ server: FakeCalDAVServer) throws {
     let env = try world.environment(global: GlobalOptions.parse([]))
     guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    _ = try SyncEngine(env: env, client: server, db: world.database).run(target, endpoint: tagEndpoint)
+    _ = try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: tagEndpoint)
 }
 
 @Suite struct TagSyncTests {

@@ -55,12 +55,38 @@ import Testing
         #expect(try config.value(of: "off") == "none")
         let bad = await world.output("config", "set", "hours.tue", "17:00-09:00")
         #expect(bad.code == 64)
-        #expect(bad.err.contains("expected working hours like 09:00-17:00 (start before end), off, or default"))
+        #expect(bad.err.contains("expected working hours like 09:00-17:00 or 9am-5pm (start before end), off, or default"))
         let file = try ConfigFile.parse("hours.mon = \"09:00-17:00\"\nhours.sun = \"off\"\noff = \"2026-12-24\"\n", path: "config.toml")
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 30))?.description == "09:00-17:00")
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 29)) == nil)
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 24)) == nil)
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 1))?.description == "08:00-22:00")
+    }
+
+    @Test func timesOfDayAsPeopleSayThemAreTakenAndStoredAsHHMM() async throws {
+        let world = try world()
+        #expect(await world.output("config", "set", "day_start", "9am").out == "day_start = 09:00\n")
+        #expect(await world.output("config", "set", "day_end", "9:30pm").out == "day_end = 21:30\n")
+        #expect(await world.output("config", "set", "hours.mon", "9am-5pm").out == "hours.mon = 09:00-17:00\n")
+        #expect(await world.output("config", "set", "hours.fri", "12pm - midnight").out == "hours.fri = 12:00-24:00\n")
+        let text = FileManager.default.contents(atPath: world.configPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(text.contains("09:00") && text.contains("21:30") && text.contains("09:00-17:00") && !text.contains("9am"), "\(text)")
+        // A hand-written file may say them too.
+        let file = try ConfigFile.parse("day_start = \"8am\"\nhours.tue = \"10-4pm\"\n", path: "config.toml")
+        #expect(try file.value(of: "day_start") == "08:00")
+        #expect(try file.value(of: "hours.tue") == "10:00-16:00")
+
+        let added = await world.output("task", "add", "Thesis/Intro", "--estimate", "1h", "--due", "2026-12-04", "--earliest", "9am")
+        #expect(added.code == 0, "\(added.err)")
+        #expect(added.out.contains("not before 09:00"), "\(added.out)")
+        #expect(await world.run("task", "edit", "Thesis/Intro", "--earliest", "7:30pm") == 0)
+        #expect(await world.output("task", "list", "--json").out.contains("\"earliest_time\": \"19:30\""))
+        // Ambiguous forms are refused with the forms that work, and nothing changes.
+        let refused = await world.output("task", "edit", "Thesis/Intro", "--earliest", "930")
+        #expect(refused.code == 64)
+        #expect(refused.err.contains("invalid earliest time '930'") && refused.err.contains("9:30pm"), "\(refused.err)")
+        #expect(await world.output("task", "list", "--json").out.contains("\"earliest_time\": \"19:30\""))
+        #expect(await world.run("config", "set", "hours.tue", "5pm-9am") == 64)
     }
 
     @Test func theAgendaCountsEachDaysOwnHoursAndSaysWhenADayIsOff() async throws {

@@ -22,6 +22,13 @@ import Testing
         #expect(try ICSReader.parse(text).events.isEmpty)
     }
 
+    @Test(arguments: [(0, "PT0S"), (45, "PT45S"), (60, "PT1M"), (5400, "PT1H30M"), (3630, "PT1H0M30S"), (7200, "PT2H"), (86_400, "PT24H")])
+    func durationsAreWrittenAsRFC5545ReadsThem(seconds: Int, text: String) throws {
+        #expect(ICSWriter.duration(seconds: seconds) == text)
+        let back = try #require(ICSDuration(parsing: text))
+        #expect(back.nominalDays * 86_400 + back.exactSeconds == seconds)
+    }
+
     @Test func textIsEscaped() {
         #expect(ICSWriter.escapeText("Plan; review, then \\ fix\nnext\r\nline\u{07}") == "Plan\\; review\\, then \\\\ fix\\nnext\\nline")
     }

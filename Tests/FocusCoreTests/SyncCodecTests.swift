@@ -19,7 +19,8 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
                                                 notes: text.isEmpty ? nil : text, estimateSeconds: n == 0 ? nil : n * 1800,
                                                 startDate: n % 3 == 0 ? nil : "2026-12-0\(n)", due: n == 1 ? nil : date(1_795_000_000 + Int64(n) * 3600),
                                                 spanSeconds: n == 2 ? 1500 : nil, earliestMinutes: n == 3 ? 9 * 60 + 30 : nil, done: n == 4,
-                                                modified: 1_795_529_642_839)))
+                                                modified: 1_795_529_642_839, priority: n % 3 - 1,
+                                                maxPerDaySeconds: [nil, 60, 5400, 3630, 86_400, 7200][n])))
             items.append(.session(SyncedSession(uid: SyncIdentity.sessionUID(taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", start: date(1_795_300_200)),
                                                 taskUID: "t\(n)", subtaskUID: n % 2 == 0 ? nil : "s\(n)", label: "Thesis/Chapter 2",
                                                 start: date(1_795_300_200), end: date(1_795_301_700), plannedSeconds: 1500,
@@ -145,6 +146,47 @@ private func decode(_ text: String) throws -> SyncItem? { try SyncCodec.decode(D
         #expect(SyncCodec.encode(.task(t), stamp: date(1), over: Data(original.replacingOccurrences(of: "UID:3f2a", with: "UID:9f2a").utf8))
                 == SyncCodec.encode(.task(t), stamp: date(1)))
         #expect(SyncCodec.encode(.task(t), stamp: date(1), over: nil) == SyncCodec.encode(.task(t), stamp: date(1)))
+    }
+
+    /// RFC 5545 section 3.8.1.9: 1–4 high, 0 (undefined) and 5 normal, 6–9 low; what focus
+    /// writes is 1, nothing, 9.
+    @Test(arguments: [("1", "high"), ("2", "high"), ("4", "high"), ("0", ""), ("5", ""), ("6", "low"), ("9", "low"),
+                      ("10", ""), ("-1", ""), ("high", ""), (" 3 ", "high")])
+    func anotherAppsPriorityReadsAsHighNormalOrLow(value: String, expected: String) throws {
+        let todo = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a@b\r\nSUMMARY:Call\r\nRELATED-TO:t@b\r\nPRIORITY:\(value)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let item = try #require(try decode(todo))
+        #expect(item.fields.first { $0.name == "priority" }?.value == expected)
+    }
+
+    @Test(arguments: [("PT2H", 7200), ("PT90M", 5400), ("PT1H30M", 5400), ("P1D", 86_400), ("PT1H0M30S", 3630), ("+PT15M", 900),
+                      ("3600", 3600), ("pt45m", 2700), ("PT24H", 86_400)] as [(String, Int?)]
+              + [("P1W", nil), ("-PT1H", nil), ("PT30S", nil), ("PT25H", nil), ("PT", nil), ("P", nil), ("2h", nil), ("PT1X", nil),
+                 ("", nil), ("PT9999999H", nil), ("1234567", nil)])
+    func aDailyCapIsADuration(value: String, seconds: Int?) throws {
+        let todo = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a@b\r\nSUMMARY:Call\r\nRELATED-TO:t@b\r\nX-FOCUS-MAX-PER-DAY:\(value)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let item = try #require(try decode(todo))
+        #expect(item.fields.first { $0.name == "max_per_day" }?.value == seconds.map(String.init) ?? "")
+    }
+
+    /// An agreed version stored before priorities travelled may hold another app's PRIORITY
+    /// this machine never read: a subtask unchanged here since takes it instead of writing it over.
+    @Test func aSubtaskUnchangedSinceTheAgreedVersionTakesItsPriorityAndCap() {
+        let base = SyncItem.subtask(SyncedSubtask(uid: "s@b", taskUID: "t@b", title: "Call", notes: nil, estimateSeconds: nil, startDate: nil,
+                                                  due: nil, spanSeconds: nil, earliestMinutes: nil, done: false, modified: 5,
+                                                  priority: 1, maxPerDaySeconds: 3600))
+        guard case var .subtask(plain) = base else { return }
+        plain.priority = 0
+        plain.maxPerDaySeconds = nil
+        let mine = SyncItem.subtask(plain)
+        // Agreed by a build that did not read them: the digest then was that of `mine`.
+        let old = SyncState(uid: "s@b", kind: .subtask, url: "u", etag: nil, base: Data(), digest: mine.digest)
+        #expect(SyncPlan.learned(mine, from: base, state: old) == base)
+        let merged = SyncMerge.merge(base: base, local: SyncPlan.learned(mine, from: base, state: old), remote: base)
+        #expect(!merged.writeRemote, "nothing to write over there")
+        // Agreed with them (this build): set back to normal here is a change made here.
+        let agreed = SyncState(uid: "s@b", kind: .subtask, url: "u", etag: nil, base: Data(), digest: base.digest)
+        #expect(SyncPlan.learned(mine, from: base, state: agreed) == mine)
+        #expect(SyncMerge.merge(base: base, local: mine, remote: base).writeRemote)
     }
 
     @Test func whatIsNotAnItemIsLeftAloneAndNothingCrashes() throws {

@@ -1,5 +1,6 @@
-// libFuzzer target: times of day, dates, date-times (DateParser, with days as people say them)
-// and the interchange instant parser, resolved in zones with DST changes. Built by scripts/fuzz.
+// libFuzzer target: times of day (and working hours made of them), dates, date-times
+// (DateParser, with days as people say them) and the interchange instant parser, resolved in
+// zones with DST changes. Built by scripts/fuzz.
 import Foundation
 
 private let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia"]
@@ -18,7 +19,14 @@ func fuzzDateTime(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let today = days[(size / zones.count) % days.count]
     if let t = try? DateParser.timeOfDay(text) {
         precondition((0..<1440).contains(t.minutes))
+        // Stored and shown as HH:MM, which reads back as itself.
+        precondition((try? DateParser.timeOfDay(t.description)) == t, "\(text) read as \(t)")
         _ = calendar.instant(today, t)
+    }
+    // Working hours (`9am-5pm`): a window within the day that reads back as itself.
+    if let hours = DayHours.parse(text) {
+        precondition(hours.start < hours.end && hours.end.minutes <= 1440, "\(text) read as \(hours)")
+        precondition(DayHours.parse(hours.description) == hours, "\(text) read as \(hours)")
     }
     if let d = try? DateParser.date(text, today: today) {
         precondition(d.isValid && (1...9999).contains(d.year), "\(text) read as \(d)")

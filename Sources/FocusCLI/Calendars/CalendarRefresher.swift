@@ -1,5 +1,6 @@
 import FocusCore
 import FocusNetwork
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Synchronization
@@ -121,7 +122,7 @@ struct CalendarRefresher {
     }
 
     private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
-        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let fetcher = FeedFetcher(env: env.services, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
         do {

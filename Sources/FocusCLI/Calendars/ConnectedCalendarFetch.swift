@@ -1,6 +1,7 @@
 import FocusCalendar
 import FocusCore
 import FocusNetwork
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -17,7 +18,7 @@ struct ConnectedCalendarFetch {
 
     init(env: FocusEnvironment, client: (any CalDAVClient)? = nil, acceptEmpty: Bool = false) {
         self.env = env
-        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env.services)
         self.acceptEmpty = acceptEmpty
     }
 
@@ -30,8 +31,8 @@ struct ConnectedCalendarFetch {
 
     var horizon: DateInterval {
         let now = env.now()
-        return DateInterval(start: now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400)),
-                            end: now.addingTimeInterval(Double(CalendarImportCommand.daysAhead * 86_400)))
+        return DateInterval(start: now.addingTimeInterval(-Double(CalendarFile.daysBack * 86_400)),
+                            end: now.addingTimeInterval(Double(CalendarFile.daysAhead * 86_400)))
     }
 
     /// Fetches `remote` for the first time (or again, whole) and stores it as `name`.
@@ -113,7 +114,7 @@ struct ConnectedCalendarFetch {
         state.emptyKeptAsideAt = nil
         let window = horizon
         let label = "calendar '\(name)' (\(CalendarFeed.shownAddress(remoteURL)))"
-        let attendance = AttendancePolicy.current(env, db)
+        let attendance = AttendancePolicy.current(env.services, db)
         var declined: [(start: Date, end: Date, summary: String)] = []
         let stored = try db.storeConnectedCalendar(
             name: name, accountID: accountID, remoteURL: remoteURL, changes: changes, fetchState: state.encoded,
@@ -126,7 +127,7 @@ struct ConnectedCalendarFetch {
                 if data.last != 0x0A { content.append(contentsOf: [0x0D, 0x0A]) }
             }
             guard !content.isEmpty else { return ConnectedExpansion(content: content, eventCount: 0, occurrences: []) }
-            let (_, events, occurrences) = try CalendarImportCommand.expand(
+            let (_, events, occurrences) = try CalendarFile.expand(
                 content, file: label, name: name, horizon: window, local: env.calendar, strict: false, attendance: attendance,
                 declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { env.console.note($0) })
             return ConnectedExpansion(content: content, eventCount: events,
@@ -157,13 +158,5 @@ struct ConnectedCalendarFetch {
             return "\(verb) calendar \(Sanitized.terminal(name)): \(events) event\(events == 1 ? "" : "s"), "
                 + "\(occurrences) busy time\(occurrences == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         }
-    }
-}
-
-extension CalDAVHTTPClient {
-    /// Over libcurl, its warnings (hrefs the origin rule ignores) on standard error.
-    static func live(_ env: FocusEnvironment) -> CalDAVHTTPClient {
-        let console = env.console
-        return CalDAVHTTPClient(http: CurlHTTPClient(environment: env.environment), warn: { console.note("warning: " + $0) })
     }
 }

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Glibc

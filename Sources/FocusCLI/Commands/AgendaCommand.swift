@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -44,8 +45,8 @@ package struct AgendaCommand: FocusRunnable {
         let db = try env.openDatabase()
         // Blocks that passed unworked are settled and their work placed again before the
         // agenda shows the day, as after a write (they were shown as missed until one).
-        if try db.planIsStaleByTime(now: now) { Planning.replanQuietly(env, db) }
-        let rules = Planning.rules(env)
+        if try db.planIsStaleByTime(now: now) { Planning.replanQuietly(env.services, db) }
+        let rules = Planning.rules(env.services)
         let first = day
         let count = week ? 7 : (days ?? 1)
         let agendas = try (0..<count).map { offset throws(FocusError) in
@@ -118,7 +119,7 @@ package struct AgendaCommand: FocusRunnable {
         let cal = env.calendar
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
-        let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expansion(env, db))
+        let events = try db.busyEvents(from: start, to: end, zone: cal, expand: Planning.expansion(env.services, db))
         // Every session covering part of the day, as for events: one across midnight is on both days.
         let sessions = try db.sessions(overlapping: start, end)
         var blocks = try db.blocks(overlapping: start, end)

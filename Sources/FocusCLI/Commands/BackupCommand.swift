@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 
 /// `focus calendar busy --from DATE --to DATE [--json]`.
@@ -32,7 +33,7 @@ package struct CalendarBusyCommand: FocusRunnable {
         let end = env.calendar.startOfDay(last.adding(days: 1))
         // A zero-length event (no DTEND or DURATION) marks a moment: it is not busy time.
         let db = try env.openDatabase()
-        let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env, db))
+        let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env.services, db))
             .filter { $0.end > $0.start }
         if json {
             env.console.line(JSON.array(events.map(Self.json)).rendered())

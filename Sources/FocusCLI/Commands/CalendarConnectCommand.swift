@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -57,7 +58,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         let address = try CalendarFeed.address(plain, insecure: insecure)
         var ca: String?
         if let caFile {
-            _ = try CalendarImportCommand.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
+            _ = try CalendarFile.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
             ca = URL(fileURLWithPath: caFile).standardizedFileURL.path
         }
         if let passwordCommand { _ = try CommandLineWords.split(passwordCommand) }
@@ -91,7 +92,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
             env.console.line("Calendar \(Sanitized.terminal(name)) no longer counts as busy time (removed).")
         }
-        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
+        if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
         if failures > 0, failures == chosen.count {

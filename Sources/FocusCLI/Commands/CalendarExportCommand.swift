@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCalendar
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -26,45 +27,11 @@ package struct CalendarExportCommand: FocusRunnable {
         let db = try env.openDatabase()
         let now = env.now()
         let blocks = try db.blocks(startingFrom: env.calendar.startOfDay(env.calendar.day(of: now)))
-        let events = Self.events(blocks, now: now, calendar: env.calendar)
+        let events = PlanEvents.events(blocks, now: now, calendar: env.calendar)
         let output = try AtomicFileWriter(path: file, access: .requested, standardOutput: env.console, makeParent: true)
         try output.write(ICSWriter.calendar(events: events, stamp: now, name: "focus plan"))
         try output.commit()
         guard !output.isStandardOutput else { return }
         env.console.line("Wrote \(events.count) planned block\(events.count == 1 ? "" : "s") to \(Sanitized.terminal(file)).")
-    }
-
-    /// The planned blocks still ahead (ending after `now`) as events with stable UIDs. `blocks`
-    /// must hold every block of the days concerned, sorted by start, for the ordinals.
-    static func events(_ blocks: [BlockView], now: Date, calendar: LocalCalendar, publisher: String? = nil) -> [ExportEvent] {
-        blockEvents(blocks, now: now, calendar: calendar, publisher: publisher).map(\.event)
-    }
-
-    /// Each planned block still ahead with its event: UIDs from `Publication.blockUID` (the
-    /// subtask's sync name when it has one), a pinned block's the UID of the event the person
-    /// moved; ordinals skip the UIDs pinned blocks hold.
-    static func blockEvents(_ blocks: [BlockView], now: Date, calendar: LocalCalendar, publisher: String?) -> [(event: ExportEvent, block: BlockView)] {
-        struct DayKey: Hashable { let subtask: Int64, day: Int }
-        let pinned = Set(blocks.compactMap(\.pinnedUID))
-        var counts: [DayKey: Int] = [:]
-        var events: [(event: ExportEvent, block: BlockView)] = []
-        for block in blocks {
-            var uid = block.pinnedUID ?? ""
-            if block.pinnedUID == nil {
-                let day = calendar.day(of: block.start)
-                let key = DayKey(subtask: block.subtaskID, day: day.dayNumber)
-                var ordinal = counts[key] ?? 0
-                repeat {
-                    ordinal += 1
-                    uid = Publication.blockUID(subtaskSyncUID: block.subtaskSyncUID, publisher: publisher, subtaskID: block.subtaskID,
-                                               day: day, ordinal: ordinal)
-                } while pinned.contains(uid)
-                counts[key] = ordinal
-            }
-            guard block.status == .planned, block.end > now else { continue }
-            events.append((ExportEvent(uid: uid, start: block.start, end: block.end, summary: block.path,
-                                       description: "Work block planned by focus.", status: "CONFIRMED"), block))
-        }
-        return events
     }
 }

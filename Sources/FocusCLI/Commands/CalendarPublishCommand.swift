@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusNetwork
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -39,13 +40,13 @@ package struct CalendarPublishCommand: FocusRunnable {
         let db = try env.openDatabase()
         if stop { return try stopPublishing(env, db) }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
         env.databaseUse.notePublished()
-        _ = Planning.replanIfStale(env, db)
-        let publisher = PlanPublisher(env: env, client: client)
+        _ = Planning.replanIfStale(env.services, db)
+        let publisher = PlanPublisher(env: env.services, client: client)
         let summary = try publisher.publish(target, endpoint: found.endpoint, db: db)
         if let other = summary.otherPlan {
             // One calendar holds one plan: nothing of this machine's stays there.
@@ -70,9 +71,9 @@ package struct CalendarPublishCommand: FocusRunnable {
             return
         }
         let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         // Only this machine's events, each in the version it wrote: never another machine's.
-        let deleted = try PlanPublisher(env: env, client: client).stop(target, endpoint: endpoint, db: db)
+        let deleted = try PlanPublisher(env: env.services, client: client).stop(target, endpoint: endpoint, db: db)
         env.console.line("Stopped publishing to \(Sanitized.terminal(target.name)): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")
     }
 }

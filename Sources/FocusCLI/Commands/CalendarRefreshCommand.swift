@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -47,7 +48,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
         } else {
             chosen = all.filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }
             if chosen.isEmpty, !added.isEmpty {
-                _ = Planning.replanIfStale(env, db)
+                _ = Planning.replanIfStale(env.services, db)
                 return
             }
             if chosen.isEmpty {
@@ -65,7 +66,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
                 failures.append(kept)
             }
         }
-        if let outcome = Planning.replanIfStale(env, db), !outcome.result.items.isEmpty {
+        if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()

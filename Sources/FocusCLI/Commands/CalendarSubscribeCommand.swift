@@ -3,6 +3,7 @@ import FocusCalendar
 import FocusCore
 import FocusNetwork
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -32,10 +33,10 @@ package struct CalendarSubscribeCommand: FocusRunnable {
         let address = try CalendarFeed.address(url, insecure: insecure)
         var state = FeedState(insecure: insecure ? true : nil)
         if let caFile {
-            _ = try CalendarImportCommand.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
+            _ = try CalendarFile.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
             state.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path
         }
-        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let fetcher = FeedFetcher(env: env.services, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
         let label = "feed \(CalendarFeed.shownAddress(address))"
         guard case let .body(data, etag, modified) = try CalendarFeed.fetch(address, state: state, conditional: false, label: label, client: fetcher.client) else {
             throw FocusError.unavailable("\(CalendarFeed.shownAddress(address)) answered 304 Not Modified to a first request.")
@@ -49,48 +50,5 @@ package struct CalendarSubscribeCommand: FocusRunnable {
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env).add([StoredSetting(kind: .feed, url: address, caFile: state.caFile, insecure: state.insecure ?? false).digest])
         try fetcher.store(data, address: address, state: state, name: name, nameFallback: fallbackName, label: label, db: db, verb: "Subscribed to")
-    }
-}
-
-/// Fetching, judging and storing a feed, shared by subscribe and refresh.
-struct FeedFetcher {
-    let env: FocusEnvironment
-    let client: any HTTPClient
-
-    /// Reads `data` as `calendar import` reads a file and stores it with `state` (fetched now).
-    func store(_ data: Data, address: String, state: FeedState, name: String?, nameFallback: String, label: String,
-               db: AppDatabase, verb: String, keptEvents: Int? = nil, acceptEmpty: Bool = false, calendarID: Int64? = nil) throws {
-        let now = env.now()
-        let horizon = DateInterval(start: now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400)),
-                                   end: now.addingTimeInterval(Double(CalendarImportCommand.daysAhead * 86_400)))
-        var declined: [(start: Date, end: Date, summary: String)] = []
-        let (calendarName, events, occurrences) = try CalendarImportCommand.expand(
-            data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
-            strict: false, attendance: .current(env, db), declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
-            warn: { env.console.note($0) })
-        var state = state
-        if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
-            state.emptyKeptAsideAt = now
-            try db.updateFeedState(calendarID: calendarID, state: state.encoded)
-            env.console.note("warning: calendar '\(Sanitized.terminal(calendarName))' came back with no events while the copy kept has \(keptEvents); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(Sanitized.terminal(calendarName))' --accept-empty`.")
-            return
-        }
-        state.fetchedAt = now
-        state.lastError = nil
-        state.lastErrorAt = nil
-        state.emptyKeptAsideAt = nil
-        var calendar = CalendarImport(name: calendarName, source: address, content: data, timeZone: env.calendar.identifier,
-                                      horizon: horizon, eventCount: events, importedAt: now)
-        calendar.feedState = state.encoded
-        let replaced = try db.importCalendar(calendar, occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
-        try db.replaceDeclined(calendarNamed: calendarName, declined)
-        let outcome = Planning.replanIfStale(env, db)
-        let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
-        var line = "\(verb) calendar \(Sanitized.terminal(calendarName))\(replacing): \(events) event\(events == 1 ? "" : "s"), "
-            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
-        if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
-        }
-        env.console.line(line)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusServices
 import FocusText
 import FoundationEssentials
 import FocusStorage
@@ -77,7 +78,7 @@ package struct ConfigSetCommand: FocusRunnable {
         updated.config = config
         let db = try env.openDatabase()
         try db.markPlanStale()
-        Planning.replanIfStale(updated, db)
+        Planning.replanIfStale(updated.services, db)
     }
 }
 

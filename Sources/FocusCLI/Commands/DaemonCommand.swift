@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusServices
 import Synchronization
 import FocusCore
 import FocusNotifications
@@ -57,7 +58,7 @@ package struct DaemonCommand: FocusRunnable {
             settle: { config, db in
                 var e = env
                 e.config = config
-                Planning.replanQuietly(e, db)
+                Planning.replanQuietly(e.services, db)
             },
             fingerprint: { DatabaseFingerprint.of(path: databasePath) },
             log: log, hooks: env.makeHooks(log),

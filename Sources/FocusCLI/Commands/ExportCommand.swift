@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCalendar
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -106,7 +107,7 @@ package struct ExportCommand: FocusRunnable {
             ICSWriter.begin(name: "focus sessions", to: &buffer)
             let stamp = ICSWriter.utcDateTime(env.now())
             count = try db.exportSessions(from: start, to: end) { record, identity in
-                ICSWriter.append(ExportCommand.event(record, identity: identity), stamp: stamp, to: &buffer)
+                ICSWriter.append(PlanEvents.sessionEvent(record, identity: identity), stamp: stamp, to: &buffer)
                 progress.advance()
                 if buffer.count >= ExportCommand.chunkSize { try flush() }
             }
@@ -119,28 +120,5 @@ package struct ExportCommand: FocusRunnable {
             guard !file.isStandardOutput else { return }
             console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(Sanitized.terminal(file.path)).")
         }
-    }
-
-    /// One worked session as a calendar event. The UID is the session's sync name once it has
-    /// one (README, "Two machines": the same session has it on every machine), else its local
-    /// identity (task id, subtask id or 0, start in UTC); the same in every export while the
-    /// session exists unchanged.
-    static func event(_ r: SessionRecord, identity: SessionIdentity) -> ExportEvent {
-        let path = r.subtask.map { "\(r.task)/\($0)" } ?? r.task
-        let summary: String
-        switch r.status {
-        case .completed: summary = "✓ \(path)"
-        case .interrupted: summary = "✗ \(path) (interrupted)"
-        case .open: summary = "↑ \(path) (open)"
-        }
-        let startDate = Date(timeIntervalSince1970: Double(r.start))
-        let uid = identity.syncUID ?? "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
-        let minutes = (r.focusedSeconds + 30) / 60
-        var description = "Focused \(minutes) min"
-        if r.plannedSeconds != r.focusedSeconds { description += " of \((r.plannedSeconds + 30) / 60) planned" }
-        description += "."
-        if let note = r.note, !note.isEmpty { description += "\n" + note }
-        return ExportEvent(uid: uid, start: startDate, end: Date(timeIntervalSince1970: Double(r.end)),
-                           summary: summary, description: description)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 
 /// `focus plan [--dry-run] [--json]`, `focus plan --unpin [PATH]`.
@@ -37,7 +38,7 @@ package struct PlanCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         if unpin { try unpinBlocks(env, db) }
-        let outcome = try Planning.replan(env, db, save: !dryRun)
+        let outcome = try Planning.replan(env.services, db, save: !dryRun)
         if json {
             env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated)).rendered())
         } else {

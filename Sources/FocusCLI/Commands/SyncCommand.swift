@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCore
 import FocusNetwork
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -30,52 +31,18 @@ package struct SyncCommand: ParsableCommand {
         return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env)
     }
 
-    /// Runs one sync and notes how it ended; an error is noted and thrown.
-    package static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: FocusEnvironment,
-                     client: (any CalDAVClient)? = nil, quiet: Bool = true) throws -> SyncEngine.Summary {
-        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
-        let progress = ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
-        do {
-            let summary = try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
-            if summary.unconverged { try db.noteSync(at: env.now(), token: nil, error: unconverged) }
-            return summary
-        } catch {
-            let message = (error as? FocusError)?.description ?? "\(error)"
-            try? db.noteSync(at: env.now(), token: nil, error: message)
-            throw error
-        }
+    /// The progress line of a sync's writes (a first sync of a long history sends thousands).
+    static func meter(quiet: Bool, env: FocusEnvironment) -> ProgressMeter {
+        ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
     }
-
-    /// What a sync that could not converge says, here and in `sync status` and `doctor`.
-    static let unconverged = "did not converge: the server still refused some writes after \(SyncEngine.rounds) rounds, so the two sides still differ. Run `focus sync` again; if this persists, `focus sync status` shows what waits."
 
     /// Prints what a sync did: its lines on standard output, warnings on standard error; a
     /// sync that did not converge then fails (README: it says so and exits non-zero).
     package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
-        for line in lines(summary, target: target) {
+        for line in summary.lines(target: target) {
             if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
         }
-        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' " + unconverged) }
-    }
-
-    /// What a sync did, in one or two lines.
-    package static func lines(_ summary: SyncEngine.Summary, target: SyncTarget) -> [String] {
-        var lines: [String] = []
-        if let backup = summary.backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
-        var parts: [String] = []
-        if summary.received > 0 { parts.append("\(summary.received) received") }
-        if summary.sent > 0 { parts.append("\(summary.sent) sent") }
-        if summary.deletedHere > 0 { parts.append("\(summary.deletedHere) deleted here") }
-        if summary.deletedThere > 0 { parts.append("\(summary.deletedThere) deleted there") }
-        lines.append("Synced with \(Sanitized.terminal(target.name)): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
-        if summary.conflicts > 0 {
-            lines.append("\(summary.conflicts) field\(summary.conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
-        }
-        lines += summary.settings
-        for label in summary.kept {
-            lines.append("warning: '\(Sanitized.terminal(label))' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(Sanitized.terminal(label))' --force")
-        }
-        return lines + summary.warnings.map { "warning: " + Sanitized.terminal($0) }
+        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' " + SyncEngine.unconverged) }
     }
 }
 
@@ -98,7 +65,7 @@ package struct SyncNowCommand: FocusRunnable {
             throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
         }
         let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
-        try SyncCommand.say(try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env, quiet: quiet), target: target, env: env)
+        try SyncCommand.say(try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services, progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
     }
 }
 
@@ -126,7 +93,7 @@ package struct SyncSetupCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env)
+        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(
             calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
             db: db, env: env, login: login, client: client
@@ -151,7 +118,8 @@ package struct SyncSetupCommand: FocusRunnable {
         try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
         guard let target = try db.syncTarget() else { return }
         env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
-        try SyncCommand.say(try SyncCommand.sync(target, endpoint: found.endpoint, db: db, env: env, client: client, quiet: quiet), target: target, env: env)
+        try SyncCommand.say(try SyncEngine.sync(target, endpoint: found.endpoint, db: db, env: env.services, client: client,
+                                                 progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 
 /// `focus task add PATH [flags]`.
@@ -46,7 +47,7 @@ package struct TaskAddCommand: FocusRunnable {
         let subTitle = try Titles.validate(subPart, what: "subtask name")
         var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
         try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
-        let context = Planning.context(env, db, now: now)
+        let context = Planning.context(env.services, db, now: now)
         let earliestNote = try context.rules.earliestNote(subtask.earliest, label: "\(taskTitle)/\(subTitle)")
         // With an estimate and a due date, plan first: refused (nothing saved) unless it fits or --force.
         let plannable = subtask.estimateSeconds != nil && subtask.due != nil

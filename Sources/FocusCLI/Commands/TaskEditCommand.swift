@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 
 /// `focus task edit PATH [--title NEW] [flags]`.
@@ -43,7 +44,7 @@ package struct TaskEditCommand: FocusRunnable {
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
             // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit
             // (any other change re-plans after the command, as every change does).
-            let context = Planning.context(env, db, now: env.now())
+            let context = Planning.context(env.services, db, now: env.now())
             let label = try db.path(taskID: subtask.taskID, subtaskID: id)
             let earliestNote = fields.earliest != nil ? try context.rules.earliestNote(subtask.earliest, label: label) : nil
             let plannable = fields.hasSchedulingFields && subtask.estimateSeconds != nil && subtask.due != nil

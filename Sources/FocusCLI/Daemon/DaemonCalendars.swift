@@ -1,5 +1,6 @@
 import Dispatch
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -40,7 +41,7 @@ enum DaemonCalendars {
                 let window = (now, now.addingTimeInterval(14 * 86_400))
                 let blocksBefore = try blocks(db, now: now)
                 let risksBefore = try risks(db)
-                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
+                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env.services, db))
                 let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
                 // The accounts are listed again when one of their calendars is due.
                 var changed = false
@@ -57,9 +58,9 @@ enum DaemonCalendars {
                 }
                 var notices: [Notice] = []
                 if changed {
-                    _ = Planning.replanIfStale(env, db)
+                    _ = Planning.replanIfStale(env.services, db)
                     let before = Set(busyBefore.map { BusyKey($0) })
-                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
+                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env.services, db))
                         .filter { !before.contains(BusyKey($0)) }
                     notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
                                                   riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
@@ -97,12 +98,12 @@ enum DaemonCalendars {
             do {
                 guard let target = try db.syncTarget() else { return }
                 let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: false, env: env, login: CalDAVLogin(mayPrompt: false))
-                let summary = try SyncCommand.sync(target, endpoint: endpoint, db: db, env: env)
+                let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services)
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
-                    for line in SyncCommand.lines(summary, target: target) { log(line) }
+                    for line in summary.lines(target: target) { log(line) }
                 }
                 if summary.received + summary.deletedHere > 0 {
-                    _ = Planning.replanIfStale(env, db)
+                    _ = Planning.replanIfStale(env.services, db)
                     // What came in changed the plan: the published calendar follows at once.
                     for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
                 }

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusNotifications
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Glibc

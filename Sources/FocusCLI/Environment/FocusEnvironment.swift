@@ -1,5 +1,6 @@
 import FocusText
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Synchronization
@@ -68,6 +69,14 @@ package struct FocusEnvironment: Sendable {
     }
 
     package var today: LocalDate { calendar.day(of: now()) }
+
+    /// What the services this command runs (a sync, a re-plan) take of it.
+    package var services: ServiceContext {
+        let env = self
+        return ServiceContext(console: console, now: now, calendar: calendar, config: config, configPath: configPath,
+                              databasePath: databasePath, environment: environment, caldav: caldav,
+                              trustSettings: { digests throws(FocusError) in try TrustStore(env: env).add(digests) })
+    }
 
     /// Opens the database (and recovers a session whose process died); every write through it is
     /// noted, so that the command's changes are re-planned after it (`Planning.replanIfStale`).

@@ -1,6 +1,7 @@
 import Dispatch
 import FocusCore
 import FocusRendering
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Synchronization
@@ -14,7 +15,7 @@ import Glibc
 /// second, from half a second on (quick work shows nothing), and erased at the end
 /// (`\r` then ESC [2K, erase the line, ECMA-48 EL). Counting costs an increment: the clock is
 /// read once every `checkEvery` items, so the work is not slowed.
-package final class ProgressMeter: @unchecked Sendable {
+package final class ProgressMeter: ProgressCounter, @unchecked Sendable {
     private let verb: String
     private let unit: ProgressLine.Unit
     private var total: Int?

@@ -12,7 +12,7 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
     package var start: String?
     @Option(help: ArgumentHelp("Attention span: the longest sitting, e.g. 50m.", valueName: "duration"))
     package var span: String?
-    @Option(help: ArgumentHelp("Earliest time of day to work on it (09:00).", valueName: "HH:MM"))
+    @Option(help: ArgumentHelp("Earliest time of day to work on it (09:00, 9am, 9:30pm).", valueName: "HH:MM"))
     package var earliest: String?
     @Option(help: ArgumentHelp("Free-form notes.", valueName: "text"))
     package var notes: String?

@@ -1,3 +1,4 @@
+import FocusServices
 import FocusText
 import FocusCore
 import FocusNotifications
@@ -81,7 +82,7 @@ struct LiveRun {
         keeper?.cancel()
         sessionLock?.release()
         signals.stop()
-        Planning.replanIfStale(env, db)
+        Planning.replanIfStale(env.services, db)
         try finish(outcome, live: screen.live != nil)
     }
 

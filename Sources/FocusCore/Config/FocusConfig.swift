@@ -70,7 +70,7 @@ package struct FocusConfig: Sendable, Equatable {
         ("buffer", "free time the planner keeps around calendar events (0m)"),
         ("max_per_day", "most work planned for one subtask a day, or none (none)"),
         ("idle", "time behind a locked screen: ask, discard (a pause) or keep (ask)"),
-        ("hours.mon", "Monday's working hours, 09:00-17:00, off, or default (day_start-day_end)"),
+        ("hours.mon", "Monday's working hours, 9am-5pm, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
         ("hours.thu", "Thursday's working hours (default)"),
@@ -206,7 +206,7 @@ package struct FocusConfig: Sendable, Equatable {
             case "off", "none": weekdayHours[weekday] = .some(nil)
             default:
                 guard let window = DayHours.parse(text) else {
-                    throw .invalidValue(what: key, value: raw, expected: "working hours like 09:00-17:00 (start before end), off, or default")
+                    throw .invalidValue(what: key, value: raw, expected: "working hours like 09:00-17:00 or 9am-5pm (start before end), off, or default")
                 }
                 weekdayHours[weekday] = .some(window)
             }

@@ -10,15 +10,15 @@ package enum DateTimeInput: Equatable, Sendable {
     case day(LocalDate)
 }
 
-/// Parsers for times of day (`09:00`), dates (`2026-11-22`, and as people say them: `tomorrow`,
+/// Parsers for times of day (`09:00`, `9am`), dates (`2026-11-22`, and as people say them: `tomorrow`,
 /// `fri`, `in 3 days`, see `DayPhrase`) and date-times (`2026-11-22 17:00`, `2026-11-22T17:00:00`,
 /// ISO 8601 with an offset or `Z`, `fri 17:00`).
 /// Digits are read by hand: no formatter objects, no locale surprises.
 package enum DateParser {
+    /// A time of day as people say it (`09:00`, `9am`, `9:30pm`, `12pm`, `21`): see `DayPhrase.timeOfDay`.
     package static func timeOfDay(_ text: String, what: String = "time of day") throws(FocusError) -> TimeOfDay {
-        let s = text.trimmingSpaces()
-        guard let (t, sec) = parseClock(Substring(s)), sec == 0 else {
-            throw .invalidValue(what: what, value: text, expected: "a time of day like 09:00")
+        guard let t = DayPhrase.timeOfDay(text) else {
+            throw .invalidValue(what: what, value: text, expected: DayPhrase.timeForms)
         }
         return t
     }

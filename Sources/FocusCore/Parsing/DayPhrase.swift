@@ -133,6 +133,27 @@ package enum DayPhrase {
 
     // MARK: - Times
 
+    /// The forms a refused time of day lists.
+    package static let timeForms = "a time of day like 09:00, 21:00, 9am, 9:30pm, 12pm, noon, or a bare hour on the 24-hour clock (9, 21)"
+
+    /// A time of day where only a time is taken (`--earliest`, `day_start`, `hours.mon`): the
+    /// times a date-time takes (`21:00`, `9:05`, `9am`, `9 pm`, `9:30pm`, `12pm`, `12am`, `noon`),
+    /// `midnight`, and a bare hour on the 24-hour clock (`9`, `21`; after a day, as in `fri 17`,
+    /// a bare number is refused: it could be a day of the month). Whole minutes only. Nil otherwise:
+    /// `930`, `9.30`, `13pm`, `0am`, `09:00:30`.
+    package static func timeOfDay(_ text: String) -> TimeOfDay? {
+        let all = words(text)
+        if all.count == 1 {
+            if all[0] == "midnight" { return TimeOfDay(minutes: 0) }
+            let w = all[0]
+            if (1...2).contains(w.utf8.count), w.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let h = Int(w), h < 24 {
+                return TimeOfDay(hour: h, minute: 0)
+            }
+        }
+        guard let (t, second) = time(all[...]), second == 0 else { return nil }
+        return t
+    }
+
     /// `17:00`, `17:00:30`, `9am`, `9 am`, `9:30pm`, `12am` (midnight), `12pm` and `noon`.
     private static func time(_ w: ArraySlice<Substring>) -> (TimeOfDay, Int)? {
         let text = w.joined()

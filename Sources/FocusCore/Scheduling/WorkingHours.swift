@@ -14,20 +14,22 @@ package struct DayHours: Sendable, Hashable, CustomStringConvertible {
     /// `09:00-17:00`.
     package var description: String { "\(start)-\(end)" }
 
-    /// Reads `09:00-17:00` (the value of `hours.mon` …); nil when it is not that form.
+    /// Reads `09:00-17:00`, `9am-5pm`, `9-17` (the value of `hours.mon` …; each end a time of day
+    /// as `DayPhrase.timeOfDay` reads it, around `-` or `–`); an end at midnight (`24:00`,
+    /// `00:00`, `12am`, `midnight`) is the day's end. Nil when it is not that form.
     package static func parse(_ text: String) -> DayHours? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
-        guard parts.count == 2, let start = clock(parts[0]), let end = clock(parts[1]), start < end else { return nil }
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "–" })
+        guard parts.count == 2, let start = DayPhrase.timeOfDay(String(parts[0])), let end = end(String(parts[1])), start < end
+        else { return nil }
         return DayHours(start: start, end: end)
     }
 
-    /// `HH:MM` from 00:00 to 24:00.
-    private static func clock(_ text: String) -> TimeOfDay? {
-        let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard pieces.count == 2, pieces[0].count <= 2, pieces[1].count == 2,
-              let h = Int(pieces[0]), let m = Int(pieces[1]), (0...24).contains(h), (0...59).contains(m), h * 60 + m <= 1440
-        else { return nil }
-        return TimeOfDay(hour: h, minute: m)
+    /// The end of a window: a time of day, midnight being the day's end (24:00).
+    private static func end(_ text: String) -> TimeOfDay? {
+        let trimmed = text.trimmingSpaces()
+        if trimmed == "24:00" || trimmed == "24" { return TimeOfDay(minutes: 1440) }
+        guard let t = DayPhrase.timeOfDay(trimmed) else { return nil }
+        return t.minutes == 0 ? TimeOfDay(minutes: 1440) : t
     }
 }
 

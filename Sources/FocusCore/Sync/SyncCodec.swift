@@ -198,6 +198,8 @@ package enum SyncCodec {
             t.due = nil
             item = .task(t)
         }
+        // So do a subtask's PRIORITY (another app's 2 is focus's high) and daily cap (`PT60M`).
+        let keeping = keptAsWritten(&item, parsed[begin + 1..<end].compactMap { $0 })
         var ours = componentLines(item, stamp: stamp, zone: zone)
         let writtenStatus = ours.first { $0.hasPrefix("STATUS:") }
         let originalStatus = parsed[begin + 1..<end].first { $0?.name == "STATUS" }??.value.uppercased()
@@ -208,7 +210,7 @@ package enum SyncCodec {
             if line.name == "BEGIN" { inner += 1 }
             defer { if line.name == "END" { inner -= 1 } }
             if inner > 0 || line.name == "END" { kept.append(raw[i]); continue }
-            if owned(line, item: item, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
+            if !keeping.contains(line.name), owned(line, item: item, writtenStatus: writtenStatus, originalStatus: originalStatus) { continue }
             kept.append(raw[i])
         }
         // An unfinished to-do another program marks IN-PROCESS stays so.
@@ -245,6 +247,9 @@ package enum SyncCodec {
         case "CATEGORIES":
             // A session's categories are its tags, which focus writes; a to-do's are the other app's.
             return kind == .session || line.value == "focus"
+        case "PRIORITY":
+            // A subtask's is its priority (RFC 5545 section 3.8.1.9); a task's is the other app's.
+            return kind == .subtask
         default:
             return line.name.hasPrefix("X-FOCUS-")
         }
@@ -286,6 +291,8 @@ package enum SyncCodec {
             if let e = s.estimateSeconds { line("X-FOCUS-ESTIMATE:\(e)") }
             if let span = s.spanSeconds { line("X-FOCUS-SPAN:\(span)") }
             if let m = s.earliestMinutes { line("X-FOCUS-EARLIEST:" + TimeOfDay(minutes: m).description) }
+            if let p = priorityLine(s.priority) { line(p) }
+            if let cap = s.maxPerDaySeconds { line("X-FOCUS-MAX-PER-DAY:" + ICSWriter.duration(seconds: cap)) }
             line("X-FOCUS-MODIFIED:\(s.modified)")
             line("END:VTODO")
         case let .session(s):
@@ -355,7 +362,8 @@ package enum SyncCodec {
                 estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400),
                 startDate: startDate, due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
                 spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
-                done: closed, modified: modified))
+                done: closed, modified: modified, priority: priority(props.value("PRIORITY")),
+                maxPerDaySeconds: dailyCap(props.value("X-FOCUS-MAX-PER-DAY"))))
         }
         return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified,
                                 due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),

@@ -25,14 +25,15 @@ package enum SyncConflictText {
     }
 
     /// A field's value as text (`SyncItem.fields`: instants in Unix seconds, durations in
-    /// seconds, the earliest time in minutes after midnight).
+    /// seconds, the earliest time in minutes after midnight, a priority by name).
     static func value(_ text: String, field: String, _ calendar: LocalCalendar) -> String {
+        if field == "priority" { return text.isEmpty ? "normal" : text }
         guard !text.isEmpty else { return "(none)" }
         switch field {
         case "due", "start", "end":
             guard let seconds = Int64(text) else { break }
             return String(calendar.wallClockText(Date(timeIntervalSince1970: Double(seconds))).prefix(16))
-        case "estimate", "span", "planned", "focused":
+        case "estimate", "span", "planned", "focused", "max_per_day":
             guard let seconds = Int(text) else { break }
             return TerminalText.duration(seconds)
         case "earliest":

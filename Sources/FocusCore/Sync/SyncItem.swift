@@ -45,9 +45,13 @@ package struct SyncedSubtask: Sendable, Equatable {
     package var earliestMinutes: Int?
     package var done: Bool
     package var modified: Int64
+    /// `Priority`'s raw value: 1 high, 0 normal, -1 low (`PRIORITY` in the to-do).
+    package var priority: Int
+    /// The daily cap (`--max-per-day`, `X-FOCUS-MAX-PER-DAY`); nil: none of its own.
+    package var maxPerDaySeconds: Int?
 
     package init(uid: String, taskUID: String, title: String, notes: String?, estimateSeconds: Int?, startDate: String?, due: Date?,
-                 spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64) {
+                 spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64, priority: Int = 0, maxPerDaySeconds: Int? = nil) {
         self.uid = uid
         self.taskUID = taskUID
         self.title = title
@@ -59,6 +63,8 @@ package struct SyncedSubtask: Sendable, Equatable {
         self.earliestMinutes = earliestMinutes
         self.done = done
         self.modified = modified
+        self.priority = priority
+        self.maxPerDaySeconds = maxPerDaySeconds
     }
 }
 
@@ -155,7 +161,8 @@ package enum SyncItem: Sendable, Equatable {
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
-                    f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false")]
+                    f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false"),
+                    f("priority", x.priority > 0 ? "high" : x.priority < 0 ? "low" : nil), f("max_per_day", n(x.maxPerDaySeconds))]
         case let .session(x):
             return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
                     f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
@@ -199,6 +206,8 @@ package enum SyncItem: Sendable, Equatable {
             x.spanSeconds = number("span", x.spanSeconds)
             x.earliestMinutes = number("earliest", x.earliestMinutes)
             x.done = flag("done", x.done)
+            if let v = values["priority"] { x.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.priority }
+            x.maxPerDaySeconds = number("max_per_day", x.maxPerDaySeconds)
             return .subtask(x)
         case var .session(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID
@@ -220,9 +229,10 @@ package enum SyncItem: Sendable, Equatable {
         var hash = FNV1a()
         hash.add("\(kind.rawValue)\u{1F}\(uid)".utf8)
         for field in fields {
-            // A task's due date and estimate came later: without them its digest is the one
-            // agreed before, so an upgrade sends nothing again.
+            // A task's due date and estimate, a subtask's priority and daily cap came later:
+            // without them its digest is the one agreed before, so an upgrade sends nothing again.
             if kind == .task, field.value.isEmpty, field.name == "due" || field.name == "estimate" { continue }
+            if kind == .subtask, field.value.isEmpty, field.name == "priority" || field.name == "max_per_day" { continue }
             hash.add("\u{1E}\(field.name)\u{1F}\(field.value)".utf8)
         }
         return String(hash.value, radix: 16)

@@ -45,7 +45,7 @@ extension SyncPlan {
             let remoteItem: SyncItem? = there.map(\.item) ?? base
             let url = there?.url ?? state?.url ?? Publication.resourceURL(calendar: input.calendarURL, uid: uid)
             let etag = there != nil ? there?.etag : state?.etag
-            let mine = input.local[uid].map { disambiguatedHere($0, theirs: remoteItem ?? base) }
+            let mine = input.local[uid].map { learned(disambiguatedHere($0, theirs: remoteItem ?? base), from: base, state: state) }
             var outcome = SyncMerge.merge(base: base, local: mine, remote: remoteItem)
             let label = label(outcome.result ?? mine ?? remoteItem, in: input)
             if outcome.result == nil, let mine, mine.kind != .session, outcome.writeLocal, unseenHere.contains(uid) {
@@ -112,6 +112,17 @@ extension SyncPlan {
         case let (.subtask(t), .subtask(o)?) where suffixed(t.title, of: o.title): return mine.with(["title": o.title])
         default: return mine
         }
+    }
+
+    /// A subtask unchanged here since the version agreed (its digest is that version's) takes
+    /// that version's priority and daily cap where it has none. A version agreed before they
+    /// travelled may hold another app's `PRIORITY` this machine never read into its subtask: that
+    /// is no change made here, and must not be written over there.
+    package static func learned(_ mine: SyncItem, from base: SyncItem?, state: SyncState?) -> SyncItem {
+        guard case var .subtask(m) = mine, case let .subtask(b)? = base, let state, mine.digest == state.digest else { return mine }
+        if m.priority == 0 { m.priority = b.priority }
+        if m.maxPerDaySeconds == nil { m.maxPerDaySeconds = b.maxPerDaySeconds }
+        return .subtask(m)
     }
 
     /// "Thesis/Chapter 2", for conflicts and warnings.

@@ -2,9 +2,10 @@ import FocusCalendar
 import FoundationEssentials
 
 /// The settings that travel with sync, so two machines plan the same week (README, "Two
-/// machines"): working hours, days off, buffers and feed subscriptions (their addresses, never a
-/// password). One event in the sync calendar holds them, each key with the time of its last
-/// change; each key merges on its own against the version both machines last agreed on.
+/// machines"): working hours, days off, buffers, the daily cap and feed subscriptions (their
+/// addresses, never a password). One event in the sync calendar holds them, each key with the
+/// time of its last change; each key merges on its own against the version both machines last
+/// agreed on.
 package struct SyncSettings: Sendable, Equatable, Codable {
     package struct Value: Sendable, Equatable, Codable {
         package var value: String
@@ -22,10 +23,10 @@ package struct SyncSettings: Sendable, Equatable, Codable {
     package init(_ values: [String: Value] = [:]) { self.values = values }
 
     /// The config keys that travel, in the order they are shown; a key this build does not know
-    /// (`buffer` before it existed) travels untouched through it. `feeds` is the subscribed
+    /// (`buffer`, `max_per_day` before they existed) travels untouched through it. `feeds` is the subscribed
     /// feeds' addresses, one a line.
     package static let configKeys = ["day_start", "day_end", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri",
-                                     "hours.sat", "hours.sun", "off", "buffer"]
+                                     "hours.sat", "hours.sun", "off", "buffer", "max_per_day"]
     package static let feedsKey = "feeds"
 
     /// The UID of the settings event (one per sync calendar, whichever machine wrote it).

@@ -368,7 +368,7 @@ extension AppDatabase {
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
-                       s.earliestMinutes, s.done, s.modifiedAt, s.createdAt
+                       s.earliestMinutes, s.done, s.modifiedAt, s.createdAt, s.priority, s.maxPerDaySeconds
                 FROM subtask s JOIN task t ON t.id = s.taskId
                 WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND s.syncUid <> t.syncUid || '#due'
                 """) {
@@ -378,7 +378,8 @@ extension AppDatabase {
                     estimateSeconds: row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) }, startDate: row.optionalText("startDate"),
                     due: row.optionalDate("due"), spanSeconds: row.optionalNumber("spanSeconds", .positiveSeconds).map { Int($0) },
                     earliestMinutes: row.optionalNumber("earliestMinutes", .minuteOfDay).map { Int($0) }, done: row.bool("done"),
-                    modified: modified(row)))
+                    modified: modified(row), priority: row.optionalNumber("priority", .priority).map { Int($0) } ?? 0,
+                    maxPerDaySeconds: row.optionalNumber("maxPerDaySeconds", .positiveSeconds).map { Int($0) }))
             }
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
@@ -516,6 +517,7 @@ extension AppDatabase {
                 ("estimateSeconds", s.estimateSeconds.map { max(1, $0) }), ("startDate", s.startDate.flatMap { DateParser.parseDate(Substring($0)) != nil ? $0 : nil }),
                 ("due", s.due?.unixSeconds), ("spanSeconds", s.spanSeconds.map { max(1, $0) }),
                 ("earliestMinutes", s.earliestMinutes.map { min(1439, max(0, $0)) }), ("done", s.done ? 1 : 0),
+                ("priority", min(1, max(-1, s.priority))), ("maxPerDaySeconds", s.maxPerDaySeconds.map { min(86_400, max(60, $0)) }),
             ]
             if let existing {
                 try db.execute(sql: "UPDATE subtask SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE id = ?",

@@ -97,6 +97,42 @@ import Testing
                                          focusedSeconds: c.focused, status: c.status, note: c.note)])
     }
 
+    // An open session (`start --open`): counting up; locked at 10:00, back 12 minutes later
+    // (at 22:00), stopped from elsewhere at 40:00 unless a row says otherwise.
+    static let openCases: [Case] = [
+        Case(name: "open, discard: the time away is left out and the note says so", policy: .discard,
+             steps: [(600, .lock), (1320, .unlock), (2400, .stopElsewhere)], end: 2400, focused: 1680, status: .open, note: "away 12m"),
+        Case(name: "open, keep: a locked screen changes nothing", policy: .keep,
+             steps: [(600, .lock), (1320, .unlock), (2400, .stopElsewhere)], end: 2400, focused: 2400, status: .open, note: nil),
+        Case(name: "open, ask, kept: as if nobody had left", policy: .ask,
+             steps: [(600, .lock), (1320, .unlock), (1330, .answer(.keep)), (2400, .stopElsewhere)], end: 2400, focused: 2400, status: .open, note: nil),
+        Case(name: "open, ask, discarded: a pause up to the answer", policy: .ask,
+             steps: [(600, .lock), (1320, .unlock), (1330, .answer(.discard)), (2400, .stopElsewhere)], end: 2400, focused: 1670,
+             status: .open, note: "away 12m"),
+        Case(name: "open, ask, stopped: ends, still open, when the screen locked", policy: .ask,
+             steps: [(600, .lock), (1320, .unlock), (1330, .answer(.stop))], end: 600, focused: 600, status: .open, note: nil),
+        Case(name: "open, discard, stopped elsewhere while away: focus up to the lock", policy: .discard,
+             steps: [(600, .lock), (900, .stopElsewhere)], end: 900, focused: 600, status: .open, note: "away 5m"),
+        Case(name: "open, discard, locked twice: both spans", policy: .discard,
+             steps: [(100, .lock), (220, .unlock), (300, .lock), (480, .unlock), (2400, .stopElsewhere)], end: 2400, focused: 2100,
+             status: .open, note: "away 5m"),
+    ]
+
+    @Test(arguments: openCases)
+    func anOpenSessionFollowsThePolicyToo(_ c: Case) {
+        let r = AwayTrackerTests.run(c.policy, plan: .open, c.steps, until: 90_000)
+        #expect(r.records == [WorkRecord(startedAt: AwayTrackerTests.start, endedAt: AwayTrackerTests.at(c.end), plannedSeconds: 0,
+                                         focusedSeconds: c.focused, status: c.status, note: c.note)])
+    }
+
+    @Test func anOpenSessionIsHeldWhileLockedAndAskedAboutOnReturn() {
+        let r = AwayTrackerTests.run(.ask, plan: .open, [(600, .lock), (1320, .unlock)], until: 5000)
+        #expect(r.records.isEmpty, "an open session runs until it is stopped")
+        #expect(r.engine.isPaused, "held from the lock until the answer")
+        #expect(r.tracker.question == AwayTracker.Question(from: .seconds(600), to: .seconds(1320)))
+        #expect(r.engine.snapshot(at: .seconds(5000)).focusedSeconds == 600)
+    }
+
     @Test func askingStopsWithTheTimeAwayAsTheReason() {
         let r = AwayTrackerTests.run(.ask, [(600, .lock), (1320, .unlock), (1330, .answer(.stop))], until: 3000)
         #expect(r.finished == [.person(reason: "away 12m")])

@@ -103,6 +103,28 @@ import Testing
         #expect(snap.remainingSeconds == 0)
     }
 
+    @Test func anOpenSessionTellsWhatBecameOfTheTimeAwayAsACountdownDoes() {
+        var discarding = live(.open)
+        discarding.away = AwayTracker(policy: .discard)
+        _ = discarding.observe(.woke(at: .seconds(600), slept: .zero, command: .away(true)))
+        #expect(discarding.engine.isPaused)
+        let back = discarding.observe(.woke(at: .seconds(1320), slept: .zero, command: .away(false)))
+        #expect(back.first == .tell(.discarded(awaySeconds: 720)))
+        let stopped = records(discarding.observe(.woke(at: .seconds(2400), slept: .zero, command: .stop(.elsewhere(reason: nil)))))
+        #expect(stopped.map(\.focusedSeconds) == [1680])
+        #expect(stopped.map(\.note) == ["away 12m"])
+
+        var asking = live(.open)
+        asking.away = AwayTracker(policy: .ask)
+        _ = asking.observe(.woke(at: .seconds(600), slept: .zero, command: .away(true)))
+        let asked = asking.observe(.woke(at: .seconds(1320), slept: .zero, command: .away(false)))
+        #expect(asked.first == .tell(.question(awaySeconds: 720, stopAt: start.addingTimeInterval(600))))
+        // `s` while asked: stopped at the lock, recorded open.
+        let answered = records(asking.observe(.woke(at: .seconds(1330), slept: .zero, command: .skip)))
+        #expect(answered == [WorkRecord(startedAt: start, endedAt: start.addingTimeInterval(600), plannedSeconds: 0,
+                                        focusedSeconds: 600, status: .open)])
+    }
+
     @Test func skippingAnOpenSessionEndsItAsOpen() {
         var l = live(.open)
         let effects = l.observe(.woke(at: .seconds(60), slept: .zero, command: .skip))

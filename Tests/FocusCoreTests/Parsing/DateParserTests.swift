@@ -7,14 +7,46 @@ import Testing
     let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
     let newYork = LocalCalendar(zone: ZoneRules.named("America/New_York")!)
 
-    @Test(arguments: [("09:00", 540), ("9:05", 545), ("23:59", 1439), ("00:00", 0)])
-    func parsesTimesOfDay(text: String, minutes: Int) throws {
-        #expect(try DateParser.timeOfDay(text).minutes == minutes)
+    @Test(arguments: [
+        ("09:00", 540), ("9:05", 545), ("23:59", 1439), ("00:00", 0), ("21:00", 1260),
+        ("9am", 540), ("9 AM", 540), ("9:30pm", 1290), ("12pm", 720), ("12am", 0), ("12:30am", 30), ("noon", 720),
+        ("midnight", 0), ("9", 540), ("09", 540), ("21", 1260), ("0", 0), (" 7:05am ", 425),
+    ])
+    func parsesTimesOfDayAsPeopleSayThem(text: String, minutes: Int) throws {
+        let t = try DateParser.timeOfDay(text)
+        #expect(t.minutes == minutes)
+        // Stored and shown as HH:MM, which reads back as the same time.
+        #expect(try DateParser.timeOfDay(t.description) == t)
     }
 
-    @Test(arguments: ["24:00", "9", "09:60", "9am", "", "09:00:30", "ab:cd"])
-    func rejectsBadTimesOfDay(text: String) {
-        #expect(throws: FocusError.self) { try DateParser.timeOfDay(text) }
+    @Test(arguments: [
+        "24:00", "24", "09:60", "", "09:00:30", "ab:cd", "930", "0930", "9.30", "9h", "13pm", "0am", "9:30:15pm",
+        "-1", "009", "fri 9am", "9 o'clock", "noon pm", "9am-5pm",
+    ])
+    func refusesAmbiguousOrOtherTimesListingTheFormsThatWork(text: String) {
+        do throws(FocusError) {
+            _ = try DateParser.timeOfDay(text, what: "earliest time")
+            Issue.record("'\(text)' was read as a time of day")
+        } catch {
+            #expect(error.description.contains("9am") && error.description.contains("21:00") && error.description.contains("9:30pm"),
+                    "\(error.description)")
+        }
+    }
+
+    @Test(arguments: [
+        ("09:00-17:00", "09:00-17:00"), ("9am-5pm", "09:00-17:00"), ("9am - 5:30pm", "09:00-17:30"), ("9-17", "09:00-17:00"),
+        ("8:30am–12pm", "08:30-12:00"), ("22:00-24:00", "22:00-24:00"), ("6pm-midnight", "18:00-24:00"), ("18-12am", "18:00-24:00"),
+        ("0-24", "00:00-24:00"),
+    ])
+    func readsWorkingHoursAsPeopleSayThem(text: String, normalized: String) throws {
+        let hours = try #require(DayHours.parse(text))
+        #expect(hours.description == normalized)
+        #expect(DayHours.parse(hours.description) == hours)
+    }
+
+    @Test(arguments: ["5pm-9am", "9am", "9am-5pm-6pm", "24:00-10:00", "9am-", "-5pm", "9am-9am", "930-1700", "9-25"])
+    func refusesWorkingHoursThatAreNoWindow(text: String) {
+        #expect(DayHours.parse(text) == nil)
     }
 
     @Test func parsesDatesAndDayWords() throws {

@@ -17,23 +17,28 @@ import FoundationEssentials
 /// it (`BlockPin`), an event edited otherwise is left as it is, and a calendar holding another
 /// machine's plan is not written to (one calendar holds one plan). Only what changed is written;
 /// only events this focus wrote are ever touched.
-struct PlanPublisher {
-    let env: FocusEnvironment
+package struct PlanPublisher {
+    let env: ServiceContext
     let client: any CalDAVClient
 
-    struct Summary {
-        var created = 0
-        var restored = 0
-        var updated = 0
-        var deleted = 0
-        var unchanged = 0
-        var blocks = 0
-        var sessions = 0
-        var warnings: [String] = []
+    package init(env: ServiceContext, client: any CalDAVClient) {
+        self.env = env
+        self.client = client
+    }
+
+    package struct Summary {
+        package var created = 0
+        package var restored = 0
+        package var updated = 0
+        package var deleted = 0
+        package var unchanged = 0
+        package var blocks = 0
+        package var sessions = 0
+        package var warnings: [String] = []
         /// Things the person should know that are not problems (a block pinned, a calendar made again).
-        var notes: [String] = []
+        package var notes: [String] = []
         /// Set when the calendar holds another machine's plan: nothing was written.
-        var otherPlan: (count: Int, host: String, publisher: String)?
+        package var otherPlan: (count: Int, host: String, publisher: String)?
     }
 
     /// The events the plan and history want in the calendar, their texts, and the block each
@@ -46,7 +51,7 @@ struct PlanPublisher {
         var events: [WantedEvent] = []
         var texts: [String] = []
         var byUID: [String: BlockView] = [:]
-        for (var event, block) in CalendarExportCommand.blockEvents(blocks, now: now, calendar: env.calendar, publisher: publisher) {
+        for (var event, block) in PlanEvents.blockEvents(blocks, now: now, calendar: env.calendar, publisher: publisher) {
             event.description = notes[block.subtaskID] ?? "Work block planned by focus."
             event.properties = ["CATEGORIES:focus", "TRANSP:OPAQUE", "X-FOCUS-BLOCK:" + (block.id.map(String.init) ?? event.uid)] + marks
             let text = ICSWriter.calendar(events: [event], stamp: now)
@@ -56,9 +61,9 @@ struct PlanPublisher {
             byUID[event.uid] = block
         }
         if target.sessions {
-            let from = now.addingTimeInterval(-Double(CalendarImportCommand.daysBack * 86_400))
+            let from = now.addingTimeInterval(-Double(CalendarFile.daysBack * 86_400))
             _ = try db.exportSessions(from: from, to: nil) { record, identity in
-                var event = ExportCommand.event(record, identity: identity)
+                var event = PlanEvents.sessionEvent(record, identity: identity)
                 event.properties = ["CATEGORIES:focus", "TRANSP:TRANSPARENT", "X-FOCUS-SESSION:" + record.status.rawValue] + marks
                 let text = ICSWriter.calendar(events: [event], stamp: now)
                 events.append(WantedEvent(uid: event.uid, kind: .session, fingerprint: Publication.fingerprint(text), end: event.end,
@@ -79,7 +84,7 @@ struct PlanPublisher {
     /// Publishes to one target; every write is recorded as soon as the server took it. A
     /// calendar that holds another machine's plan is not written to (`otherPlan` says so), unless
     /// `established` and the other machine is the one that gives way (`Publication.yields`).
-    func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, established: Bool = false) throws -> Summary {
+    package func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, established: Bool = false) throws -> Summary {
         let publisher = try db.publisherName()
         var summary = Summary()
         let before = try wanted(target, db: db, publisher: publisher)
@@ -169,7 +174,7 @@ struct PlanPublisher {
     }
 
     /// One line about a publication.
-    static func line(_ summary: Summary, target: PublishTarget) -> String {
+    package static func line(_ summary: Summary, target: PublishTarget) -> String {
         var what = "\(summary.blocks) planned block\(summary.blocks == 1 ? "" : "s")"
         if summary.sessions > 0 { what += " and \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")" }
         var changes: [String] = []
@@ -182,7 +187,7 @@ struct PlanPublisher {
     }
 
     /// The refusal for a calendar that holds another machine's plan.
-    static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
+    package static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
         "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(String(other.host.prefix(64)))) publishes "
             + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
             + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."

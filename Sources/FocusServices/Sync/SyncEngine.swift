@@ -14,13 +14,13 @@ import Glibc
 /// the next sync finds every item either agreed or still different, never twice: an item's
 /// address is made from its name, which never changes.
 package struct SyncEngine {
-    let env: FocusEnvironment
+    let env: ServiceContext
     let client: any CalDAVClient
     let db: AppDatabase
     /// The progress line of the writes (a first sync of a long history sends thousands).
-    var progress: ProgressMeter?
+    var progress: (any ProgressCounter)?
 
-    package init(env: FocusEnvironment, client: any CalDAVClient, db: AppDatabase, progress: ProgressMeter? = nil) {
+    package init(env: ServiceContext, client: any CalDAVClient, db: AppDatabase, progress: (any ProgressCounter)? = nil) {
         self.env = env
         self.client = client
         self.db = db
@@ -50,7 +50,7 @@ package struct SyncEngine {
 
     /// Rounds a sync takes at most: a write refused because the item changed there meanwhile
     /// is merged again with what the server now holds.
-    static let rounds = 3
+    package static let rounds = 3
 
     package func run(_ target: SyncTarget, endpoint: CalDAVEndpoint) throws -> Summary {
         var summary = Summary()
@@ -99,7 +99,7 @@ package struct SyncEngine {
     }
 
     /// This machine's host name, as the other machines' `status` shows it.
-    static func hostName() -> String {
+    package static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "another machine" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -254,7 +254,7 @@ package struct SyncEngine {
         let body = Data(SyncCodec.collection(items, name: name, stamp: stamp, zone: env.calendar).utf8)
         guard let result = try client.replaceCollection(calendarURL, ics: body, ifMatch: tag, endpoint) else { return nil }
         guard case .written = result else { return (true, nil) }
-        progress?.advance()
+        progress?.advance(by: 1)
         try db.recordSyncStates(items.map { item in
             SyncState(uid: item.uid, kind: item.kind, url: Publication.memberURL(calendar: calendarURL, uid: item.uid), etag: nil,
                       base: Data(SyncCodec.encode(item, stamp: stamp).utf8), digest: item.digest)

@@ -108,8 +108,10 @@ extension PlanPublisher {
     /// one (the daemon's, or the next command's). A calendar found to hold another machine's
     /// plan is given up here: this machine's blocks ahead are deleted from it and focus stops
     /// publishing there. Returns the lines to say.
-    static func publishAll(env: FocusEnvironment, db: AppDatabase, login: CalDAVLogin, endpoints: [Int64: CalDAVEndpoint] = [:],
-                           client: (any CalDAVClient)? = nil, onlyWhenChanged: Bool = false) -> [String] {
+    /// `endpoint` gives an account's endpoint (its login) when `endpoints` has none.
+    package static func publishAll(env: ServiceContext, db: AppDatabase, endpoint endpointOf: (StoredAccount) throws -> CalDAVEndpoint,
+                                   endpoints: [Int64: CalDAVEndpoint] = [:], client: (any CalDAVClient)? = nil,
+                                   onlyWhenChanged: Bool = false) -> [String] {
         guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
         let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
         let publisher = PlanPublisher(env: env, client: client)
@@ -118,7 +120,7 @@ extension PlanPublisher {
             guard let account = accounts.first(where: { $0.id == target.accountID }) else { continue }
             if onlyWhenChanged, target.lastError == nil, (try? publisher.isCurrent(target, db: db)) == true { continue }
             do {
-                let endpoint = try endpoints[account.id] ?? login.endpoint(account, env: env)
+                let endpoint = try endpoints[account.id] ?? endpointOf(account)
                 let summary = try publisher.publish(target, endpoint: endpoint, db: db, established: true)
                 if let other = summary.otherPlan {
                     let deleted = try publisher.stop(target, endpoint: endpoint, db: db)
@@ -146,7 +148,7 @@ extension PlanPublisher {
     /// Stops publishing to `target`: this focus's events of blocks still ahead are deleted there
     /// (each only in the version it wrote, `If-Match`), the others stay, and the target is
     /// forgotten. Returns how many were deleted.
-    func stop(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Int {
+    package func stop(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Int {
         // What the calendar holds now: events gone or written over by another machine are not
         // this focus's to delete; a block the person moved is deleted in its moved version.
         var ignored = Summary()

@@ -113,7 +113,7 @@ extension SyncEngine {
             calendar.feedState = FeedState().encoded
             _ = try db.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
             // Subscribed by this person on their other machine, through their own calendar.
-            try TrustStore(env: env).add([StoredSetting(kind: .feed, url: feed.address).digest])
+            try env.trustSettings([StoredSetting(kind: .feed, url: feed.address).digest])
             lines.append("Subscribed to calendar \(Sanitized.terminal(name)) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
         }
         for address in change.drop {

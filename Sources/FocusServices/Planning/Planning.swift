@@ -5,9 +5,9 @@ import FoundationEssentials
 
 /// The one re-plan every command uses (`plan`, `task add/edit/done`, `calendar import/rm`,
 /// after a session): the rules from the config, and calendar expansion through FocusCalendar.
-enum Planning {
+package enum Planning {
     /// The scheduling rules of the config, in the command's zone.
-    static func rules(_ env: FocusEnvironment) -> SchedulingRules {
+    package static func rules(_ env: ServiceContext) -> SchedulingRules {
         var rules = SchedulingRules(
             calendar: env.calendar, workdayStart: env.config.dayStart, workdayEnd: env.config.dayEnd,
             minimumBlockSeconds: env.config.minimumBlockSeconds, breakSeconds: env.config.shortBreakSeconds,
@@ -20,21 +20,21 @@ enum Planning {
     }
 
     /// `db` gives the addresses of connected accounts, for meetings the person declined.
-    static func context(_ env: FocusEnvironment, _ db: AppDatabase?, now: Date) -> PlanContext {
+    package static func context(_ env: ServiceContext, _ db: AppDatabase?, now: Date) -> PlanContext {
         PlanContext(now: now, rules: rules(env), expand: expansion(env, db))
     }
 
     /// How busy time past a calendar's stored window is read: its stored file expanded, leaving
     /// out the meetings the person declined (their addresses: config `email` and those of the
     /// accounts in `db`), as the stored occurrences do.
-    static func expansion(_ env: FocusEnvironment, _ db: AppDatabase?) -> CalendarExpansion {
+    package static func expansion(_ env: ServiceContext, _ db: AppDatabase?) -> CalendarExpansion {
         let attendance = AttendancePolicy.current(env, db)
         return { content, name, from, to, zone in try expand(content, name, from, to, zone, attendance: attendance) }
     }
 
     /// Expands a stored calendar's raw text (where its stored occurrences do not answer), leaving
     /// out meetings the person declined by the same rule as the stored occurrences.
-    static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar,
+    package static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar,
                        attendance: AttendancePolicy) throws -> [BusyEvent] {
         let document: ICSDocument
         do {
@@ -49,19 +49,19 @@ enum Planning {
     }
 
     /// Blocks shown from the start of the local day of `now`.
-    static func showFrom(_ env: FocusEnvironment, now: Date) -> Date {
+    package static func showFrom(_ env: ServiceContext, now: Date) -> Date {
         env.calendar.startOfDay(env.calendar.day(of: now))
     }
 
     /// Re-plans and saves (or, with `save: false`, only computes).
-    static func replan(_ env: FocusEnvironment, _ db: AppDatabase, save: Bool = true) throws(FocusError) -> PlanOutcome {
+    package static func replan(_ env: ServiceContext, _ db: AppDatabase, save: Bool = true) throws(FocusError) -> PlanOutcome {
         let now = env.now()
         return try db.replan(context(env, db, now: now), save: save, showFrom: showFrom(env, now: now))
     }
 
     /// The re-plan after a change that already succeeded (a session): a failure is a warning,
     /// never a failed command.
-    static func replanQuietly(_ env: FocusEnvironment, _ db: AppDatabase) {
+    package static func replanQuietly(_ env: ServiceContext, _ db: AppDatabase) {
         do {
             _ = try replan(env, db)
         } catch {
@@ -73,7 +73,7 @@ enum Planning {
     /// the last re-plan (the database marks it, whoever changed it), plan again and save. A failure
     /// is a warning: the change itself stands, and the next command tries again.
     @discardableResult
-    static func replanIfStale(_ env: FocusEnvironment, _ db: AppDatabase) -> PlanOutcome? {
+    package static func replanIfStale(_ env: ServiceContext, _ db: AppDatabase) -> PlanOutcome? {
         do {
             let now = env.now()
             return try db.replanIfStale(context(env, db, now: now), showFrom: showFrom(env, now: now))

@@ -31,7 +31,7 @@ extension SyncEngine {
             let outcome = Self.outcome(done, now: env.now())
             switch schedule.completed(done.tag, outcome, at: elapsed()) {
             case .record:
-                progress?.advance()
+                progress?.advance(by: 1)
                 if try !record(writes[done.tag], try done.result.get(), body: bodies[done.tag], summary: &summary) {
                     refused.append(writes[done.tag])
                 }

@@ -1,0 +1,53 @@
+import FocusCalendar
+import FocusCore
+import FocusRendering
+import FocusStorage
+import FoundationEssentials
+
+/// Fetching, judging and storing a feed, shared by subscribe and refresh.
+package struct FeedFetcher {
+    let env: ServiceContext
+    package let client: any HTTPClient
+
+    package init(env: ServiceContext, client: any HTTPClient) {
+        self.env = env
+        self.client = client
+    }
+
+    /// Reads `data` as `calendar import` reads a file and stores it with `state` (fetched now).
+    package func store(_ data: Data, address: String, state: FeedState, name: String?, nameFallback: String, label: String,
+                       db: AppDatabase, verb: String, keptEvents: Int? = nil, acceptEmpty: Bool = false, calendarID: Int64? = nil) throws {
+        let now = env.now()
+        let horizon = DateInterval(start: now.addingTimeInterval(-Double(CalendarFile.daysBack * 86_400)),
+                                   end: now.addingTimeInterval(Double(CalendarFile.daysAhead * 86_400)))
+        var declined: [(start: Date, end: Date, summary: String)] = []
+        let (calendarName, events, occurrences) = try CalendarFile.expand(
+            data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
+            strict: false, attendance: .current(env, db), declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
+            warn: { env.console.note($0) })
+        var state = state
+        if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
+            state.emptyKeptAsideAt = now
+            try db.updateFeedState(calendarID: calendarID, state: state.encoded)
+            env.console.note("warning: calendar '\(Sanitized.terminal(calendarName))' came back with no events while the copy kept has \(keptEvents); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(Sanitized.terminal(calendarName))' --accept-empty`.")
+            return
+        }
+        state.fetchedAt = now
+        state.lastError = nil
+        state.lastErrorAt = nil
+        state.emptyKeptAsideAt = nil
+        var calendar = CalendarImport(name: calendarName, source: address, content: data, timeZone: env.calendar.identifier,
+                                      horizon: horizon, eventCount: events, importedAt: now)
+        calendar.feedState = state.encoded
+        let replaced = try db.importCalendar(calendar, occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
+        try db.replaceDeclined(calendarNamed: calendarName, declined)
+        let outcome = Planning.replanIfStale(env, db)
+        let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
+        var line = "\(verb) calendar \(Sanitized.terminal(calendarName))\(replacing): \(events) event\(events == 1 ? "" : "s"), "
+            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        if let outcome, !outcome.result.items.isEmpty {
+            line += " " + PlanRenderer.summary(outcome)
+        }
+        env.console.line(line)
+    }
+}

@@ -1,0 +1,37 @@
+import FocusCore
+import FoundationEssentials
+
+/// What a service (a sync, a re-plan) needs of the world it runs in: the ports and settings of
+/// the command or daemon that runs it, and nothing of the command line. FocusCLI's composition
+/// root, `FocusEnvironment`, makes one (`services`), live or for a test.
+package struct ServiceContext: Sendable {
+    package var console: any Console
+    /// Timestamps.
+    package var now: @Sendable () -> Date
+    package var calendar: LocalCalendar
+    package var config: FocusConfig
+    package var configPath: String
+    package var databasePath: String
+    /// The process environment (`NO_COLOR`, `TERM`, `FOCUS_HTTP_TIMEOUT_MS`, …).
+    package var environment: [String: String]
+    /// The CalDAV server of the connected accounts: nil live (HTTP through libcurl), an
+    /// in-memory one in tests.
+    package var caldav: (any CalDAVClient)?
+    /// Adds settings (their digests) to those this person trusts (README, "What focus
+    /// promises"): a feed the other machines subscribe to, taken in by sync.
+    package var trustSettings: @Sendable (_ digests: [String]) throws(FocusError) -> Void
+
+    package init(console: any Console, now: @escaping @Sendable () -> Date, calendar: LocalCalendar, config: FocusConfig,
+                 configPath: String, databasePath: String, environment: [String: String], caldav: (any CalDAVClient)? = nil,
+                 trustSettings: @escaping @Sendable (_ digests: [String]) throws(FocusError) -> Void) {
+        self.console = console
+        self.now = now
+        self.calendar = calendar
+        self.config = config
+        self.configPath = configPath
+        self.databasePath = databasePath
+        self.environment = environment
+        self.caldav = caldav
+        self.trustSettings = trustSettings
+    }
+}

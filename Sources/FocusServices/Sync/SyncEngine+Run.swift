@@ -1,0 +1,47 @@
+import FocusCore
+import FocusNetwork
+import FocusStorage
+import FoundationEssentials
+
+extension SyncEngine {
+    /// Runs one sync and notes how it ended; an error is noted and thrown. `progress` counts
+    /// the writes.
+    package static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: ServiceContext,
+                             client: (any CalDAVClient)? = nil, progress: (any ProgressCounter)? = nil) throws -> Summary {
+        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        do {
+            let summary = try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
+            if summary.unconverged { try db.noteSync(at: env.now(), token: nil, error: unconverged) }
+            return summary
+        } catch {
+            let message = (error as? FocusError)?.description ?? "\(error)"
+            try? db.noteSync(at: env.now(), token: nil, error: message)
+            throw error
+        }
+    }
+
+    /// What a sync that could not converge says, here and in `sync status` and `doctor`.
+    package static let unconverged = "did not converge: the server still refused some writes after \(rounds) rounds, so the two sides still differ. Run `focus sync` again; if this persists, `focus sync status` shows what waits."
+}
+
+extension SyncEngine.Summary {
+    /// What a sync did, in one or two lines.
+    package func lines(target: SyncTarget) -> [String] {
+        var lines: [String] = []
+        if let backup = backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
+        var parts: [String] = []
+        if received > 0 { parts.append("\(received) received") }
+        if sent > 0 { parts.append("\(sent) sent") }
+        if deletedHere > 0 { parts.append("\(deletedHere) deleted here") }
+        if deletedThere > 0 { parts.append("\(deletedThere) deleted there") }
+        lines.append("Synced with \(Sanitized.terminal(target.name)): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
+        if conflicts > 0 {
+            lines.append("\(conflicts) field\(conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
+        }
+        lines += settings
+        for label in kept {
+            lines.append("warning: '\(Sanitized.terminal(label))' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(Sanitized.terminal(label))' --force")
+        }
+        return lines + warnings.map { "warning: " + Sanitized.terminal($0) }
+    }
+}
