@@ -54,6 +54,13 @@ struct AccountCalendar {
             // Refused because something is there (RFC 4791 section 5.3.1): say what.
             let there: String
             if let found = try? client.calendar(at: url, endpoint) {
+                // Made there meanwhile under this very name (another machine's setup at the same
+                // moment): it is the calendar asked for.
+                if CalDAVChoice.calendar(named: calendar, in: [found]) != nil,
+                   found.components.isEmpty || components.allSatisfy(found.components.contains), found.writable != false {
+                    try accept(found, endpoint)
+                    return AccountCalendar(account: account, endpoint: endpoint, url: found.url, name: found.displayName)
+                }
                 let name = CalDAVChoice.decodingReferences(found.displayName)
                 there = "a calendar named '\(Sanitized.terminal(name))' is at \(Sanitized.terminal(url)); name it to use it"
             } else {
