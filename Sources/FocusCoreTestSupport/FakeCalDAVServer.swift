@@ -25,6 +25,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         /// Tokens from before the calendar was made again are not valid (RFC 6578 section 3.8).
         var remadeAt = 0
         var emptyListings = false
+        /// Calendars there but not yet in the listing (`makeUnlistedCalendar`).
+        var unlisted: Set<String> = []
     }
     private let state = Mutex(State())
     private let sending = Mutex(Sending())
@@ -140,7 +142,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
         try answer()
         return state.withLock { s in
-            var found = s.calendars.sorted { $0.key < $1.key }.map {
+            var found = s.calendars.filter { !s.unlisted.contains($0.key) }.sorted { $0.key < $1.key }.map {
                 RemoteCalendar(url: $0.key, displayName: s.davical.contains(.escapedNames) ? $0.value.replacingOccurrences(of: "&", with: "&amp;") : $0.value,
                                components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
             }
@@ -301,6 +303,16 @@ package struct PrunedSyncTokens: Sendable {
 extension FakeCalDAVServer {
     /// Whether every listing of a calendar answers nothing (as a proxy or a server under
     /// maintenance may), while what is stored stays.
+    /// A calendar another client makes between this one's listing and its MKCALENDAR: there
+    /// (MKCALENDAR is refused), but not in the listing this client read.
+    package func makeUnlistedCalendar(_ url: String, displayName: String, components: [String]) {
+        state.withLock { s in
+            s.calendars[url] = displayName
+            s.components[url] = components
+            s.unlisted.insert(url)
+        }
+    }
+
     package func answerEmptyListings(_ yes: Bool) { state.withLock { $0.emptyListings = yes } }
 
     /// Forgets every sync token given so far, answering them with every member as changed.

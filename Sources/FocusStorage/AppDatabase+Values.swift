@@ -29,7 +29,7 @@ extension AppDatabase {
         ("subtask", "id", [("id", .id), ("taskId", .id), ("estimateSeconds", .positiveSeconds), ("due", .instant), ("spanSeconds", .positiveSeconds),
                            ("earliestMinutes", .minuteOfDay), ("done", .flag), ("atRisk", .flag), ("loggedSeconds", .seconds),
                            ("lastWorkedAt", .instant), ("createdAt", .instant), ("priority", .priority),
-                           ("maxPerDaySeconds", .positiveSeconds)]),
+                           ("maxPerDaySeconds", .positiveSeconds), ("onDay", .count), ("seriesId", .id)]),
         ("scheduledBlock", "id", [("id", .id), ("subtaskId", .id), ("startedAt", .instant), ("endedAt", .instant)]),
         ("timeLog", "id", [("id", .id), ("taskId", .id), ("subtaskId", .id), ("startedAt", .instant), ("endedAt", .instant),
                            ("plannedSeconds", .seconds), ("focusedSeconds", .seconds), ("blockId", .id), ("createdAt", .instant)]),

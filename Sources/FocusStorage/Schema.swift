@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 19
+    package static let schemaVersion = 20
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -668,6 +668,28 @@ extension AppDatabase {
             // version of the travelling settings both sides last agreed on (`SyncSettings`, JSON,
             // with the ETag of the settings event); NULL before the first sync.
             try db.execute(sql: "ALTER TABLE syncTarget ADD COLUMN settings TEXT")
+        }
+        migrator.registerMigration("v21-recurring-work") { db in
+            // Recurring work (README, "Planning"). A series is a subtask row with a rule: `every`
+            // (day, weekdays, week, month) and `onDay` (a weekday 0 = Sunday … 6 for a week, a day
+            // of the month 1…31 for a month; NULL: the period's last day). It is never planned
+            // itself. Each period's instance is an ordinary subtask pointing to its series
+            // (`seriesId`, removed with it), with the first day of its period (`periodStart`,
+            // YYYY-MM-DD): one instance per period and series. A change of the rule is an edit to
+            // send to the other machines (v11's triggers stamp the other fields).
+            let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+            try db.execute(sql: """
+                ALTER TABLE subtask ADD COLUMN every TEXT CHECK (every IN ('day', 'weekdays', 'week', 'month'));
+                ALTER TABLE subtask ADD COLUMN onDay INTEGER CHECK (onDay BETWEEN 0 AND 31);
+                ALTER TABLE subtask ADD COLUMN seriesId INTEGER REFERENCES subtask(id) ON DELETE CASCADE;
+                ALTER TABLE subtask ADD COLUMN periodStart TEXT
+                  CHECK (periodStart IS NULL OR periodStart GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]');
+                CREATE UNIQUE INDEX subtask_series_period ON subtask(seriesId, periodStart) WHERE seriesId IS NOT NULL;
+                CREATE INDEX subtask_every ON subtask(every) WHERE every IS NOT NULL;
+                CREATE TRIGGER subtask_sync_modified_rule AFTER UPDATE OF every, onDay ON subtask BEGIN
+                  UPDATE subtask SET modifiedAt = \(now) WHERE id = NEW.id;
+                END;
+                """)
         }
         return migrator
     }

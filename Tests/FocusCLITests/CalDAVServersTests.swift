@@ -181,6 +181,17 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(server.requests - before >= 57, "one request per item")
     }
 
+    /// Two machines setting up sync at the same moment: the calendar the other one made between
+    /// this one's listing and its MKCALENDAR is used, not refused.
+    @Test func aSyncCalendarMadeMeanwhileByAnotherMachineIsUsed() async throws {
+        let (server, world) = try account()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        server.makeUnlistedCalendar(server.home + "focus/", displayName: "Focus", components: ["VEVENT", "VTODO"])
+        let setup = await world.output("sync", "setup", "Focus")
+        #expect(setup.code == 0, "\(setup.err)")
+        #expect(setup.out.contains("Syncing through Focus"), "\(setup.out)")
+    }
+
     /// A meeting with the person as an attendee: `partstat` nil leaves the parameter out.
     private func meeting(_ uid: String, _ summary: String, _ start: String, _ end: String, attendee: String, partstat: String?) -> String {
         let line = "ATTENDEE;CN=\"Smith, Alice\"\(partstat.map { ";PARTSTAT=\($0)" } ?? ""):mailto:\(attendee)"

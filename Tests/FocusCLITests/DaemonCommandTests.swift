@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -266,6 +267,20 @@ final class Shared<Value>: @unchecked Sendable {
         #expect(h.settles.value == 1)
         await h.clock.advance(by: .seconds(60))
         #expect(h.settles.value == 1, "the re-plan does not repeat for the same block")
+        await h.stop(task)
+    }
+
+    @Test func aNewPeriodOfRecurringWorkIsPlannedOnceADayWithoutSpinning() async throws {
+        let h = try Harness()
+        var series = Subtask(taskID: 0, title: "Weekly review", estimateSeconds: 3600, createdAt: h.base)
+        series.recurrence = Recurrence(every: .week)
+        _ = try h.database.addSubtask(taskTitle: "Admin", subtask: series, now: h.base)
+        let task = h.start()
+        await h.clock.advance(by: .seconds(1))
+        #expect(h.settles.value == 1, "the week's instances are missing: the plan is made again")
+        // This settle makes no instance; the daemon does not try again and again that day.
+        await h.clock.advance(by: .seconds(600))
+        #expect(h.settles.value == 1)
         await h.stop(task)
     }
 

@@ -30,15 +30,7 @@ struct AccountCalendar {
             let endpoint = try login.endpoint(account, env: env)
             let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
             if let match = CalDAVChoice.calendar(named: calendar, in: CalDAVChoice.usable(try client.calendars(home, endpoint))) {
-                let name = Sanitized.terminal(match.displayName)
-                guard match.components.isEmpty || components.allSatisfy(match.components.contains) else {
-                    throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): \(purpose). Name another calendar, or a new one.")
-                }
-                if match.writable == false {
-                    throw FocusError.unavailable("calendar '\(name)' is read-only for this login. Name another calendar, or a new one.")
-                }
-                try accept(match, endpoint)
-                return AccountCalendar(account: account, endpoint: endpoint, url: match.url, name: match.displayName)
+                return try use(match, account: account, endpoint: endpoint, components: components, purpose: purpose, accept: accept)
             }
             if fallback == nil { fallback = (account, endpoint) }
             if login.passwordFromStandardInput { break }  // standard input gives one password
@@ -51,16 +43,15 @@ struct AccountCalendar {
         case .written:
             env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
         case .changedOnServer, .missing:
-            // Refused because something is there (RFC 4791 section 5.3.1): say what.
+            // Refused because something is there (RFC 4791 section 5.3.1). The calendar asked
+            // for, made meanwhile (another machine setting up at the same moment), is used.
+            let found = try? client.calendar(at: url, endpoint)
+            if let found, let match = CalDAVChoice.calendar(named: calendar, in: CalDAVChoice.usable([found])) {
+                return try use(match, account: account, endpoint: endpoint, components: components, purpose: purpose, accept: accept)
+            }
+            // Else say what is there.
             let there: String
-            if let found = try? client.calendar(at: url, endpoint) {
-                // Made there meanwhile under this very name (another machine's setup at the same
-                // moment): it is the calendar asked for.
-                if CalDAVChoice.calendar(named: calendar, in: [found]) != nil,
-                   found.components.isEmpty || components.allSatisfy(found.components.contains), found.writable != false {
-                    try accept(found, endpoint)
-                    return AccountCalendar(account: account, endpoint: endpoint, url: found.url, name: found.displayName)
-                }
+            if let found {
                 let name = CalDAVChoice.decodingReferences(found.displayName)
                 there = "a calendar named '\(Sanitized.terminal(name))' is at \(Sanitized.terminal(url)); name it to use it"
             } else {
@@ -69,5 +60,19 @@ struct AccountCalendar {
             throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))': \(there). Or make '\(Sanitized.terminal(calendar))' in your calendar app, then \(again).")
         }
         return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar)
+    }
+
+    /// `match`, when it holds `components` and this login may write to it.
+    private static func use(_ match: RemoteCalendar, account: StoredAccount, endpoint: CalDAVEndpoint, components: [String], purpose: String,
+                            accept: (RemoteCalendar, CalDAVEndpoint) throws -> Void) throws -> AccountCalendar {
+        let name = Sanitized.terminal(match.displayName)
+        guard match.components.isEmpty || components.allSatisfy(match.components.contains) else {
+            throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): \(purpose). Name another calendar, or a new one.")
+        }
+        if match.writable == false {
+            throw FocusError.unavailable("calendar '\(name)' is read-only for this login. Name another calendar, or a new one.")
+        }
+        try accept(match, endpoint)
+        return AccountCalendar(account: account, endpoint: endpoint, url: match.url, name: match.displayName)
     }
 }

@@ -45,7 +45,9 @@ package struct AgendaCommand: FocusRunnable {
         let db = try env.openDatabase()
         // Blocks that passed unworked are settled and their work placed again before the
         // agenda shows the day, as after a write (they were shown as missed until one).
-        if try db.planIsStaleByTime(now: now) { Planning.replanQuietly(env.services, db) }
+        if try db.planIsStaleByTime(now: now) || db.instancesAreDue(now: now, calendar: env.calendar) {
+            Planning.replanQuietly(env.services, db)
+        }
         let rules = Planning.rules(env.services)
         let first = day
         let count = week ? 7 : (days ?? 1)

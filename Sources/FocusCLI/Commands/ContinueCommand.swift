@@ -29,7 +29,8 @@ package struct ContinueCommand: FocusRunnable {
         guard let last = try db.lastEndedSession() else {
             throw FocusError.usage("nothing to continue: no session recorded yet. Start one with `focus start \"Thesis/Chapter 2\"`.")
         }
-        let target: PathTarget = last.log.subtaskID.map { .subtask(taskID: last.log.taskID, id: $0) } ?? .task(id: last.log.taskID)
+        let lastWork: PathTarget = last.log.subtaskID.map { .subtask(taskID: last.log.taskID, id: $0) } ?? .task(id: last.log.taskID)
+        let target = try SeriesTarget.continuing(lastWork, db: db, env: env)
         let catalog = try db.catalog()
         env.console.note("continuing \(Sanitized.terminal(catalog.path(of: target))).")
         try await LiveRun(env: env, db: db, target: target, blockID: nil, catalog: catalog, plan: plan,

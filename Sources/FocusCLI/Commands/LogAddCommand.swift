@@ -28,8 +28,11 @@ package struct LogAddCommand: FocusRunnable {
         let (s, e) = try LogTimes.resolve(start: start, end: end, duration: duration, allowLong: allowLong, env: env)
         try SessionTimes.checkEnded(end: e, now: env.now(), calendar: env.calendar, allowFuture: allowFuture)
         let db = try env.openDatabase()
-        let catalog = try db.catalog()
-        let target = try catalog.resolve(path)
+        let names = try db.catalog()
+        let named = try names.resolve(path)
+        let target = try SeriesTarget.resolve(named, shown: names.path(of: named), db: db, env: env)
+        // A series' instance may be new: the catalog read again names it.
+        let catalog = target == named ? names : try db.catalog()
         let seconds = Int(e.timeIntervalSince(s))
         let overlaps = try db.overlappingCount(s, e)
         let id: Int64

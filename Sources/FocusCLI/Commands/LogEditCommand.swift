@@ -26,7 +26,11 @@ package struct LogEditCommand: FocusRunnable {
         let db = try env.openDatabase()
         guard var entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
         var edit = SessionEdit()
-        if let task { edit.target = try db.catalog().resolve(task) }
+        if let task {
+            // Moved to a series of recurring work, a session goes to its current instance.
+            let catalog = try db.catalog(), named = try catalog.resolve(task)
+            edit.target = try SeriesTarget.resolve(named, shown: catalog.path(of: named), db: db, env: env)
+        }
         if let start { edit.start = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note) }
         if let end { edit.end = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
         if let duration { edit.lengthSeconds = try DurationParser.seconds(duration) }

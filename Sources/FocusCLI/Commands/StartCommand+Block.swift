@@ -11,7 +11,10 @@ extension StartCommand {
         let catalog = try db.catalog()
         if let path {
             do {
-                return (try catalog.resolve(path), nil, catalog)
+                let named = try catalog.resolve(path)
+                let target = try SeriesTarget.resolve(named, shown: catalog.path(of: named), db: db, env: env)
+                // The instance may be new: the catalog read again names it.
+                return (target, nil, target == named ? catalog : try db.catalog())
             } catch let .notFound(missing, suggestions) {
                 guard create else {
                     throw FocusError.usage(Self.notFoundSentence(path: path, missing: missing, suggestions: suggestions, catalog: catalog))

@@ -1,5 +1,6 @@
 import FocusText
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 

@@ -12,6 +12,8 @@ package struct TaskAddCommand: FocusRunnable {
         discussion: """
             A subtask's task is created too when it is new:
             `focus task add "Thesis/Chapter 4" --estimate 6h --due 2026-11-27`
+            Recurring work gets an instance each period, due at its end or on --on:
+            `focus task add "Admin/Weekly review" --estimate 1h --every week --on fri`
             """
     )
 
@@ -33,6 +35,9 @@ package struct TaskAddCommand: FocusRunnable {
         let taskTitle = subPart != nil && TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validateTask(taskPart)
         let db = try env.openDatabase()
         guard let subPart else {
+            if fields.hasRule {
+                throw FocusError.usage("--every makes recurring work, which is a subtask: add '\(taskTitle)/<subtask>' with \(SubtaskOptions.recurringForms).")
+            }
             if fields.hasSchedulingFields {
                 throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: add '\(taskTitle)/<subtask>' instead.")
             }

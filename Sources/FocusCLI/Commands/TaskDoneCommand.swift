@@ -19,7 +19,7 @@ package struct TaskDoneCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let work = try NamedWork.open(path, in: env)
+        let work = try NamedWork.open(path, in: env).instance(env: env, reopening: undo)
         let db = work.db
         let shown = Sanitized.terminal(work.shown)
         switch work.target {

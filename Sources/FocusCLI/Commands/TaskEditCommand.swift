@@ -11,6 +11,8 @@ package struct TaskEditCommand: FocusRunnable {
         discussion: """
             Pass none to clear a field:
             `focus task edit "Thesis/Chapter 2" --due none`
+            On recurring work (added with --every), --every and --on change the rule
+            from the current period on; the other flags change its open instances.
             """)
 
     @Argument(help: ArgumentHelp("Task, Task/Subtask, a unique prefix, or #ID.", valueName: "path"), completion: Completions.paths)
@@ -29,6 +31,9 @@ package struct TaskEditCommand: FocusRunnable {
         let db = work.db
         switch work.target {
         case .task:
+            if fields.hasRule {
+                throw FocusError.usage("--every makes recurring work, which is a subtask: \(SubtaskOptions.recurringForms).")
+            }
             if fields.hasSchedulingFields {
                 throw FocusError.usage("--estimate, --due, --start, --span and --earliest belong to subtasks: edit '\(work.shown)/<subtask>'.")
             }
@@ -40,8 +45,12 @@ package struct TaskEditCommand: FocusRunnable {
         case let .subtask(_, id):
             guard var subtask = try work.subtask() else { return }
             let previous = subtask
+            if fields.hasRule, !subtask.isSeries {
+                throw FocusError.usage("'\(work.shown)' is not recurring work: add a series with \(SubtaskOptions.recurringForms).")
+            }
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+            if subtask.isSeries { return try editSeries(subtask, previous: previous, db: db, env: env) }
             // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit
             // (any other change re-plans after the command, as every change does).
             let context = Planning.context(env.services, db, now: env.now())
@@ -58,5 +67,16 @@ package struct TaskEditCommand: FocusRunnable {
             if !details.isEmpty { line += " · " + details }
             env.console.line(line + ".")
         }
+    }
+
+    /// A series of recurring work: its fields go to its open instances, and a new rule applies
+    /// from the current period on (README, "Planning").
+    private func editSeries(_ series: Subtask, previous: Subtask, db: AppDatabase, env: FocusEnvironment) throws(FocusError) {
+        try db.updateSeries(series, previous: previous, now: env.now(), calendar: env.calendar)
+        let shown = try db.path(taskID: series.taskID, subtaskID: series.id)
+        var line = "Updated \(Sanitized.terminal(shown))"
+        let details = TaskRenderer.constraintSummary(series, now: env.now(), calendar: env.calendar)
+        if !details.isEmpty { line += " · " + details }
+        env.console.line(line + ".")
     }
 }

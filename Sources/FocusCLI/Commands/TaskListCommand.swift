@@ -44,7 +44,8 @@ package struct TaskListCommand: FocusRunnable {
             filter.dueBy = env.calendar.startOfDay(day.adding(days: 1))
         }
         let db = try env.openDatabase()
-        let tasks = TaskListing.apply(try db.overview(all: all), filter: filter, sort: order, now: now)
+        let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: all), now: now, calendar: env.calendar),
+                                      filter: filter, sort: order, now: now)
         if json {
             env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }).rendered())
             return

@@ -26,10 +26,11 @@ package struct TaskShowCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let target = try db.catalog().resolve(path)
-        guard let overview = try db.overview(all: true, only: target.taskID).first else {
+        let now = env.now()
+        // Recurring work shows each series once, as its current instance (README, "Planning").
+        guard let overview = RecurringWork.fold(tasks: try db.overview(all: true, only: target.taskID), now: now, calendar: env.calendar).first else {
             throw FocusError.notFound(path: path, suggestions: [])
         }
-        let now = env.now()
         let blocks = try db.blocks(of: target)
         // The text shows the newest sessions and counts the rest; JSON has them all.
         let sessions = try db.sessions(of: target, limit: json ? nil : TaskRenderer.shownSessions)

@@ -1,20 +1,10 @@
 import FocusCore
+import FocusServices
 import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// What can wake the daemon before its timer.
-package enum DaemonEvent: Sendable, Equatable {
-    /// SIGTERM or SIGINT: finish now.
-    case stop
-    /// SIGHUP: read the config again.
-    case reload
-}
-
-/// Events for the daemon's loop, posted from any thread, awaited by one consumer, cancellably.
-package typealias DaemonInbox = Mailbox<DaemonEvent>
 
 /// SIGTERM/SIGINT → stop, SIGHUP → reload, through a `SignalPipe` (a sigaction handler and a
 /// thread of its own), so a SIGTERM sent as soon as the daemon says it is watching is not lost.

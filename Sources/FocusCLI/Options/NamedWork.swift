@@ -18,6 +18,15 @@ struct NamedWork {
         return NamedWork(db: db, catalog: catalog, target: target, shown: catalog.path(of: target))
     }
 
+    /// The same work, or when it names a series of recurring work, its current instance
+    /// (`SeriesTarget`), shown by the instance's own name.
+    func instance(env: FocusEnvironment, reopening: Bool = false) throws(FocusError) -> NamedWork {
+        let target = try SeriesTarget.resolve(self.target, shown: shown, db: db, env: env, reopening: reopening)
+        guard target != self.target else { return self }
+        let catalog = try db.catalog()
+        return NamedWork(db: db, catalog: catalog, target: target, shown: catalog.path(of: target))
+    }
+
     /// The task it names (for a subtask path, its task).
     func task() throws(FocusError) -> FocusTask {
         guard let task = try db.task(id: target.taskID) else { throw FocusError.notFound(path: shown, suggestions: []) }

@@ -21,10 +21,39 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Orders work due the same day: high, normal or low.", valueName: "level"))
     package var priority: String?
 
+    @Option(help: ArgumentHelp("Recurring work: day, weekdays, week or month.", valueName: "period"))
+    package var every: String?
+    @Option(help: ArgumentHelp("Due day: a weekday for week (fri), a day for month (15).", valueName: "day"))
+    package var on: String?
+
     package init() {}
 
+    /// The forms of recurring work, for the usage errors that name them.
+    static let recurringForms = "--every day|weekdays|week|month [--on DAY], e.g. "
+        + "`focus task add \"Admin/Weekly review\" --estimate 1h --every week --on fri`"
+
+    /// Whether `--every` or `--on` was given.
+    package var hasRule: Bool { every != nil || on != nil }
+
     package var hasSchedulingFields: Bool {
-        estimate != nil || due != nil || start != nil || span != nil || earliest != nil || maxPerDay != nil || priority != nil
+        estimate != nil || due != nil || start != nil || span != nil || earliest != nil || maxPerDay != nil || priority != nil || hasRule
+    }
+
+    /// The rule of recurring work the flags give `s` (README, "Planning"): `--every` sets it,
+    /// `--on` alone changes the day of the rule `s` has. A series is never due itself.
+    func applyRule(to s: inout Subtask) throws(FocusError) {
+        if hasRule {
+            guard let kind = every ?? s.recurrence?.every.rawValue else {
+                throw .usage("--on goes with --every: \(SubtaskOptions.recurringForms).")
+            }
+            // A new period kind drops the old day unless --on gives one.
+            let day = on ?? (every == nil ? s.recurrence?.onText : nil)
+            s.recurrence = try Recurrence.parse(every: kind, on: day)
+        }
+        if s.recurrence != nil, s.due != nil {
+            throw .usage("recurring work has no --due: each period's instance is due at the period's end, or on its --on day: "
+                + "\(SubtaskOptions.recurringForms).")
+        }
     }
 
     /// Applies the given flags to a subtask, validating each value.
@@ -66,6 +95,7 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
             }
             s.priority = level
         }
+        try applyRule(to: &s)
         if let start = s.startDate, let due = s.due, calendar.startOfDay(start) >= due {
             throw .invalidValue(what: "start date", value: start.description, expected: "a day before the due date")
         }

@@ -24,6 +24,15 @@ package struct Subtask: Sendable, Equatable, Hashable {
     package var priority: Priority = .normal
     /// The most work planned for it on one local day (`--max-per-day`); nil: the config default.
     package var maxPerDaySeconds: Int?
+    /// Recurring work (`--every`, README "Planning"): set on a series, the row that holds the
+    /// rule and the fields each instance copies. A series is never planned itself.
+    package var recurrence: Recurrence?
+    /// On an instance of a series: the series' id, and the first day of the instance's period.
+    package var seriesID: Int64?
+    package var periodStart: LocalDate?
+
+    /// A series of recurring work (it holds the rule; its instances are planned).
+    package var isSeries: Bool { recurrence != nil }
 
     package init(
         id: Int64? = nil, taskID: Int64, title: String, notes: String? = nil,

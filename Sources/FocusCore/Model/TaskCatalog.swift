@@ -26,10 +26,14 @@ package struct TaskCatalog: Sendable {
         package var title: String
         /// Archived (task) or done (subtask): still matched, but exact names and open ones win.
         package var closed: Bool
-        package init(id: Int64, title: String, closed: Bool) {
+        /// An instance of recurring work: named by its id, never by its title (a path names
+        /// the series, README "Planning").
+        package var isInstance: Bool
+        package init(id: Int64, title: String, closed: Bool, isInstance: Bool = false) {
             self.id = id
             self.title = title
             self.closed = closed
+            self.isInstance = isInstance
         }
     }
 
@@ -109,7 +113,8 @@ package struct TaskCatalog: Sendable {
         return Int64(s.dropFirst())
     }
 
-    private static func match(_ name: String, in entries: [Entry], shownAs: (String) -> String, fullPath: String) throws(FocusError) -> Entry {
+    private static func match(_ name: String, in all: [Entry], shownAs: (String) -> String, fullPath: String) throws(FocusError) -> Entry {
+        let entries = all.contains(where: \.isInstance) ? all.filter { !$0.isInstance } : all
         let key = TaskCatalog.key(name)
         if let exact = entries.first(where: { TaskCatalog.key($0.title) == key }) { return exact }
         let prefixed = entries.filter { TaskCatalog.key($0.title).hasPrefix(key) }

@@ -5,6 +5,8 @@ package struct SubtaskOverview: Sendable, Equatable {
     package var subtask: Subtask
     package var loggedSeconds: Int
     package var lastWorkedAt: Date?
+    /// For a series as a listing shows it (`RecurringWork.fold`): the instance it stands for.
+    package var currentInstanceID: Int64?
 
     package init(subtask: Subtask, loggedSeconds: Int, lastWorkedAt: Date? = nil) {
         self.subtask = subtask

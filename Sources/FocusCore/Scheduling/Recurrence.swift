@@ -36,6 +36,18 @@ package struct Recurrence: Sendable, Equatable, Hashable {
         }
     }
 
+    /// A rule as stored: an `on` out of its kind's range (a hand edit) reads as none.
+    package init(every: Every, stored on: Int?) {
+        let valid: ClosedRange<Int>? = every == .week ? 0...6 : every == .month ? 1...31 : nil
+        self.init(every: every, on: on.flatMap { valid?.contains($0) == true ? $0 : nil })
+    }
+
+    /// `fri`, `15`: the `--on` value as a person writes it (nil without one).
+    package var onText: String? {
+        guard let on else { return nil }
+        return every == .week ? Recurrence.weekdayNames[on] : String(on)
+    }
+
     /// Reads `--every` and `--on`; a usage error names the forms that work.
     package static func parse(every: String, on: String?) throws(FocusError) -> Recurrence {
         guard let kind = Every(rawValue: every.lowercased()) else {
@@ -113,10 +125,12 @@ package struct Recurrence: Sendable, Equatable, Hashable {
     }
 
     /// The instances to keep in place on `today`: the current period's, unless its due day is
-    /// already over or it was due before the series began (`since`), and the next period's.
+    /// already over or it was due before the series began (`since`), and the next period's. A
+    /// series that begins later counts its periods from its first day.
     package func instances(today: LocalDate, since: LocalDate) -> [Period] {
-        let current = period(containing: today)
+        let anchor = max(today, since)
+        let current = period(containing: anchor)
         let next = period(after: current)
-        return (current.dueDay >= max(today, since) ? [current] : []) + [next]
+        return (current.dueDay >= anchor ? [current] : []) + [next]
     }
 }

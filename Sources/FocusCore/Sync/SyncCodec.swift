@@ -293,6 +293,13 @@ package enum SyncCodec {
             if let m = s.earliestMinutes { line("X-FOCUS-EARLIEST:" + TimeOfDay(minutes: m).description) }
             if let p = priorityLine(s.priority) { line(p) }
             if let cap = s.maxPerDaySeconds { line("X-FOCUS-MAX-PER-DAY:" + ICSWriter.duration(seconds: cap)) }
+            // Recurring work (README, "Planning") in focus's own properties rather than an RRULE
+            // (RFC 5545 section 3.8.5.3): focus writes each period's instance as a to-do of its own,
+            // and a rule on the series would have other apps show every occurrence a second time.
+            if let every = s.every { line("X-FOCUS-EVERY:" + every) }
+            if s.every != nil, let on = s.onDay { line("X-FOCUS-ON:\(on)") }
+            if let series = s.seriesUID { line("X-FOCUS-SERIES:" + series) }
+            if s.seriesUID != nil, let period = s.periodStart { line("X-FOCUS-PERIOD:" + period) }
             line("X-FOCUS-MODIFIED:\(s.modified)")
             line("END:VTODO")
         case let .session(s):
@@ -357,17 +364,33 @@ package enum SyncCodec {
             var startDate: String?
             if let line = props.first("DTSTART"), let day = DateOnly.parse(line.value) { startDate = day.dashed }
             let earliest = props.value("X-FOCUS-EARLIEST").flatMap(DateOnly.minutes)
-            return .subtask(SyncedSubtask(
+            var subtask = SyncedSubtask(
                 uid: uid, taskUID: parent, title: title, notes: notes,
                 estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400),
                 startDate: startDate, due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
                 spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400), earliestMinutes: earliest,
                 done: closed, modified: modified, priority: priority(props.value("PRIORITY")),
-                maxPerDaySeconds: dailyCap(props.value("X-FOCUS-MAX-PER-DAY"))))
+                maxPerDaySeconds: dailyCap(props.value("X-FOCUS-MAX-PER-DAY")))
+            recurring(props, into: &subtask)
+            return .subtask(subtask)
         }
         return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified,
                                 due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
                                 estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400)))
+    }
+
+    /// A series' rule or an instance's series and period, as `componentLines` writes them; a
+    /// rule focus does not know, or a malformed period, is left out (the to-do is then plain work).
+    static func recurring(_ props: ICSProperties, into s: inout SyncedSubtask) {
+        if let every = props.value("X-FOCUS-EVERY")?.trimmingSpaces().lowercased(), let kind = Recurrence.Every(rawValue: every) {
+            s.every = kind.rawValue
+            s.onDay = Recurrence(every: kind, stored: props.value("X-FOCUS-ON").flatMap { Int($0.trimmingSpaces()) }).on
+        }
+        if let series = props.value("X-FOCUS-SERIES")?.trimmingSpaces(), !series.isEmpty, series.count <= 1000,
+           let period = props.value("X-FOCUS-PERIOD").flatMap({ DateOnly.parse($0.trimmingSpaces()) }) {
+            s.seriesUID = series
+            s.periodStart = period.dashed
+        }
     }
 
     /// `DUE;VALUE=DATE:20261201` for a due at local midnight (a date: it ends with that day,

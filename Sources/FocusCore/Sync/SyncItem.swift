@@ -49,6 +49,13 @@ package struct SyncedSubtask: Sendable, Equatable {
     package var priority: Int
     /// The daily cap (`--max-per-day`, `X-FOCUS-MAX-PER-DAY`); nil: none of its own.
     package var maxPerDaySeconds: Int?
+    /// Recurring work (README, "Planning"): a series' rule (`day`, `weekdays`, `week`, `month`,
+    /// and its `on` day as stored), or an instance's series and the first day of its period
+    /// (`YYYY-MM-DD`).
+    package var every: String?
+    package var onDay: Int?
+    package var seriesUID: String?
+    package var periodStart: String?
 
     package init(uid: String, taskUID: String, title: String, notes: String?, estimateSeconds: Int?, startDate: String?, due: Date?,
                  spanSeconds: Int?, earliestMinutes: Int?, done: Bool, modified: Int64, priority: Int = 0, maxPerDaySeconds: Int? = nil) {
@@ -163,6 +170,9 @@ package enum SyncItem: Sendable, Equatable {
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
                     f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false"),
                     f("priority", x.priority > 0 ? "high" : x.priority < 0 ? "low" : nil), f("max_per_day", n(x.maxPerDaySeconds))]
+                // Only on recurring work: other subtasks' fields (and digests) stay as they were.
+                + (x.every == nil ? [] : [f("every", x.every), f("on", n(x.onDay))])
+                + (x.seriesUID == nil ? [] : [f("series", x.seriesUID), f("period", x.periodStart)])
         case let .session(x):
             return [f("task", x.taskUID), f("subtask", x.subtaskUID), f("start", t(x.start)), f("end", t(x.end)),
                     f("planned", n(x.plannedSeconds)), f("focused", n(x.focusedSeconds)), f("status", x.status), f("note", x.note)]
@@ -208,6 +218,10 @@ package enum SyncItem: Sendable, Equatable {
             x.done = flag("done", x.done)
             if let v = values["priority"] { x.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.priority }
             x.maxPerDaySeconds = number("max_per_day", x.maxPerDaySeconds)
+            x.every = text("every", x.every)
+            x.onDay = x.every == nil ? nil : number("on", x.onDay)
+            x.seriesUID = text("series", x.seriesUID)
+            x.periodStart = x.seriesUID == nil ? nil : text("period", x.periodStart)
             return .subtask(x)
         case var .session(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID

@@ -124,6 +124,17 @@ package enum SyncIdentity {
 
     package static func isStandIn(_ uid: String) -> Bool { uid.hasSuffix("#due") }
 
+    /// `focus-subtask-<16 hex>-<YYYYMMDD>@focus`: an instance of recurring work, named from its
+    /// series' name and the first day of its period, so the instance two machines each make for
+    /// one period is one item (README, "Planning").
+    package static func instanceUID(seriesUID: String, periodStart: LocalDate) -> String {
+        var hash = FNV1a()
+        hash.add("\(seriesUID)|\(periodStart)".utf8)
+        let digits = String(hash.value, radix: 16)
+        let day = periodStart.description.filter { $0 != "-" }
+        return "focus-subtask-\(String(repeating: "0", count: 16 - digits.count) + digits)-\(day)@focus"
+    }
+
     /// `session-<16 hex>-<start, UTC>@focus`: made from the session's task, subtask and start,
     /// so two machines that hold the same session name it alike. A UID of the form focus gives
     /// the sessions it writes (never read back as busy time).

@@ -76,13 +76,18 @@ package struct TaskRenderer {
         line.append(0x20)
         append(s.progressPercent.map { Digits.text($0) + "%" } ?? "", paddedTo: 5)
         if let due = s.subtask.due {
-            var text = "due "
+            // A series shows its current instance's due date (`RecurringWork.fold`).
+            var text = s.subtask.isSeries ? "next due " : "due "
             text += RelativeTime.shortDateTime(due, calendar: calendar, now: now)
             text += " ("
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
             line.append(0x20)
             line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
+        }
+        if let rule = s.subtask.recurrence {
+            line.append(contentsOf: " · ".utf8)
+            line.append(contentsOf: dim(rule.description).utf8)
         }
         if TaskRenderer.isOverdue(s, now: now) {
             line.append(0x20)
@@ -176,7 +181,11 @@ package struct TaskRenderer {
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
         row("logged", logged)
-        if let due = sub.due { row("due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")") }
+        // A series shows its current instance (`RecurringWork.fold`) and its rule.
+        if let rule = sub.recurrence { row("repeats", rule.description) }
+        if let due = sub.due {
+            row(sub.isSeries ? "next due" : "due", RelativeTime.shortDateTime(due, calendar: calendar, now: now) + " (" + RelativeTime.due(due, now: now, calendar: calendar) + ")")
+        }
         if let start = sub.startDate { row("starts", RelativeTime.shortDay(start, today: calendar.day(of: now))) }
         if let e = sub.earliest { row("earliest", e.description) }
         if TaskRenderer.isOverdue(s, now: now) {
@@ -190,8 +199,9 @@ package struct TaskRenderer {
         if let cap = sub.maxPerDaySeconds { row("max per day", DurationParser.format(cap)) }
         row("priority", sub.priority.name)
         if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
-        out += blockSection(blocks, naming: false)
-        out += sessionSection(sessions, naming: false)
+        // A series' blocks and sessions are its instances': each named.
+        out += blockSection(blocks, naming: sub.isSeries)
+        out += sessionSection(sessions, naming: sub.isSeries)
         return out
     }
 
@@ -205,6 +215,10 @@ package struct TaskRenderer {
         if let e = s.earliest { parts.append("not before " + e.description) }
         if let cap = s.maxPerDaySeconds { parts.append("at most " + DurationParser.format(cap) + " a day") }
         if s.priority != .normal { parts.append(s.priority.name + " priority") }
+        if let rule = s.recurrence {
+            let next = RecurringWork.nextDue(s, now: now, calendar: calendar)
+            parts.append(rule.description + (next.map { ", next due " + RelativeTime.shortDateTime($0, calendar: calendar, now: now) } ?? ""))
+        }
         return parts.joined(separator: " · ")
     }
 
@@ -215,7 +229,7 @@ package struct TaskRenderer {
 
     /// `not planned: no due date` (or no estimate); nil for work the planner places, or a plain to-do.
     package static func unplannedReason(_ s: Subtask) -> String? {
-        guard !s.done else { return nil }
+        guard !s.done, !s.isSeries else { return nil }
         switch (s.estimateSeconds, s.due) {
         case (.some, nil): return "not planned: no due date"
         case (nil, .some): return "not planned: no estimate"
@@ -258,6 +272,14 @@ package struct TaskRenderer {
             ("progress_percent", .optional(s.progressPercent)),
             ("at_risk", .bool(sub.atRisk)),
             ("overdue", .bool(isOverdue(s, now: now))),
-        ])
+        ] + seriesJSON(sub, instanceID: s.currentInstanceID))
+    }
+
+    /// The keys a series adds (README, "Planning"): its rule, and the instance its `due`,
+    /// `logged_seconds` and estimate are those of.
+    static func seriesJSON(_ s: Subtask, instanceID: Int64?) -> [(String, JSON)] {
+        guard let rule = s.recurrence else { return [] }
+        return [("every", .string(rule.every.rawValue)), ("on", .optional(rule.onText)),
+                ("instance_id", .optional(instanceID.map { Int($0) }))]
     }
 }

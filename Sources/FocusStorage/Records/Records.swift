@@ -26,20 +26,21 @@ extension Subtask {
     static let selection = """
         subtask.id, subtask.taskId, subtask.title, subtask.notes, subtask.estimateSeconds, subtask.startDate, subtask.due, \
         subtask.spanSeconds, subtask.earliestMinutes, subtask.done, subtask.atRisk, subtask.createdAt, subtask.loggedSeconds, \
-        subtask.lastWorkedAt, subtask.priority, subtask.maxPerDaySeconds
+        subtask.lastWorkedAt, subtask.priority, subtask.maxPerDaySeconds, subtask.every, subtask.onDay, subtask.seriesId, \
+        subtask.periodStart
         """
 
     /// The first column after `selection`.
-    static let selectionCount = 16
+    static let selectionCount = 20
 
-    init(row: Row) { self.init(stored: row, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15)) }
+    init(row: Row) { self.init(stored: row, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15), series: (16, 17, 18, 19)) }
 
     /// Decodes the columns of `Subtask.selection` from the current row of a raw statement.
-    init(_ c: RawColumns) { self.init(stored: c, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15)) }
+    init(_ c: RawColumns) { self.init(stored: c, columns: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), planning: (14, 15), series: (16, 17, 18, 19)) }
 
     private init<C: StoredColumns>(
         stored c: C, columns k: (C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column, C.Column),
-        planning p: (C.Column, C.Column)
+        planning p: (C.Column, C.Column), series r: (C.Column, C.Column, C.Column, C.Column)
     ) {
         let start = c.optionalText(k.5)
         self.init(
@@ -51,16 +52,25 @@ extension Subtask {
         )
         priority = c.optionalNumber(p.0, .priority).flatMap { Priority(rawValue: Int($0)) } ?? .normal
         maxPerDaySeconds = c.optionalNumber(p.1, .positiveSeconds).map { Int($0) }
+        // A rule this focus does not know reads as no rule (the row is then plain work).
+        if let every = c.optionalText(r.0).flatMap(Recurrence.Every.init(rawValue:)) {
+            recurrence = Recurrence(every: every, stored: c.optionalNumber(r.1, .count).map { Int($0) })
+        }
+        seriesID = c.optionalID(r.2)
+        periodStart = c.optionalText(r.3).flatMap { DateParser.parseDate($0[...]) }
     }
 
     /// Column values for INSERT/UPDATE, in `Subtask.columns` order.
     var arguments: StatementArguments {
         [taskID, title, TaskCatalog.key(title), notes, estimateSeconds, startDate?.description,
-         due?.unixSeconds, spanSeconds, earliest?.minutes, done, atRisk, priority.rawValue, maxPerDaySeconds]
+         due?.unixSeconds, spanSeconds, earliest?.minutes, done, atRisk, priority.rawValue, maxPerDaySeconds,
+         recurrence?.every.rawValue, recurrence?.on, seriesID, periodStart?.description]
     }
 
     static let columns = "taskId, title, titleKey, notes, estimateSeconds, startDate, due, spanSeconds, earliestMinutes, done, atRisk, "
-        + "priority, maxPerDaySeconds"
+        + "priority, maxPerDaySeconds, every, onDay, seriesId, periodStart"
+    /// The placeholders of `columns`.
+    static let placeholders = Array(repeating: "?", count: 17).joined(separator: ", ")
 }
 
 extension TimeLog {

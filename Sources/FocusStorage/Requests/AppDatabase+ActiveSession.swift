@@ -210,8 +210,10 @@ extension AppDatabase {
     /// process holds the session lock; a row whose process is gone goes with the task).
     package func remove(_ target: PathTarget, isRunning: () -> SessionOwner) throws(FocusError) -> (session: ActiveSession, owner: SessionOwner)? {
         try write { db -> (ActiveSession, SessionOwner)? in
+            // A series goes with its instances (README, "Planning"): a session on one records into it.
             if let session = try Row.fetchOne(db, sql: "SELECT * FROM activeSession WHERE id = 1").map(ActiveSession.init(row:)),
-               session.records(target) {
+               try session.records(target) || (target.subtaskID != nil && Int64.fetchOne(
+                   db, sql: "SELECT seriesId FROM subtask WHERE id = ?", arguments: [session.subtaskID]) == target.subtaskID) {
                 let owner = isRunning()
                 if owner.isRunning { return (session, owner) }
             }

@@ -63,7 +63,8 @@ extension AppDatabase {
     }
 
     /// Open subtasks whose due date has passed with estimated work left (as the last re-plan
-    /// counts it, less the focus logged since), earliest due first.
+    /// counts it, less the focus logged since), earliest due first. A missed instance of
+    /// recurring work is not overdue: the next period's is there to plan (README, "Planning").
     package func overdueWork(now: Date) throws(FocusError) -> [OverdueView] {
         try read { db in
             try Row.fetchAll(db, sql: """
@@ -71,6 +72,7 @@ extension AppDatabase {
                        task.title AS taskTitle
                 FROM subtask JOIN task ON task.id = subtask.taskId
                 WHERE subtask.done = 0 AND task.archived = 0 AND subtask.due <= ? AND subtask.estimateSeconds > subtask.loggedSeconds
+                  AND subtask.seriesId IS NULL
                 ORDER BY subtask.due, subtask.id
                 """, arguments: [now.unixSeconds]).map { row in
                 OverdueView(subtaskID: row.id("id"), task: row.text("taskTitle"), subtask: row.text("title"),

@@ -20,7 +20,7 @@ package enum CompletionData {
                 result.append(title)
             }
             for row in try Row.fetchAll(db, sql: """
-                SELECT taskId, title FROM subtask \(all ? "" : "WHERE done = 0") ORDER BY taskId, titleKey LIMIT 20000
+                SELECT taskId, title FROM subtask WHERE seriesId IS NULL\(all ? "" : " AND done = 0") ORDER BY taskId, titleKey LIMIT 20000
                 """) {
                 if let task = titles[row.id("taskId")] { result.append(task + "/" + row.text("title")) }
             }

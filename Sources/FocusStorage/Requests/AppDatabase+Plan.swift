@@ -130,6 +130,8 @@ extension AppDatabase {
     /// the `planState` migration); nil when it was current.
     package func replanIfStale(_ context: PlanContext, showFrom: Date) throws(FocusError) -> PlanOutcome? {
         try write { db in
+            // A new period's instance of recurring work makes the plan stale too (its insert does).
+            try AppDatabase.addInstances(db, now: context.now, calendar: context.rules.calendar)
             guard try Bool.fetchOne(db, sql: "SELECT stale FROM planState WHERE id = 1") ?? true else { return nil }
             return try AppDatabase.replan(db, context, save: true, showFrom: showFrom)
         }
@@ -155,6 +157,9 @@ extension AppDatabase {
     /// settled blocks, the new plan (keeping the ids of unchanged blocks), the at-risk flags and
     /// figures the agenda reads, and the plan marked current.
     package static func replan(_ db: Database, _ context: PlanContext, save: Bool, showFrom: Date) throws -> PlanOutcome {
+        // Recurring work gains its instances here, on the path every re-plan takes (a dry run
+        // only reads, and plans the instances that exist).
+        if save { try addInstances(db, now: context.now, calendar: context.rules.calendar) }
         let (input, titles) = try loadReplanInput(db, context)
         let result = Replanner.replan(input)
         var (newBlocks, removed) = BlockIdentity.assign(result.schedule.blocks, replacing: result.replaced)
@@ -174,6 +179,7 @@ extension AppDatabase {
             WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL
             """) {
             let s = Subtask(row: row)
+            guard RecurringWork.isPlanned(s, now: now) else { continue }
             let taskTitle = row.text("taskTitle")
             titles[s.id ?? 0] = (taskTitle, s.title)
             subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds")))

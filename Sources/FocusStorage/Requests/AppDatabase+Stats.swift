@@ -52,7 +52,11 @@ extension AppDatabase {
             var filter = ""
             var filterIDs: [Int64] = []
             // The unary + keeps SQLite on the start-time index: the window, not all of a task's history.
-            if let sub = target?.subtaskID {
+            if let sub = target?.subtaskID, try Bool.fetchOne(db, sql: "SELECT every IS NOT NULL FROM subtask WHERE id = ?", arguments: [sub]) == true {
+                // A series' sessions are those of its instances (README, "Planning"); its id is
+                // written into the SQL (an integer from the database), as the tag's is below.
+                filter = " AND +subtaskId IN (SELECT id FROM subtask WHERE seriesId = \(sub))"
+            } else if let sub = target?.subtaskID {
                 filter = " AND +subtaskId = ?"
                 filterIDs = [sub]
             } else if let task = target?.taskID {
@@ -89,22 +93,45 @@ extension AppDatabase {
                 let earlier = try AppDatabase.focusDays(db, before: window.from, downTo: window.historyFrom, calendar: calendar, long: long, filter: "", [])
                 var input = StatsInput(
                     window: window, calendar: calendar, now: now, sessions: sessions, titles: titles,
-                    progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil),
+                    progress: try AppDatabase.progress(db, taskIDs: shown, subtaskID: nil, now: now),
                     focusDaysBeforeHistory: earlier, previousFocusedExact: previous)
                 input.taggedSessions = tagged
-                return input
+                return try AppDatabase.rollingUpInstances(input, db)
             }
             let historyFrom = heatmap ? window.historyFrom : window.previous.from
             try AppDatabase.historySessions(db, from: historyFrom, window: window, calendar: calendar, long: long, filter: filter, filterIDs,
                                             into: &sessions, totals: &dayTotals)
             let earlier = heatmap ? 0 : try AppDatabase.focusDays(db, before: historyFrom, downTo: window.historyFrom, calendar: calendar, long: long, filter: filter, filterIDs)
-            let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID)
+            let progress = try AppDatabase.progress(db, taskIDs: shown, subtaskID: target?.subtaskID, now: now)
             var input = StatsInput(
                 window: window, calendar: calendar, now: now, sessions: sessions, dayTotals: dayTotals, titles: titles, progress: progress,
                 taskFilter: filterName, historyFrom: historyFrom, focusDaysBeforeHistory: earlier)
             input.taggedSessions = tagged
-            return input
+            return try AppDatabase.rollingUpInstances(input, db)
         }
+    }
+
+    /// Recurring work rolls up (README, "Planning"): the sessions of a series' instances count
+    /// under the series, by its title, as one subtask.
+    static func rollingUpInstances(_ input: StatsInput, _ db: Database) throws -> StatsInput {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM subtask WHERE every IS NOT NULL)") == true else { return input }
+        var series: [Int64: Int64] = [:]
+        let lookup = try db.cachedStatement(sql: """
+            SELECT series.id, series.title FROM subtask JOIN subtask AS series ON series.id = subtask.seriesId WHERE subtask.id = ?
+            """)
+        var input = input
+        for id in Set(input.sessions.map(\.subtaskID) + input.taggedSessions.map(\.session.subtaskID)) where id != 0 {
+            guard let row = try Row.fetchOne(lookup, arguments: [id]) else { continue }
+            series[id] = row.id(0)
+            input.titles.set(row.id(0), row.text(1))
+        }
+        guard !series.isEmpty else { return input }
+        for i in input.sessions.indices { input.sessions[i].subtaskID = series[input.sessions[i].subtaskID] ?? input.sessions[i].subtaskID }
+        for i in input.taggedSessions.indices {
+            let id = input.taggedSessions[i].session.subtaskID
+            input.taggedSessions[i].session.subtaskID = series[id] ?? id
+        }
+        return input
     }
 
     /// The columns a `StatsSession` is read from, by position (see `statsSessions`): all of
@@ -488,21 +515,27 @@ extension AppDatabase {
     }
 
     /// Subtasks with an estimate among `taskIDs` (or just `subtaskID`), with their logged totals.
-    static func progress(_ db: Database, taskIDs: [Int64], subtaskID: Int64?) throws -> [SubtaskProgress] {
+    /// A series is never listed (its instances are), nor a missed instance of one (past due, not
+    /// done: `RecurringWork.Instance.isMissed`), which would otherwise stay open in the list
+    /// for ever (README, "Planning").
+    static func progress(_ db: Database, taskIDs: [Int64], subtaskID: Int64?, now: Date) throws -> [SubtaskProgress] {
         guard !taskIDs.isEmpty else { return [] }
         var sql = """
             SELECT task.title, subtask.title, subtask.estimateSeconds, subtask.loggedSeconds, subtask.done, subtask.lastWorkedAt
             FROM subtask JOIN task ON task.id = subtask.taskId
-            WHERE subtask.estimateSeconds IS NOT NULL
+            WHERE subtask.estimateSeconds IS NOT NULL AND subtask.every IS NULL
             """
         var args: [Int64] = []
         if let subtaskID {
-            sql += " AND subtask.id = ?"
+            // A series' progress is its instances' (README, "Planning").
+            sql += " AND (subtask.id = ?1 OR subtask.seriesId = ?1)"
             args = [subtaskID]
         } else {
             args = taskIDs.sorted()
             sql += " AND subtask.taskId IN (" + args.map { _ in "?" }.joined(separator: ",") + ")"
         }
+        sql += " AND (subtask.seriesId IS NULL OR subtask.done = 1 OR ifnull(subtask.due > ?, 1))"
+        args.append(now.unixSeconds)
         var progress: [SubtaskProgress] = []
         try eachRow(db, sql, args) { row in
             progress.append(SubtaskProgress(

@@ -20,7 +20,7 @@ extension AppDatabase {
             let entries = try AppDatabase.sessions(db, from, windowEnd, subtaskID: target?.subtaskID,
                                                    taskID: target?.subtaskID == nil ? target?.taskID : nil)
             let shown = Set(entries.filter { $0.log.endedAt > windowStart || $0.log.startedAt >= windowStart }.map(\.log.taskID))
-            let progress = try AppDatabase.progress(db, taskIDs: shown.sorted(), subtaskID: target?.subtaskID)
+            let progress = try AppDatabase.progress(db, taskIDs: shown.sorted(), subtaskID: target?.subtaskID, now: now)
             return StatsInput(window: window, calendar: calendar, now: now, sessions: entries, progress: progress,
                               taskFilter: target.map { catalog.path(of: $0) }, historyFrom: window.historyFrom)
         }

@@ -274,13 +274,15 @@ extension AppDatabase {
         try write { db in
             var named = 0
             for (table, kind) in [("task", SyncKind.task), ("subtask", .subtask)] {
-                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM \(table) WHERE syncUid IS NULL")
+                let unnamed = kind == .subtask ? " AND seriesId IS NULL" : ""
+                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM \(table) WHERE syncUid IS NULL\(unnamed)")
                 let update = try db.cachedStatement(sql: "UPDATE \(table) SET syncUid = ? WHERE id = ?")
                 for id in ids {
                     try update.execute(arguments: [SyncIdentity.newUID(kind, random: random), id])
                     named += 1
                 }
             }
+            named += try AppDatabase.nameInstances(db)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT l.id, t.syncUid AS taskUid, s.syncUid AS subtaskUid, l.startedAt
                 FROM timeLog l JOIN task t ON t.id = l.taskId LEFT JOIN subtask s ON s.id = l.subtaskId
@@ -295,6 +297,23 @@ extension AppDatabase {
             }
             return named
         }
+    }
+
+    /// Names the instances of recurring work from their series' names and periods
+    /// (`SyncIdentity.instanceUID`): the instance two machines make for one period is one item.
+    static func nameInstances(_ db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT i.id, i.periodStart, s.syncUid AS seriesUid FROM subtask i JOIN subtask s ON s.id = i.seriesId
+            WHERE i.syncUid IS NULL AND s.syncUid IS NOT NULL
+            """)
+        let update = try db.cachedStatement(sql: "UPDATE OR IGNORE subtask SET syncUid = ? WHERE id = ?")
+        var named = 0
+        for row in rows {
+            guard let period = row.optionalText("periodStart").flatMap({ DateParser.parseDate($0[...]) }) else { continue }
+            try update.execute(arguments: [SyncIdentity.instanceUID(seriesUID: row.text("seriesUid"), periodStart: period), row.id("id")])
+            named += 1
+        }
+        return named
     }
 
     /// Gives a local row the name of a remote item it stands for, when the row was never synced
@@ -368,18 +387,25 @@ extension AppDatabase {
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
-                       s.earliestMinutes, s.done, s.modifiedAt, s.createdAt, s.priority, s.maxPerDaySeconds
-                FROM subtask s JOIN task t ON t.id = s.taskId
+                       s.earliestMinutes, s.done, s.modifiedAt, s.createdAt, s.priority, s.maxPerDaySeconds, s.every, s.onDay,
+                       s.periodStart, series.syncUid AS seriesUid
+                FROM subtask s JOIN task t ON t.id = s.taskId LEFT JOIN subtask series ON series.id = s.seriesId
                 WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND s.syncUid <> t.syncUid || '#due'
                 """) {
                 let uid = row.text("syncUid")
-                items[uid] = .subtask(SyncedSubtask(
+                var subtask = SyncedSubtask(
                     uid: uid, taskUID: row.text("taskUid"), title: row.text("title"), notes: row.optionalText("notes"),
                     estimateSeconds: row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) }, startDate: row.optionalText("startDate"),
                     due: row.optionalDate("due"), spanSeconds: row.optionalNumber("spanSeconds", .positiveSeconds).map { Int($0) },
                     earliestMinutes: row.optionalNumber("earliestMinutes", .minuteOfDay).map { Int($0) }, done: row.bool("done"),
                     modified: modified(row), priority: row.optionalNumber("priority", .priority).map { Int($0) } ?? 0,
-                    maxPerDaySeconds: row.optionalNumber("maxPerDaySeconds", .positiveSeconds).map { Int($0) }))
+                    maxPerDaySeconds: row.optionalNumber("maxPerDaySeconds", .positiveSeconds).map { Int($0) })
+                // Recurring work (README, "Planning"): a series' rule, an instance's series and period.
+                subtask.every = row.optionalText("every")
+                subtask.onDay = subtask.every == nil ? nil : row.optionalNumber("onDay", .count).map { Int($0) }
+                subtask.seriesUID = row.optionalText("seriesUid")
+                subtask.periodStart = subtask.seriesUID == nil ? nil : row.optionalText("periodStart")
+                items[uid] = .subtask(subtask)
             }
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT l.syncUid, t.syncUid AS taskUid, s.syncUid AS subtaskUid, t.title AS taskTitle, s.title AS subtaskTitle,
@@ -451,8 +477,10 @@ extension AppDatabase {
             var titles = FreeTitles()
             func rank(_ c: LocalSyncChange) -> Int {
                 switch c {
-                case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 2][item.kind] ?? 3
-                case let .delete(_, kind): [SyncKind.session: 4, .subtask: 5, .task: 6][kind] ?? 7
+                // An instance of recurring work after its series, which it points to.
+                case let .upsert(.subtask(s)) where s.seriesUID != nil: 2
+                case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 3][item.kind] ?? 4
+                case let .delete(_, kind): [SyncKind.session: 5, .subtask: 6, .task: 7][kind] ?? 8
                 }
             }
             for change in changes.enumerated().sorted(by: { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }).map(\.element) {
@@ -489,6 +517,26 @@ extension AppDatabase {
 
     private enum Upserted { case inserted, updated, skipped(String) }
 
+    /// The columns of recurring work an arriving subtask sets (README, "Planning"): a series'
+    /// rule; an instance's series (when this machine has it) and period.
+    private static func recurringValues(_ s: SyncedSubtask, _ db: Database) throws -> [(String, (any DatabaseValueConvertible)?)] {
+        let rule = s.every.flatMap(Recurrence.Every.init(rawValue:)).map { Recurrence(every: $0, stored: s.onDay) }
+        let seriesID = try s.seriesUID.flatMap { try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [$0]) }
+        return [("every", rule?.every.rawValue), ("onDay", rule?.on), ("seriesId", seriesID),
+                ("periodStart", seriesID == nil ? nil : s.periodStart.flatMap { DateParser.parseDate($0[...])?.description })]
+    }
+
+    /// The instance this machine made for the period of an arriving one, under another name
+    /// (a series named again since): it takes the arriving name, one instance per period.
+    private static func adoptedInstance(_ s: SyncedSubtask, _ db: Database) throws -> Int64? {
+        guard let series = s.seriesUID, let period = s.periodStart else { return nil }
+        guard let id = try Int64.fetchOne(db, sql: """
+            SELECT i.id FROM subtask i JOIN subtask s ON s.id = i.seriesId WHERE s.syncUid = ? AND i.periodStart = ?
+            """, arguments: [series, period]) else { return nil }
+        try db.execute(sql: "UPDATE subtask SET syncUid = ? WHERE id = ?", arguments: [s.uid, id])
+        return id
+    }
+
     private static func upsert(_ item: SyncItem, now: Date, titles: inout FreeTitles, _ db: Database) throws -> Upserted {
         let table = table(item.kind)
         let existing = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE syncUid = ?", arguments: [item.uid])
@@ -511,6 +559,10 @@ extension AppDatabase {
             guard let taskID = try Int64.fetchOne(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [s.taskUID]) else {
                 return .skipped("'\(s.title)' belongs to a task this machine does not have")
             }
+            if let series = s.seriesUID, try Int64.fetchOne(db, sql: "SELECT id FROM subtask WHERE syncUid = ?", arguments: [series]) == nil {
+                return .skipped("'\(s.title)' is an instance of recurring work this machine does not have")
+            }
+            let existing = try existing ?? adoptedInstance(s, db)
             let title = try titles.free(Titles.normalized(s.title), table: "subtask", parent: taskID, except: existing, db)
             let values: [(String, (any DatabaseValueConvertible)?)] = [
                 ("taskId", taskID), ("title", title), ("titleKey", TaskCatalog.key(title)), ("notes", s.notes),
@@ -518,7 +570,7 @@ extension AppDatabase {
                 ("due", s.due?.unixSeconds), ("spanSeconds", s.spanSeconds.map { max(1, $0) }),
                 ("earliestMinutes", s.earliestMinutes.map { min(1439, max(0, $0)) }), ("done", s.done ? 1 : 0),
                 ("priority", min(1, max(-1, s.priority))), ("maxPerDaySeconds", s.maxPerDaySeconds.map { min(86_400, max(60, $0)) }),
-            ]
+            ] + (try recurringValues(s, db))
             if let existing {
                 try db.execute(sql: "UPDATE subtask SET " + values.map { "\($0.0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
                                arguments: StatementArguments(values.map(\.1) + [existing]))

@@ -27,7 +27,10 @@ extension AppDatabase {
             let args: StatementArguments
             switch target {
             case let .task(id): filter = "subtask.taskId = ?"; args = [id]
-            case let .subtask(_, id): filter = "scheduledBlock.subtaskId = ?"; args = [id]
+            // A series' blocks are its instances' (README, "Planning").
+            case let .subtask(_, id):
+                filter = "(scheduledBlock.subtaskId = ?1 OR scheduledBlock.subtaskId IN (SELECT id FROM subtask WHERE seriesId = ?1))"
+                args = [id]
             }
             return try Row.fetchAll(db, sql: AppDatabase.blockSelectSQL + """
                  WHERE \(filter) ORDER BY scheduledBlock.startedAt, scheduledBlock.endedAt, scheduledBlock.id
@@ -86,7 +89,8 @@ extension AppDatabase {
     private static func sessionFilter(_ target: PathTarget) -> (String, StatementArguments) {
         switch target {
         case let .task(id): return ("timeLog.taskId = ?", [id])
-        case let .subtask(_, id): return ("timeLog.subtaskId = ?", [id])
+        // A series' sessions are its instances' (README, "Planning").
+        case let .subtask(_, id): return ("(timeLog.subtaskId = ?1 OR timeLog.subtaskId IN (SELECT id FROM subtask WHERE seriesId = ?1))", [id])
         }
     }
 

@@ -13,8 +13,10 @@ extension AppDatabase {
             TaskCatalog.Entry(id: $0.id("id"), title: $0.text("title"), closed: $0.bool("archived"))
         }
         var subs: [Int64: [TaskCatalog.Entry]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, taskId, title, done FROM subtask ORDER BY id") {
-            subs[row.id("taskId"), default: []].append(TaskCatalog.Entry(id: row.id("id"), title: row.text("title"), closed: row.bool("done")))
+        // An instance of recurring work is named through its series (README, "Planning").
+        for row in try Row.fetchAll(db, sql: "SELECT id, taskId, title, done, seriesId IS NOT NULL AS instance FROM subtask ORDER BY id") {
+            subs[row.id("taskId"), default: []].append(TaskCatalog.Entry(id: row.id("id"), title: row.text("title"), closed: row.bool("done"),
+                                                                         isInstance: row.bool("instance")))
         }
         return TaskCatalog(tasks: tasks, subtasks: subs)
     }
@@ -75,7 +77,7 @@ extension AppDatabase {
             s.taskID = taskID
             let id = try AppDatabase.nextPathID(db)
             try db.execute(
-                sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO subtask (id, \(Subtask.columns), createdAt) VALUES (?, \(Subtask.placeholders), ?)",
                 arguments: [id] + s.arguments + [now.unixSeconds])
             s.id = id
             let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: nil, current: s, force: $0.force)) }
@@ -116,7 +118,8 @@ extension AppDatabase {
             try db.execute(
                 sql: """
                     UPDATE subtask SET taskId = ?, title = ?, titleKey = ?, notes = ?, estimateSeconds = ?, startDate = ?,
-                      due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ?, priority = ?, maxPerDaySeconds = ?
+                      due = ?, spanSeconds = ?, earliestMinutes = ?, done = ?, atRisk = ?, priority = ?, maxPerDaySeconds = ?,
+                      every = ?, onDay = ?, seriesId = ?, periodStart = ?
                     WHERE id = ?
                     """,
                 arguments: subtask.arguments + [subtask.id])
@@ -132,7 +135,10 @@ extension AppDatabase {
             case let .task(id):
                 return try Row.fetchOne(db, sql: "SELECT sessionCount FROM task WHERE id = ?", arguments: [id])?.count(0) ?? 0
             case let .subtask(_, id):
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM timeLog WHERE subtaskId = ?", arguments: [id]) ?? 0
+                // A series' sessions are those of its instances (README, "Planning").
+                return try Int.fetchOne(db, sql: """
+                    SELECT count(*) FROM timeLog WHERE subtaskId = ?1 OR subtaskId IN (SELECT id FROM subtask WHERE seriesId = ?1)
+                    """, arguments: [id]) ?? 0
             }
         }
     }

@@ -79,6 +79,9 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         var lastWall: Date
         var lastMono: C.Instant
         var summarySentFor: LocalDate?
+        /// The local day the daemon last re-planned for a new period of recurring work: once a
+        /// day at most, so an instance that cannot be made never keeps it re-planning.
+        var periodsPlannedFor: LocalDate?
         var jobs: DaemonJobs
         /// The network job running beside the loop (`jobs.running` says which).
         var background: (task: Task<Void, Never>, done: BackgroundJob)?
@@ -161,7 +164,14 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                 + (publishPending?() == true ? [-Int64(wall.timeIntervalSince1970 / 60)] : []))
             let ended = Set(decision.endedBlockIDs)
             state.mustRead = false
-            if !ended.isSubset(of: state.settled) {
+            // A new period of recurring work needs its instance planned (README, "Planning").
+            let today = calendar.day(of: wall)
+            var newPeriod = false
+            if state.periodsPlannedFor != today {
+                newPeriod = try database.instancesAreDue(now: wall, calendar: calendar)
+                if newPeriod { state.periodsPlannedFor = today }
+            }
+            if !ended.isSubset(of: state.settled) || newPeriod {
                 state.settled.formUnion(ended)
                 settle(config, database)
                 state.mustRead = true
