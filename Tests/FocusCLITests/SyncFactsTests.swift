@@ -120,6 +120,36 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         }
     }
 
+    /// The same with a subtask new to the deleting machine (seen in scripts/torture's sync
+    /// family): laptop 2 adds `Code/Tests` and records work in it, laptop 1 deletes `Code`. The
+    /// read of changes lists the new subtask and its session but not `Code`, unchanged there:
+    /// `Tests` must come back under `Code`, not as a task of its own that the session can never
+    /// find (it was then skipped on laptop 1 at every sync).
+    @Test func aSubtaskNewToTheMachineThatDeletedItsTaskComesBackWithItsWork() async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Code/Refactor parser") == 0)
+        try sync(one, server)
+        try sync(two, server)
+        // Laptop 1 reads past its own writes: `Code` is then no change to it.
+        try sync(one, server)
+        #expect(await two.run("task", "add", "Code/Tests") == 0)
+        #expect(await two.run("log", "add", "Code/Tests", "--start", "2026-11-24 10:00", "--duration", "2h") == 0)
+        try sync(two, server)
+        #expect(await one.run("task", "rm", "Code", "--force") == 0)
+        let back = try sync(one, server)
+        #expect(back.kept == ["Code"], "\(back)")
+        try sync(two, server)
+        try sync(one, server)
+        for world in [one, two] {
+            let logged = await sessions(world)
+            #expect(logged.count == 1 && logged.first?["task"] as? String == "Code" && logged.first?["subtask"] as? String == "Tests",
+                    "\(logged)")
+            let more = await world.output("log", "add", "Code/Tests", "--start", "2026-11-24 13:00", "--duration", "5m")
+            #expect(more.code == 0, "Tests is a subtask of Code: \(more.err)")
+        }
+    }
+
     /// The calendar deleted in another app and made again, empty: every item is sent again,
     /// nothing is deleted on either machine.
     @Test func aCalendarMadeAgainGetsEverythingAgainAndNothingIsDeleted() async throws {

@@ -86,6 +86,31 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
         for uid in ["l", "x", "y"] { #expect(out[uid]?.item?.kind == .task, "\(uid)") }
     }
 
+    /// Seen in scripts/torture's sync family: one machine deleted a task while another added a
+    /// subtask to it and recorded a session there. The read of changes lists the new subtask
+    /// and session but not the task (unchanged there), and it is gone here: the subtask became
+    /// a task of its own, the task came back without it, and the session, whose subtask this
+    /// machine then never had, was skipped on every later sync (lost here, never converged).
+    @Test func aSubtaskAddedElsewhereToATaskDeletedHereStaysItsSubtaskWithItsSession() {
+        let t = task("focus-task-1@focus"), u = sub("focus-subtask-new@focus", of: t.uid)
+        let work = session("session-new@focus", task: t.uid, sub: u.uid)
+        let changed = Dictionary(uniqueKeysWithValues: [u, work].map { ($0.uid, RemoteRead.Entry(item: $0, url: calendar + $0.uid, etag: "\"2\"")) })
+        let entries = SyncPlan.nestedParents(changed, local: [:], states: [t.uid: agreed(t)])
+        #expect(entries[u.uid]?.item == u, "still a subtask of the task there")
+        let plan = SyncPlan.decide(input(local: [], states: [agreed(t)], entries: entries), decode: decode)
+        let upserted = plan.localChanges.compactMap { change -> SyncItem? in
+            if case let .upsert(item) = change { return item }
+            return nil
+        }
+        #expect(Set(upserted.map(\.uid)) == [t.uid, u.uid, work.uid], "the task comes back with the work in it")
+        #expect(upserted.contains(u) && upserted.contains(work))
+        #expect(!plan.writes.contains { if case .delete = $0 { true } else { false } })
+        // A parent reported gone there as well as here is nowhere: the subtask is a task.
+        var goneToo = changed
+        goneToo[t.uid] = RemoteRead.Entry(item: nil, url: calendar + t.uid)
+        #expect(SyncPlan.nestedParents(goneToo, local: [:], states: [t.uid: agreed(t)])[u.uid]?.item?.kind == .task)
+    }
+
     @Test func aRefusedWriteToAMissingMemberIsWrittenAgainAsNew() {
         let t = task("focus-task-1@focus")
         let put = SyncWrite.put(t, url: calendar + "t.ics", etag: "\"1\"", exists: true, over: nil)

@@ -46,9 +46,14 @@ extension SyncPlan {
     /// To-dos nested deeper than a task and its subtasks (tasks.org and Thunderbird make
     /// grandchildren) attach to the nearest task above them; a to-do that is its own parent,
     /// or is in a cycle of parents, is a task. A subtask whose parent is nowhere (neither here
-    /// nor there) is a task too, so that it applies rather than waits for good.
-    package static func nestedParents(_ entries: [String: RemoteRead.Entry], local: [String: SyncItem]) -> [String: RemoteRead.Entry] {
+    /// nor there) is a task too, so that it applies rather than waits for good. A task agreed
+    /// before (`states`) that a read of changes does not list is there as it was, even when it
+    /// was deleted here: a subtask added to it elsewhere stays its subtask (the task comes back
+    /// with the work in it, `decide`), and the subtask's sessions find it.
+    package static func nestedParents(_ entries: [String: RemoteRead.Entry], local: [String: SyncItem],
+                                      states: [String: SyncState] = [:]) -> [String: RemoteRead.Entry] {
         func item(_ uid: String) -> SyncItem? { entries[uid]?.item ?? local[uid] }
+        func agreedTask(_ uid: String) -> Bool { entries[uid] == nil && states[uid]?.kind == .task }
         var out = entries
         for (uid, entry) in entries {
             guard case let .subtask(s)? = entry.item else { continue }
@@ -60,6 +65,7 @@ extension SyncPlan {
                 switch item(parent) {
                 case .task?: task = parent
                 case let .subtask(p)?: parent = p.taskUID; continue
+                case nil where agreedTask(parent): task = parent
                 default: break
                 }
                 break

@@ -151,7 +151,7 @@ package struct SyncEngine {
         try db.adoptSyncUIDs(read.arrivals(states: states))
         try db.assignSyncUIDs(random: { UInt64.random(in: .min ... .max) })
         let (local, readAs) = try db.localSyncItems()
-        let unified = SyncPlan.unify(local: local, entries: SyncPlan.nestedParents(read.entries, local: local), states: states)
+        let unified = SyncPlan.unify(local: local, entries: SyncPlan.nestedParents(read.entries, local: local, states: states), states: states)
         let touched = SyncPlan.touched(unified.entries, states: states, local: unified.local)
         let bases = try db.syncBases(touched.filter { states[$0] != nil })
         let input = RoundInput(calendarURL: target.url, entries: unified.entries, states: states, local: unified.local,
