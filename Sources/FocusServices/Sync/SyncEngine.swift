@@ -224,7 +224,10 @@ package struct SyncEngine {
         }
         let retry = try push(plan.writes, calendarURL: target.url, endpoint: endpoint, summary: &summary)
         if retry { fingerprint = nil }
-        return (retry, pulled)
+        // A write refused (412) for an item this read listed is read again from the token
+        // before it: a read from this one would not list it (unchanged since), and the next
+        // round would write with the entity tag agreed before, refused again every round.
+        return (retry, retry ? token : pulled)
     }
     /// Creating at least this many items in an empty calendar tries the one-request write.
     static let bulkMinimum = 50
