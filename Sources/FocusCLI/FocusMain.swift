@@ -75,16 +75,18 @@ package enum FocusMain {
             }
             return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console, wrap: !machine)
         }
-        guard let command = runnable(parsed) else {
-            // `--help`, `help CMD`, or a group without its subcommand (`focus task`): these
-            // commands end by throwing a clean exit that carries the help to show.
-            var other = parsed
-            do {
-                try other.run()
-                return 0
-            } catch {
-                return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console)
-            }
+        // A focus command's `run()` hands it back (`FocusRunnable`); `--help`, `help CMD`, or a
+        // group without its subcommand (`focus task`) end by throwing a clean exit that carries
+        // the help to show.
+        let command: any FocusRunnable
+        do {
+            var parsed = parsed
+            try parsed.run()
+            return 0
+        } catch let selected as SelectedCommand {
+            command = selected.command
+        } catch {
+            return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console)
         }
         do {
             var env = try makeEnvironment(command.global)
@@ -116,13 +118,6 @@ package enum FocusMain {
             console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
             return 70
         }
-    }
-
-    /// The parsed command as one focus runs, cast from its own type. Cast from the `any
-    /// ParsableCommand` box instead, the runtime first asks whether the box's type conforms:
-    /// one more scan of every conformance record in the binary, on every run.
-    private static func runnable<Command: ParsableCommand>(_ command: Command) -> (any FocusRunnable)? {
-        command as? any FocusRunnable
     }
 
     /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. When it

@@ -41,7 +41,12 @@ package final class Database {
     /// daemon kept every multi-row INSERT it ever built: 499 of them held about 73 MB.)
     package static let statementCacheCapacity = 64
 
+    /// Set before SQLite starts (it must be: https://sqlite.org/c3ref/config.html), by the first
+    /// connection of the process.
+    private static let configured: Void = { _ = focus_sqlite3_config_no_memstatus() }()
+
     init(path: String, configuration: Configuration) throws {
+        _ = Database.configured
         var handle: OpaquePointer?
         let flags = (configuration.readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)

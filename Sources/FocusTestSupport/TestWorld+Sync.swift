@@ -1,5 +1,8 @@
+import ArgumentParser
+import FocusCLI
 import FocusCore
 import FocusCoreTestSupport
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -20,5 +23,13 @@ extension TestWorld {
         _ = try server.makeCalendar(syncCalendarURL, displayName: "Focus", components: ["VEVENT", "VTODO"], syncEndpoint)
         try world.database.setSyncTarget(accountID: account, url: syncCalendarURL, name: "Focus", machineID: id, at: world.now)
         return world
+    }
+
+    /// One sync round of this machine against `server`, as `focus sync` runs it.
+    @discardableResult
+    package func syncRound(_ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
+        let env = try environment(global: GlobalOptions.parse([]))
+        guard let target = try database.syncTarget() else { throw FocusError.usage("no sync target") }
+        return try SyncEngine(env: env.services, client: server, db: database).run(target, endpoint: TestWorld.syncEndpoint)
     }
 }

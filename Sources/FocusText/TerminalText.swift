@@ -31,6 +31,14 @@ package enum TerminalText {
     /// sequences, Hangul, a CR before LF) measures the string cluster by cluster. Walking
     /// clusters cost a 30-day terminal report 17M instructions, most of the rendering.
     package static func width(_ s: String) -> Int {
+        scalarWidth(s) ?? clusterWidth(s)
+    }
+
+    /// The width of `s` when every scalar of it is its own grapheme cluster whatever its
+    /// neighbours (see `width`), else nil. Such widths add up: the width of strings side by
+    /// side is the sum of theirs.
+    package static func scalarWidth(_ s: String) -> Int? {
+        if let columns = barWidth(s.utf8) { return columns }
         var total = 0
         for u in s.unicodeScalars {
             let v = u.value
@@ -41,10 +49,36 @@ package enum TerminalText {
             } else if isOwnCluster(v) {
                 total += width(of: Character(u))
             } else {
-                return clusterWidth(s)
+                return nil
             }
         }
         return total
+    }
+
+    /// The width of text made of ASCII (but CR) and box drawing and block elements (U+2500 to
+    /// U+259F, the bars), one column each, read as bytes rather than decoded scalars: the text of
+    /// most lines of a table or chart. Nil for any other text.
+    private static func barWidth(_ bytes: String.UTF8View) -> Int? {
+        let columns = bytes.withContiguousStorageIfAvailable { buffer -> Int? in
+            var columns = 0
+            var i = 0
+            let n = buffer.count
+            while i < n {
+                let b = buffer[i]
+                if b < 0x80 {
+                    guard b != 0x0D else { return nil }
+                    i += 1
+                } else {
+                    // U+2500...U+259F is E2 94 80 ... E2 96 9F in UTF-8.
+                    guard b == 0xE2, i + 2 < n, (0x94...0x96).contains(buffer[i + 1]),
+                          buffer[i + 1] != 0x96 || buffer[i + 2] <= 0x9F else { return nil }
+                    i += 3
+                }
+                columns += 1
+            }
+            return columns
+        }
+        return columns ?? nil
     }
 
     /// Whether a scalar is never joined to its neighbours into one grapheme cluster (its

@@ -14,11 +14,7 @@ private let calendarURL = TestWorld.syncCalendarURL
 private let endpoint = TestWorld.syncEndpoint
 
 @discardableResult
-private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
-    let env = try world.environment(global: GlobalOptions.parse([]))
-    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
-}
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary { try world.syncRound(server) }
 
 private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
 

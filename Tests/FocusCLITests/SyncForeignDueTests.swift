@@ -16,11 +16,7 @@ private let endpoint = TestWorld.syncEndpoint
 private func machine(_ server: FakeCalDAVServer) throws -> TestWorld { try TestWorld.syncMachine(server) }
 
 @discardableResult
-private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
-    let env = try world.environment(global: GlobalOptions.parse([]))
-    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
-}
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary { try world.syncRound(server) }
 
 private func todo(due: String) -> String {
     ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Example//Tasks//EN", "BEGIN:VTODO", "UID:milk@example.org", "DTSTAMP:20261124T100000Z",

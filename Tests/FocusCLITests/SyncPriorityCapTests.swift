@@ -17,11 +17,7 @@ private let endpoint = TestWorld.syncEndpoint
 private func machine(_ server: FakeCalDAVServer) throws -> TestWorld { try TestWorld.syncMachine(server) }
 
 @discardableResult
-private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
-    let env = try world.environment(global: GlobalOptions.parse([]))
-    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    return try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
-}
+private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary { try world.syncRound(server) }
 
 /// The subtask's `priority` and `max_per_day_seconds` as `task list --json` gives them.
 private func draft(_ world: TestWorld, _ title: String = "Draft") async -> (priority: String?, cap: Int?) {

@@ -29,9 +29,7 @@ private func reload(_ world: TestWorld) throws {
 
 @discardableResult
 private func sync(_ world: TestWorld, _ server: FakeCalDAVServer) throws -> SyncEngine.Summary {
-    let env = try world.environment(global: GlobalOptions.parse([]))
-    guard let target = try world.database.syncTarget() else { throw FocusError.usage("no target") }
-    let summary = try SyncEngine(env: env.services, client: server, db: world.database).run(target, endpoint: endpoint)
+    let summary = try world.syncRound(server)
     try reload(world)
     return summary
 }

@@ -46,4 +46,31 @@ import Testing
         #expect(TerminalText.width("Thesis ███▏ 2h 05m ✓ 3 ✗ 1") == 26)
         #expect(TerminalText.width("中文 👩‍💻 e\u{0301}") == 9)
     }
+
+    @Test func widthsMeasuredScalarByScalarAddUpSideBySide() {
+        // StyledLine measures a line as the sum of its runs when each run is measured scalar by
+        // scalar: that must be the width of the runs joined, which the terminal shows.
+        let pool: [Unicode.Scalar] = [
+            "a", " ", "\r", "\n", "\u{00E9}", "\u{0301}", "\u{200D}", "\u{FE0F}", "\u{2588}", "\u{00B7}", "\u{2615}",
+            "\u{1F469}", "\u{1F1E9}", "\u{1100}", "\u{1161}", "\u{4E2D}", "\u{0600}", "\u{0903}",
+            // The bars, read as bytes, and their neighbours in UTF-8.
+            "\u{2500}", "\u{253F}", "\u{2540}", "\u{257F}", "\u{2580}", "\u{259F}", "\u{24FF}", "\u{25A0}", "\u{25FF}",
+        ]
+        var rng = SeededRandom(seed: 31)
+        var wrong: [String] = []
+        for _ in 0..<4000 {
+            var a = String.UnicodeScalarView(), b = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...4, using: &rng) { a.append(pool.randomElement(using: &rng)!) }
+            for _ in 0..<Int.random(in: 0...4, using: &rng) { b.append(pool.randomElement(using: &rng)!) }
+            let left = String(a), right = String(b)
+            guard let l = TerminalText.scalarWidth(left), let r = TerminalText.scalarWidth(right) else { continue }
+            if l + r != TerminalText.clusterWidth(left + right) {
+                wrong.append((left + right).unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(TerminalText.scalarWidth("e\u{0301}") == nil)
+        #expect(TerminalText.scalarWidth("a\r") == nil)
+        #expect(TerminalText.scalarWidth("Thesis ███▏ 2h") == 14)
+    }
 }

@@ -20,7 +20,8 @@ package struct BackupCommand: FocusRunnable {
     var file: String?
     @Flag(help: "Replace FILE if it exists.") var force = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

@@ -34,7 +34,8 @@ package struct CalendarConnectCommand: FocusRunnable {
     var caFile: String?
     @Flag(help: "Allow plain http:// to another machine (the password and calendars cross the network unencrypted).")
     var insecure = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -19,7 +19,8 @@ package struct CalendarExportCommand: FocusRunnable {
 
     @Argument(help: ArgumentHelp("The file to write (replaced atomically; - is standard output).", valueName: "file.ics"), completion: .file(extensions: ["ics"]))
     var file: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

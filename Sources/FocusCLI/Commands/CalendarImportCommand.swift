@@ -26,7 +26,8 @@ package struct CalendarImportCommand: FocusRunnable {
     @Flag(help: "Refuse the whole file when any event does not parse (nothing is stored).")
     var strict = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

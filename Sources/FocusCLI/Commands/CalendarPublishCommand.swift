@@ -28,7 +28,8 @@ package struct CalendarPublishCommand: FocusRunnable {
     var passwordStdin = false
     @Flag(help: "Stop publishing to CALENDAR: the events of blocks still ahead are deleted there, those that have ended stay.")
     var stop = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -22,7 +22,8 @@ package struct CalendarRefreshCommand: FocusRunnable {
     var name: String?
     @Flag(help: "Take a calendar that came back with no events (the copy kept is replaced by the empty one).")
     var acceptEmpty = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -8,7 +8,8 @@ package struct CalendarRmCommand: FocusRunnable {
 
     @Argument(help: ArgumentHelp("The calendar's name (see `focus calendar list`).", valueName: "name"), completion: Completions.calendars)
     var name: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -25,7 +25,8 @@ package struct CalendarSubscribeCommand: FocusRunnable {
     var caFile: String?
     @Flag(help: "Allow plain http:// to another machine (the calendar crosses the network unencrypted).")
     var insecure = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -19,7 +19,8 @@ package struct ConfigCommand: ParsableCommand {
 package struct ConfigListCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting and its value.")
     @Flag(help: "Print JSON for scripts.") var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -39,7 +40,8 @@ package struct ConfigListCommand: FocusRunnable {
 package struct ConfigGetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one setting.")
     @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -51,7 +53,8 @@ package struct ConfigSetCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (validated before it is written).")
     @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
     @Argument(help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var value: String
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -84,7 +87,8 @@ package struct ConfigSetCommand: FocusRunnable {
 
 package struct ConfigPathCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "path", abstract: "Print where the config file lives.")
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

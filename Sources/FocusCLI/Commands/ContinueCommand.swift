@@ -18,7 +18,8 @@ package struct ContinueCommand: FocusRunnable {
             """)
 
     @OptionGroup var session: SessionOptions
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -71,7 +71,8 @@ package struct StopCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(
         commandName: "stop", abstract: "Stop the running session (recorded as interrupted if work was in progress).")
     @Option(help: ArgumentHelp("Why you stopped: kept with the session.", valueName: "text")) var reason: String?
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -137,7 +138,8 @@ extension StopCommand {
 
 package struct PauseCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the running session.")
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
@@ -150,7 +152,8 @@ package struct PauseCommand: FocusRunnable {
 
 package struct ResumeCommand: FocusRunnable {
     package static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused session.")
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

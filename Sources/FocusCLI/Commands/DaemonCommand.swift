@@ -23,7 +23,8 @@ package struct DaemonCommand: FocusRunnable {
 
     @Flag(help: "Install the systemd user unit and print how to enable it.")
     var install = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -20,7 +20,8 @@ package struct DoctorCommand: FocusRunnable {
             """)
 
     @Flag(help: "Also send a test notification.") var notify = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     /// One line of the report: a label, what was found, and whether it is a problem (marked ✗,

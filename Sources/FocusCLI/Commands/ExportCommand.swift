@@ -40,7 +40,8 @@ package struct ExportCommand: FocusRunnable {
     @Option(name: [.short, .long], help: ArgumentHelp("Write to this file (atomically) instead of standard output (- is standard output).", valueName: "file"), completion: .file(extensions: ["jsonl", "csv", "ics"]))
     var output: String?
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal and the export goes elsewhere).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

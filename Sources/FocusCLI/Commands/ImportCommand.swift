@@ -51,7 +51,8 @@ package struct ImportCommand: FocusRunnable {
     @Flag(help: "Import sessions that end after now too (refused otherwise).")
     var allowFuture = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -20,7 +20,8 @@ package struct LogAddCommand: FocusRunnable {
     @Option(name: .customLong("tag"), help: ArgumentHelp("File it under this tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Flag(help: "Record it even if it ends after now.") var allowFuture = false
     @Flag(help: "Record it even if it lasts more than a day (up to 31 days: a forgotten timer).") var allowLong = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

@@ -18,7 +18,8 @@ package struct LogEditCommand: FocusRunnable {
     @Option(name: .customLong("untag"), help: ArgumentHelp("Remove this tag (repeatable).", valueName: "name")) var untags: [String] = []
     @Flag(help: "Allow new times that end after now.") var allowFuture = false
     @Flag(help: "Allow a new length of more than a day (up to 31 days: a forgotten timer).") var allowLong = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

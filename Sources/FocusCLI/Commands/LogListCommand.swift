@@ -9,7 +9,8 @@ package struct LogListCommand: FocusRunnable {
     @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only the sessions with this tag.", valueName: "name")) var tag: String?
     @Flag(help: "Print JSON for scripts.") var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

@@ -22,7 +22,8 @@ package struct LogRmCommand: FocusRunnable {
     var subtask: String?
     @Flag(help: "Delete every session of --subtask PATH.") var all = false
     @Flag(help: "With --all: do not ask first.") var force = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

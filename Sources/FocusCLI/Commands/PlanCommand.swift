@@ -26,7 +26,8 @@ package struct PlanCommand: FocusRunnable {
     var unpin = false
     @Argument(help: ArgumentHelp("With --unpin: the task or subtask whose blocks to unpin.", valueName: "path"), completion: Completions.paths)
     var path: String?
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package func validate() throws {
         if path != nil, !unpin { throw ValidationError("a PATH goes with --unpin only: `focus plan --unpin PATH`.") }

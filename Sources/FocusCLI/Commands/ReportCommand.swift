@@ -20,12 +20,16 @@ package struct ReportCommand: FocusRunnable {
     @Option(help: ArgumentHelp("The HTML file to write (replaced if it exists; - is standard output).", valueName: "file"),
             completion: .file(extensions: ["html"]))
     var html: String
-    @OptionGroup var window: WindowOptions
+    @Option(help: WindowOptions.lastHelp) var last: Int?
+    @Option(help: WindowOptions.fromHelp) var from: String?
+    @Option(help: WindowOptions.toHelp) var to: String?
+    var window: WindowOptions { WindowOptions(last: last, from: from, to: to) }
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
             completion: Completions.paths)
     var task: String?
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -22,7 +22,8 @@ package struct RestoreCommand: FocusRunnable {
 
     @Argument(help: ArgumentHelp("The backup to restore.", valueName: "file"), completion: .file()) var file: String
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).") var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     /// What the restored file brings in that makes focus run a program or contact an address

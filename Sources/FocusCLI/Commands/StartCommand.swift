@@ -87,7 +87,8 @@ package struct StartCommand: FocusRunnable {
     @Flag(help: "Add the task or subtask first if it does not exist (as `task add` would).")
     var create = false
     @OptionGroup var session: SessionOptions
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

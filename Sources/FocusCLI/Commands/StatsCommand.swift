@@ -14,7 +14,10 @@ package struct StatsCommand: FocusRunnable {
             """
     )
 
-    @OptionGroup var window: WindowOptions
+    @Option(help: WindowOptions.lastHelp) var last: Int?
+    @Option(help: WindowOptions.fromHelp) var from: String?
+    @Option(help: WindowOptions.toHelp) var to: String?
+    var window: WindowOptions { WindowOptions(last: last, from: from, to: to) }
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
             completion: Completions.paths)
     var task: String?
@@ -24,7 +27,8 @@ package struct StatsCommand: FocusRunnable {
     var json = false
     @Flag(help: "Print one CSV row per day.")
     var csv = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -30,7 +30,8 @@ package struct StatusCommand: FocusRunnable {
     @Flag(help: "Print JSON for a waybar custom module.") var waybar = false
     @Flag(help: "Print the three lines an i3blocks block reads.") var i3blocks = false
     @Flag(help: "Keep running; print again whenever the output changes (for status bars).") var follow = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {

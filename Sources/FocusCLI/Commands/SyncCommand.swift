@@ -55,7 +55,8 @@ package struct SyncNowCommand: FocusRunnable {
     var passwordStdin = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
     var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 
@@ -86,7 +87,8 @@ package struct SyncSetupCommand: FocusRunnable {
     var passwordStdin = false
     @Flag(help: "Show no progress line (one is shown on standard error when it is a terminal).")
     var quiet = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 
@@ -130,7 +132,8 @@ package struct SyncStatusCommand: FocusRunnable {
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -24,7 +24,8 @@ package struct TaskAddCommand: FocusRunnable {
     var force = false
     @Flag(help: "Print the result as JSON.")
     var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -14,7 +14,8 @@ package struct TaskDoneCommand: FocusRunnable {
     var undo = false
     @Flag(help: "Archive a task even when open subtasks still have planned blocks.")
     var force = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

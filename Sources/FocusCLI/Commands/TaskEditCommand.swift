@@ -22,7 +22,8 @@ package struct TaskEditCommand: FocusRunnable {
     @OptionGroup var fields: SubtaskOptions
     @Flag(help: "Save it even if it cannot fit before its due date (marked at risk).")
     var force = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

@@ -30,7 +30,8 @@ package struct TaskListCommand: FocusRunnable {
     var atRisk = false
     @Flag(help: "Print JSON for scripts.")
     var json = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

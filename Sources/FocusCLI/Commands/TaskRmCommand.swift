@@ -11,7 +11,8 @@ package struct TaskRmCommand: FocusRunnable {
     var path: String
     @Flag(help: "Delete it with its logged sessions.")
     var force = false
-    @OptionGroup package var global: GlobalOptions
+    @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
+    @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
 
     package init() {}
 

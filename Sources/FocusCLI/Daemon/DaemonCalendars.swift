@@ -75,9 +75,11 @@ enum DaemonCalendars {
                 return []
             }
         }
+        // The log line first: whoever has seen the notice can read why in the log, even when the
+        // daemon is stopped the moment the notice is out.
         for notice in notices {
-            await notifier.post(notice)
             log("plan changed: \(notice.summary)")
+            await notifier.post(notice)
         }
     }
 

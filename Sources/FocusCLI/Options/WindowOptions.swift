@@ -1,16 +1,27 @@
 import ArgumentParser
 import FocusCore
 
-/// `--last N | --from DATE --to DATE`: the whole local days a report covers.
-package struct WindowOptions: ParsableArguments, Sendable {
-    @Option(help: ArgumentHelp("The N local days ending today, today included (default 7).", valueName: "n"))
+/// `--last N | --from DATE --to DATE`: the whole local days a report covers. The commands that
+/// take a window declare the three options themselves, with the help below (as `FocusRunnable`
+/// explains for `--db`), and make this value of them:
+///
+///     @Option(help: WindowOptions.lastHelp) var last: Int?
+///     @Option(help: WindowOptions.fromHelp) var from: String?
+///     @Option(help: WindowOptions.toHelp) var to: String?
+package struct WindowOptions: Sendable {
+    package static let lastHelp = ArgumentHelp("The N local days ending today, today included (default 7).", valueName: "n")
+    package static let fromHelp = ArgumentHelp("First day (2026-11-01, 'last mon', '2 weeks ago'); needs --to.", valueName: "date")
+    package static let toHelp = ArgumentHelp("Last day, included; needs --from.", valueName: "date")
+
     package var last: Int?
-    @Option(help: ArgumentHelp("First day (2026-11-01, 'last mon', '2 weeks ago'); needs --to.", valueName: "date"))
     package var from: String?
-    @Option(help: ArgumentHelp("Last day, included; needs --from.", valueName: "date"))
     package var to: String?
 
-    package init() {}
+    package init(last: Int? = nil, from: String? = nil, to: String? = nil) {
+        self.last = last
+        self.from = from
+        self.to = to
+    }
 
     /// The longest window accepted: a century of days.
     package static let maximumDays = 36_600

@@ -43,8 +43,7 @@ package struct StyledLine: Sendable {
     /// escapes when `color` is on.
     package func rendered(width: Int, color: Bool) -> String {
         var kept: [(String, Style)] = []
-        let plain = runs.map(\.0).joined()
-        if TerminalText.width(plain) <= width {
+        if columns <= width {
             kept = runs
         } else {
             var remaining = width - 1
@@ -68,8 +67,7 @@ package struct StyledLine: Sendable {
         }
         // Drop trailing spaces, run by run from the end.
         while let last = kept.last {
-            var text = last.0
-            while text.last == " " { text.removeLast() }
+            let text = StyledLine.droppingTrailingSpaces(last.0)
             if text.isEmpty {
                 kept.removeLast()
             } else {
@@ -79,12 +77,40 @@ package struct StyledLine: Sendable {
         }
         var out = ""
         for (text, style) in kept {
-            if text.contains(where: { $0 != " " }) {
+            // Bytes, not characters: only U+0020 is a space cluster, and it is one byte.
+            if text.utf8.contains(where: { $0 != UInt8(ascii: " ") }) {
                 out += style.apply(text, color: color)
             } else {
                 out += text
             }
         }
         return out
+    }
+
+    /// The columns the runs take side by side: the sum of theirs when widths add up
+    /// (`TerminalText.scalarWidth`), else the width of the joined text.
+    var columns: Int {
+        var total = 0
+        for (text, _) in runs {
+            guard let w = TerminalText.scalarWidth(text) else { return TerminalText.width(runs.map(\.0).joined()) }
+            total += w
+        }
+        return total
+    }
+
+    /// `text` without its trailing space characters. Spaces after ASCII (or making up the whole
+    /// text) are cut as bytes; otherwise character by character, since a space may end a
+    /// cluster that began before it.
+    static func droppingTrailingSpaces(_ text: String) -> String {
+        let bytes = text.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: " ") { end = bytes.index(before: end) }
+        if end == bytes.endIndex { return text }
+        if end == bytes.startIndex || bytes[bytes.index(before: end)] < 0x80 {
+            return String(text[..<end])
+        }
+        var text = text
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

@@ -191,8 +191,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     private func post(_ due: [DueReminder], blocks: [ReminderBlock]) async {
         let notifier = makeNotifier(config)
         for item in due {
+            log("reminded: \(item.notice.summary)")  // logged first: the log never lags the notice
             await notifier.post(item.notice)
-            log("reminded: \(item.notice.summary)")
             if item.reminder.kind == .start, let block = blocks.first(where: { $0.id == item.reminder.blockID }) {
                 // Not waited for: a slow hook must not delay the next reminder.
                 let hooks = self.hooks
@@ -247,8 +247,8 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
             let totals = try database.dayTotals(from: calendar.startOfDay(day), to: calendar.startOfDay(day.adding(days: 1)))
             let notice = DaySummarySchedule.notice(focusedSeconds: totals.focusedSeconds, completed: totals.completed,
                                                    interrupted: totals.interrupted)
-            await notifier.post(notice)
             log("summary: \(notice.summary)")
+            await notifier.post(notice)
         } catch {
             log("warning: the day's summary was not sent (\(error.description))")
         }
