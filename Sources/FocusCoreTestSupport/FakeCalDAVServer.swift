@@ -29,6 +29,9 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         var unlisted: Set<String> = []
     }
     private let state = Mutex(State())
+    private let sending = Mutex(Sending())
+    /// Held while a write is answered in the one-at-a-time mode.
+    private let oneAtATime = NSLock()
     package let home = "https://dav.example.org/calendars/alice/"
 
     package init() {}
@@ -333,5 +336,126 @@ extension FakeCalDAVServer {
         let all = s.resources.filter { $0.key.hasPrefix(calendarURL) }.sorted { $0.key < $1.key }
             .map { RemoteResource(url: $0.key, etag: $0.value.etag, data: $0.value.data) }
         return RemoteChanges(complete: false, changed: all, removed: [], token: "t\(s.version)")
+    }
+
+    // MARK: Writes sent together
+
+    private struct Sending {
+        /// Nil: writes sent together are answered one by one as `put` and `delete` are.
+        var hold: Double?
+        var serial = false
+        var inFlight = 0
+        var mostInFlight = 0
+        /// The writes in flight as each arrived (itself included), in order of arrival.
+        var inFlightAtArrival: [Int] = []
+        /// PUTs that wrote, by URL.
+        var written: [String: Int] = [:]
+        /// Which PUTs (by their number, from 1, in order of arrival) are answered 503.
+        var throttled: [Int: String?] = [:]
+        var puts = 0
+    }
+
+    /// Writes sent together (`writes`) are each held `seconds` before they are answered: at
+    /// once, several in flight together (`oneAtATime` false, as Nextcloud or DAViCal behind
+    /// Apache take them), or one after the other (as Xandikos, which serialises on its git
+    /// repository). Nil: answered one by one, as the other fakes answer.
+    package func holdWrites(_ seconds: Double?, oneAtATime: Bool = false) {
+        sending.withLock { s in
+            s.hold = seconds
+            s.serial = oneAtATime
+        }
+    }
+
+    /// The PUT numbered `n` (from 1, in order of arrival, sent together) is answered 503 with
+    /// `Retry-After: retryAfter` (nil: none), and not written.
+    package func throttlePut(_ n: Int, retryAfter: String?) { sending.withLock { $0.throttled[n] = .some(retryAfter) } }
+
+    /// The most writes that were in flight at once.
+    package var mostInFlight: Int { sending.withLock { $0.mostInFlight } }
+    /// The writes in flight as each arrived, itself included, in order of arrival.
+    package var inFlightAtArrival: [Int] { sending.withLock { $0.inFlightAtArrival } }
+    /// How many PUTs wrote each URL.
+    package var writtenPerURL: [String: Int] { sending.withLock { $0.written } }
+
+    package func writes(_ endpoint: CalDAVEndpoint) -> any RemoteWrites {
+        guard sending.withLock({ $0.hold }) != nil else { return SerialRemoteWrites(client: self, endpoint: endpoint) }
+        return ThreadedWrites(server: self, endpoint: endpoint)
+    }
+
+    /// One write answered on a thread of its own, as `holdWrites` says.
+    fileprivate func answerHeld(_ write: RemoteWriteRequest, tag: Int, _ endpoint: CalDAVEndpoint) -> RemoteWriteCompletion {
+        let (hold, serial, throttled) = sending.withLock { s -> (Double, Bool, String??) in
+            s.inFlight += 1
+            s.mostInFlight = max(s.mostInFlight, s.inFlight)
+            s.inFlightAtArrival.append(s.inFlight)
+            var throttled: String?? = nil
+            if case .put = write {
+                s.puts += 1
+                throttled = s.throttled[s.puts]
+            }
+            return (s.hold ?? 0, s.serial, throttled)
+        }
+        defer { sending.withLock { $0.inFlight -= 1 } }
+        if serial { oneAtATime.lock() }
+        defer { if serial { oneAtATime.unlock() } }
+        Thread.sleep(forTimeInterval: hold)
+        if let throttled {
+            return RemoteWriteCompletion(tag: tag, result: .failure(.unavailable("dav.example.org failed (HTTP 503) answering PUT: try again later.")),
+                                         pushBack: 503, retryAfter: throttled)
+        }
+        do throws(FocusError) {
+            switch write {
+            case let .put(url, ics, ifMatch):
+                let result = try put(url, ics: ics, ifMatch: ifMatch, endpoint)
+                if case .written = result { sending.withLock { $0.written[url, default: 0] += 1 } }
+                return RemoteWriteCompletion(tag: tag, result: .success(result))
+            case let .delete(url, ifMatch):
+                return RemoteWriteCompletion(tag: tag, result: .success(try delete(url, ifMatch: ifMatch, endpoint)))
+            }
+        } catch {
+            return RemoteWriteCompletion(tag: tag, result: .failure(error))
+        }
+    }
+}
+
+/// Writes of `FakeCalDAVServer.holdWrites`: each on a thread, collected as they end.
+private final class ThreadedWrites: RemoteWrites {
+    private final class Ended: Sendable {
+        let list = Mutex<[RemoteWriteCompletion]>([])
+        let signal = DispatchSemaphore(value: 0)
+    }
+
+    private let server: FakeCalDAVServer
+    private let endpoint: CalDAVEndpoint
+    private let ended = Ended()
+    private(set) var inFlight = 0
+
+    init(server: FakeCalDAVServer, endpoint: CalDAVEndpoint) {
+        self.server = server
+        self.endpoint = endpoint
+    }
+
+    func start(_ write: RemoteWriteRequest, tag: Int) {
+        inFlight += 1
+        let (server, endpoint, ended) = (server, endpoint, ended)
+        Thread {
+            let completion = server.answerHeld(write, tag: tag, endpoint)
+            ended.list.withLock { $0.append(completion) }
+            ended.signal.signal()
+        }.start()
+    }
+
+    func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion? {
+        guard inFlight > 0 else {
+            if let seconds, seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
+            return nil
+        }
+        if let seconds {
+            guard ended.signal.wait(timeout: .now() + seconds) == .success else { return nil }
+        } else {
+            ended.signal.wait()
+        }
+        inFlight -= 1
+        return ended.list.withLock { $0.removeFirst() }
     }
 }

@@ -196,7 +196,7 @@ package final class RadicaleServer: @unchecked Sendable {
 
     /// posix_spawn with default signal handling and no blocked signals, whatever the test
     /// thread had; standard output and error to `output` (or /dev/null).
-    private static func spawn(_ args: [String], output: String?) throws -> pid_t {
+    package static func spawn(_ args: [String], output: String?) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

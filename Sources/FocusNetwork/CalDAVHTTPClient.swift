@@ -400,7 +400,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         return try written(response, url: finalURL, method: "MKCALENDAR", endpoint)
     }
 
-    private func written(_ response: HTTPResponse, url: String, method: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
+    func written(_ response: HTTPResponse, url: String, method: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         switch response.status {
         case 200..<300: return .written(etag: response.headers["etag"].flatMap { $0.isEmpty ? nil : $0 })
         case 412: return .changedOnServer
@@ -469,13 +469,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         if writes, Self.originKey(current) != home { throw Self.writeElsewhere(method, current, endpoint) }
         var redirects = 0
         while true {
-            var headers = extra
-            if let depth { headers.append(HTTPHeader("Depth", depth)) }
-            if body != nil { headers.append(HTTPHeader("Content-Type", contentType)) }
-            let sameOrigin = Self.originKey(current) == home
-            var request = HTTPRequest(method, url: current, headers: headers, body: body, user: sameOrigin ? endpoint.user : nil,
-                                      password: sameOrigin ? endpoint.password : nil, caFile: endpoint.caFile)
-            request.followRedirects = false
+            var request = Self.request(method, current, depth: depth, body: body, contentType: contentType, headers: extra, endpoint)
             var response = try http.send(request)
             // Basic goes with the request; a server that wants Digest says so in its 401
             // (RFC 9110 section 11.6.1), and the request is sent again with it.
@@ -494,6 +488,20 @@ package struct CalDAVHTTPClient: CalDAVClient {
             current = try Self.redirect(from: current, to: location)
             if writes, Self.originKey(current) != home { throw Self.writeElsewhere(method, current, endpoint) }
         }
+    }
+
+    /// One request of `send`: the login only to the account's origin, redirects left to the caller.
+    static func request(_ method: String, _ url: String, depth: String? = nil, body: Data? = nil,
+                        contentType: String = "application/xml; charset=utf-8", headers extra: [HTTPHeader] = [],
+                        _ endpoint: CalDAVEndpoint) -> HTTPRequest {
+        var headers = extra
+        if let depth { headers.append(HTTPHeader("Depth", depth)) }
+        if body != nil { headers.append(HTTPHeader("Content-Type", contentType)) }
+        let sameOrigin = originKey(url) == originKey(endpoint.url)
+        var request = HTTPRequest(method, url: url, headers: headers, body: body, user: sameOrigin ? endpoint.user : nil,
+                                  password: sameOrigin ? endpoint.password : nil, caFile: endpoint.caFile)
+        request.followRedirects = false
+        return request
     }
 
     /// Where a redirect leads, if focus follows it: http or https only, never from https down to

@@ -27,22 +27,44 @@ package struct CurlHTTPClient: HTTPClient {
 
     package func send(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse {
         let (api, failure) = Self.library
-        if let failure {
-            throw .unavailable("calendars over the network need libcurl, and \(failure). Install it (Debian: apt-get install libcurl4).")
+        if let failure { throw Self.missing(failure) }
+        var result = FocusCurlResult()
+        withTransfer(request) { transfer in
+            var api = api
+            focus_curl_send(&api, transfer, &result)
         }
-        let shown = CalendarFeed.shownAddress(request.url)
+        defer { focus_curl_result_free(&result) }
+        return try answer(result, to: request).get()
+    }
+
+    /// Several requests at once over libcurl's multi interface (one at a time when the
+    /// library has none).
+    package func transfers() -> any HTTPTransfers {
+        let (api, failure) = Self.library
+        if failure == nil, let set = withUnsafePointer(to: api, { focus_curl_multi_new($0) }) {
+            return CurlTransfers(client: self, api: api, set: set)
+        }
+        return SerialTransfers(send: send)
+    }
+
+    static func missing(_ failure: String) -> FocusError {
+        .unavailable("calendars over the network need libcurl, and \(failure). Install it (Debian: apt-get install libcurl4).")
+    }
+
+    static var api: FocusCurl { library.api }
+
+    /// The request as libcurl's options, valid inside `body` only.
+    func withTransfer(_ request: HTTPRequest, _ body: (UnsafePointer<FocusCurlRequest>) -> Void) {
         let https = request.url.lowercased().hasPrefix("https:")
         // One line per header: a line break inside a value (an entity tag read from a hostile
         // server's XML) would start a header of its own.
         let headerText = request.headers.map { Self.oneLine("\($0.name): \($0.value)") }.joined(separator: "\n")
-        let connectMs = timeoutOverrideMilliseconds ?? request.connectTimeoutSeconds * 1000
-        let totalMs = timeoutOverrideMilliseconds ?? request.totalTimeoutSeconds * 1000
+        let (connectMs, totalMs) = limits(request)
         let method = request.method.uppercased() == "GET" && request.body == nil ? nil : request.method
         let user = request.user
         let password = request.user == nil ? nil : request.password
         // A C string of the body (NUL-terminated for libcurl's sake; its length is given).
         let sentBody = request.body.map { Array($0) + [0] }
-        var result = FocusCurlResult()
         withOptionalCString(request.url) { url in
             withOptionalCString(headerText) { headers in
                 withOptionalCString(request.caFile) { ca in
@@ -52,7 +74,6 @@ package struct CurlHTTPClient: HTTPClient {
                                 withOptionalCString(https ? "https" : "http,https") { protocols in
                                     withOptionalCString(Self.userAgent(request)) { agent in
                                         withOptionalBytes(sentBody) { bodyPointer in
-                                            var api = api
                                             var transfer = FocusCurlRequest(
                                                 url: url, method: method, headers: headers, body: bodyPointer,
                                                 body_length: max(0, (sentBody?.count ?? 1) - 1), user: user, password: password,
@@ -60,7 +81,7 @@ package struct CurlHTTPClient: HTTPClient {
                                                 connect_ms: connectMs, total_ms: totalMs, max_redirects: request.maximumRedirects,
                                                 follow_redirects: request.followRedirects ? 1 : 0, digest: request.digest ? 1 : 0, max_bytes: request.maximumBytes,
                                                 user_agent: agent)
-                                            focus_curl_send(&api, &transfer, &result)
+                                            body(&transfer)
                                         }
                                     }
                                 }
@@ -70,18 +91,26 @@ package struct CurlHTTPClient: HTTPClient {
                 }
             }
         }
-        defer { focus_curl_result_free(&result) }
+    }
+
+    /// The connect and whole-request limits in milliseconds.
+    func limits(_ request: HTTPRequest) -> (connect: Int, total: Int) {
+        (timeoutOverrideMilliseconds ?? request.connectTimeoutSeconds * 1000, timeoutOverrideMilliseconds ?? request.totalTimeoutSeconds * 1000)
+    }
+
+    /// The response a finished transfer brought, or why there is none.
+    func answer(_ result: FocusCurlResult, to request: HTTPRequest) -> Result<HTTPResponse, FocusError> {
         let message = withUnsafeBytes(of: result.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }.replacing("\n", with: " ").trimmingSpaces()
         let code = Int(result.code)
         if code != 0 {
-            throw Self.failure(code: code, message: message, shown: shown, bodyOverflow: result.body.overflow != 0,
-                               request: request, totalMs: totalMs)
+            return .failure(Self.failure(code: code, message: message, shown: CalendarFeed.shownAddress(request.url),
+                                         bodyOverflow: result.body.overflow != 0, request: request, totalMs: limits(request).total))
         }
         let body = result.body.data.map { Data(bytes: $0, count: result.body.length) } ?? Data()
         let headerLines = result.headers.data.map { String(decoding: Data(bytes: $0, count: result.headers.length), as: UTF8.self) } ?? ""
-        return HTTPResponse(status: result.status, headers: Self.headers(headerLines), body: body)
+        return .success(HTTPResponse(status: result.status, headers: Self.headers(headerLines), body: body))
     }
 
     package static func oneLine(_ text: String) -> String {

@@ -31,14 +31,16 @@ private struct Machine {
     let sandbox: Sandbox
     let server: RadicaleServer
 
-    /// `userInAddress`: `http://alice@127.0.0.1:port/` instead of `--user alice`.
-    init(_ server: RadicaleServer, userInAddress: Bool = false) async throws {
+    /// `userInAddress`: `http://alice@127.0.0.1:port/` instead of `--user alice`. `root`: the
+    /// address to connect at, when not the server's own (a proxy in front of it).
+    init(_ server: RadicaleServer, userInAddress: Bool = false, root: String? = nil) async throws {
         self.server = server
         sandbox = try Sandbox()
         let password = ["--password-command", "printf '%s\\n' '\(server.password)'"]
+        let root = root ?? server.rootURL
         let connect = userInAddress
-            ? try await run(["calendar", "connect", server.rootURL.replacingOccurrences(of: "://", with: "://\(server.user)@")] + password)
-            : try await run(["calendar", "connect", server.rootURL, "--user", server.user] + password)
+            ? try await run(["calendar", "connect", root.replacingOccurrences(of: "://", with: "://\(server.user)@")] + password)
+            : try await run(["calendar", "connect", root, "--user", server.user] + password)
         #expect(connect.code == 0, "\(connect.err)")
         #expect(connect.out.contains("as \(server.user)"), "\(connect.out)")
     }
@@ -166,6 +168,33 @@ struct SyncTests {
         // (A second item with the session's UID would have been refused by the server: 409.)
         let status = try await laptop.run("sync", "status")
         #expect(status.out.contains("Nothing waits to be sent."), "\(status.out)")
+    }
+
+    @Test("a first sync through a server that takes PUTs together sends several at once, each item once; the other machine reads them all")
+    func firstSyncSendsSeveralAtOnce() async throws {
+        let server = try RadicaleServer()
+        // Each PUT held 50 ms, several at once, before Radicale has it; a PUT of the whole
+        // collection refused, as servers other than Radicale refuse it.
+        let slow = try SlowPutServer(hold: 0.05, upstream: server.rootURL)
+        let laptop = try await Machine(server, root: slow.rootURL)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        let lines = (0..<60).map { i in
+            #"{"task": "Thesis", "subtask": "Chapter 2", "start": "2026-10-\#(10 + i / 4)T\#(10 + i % 4):00:00Z", "end": "2026-10-\#(10 + i / 4)T\#(10 + i % 4):25:00Z", "status": "completed"}"#
+        }
+        let file = laptop.sandbox.dir.appendingPathComponent("history.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await laptop.run("import", file).code == 0)
+
+        let setup = try await laptop.run("sync", "setup", "Focus")
+        #expect(setup.code == 0 && setup.out.contains("Synced with Focus: 62 sent."), "\(setup.out)\(setup.err)")
+        let stats = try slow.stats()
+        #expect(stats.mostInFlight > 1)
+        #expect(stats.written.count >= 62 && stats.written.values.allSatisfy { $0 == 1 }, "\(stats.written)")
+        let second = try await desktop.run("sync", "setup", "Focus")
+        #expect(second.code == 0 && second.out.contains("62 received"), "\(second.out)\(second.err)")
+        #expect(try await laptop.logs() == desktop.logs())
+        #expect(try await laptop.sync().out.contains("Synced with Focus: nothing changed."))
     }
 
     @Test("a rename on one machine and a new estimate on the other both survive; the same field changed twice keeps the newer and says so")

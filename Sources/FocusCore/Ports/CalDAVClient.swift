@@ -175,6 +175,85 @@ package protocol CalDAVClient: Sendable {
     /// MKCALENDAR (RFC 4791 section 5.3.1) with a display name and the components it may hold
     /// (`VEVENT`, `VTODO`); `.changedOnServer` when something already exists there.
     func makeCalendar(_ url: String, displayName: String, components: [String], _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
+    /// PUTs and DELETEs sent several at once where the client can (a first sync's thousands).
+    func writes(_ endpoint: CalDAVEndpoint) -> any RemoteWrites
+}
+
+/// One write of a set sent together (`CalDAVClient.writes`).
+package enum RemoteWriteRequest: Sendable, Equatable {
+    /// A PUT as `CalDAVClient.put` sends it.
+    case put(url: String, ics: Data, ifMatch: String?)
+    /// A DELETE as `CalDAVClient.delete` sends it.
+    case delete(url: String, ifMatch: String?)
+}
+
+/// How one write of a set ended: what `put` or `delete` would have returned or thrown, and,
+/// for a server that pushed back (503 Service Unavailable, 429 Too Many Requests), its status
+/// and `Retry-After` value.
+package struct RemoteWriteCompletion: Sendable {
+    package var tag: Int
+    package var result: Result<RemoteWrite, FocusError>
+    /// 503 or 429; nil for any other answer.
+    package var pushBack: Int?
+    package var retryAfter: String?
+
+    package init(tag: Int, result: Result<RemoteWrite, FocusError>, pushBack: Int? = nil, retryAfter: String? = nil) {
+        self.tag = tag
+        self.result = result
+        self.pushBack = pushBack
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Writes kept in flight together (at most `HTTPTransfersLimit.slots`), collected as each
+/// completes. Used from one thread.
+package protocol RemoteWrites: AnyObject {
+    func start(_ write: RemoteWriteRequest, tag: Int)
+    /// The next completed write, waiting at most `seconds` (nil: until one completes); nil when
+    /// none completed in that time or none is in flight.
+    func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion?
+    var inFlight: Int { get }
+}
+
+extension CalDAVClient {
+    /// Writes to send together; by default one at a time, each sent when collected.
+    package func writes(_ endpoint: CalDAVEndpoint) -> any RemoteWrites {
+        SerialRemoteWrites(client: self, endpoint: endpoint)
+    }
+}
+
+/// `RemoteWrites` one at a time over `put` and `delete`.
+package final class SerialRemoteWrites: RemoteWrites {
+    private let client: any CalDAVClient
+    private let endpoint: CalDAVEndpoint
+    private var waiting: [(write: RemoteWriteRequest, tag: Int)] = []
+
+    package init(client: any CalDAVClient, endpoint: CalDAVEndpoint) {
+        self.client = client
+        self.endpoint = endpoint
+    }
+
+    package func start(_ write: RemoteWriteRequest, tag: Int) { waiting.append((write, tag)) }
+
+    package var inFlight: Int { waiting.count }
+
+    package func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion? {
+        guard !waiting.isEmpty else {
+            if let seconds, seconds > 0 { sleepSeconds(seconds) }
+            return nil
+        }
+        let (write, tag) = waiting.removeFirst()
+        do throws(FocusError) {
+            switch write {
+            case let .put(url, ics, ifMatch):
+                return RemoteWriteCompletion(tag: tag, result: .success(try client.put(url, ics: ics, ifMatch: ifMatch, endpoint)))
+            case let .delete(url, ifMatch):
+                return RemoteWriteCompletion(tag: tag, result: .success(try client.delete(url, ifMatch: ifMatch, endpoint)))
+            }
+        } catch {
+            return RemoteWriteCompletion(tag: tag, result: .failure(error))
+        }
+    }
 }
 
 extension CalDAVClient {

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One request, with the limits every calendar fetch uses (README, "Your real calendar"): a
 /// feed's GET, or a CalDAV method with an XML or iCalendar body and a login.
@@ -75,6 +78,75 @@ package struct HTTPResponse: Sendable, Equatable {
 /// the cap is `.badInput` (65). Any status is a response, judged by the caller.
 package protocol HTTPClient: Sendable {
     func send(_ request: HTTPRequest) throws(FocusError) -> HTTPResponse
+    /// A set of requests in flight at once (libcurl's multi interface), each judged as `send`
+    /// would; by default one at a time.
+    func transfers() -> any HTTPTransfers
+}
+
+/// One completed request of `HTTPTransfers`: the tag it was started with, and its response or
+/// the failure `send` would have thrown.
+package struct HTTPCompletion: Sendable {
+    package var tag: Int
+    package var result: Result<HTTPResponse, FocusError>
+
+    package init(tag: Int, result: Result<HTTPResponse, FocusError>) {
+        self.tag = tag
+        self.result = result
+    }
+}
+
+/// Requests kept in flight together: started one by one, collected as each completes, in the
+/// order they complete. Used from one thread.
+package protocol HTTPTransfers: AnyObject {
+    /// Starts a request (with at most `HTTPTransfersLimit.slots` in flight).
+    func start(_ request: HTTPRequest, tag: Int)
+    /// The next completed request, waiting at most `seconds` for one (nil: until one completes);
+    /// nil when none completed in that time, or none is in flight (after waiting out `seconds`).
+    func next(waitingAtMost seconds: Double?) -> HTTPCompletion?
+    /// Requests started and not yet collected.
+    var inFlight: Int { get }
+}
+
+package enum HTTPTransfersLimit {
+    /// Requests one `HTTPTransfers` keeps in flight at most.
+    package static let slots = 8
+}
+
+extension HTTPClient {
+    package func transfers() -> any HTTPTransfers { SerialTransfers(send: send) }
+}
+
+/// `HTTPTransfers` one at a time: each request is sent when it is collected.
+package final class SerialTransfers: HTTPTransfers {
+    private let send: (HTTPRequest) throws(FocusError) -> HTTPResponse
+    private var waiting: [(request: HTTPRequest, tag: Int)] = []
+
+    package init(send: @escaping (HTTPRequest) throws(FocusError) -> HTTPResponse) { self.send = send }
+
+    package func start(_ request: HTTPRequest, tag: Int) { waiting.append((request, tag)) }
+
+    package var inFlight: Int { waiting.count }
+
+    package func next(waitingAtMost seconds: Double?) -> HTTPCompletion? {
+        guard !waiting.isEmpty else {
+            if let seconds, seconds > 0 { sleepSeconds(seconds) }
+            return nil
+        }
+        let (request, tag) = waiting.removeFirst()
+        do throws(FocusError) {
+            return HTTPCompletion(tag: tag, result: .success(try send(request)))
+        } catch {
+            return HTTPCompletion(tag: tag, result: .failure(error))
+        }
+    }
+}
+
+/// Sleeps the calling thread (a `Retry-After` with nothing in flight).
+package func sleepSeconds(_ seconds: Double) {
+    guard seconds > 0 else { return }
+    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+    var left = timespec()
+    while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
 }
 
 extension HTTPClient {

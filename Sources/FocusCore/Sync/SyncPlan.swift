@@ -46,8 +46,9 @@ package enum SyncWrite: Sendable, Equatable {
     }
 
     /// Parents before children for writes, children before parents for deletions, so that a
-    /// sync cut off anywhere never leaves a subtask there without its task.
-    var order: Int {
+    /// sync cut off anywhere never leaves a subtask there without its task. Writes sent
+    /// together are of one order: the next starts when the last of the one before has ended.
+    package var order: Int {
         switch self {
         case let .put(item, _, _, _, _): [SyncKind.task: 0, .subtask: 1, .session: 2][item.kind] ?? 3
         case let .delete(uid, _, _): uid.hasPrefix("session-") ? 4 : uid.hasPrefix("focus-subtask-") ? 5 : 6

@@ -185,9 +185,9 @@ package struct SyncEngine {
         return applied.waits ? token : observed.changes.token
     }
 
-    /// Writes there one by one, each recorded as soon as the server took it. Writes refused
-    /// are checked against a listing of the calendar (`SyncPlan.afterRefusal`). Returns
-    /// whether something must be merged again.
+    /// Writes there, several at once where the server keeps up (`SendSchedule`), each recorded
+    /// as soon as the server took it. Writes refused are checked against a listing of the
+    /// calendar (`SyncPlan.afterRefusal`). Returns whether something must be merged again.
     private func push(_ writes: [SyncWrite], calendarURL: String, endpoint: CalDAVEndpoint, summary: inout Summary) throws -> Bool {
         progress?.setTotal(writes.count)
         defer { progress?.finish() }
@@ -199,33 +199,6 @@ package struct SyncEngine {
         summary.deletedThere += next.gone.count
         refused = try perform(next.again, endpoint: endpoint, summary: &summary)
         return next.retry || !refused.isEmpty
-    }
-
-    /// Performs writes; returns those the server refused.
-    private func perform(_ writes: [SyncWrite], endpoint: CalDAVEndpoint, summary: inout Summary) throws -> [SyncWrite] {
-        var refused: [SyncWrite] = []
-        for write in writes {
-            progress?.advance(by: 1)
-            switch write {
-            case let .put(item, url, etag, exists, original):
-                let text = SyncCodec.encode(item, stamp: env.now(), over: original, zone: env.calendar)
-                guard case let .written(newEtag) = try client.put(url, ics: Data(text.utf8), ifMatch: exists ? (etag ?? "*") : nil, endpoint) else {
-                    refused.append(write)
-                    continue
-                }
-                try db.recordSyncStates([SyncState(uid: item.uid, kind: item.kind, url: url, etag: newEtag, base: Data(text.utf8), digest: item.digest)])
-                summary.sent += 1
-            case let .delete(uid, url, etag):
-                switch try client.delete(url, ifMatch: etag, endpoint) {
-                case .written, .missing:
-                    try db.recordSyncStates([], forgetting: [uid])
-                    summary.deletedThere += 1
-                case .changedOnServer:
-                    refused.append(write)
-                }
-            }
-        }
-        return refused
     }
 
     /// One round (`SyncPlan`): read what changed there, decide, apply here, write there.

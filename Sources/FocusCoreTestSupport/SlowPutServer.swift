@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `scripts/slow-put-server.py` on a free loopback port: an HTTP server that answers each PUT
+/// after `hold` seconds, several at once (or one at a time, `serial`), and tells what it saw
+/// (`stats`). Python's standard library only. Killed when the value goes away.
+package final class SlowPutServer: @unchecked Sendable {
+    package let port: Int
+    private let directory: URL
+    private var pid: pid_t = 0
+
+    /// `upstream`: a CalDAV server (`RadicaleServer.rootURL`) every request is passed on to,
+    /// each PUT after its hold (`--forward-puts`).
+    package init(hold: Double, serial: Bool = false, upstream: String? = nil) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
+        pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
+                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? []),
+                                       output: directory.appendingPathComponent("log").path)
+        let portFile = directory.appendingPathComponent("port").path
+        let deadline = Date().addingTimeInterval(30)
+        var found: Int?
+        while Date() < deadline, found == nil {
+            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
+            if found == nil { usleep(20_000) }
+        }
+        guard let found else {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+            throw RadicaleFailure(message: "scripts/slow-put-server.py did not start: \(log)")
+        }
+        port = found
+    }
+
+    package var rootURL: String { "http://127.0.0.1:\(port)/" }
+
+    /// What the server saw: the most PUTs in flight at once, and how many PUTs wrote each path.
+    package func stats() throws -> (mostInFlight: Int, written: [String: Int]) {
+        // Through the curl tool, never focus's own client.
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-s", "--noproxy", "*", rootURL + "_stats"]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return (object["most_in_flight"] as? Int ?? 0, object["written"] as? [String: Int] ?? [:])
+    }
+
+    deinit {
+        if pid > 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
