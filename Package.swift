@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: [
-            "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI",
+            "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusServices", "FocusCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusStorage
 import FoundationEssentials
 
 /// What a service (a sync, a re-plan) needs of the world it runs in: the ports and settings of
@@ -20,9 +21,16 @@ package struct ServiceContext: Sendable {
     /// Adds settings (their digests) to those this person trusts (README, "What focus
     /// promises"): a feed the other machines subscribe to, taken in by sync.
     package var trustSettings: @Sendable (_ digests: [String]) throws(FocusError) -> Void
+    /// The person at the terminal (a yes to a stored setting, a password typed); nil when there
+    /// is no terminal to ask at.
+    package var prompter: (any Prompter)?
+    /// The database the command opened, if any: the one whose settings the upgrade of the
+    /// stored-settings rule trusts (`TrustStore`).
+    package var openedDatabase: @Sendable () -> AppDatabase?
 
     package init(console: any Console, now: @escaping @Sendable () -> Date, calendar: LocalCalendar, config: FocusConfig,
                  configPath: String, databasePath: String, environment: [String: String], caldav: (any CalDAVClient)? = nil,
+                 prompter: (any Prompter)? = nil, openedDatabase: @escaping @Sendable () -> AppDatabase? = { nil },
                  trustSettings: @escaping @Sendable (_ digests: [String]) throws(FocusError) -> Void) {
         self.console = console
         self.now = now
@@ -32,6 +40,8 @@ package struct ServiceContext: Sendable {
         self.databasePath = databasePath
         self.environment = environment
         self.caldav = caldav
+        self.prompter = prompter
+        self.openedDatabase = openedDatabase
         self.trustSettings = trustSettings
     }
 }

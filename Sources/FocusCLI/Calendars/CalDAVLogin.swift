@@ -1,4 +1,5 @@
 import FocusCore
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -30,7 +31,7 @@ package struct CalDAVLogin {
     func approve(_ account: StoredAccount, env: FocusEnvironment, checkFile: Bool = true) throws(FocusError) {
         let setting = StoredSetting(kind: .account, url: account.url, user: account.user, passwordCommand: account.passwordCommand,
                                     caFile: account.caFile, insecure: account.insecure)
-        try TrustStore(env: env).require(setting, mayAsk: mayPrompt, again: Self.again(account))
+        try TrustStore(env: env.services).require(setting, mayAsk: mayPrompt, again: Self.again(account))
         if checkFile, let caFile = account.caFile { try InputFile.check(caFile) }
     }
 

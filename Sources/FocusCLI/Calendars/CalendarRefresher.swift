@@ -127,7 +127,7 @@ struct CalendarRefresher {
         let label = Self.label(feed)
         do {
             let setting = StoredSetting(kind: .feed, url: feed.source, caFile: state.caFile, insecure: state.insecure ?? false)
-            try TrustStore(env: env).require(setting, mayAsk: login.mayPrompt, again:
+            try TrustStore(env: env.services).require(setting, mayAsk: login.mayPrompt, again:
                 "Run `focus calendar refresh '\(Sanitized.terminal(feed.name))'` at a terminal to be asked, or subscribe to its address yourself (`focus calendar list --json` shows it).")
             if let caFile = state.caFile { try InputFile.check(caFile) }
             switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {

@@ -85,7 +85,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
-        try TrustStore(env: env).trustAccount(accountID, in: db)
+        try TrustStore(env: env.services).trustAccount(accountID, in: db)
         let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
         for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(line) }
