@@ -101,7 +101,7 @@ package enum FocusMain {
                 // The published calendar follows before the command ends (README, "Your real
                 // calendar"); offline, the publication waits for the next one.
                 if !env.databaseUse.published {
-                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+                    for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
                         env.console.note(line)
                     }
                 }

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusNetwork
+import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -27,7 +28,7 @@ struct AccountCalendar {
         // The account that has a calendar of this name, else the one connected last.
         var fallback: (account: StoredAccount, endpoint: CalDAVEndpoint)?
         for account in accounts {
-            let endpoint = try login.endpoint(account, env: env)
+            let endpoint = try login.endpoint(account, env: env.services)
             let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
             if let match = CalDAVChoice.calendar(named: calendar, in: CalDAVChoice.usable(try client.calendars(home, endpoint))) {
                 return try use(match, account: account, endpoint: endpoint, components: components, purpose: purpose, accept: accept)

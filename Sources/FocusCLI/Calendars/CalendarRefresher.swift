@@ -39,7 +39,7 @@ struct CalendarRefresher {
               let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return false }
         let remote = ConnectedCalendarFetch(env: env, acceptEmpty: acceptEmpty)
         do {
-            let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
+            let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
             let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
             // Kept aside: the warning said it all.
             if case .keptAside = outcome { return false }
@@ -83,7 +83,7 @@ struct CalendarRefresher {
         let connected = try db.connectedCalendars().filter { $0.accountID == account.id }
         // An account connected before the choice was kept, with no calendar read: publishing only.
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
-        let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
+        let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
         let fetch = ConnectedCalendarFetch(env: env)
         let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
         let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),

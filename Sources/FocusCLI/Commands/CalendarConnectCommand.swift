@@ -68,8 +68,8 @@ package struct CalendarConnectCommand: FocusRunnable {
         let db = try env.openDatabase()
         let known = try db.accounts().first { $0.url == address && $0.user == (user ?? "") }
         // A command that came with the database runs only with the person's yes.
-        if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env, checkFile: false) }
-        let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
+        if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env.services, checkFile: false) }
+        let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env.services)
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
         let fetch = ConnectedCalendarFetch(env: env)
         let account = try fetch.client.discover(endpoint)

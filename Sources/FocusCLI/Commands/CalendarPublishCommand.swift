@@ -71,7 +71,7 @@ package struct CalendarPublishCommand: FocusRunnable {
             try db.removePublishTarget(id: target.id)
             return
         }
-        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
+        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env.services)
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         // Only this machine's events, each in the version it wrote: never another machine's.
         let deleted = try PlanPublisher(env: env.services, client: client).stop(target, endpoint: endpoint, db: db)

@@ -71,7 +71,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
             env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()
-        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
             if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(line) } else { env.console.line(line) }
         }
         if let first = failures.first {

@@ -28,7 +28,7 @@ package struct SyncCommand: ParsableCommand {
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
             throw FocusError.usage("the account of sync calendar '\(Sanitized.terminal(target.name))' is no longer connected. Connect it again and run `focus sync setup`.")
         }
-        return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env)
+        return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env.services)
     }
 
     /// The progress line of a sync's writes (a first sync of a long history sends thousands).

@@ -66,7 +66,7 @@ enum DaemonCalendars {
                                                   riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
                                                   now: now, calendar: env.calendar)
                 }
-                for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+                for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
                     log(line)
                 }
                 return notices
@@ -89,7 +89,7 @@ enum DaemonCalendars {
         logged.console = LogConsole(log: log)
         let env = logged
         await onThread {
-            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(line) }
+            for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false)) { log(line) }
         }
     }
 
@@ -107,7 +107,7 @@ enum DaemonCalendars {
                 if summary.received + summary.deletedHere > 0 {
                     _ = Planning.replanIfStale(env.services, db)
                     // What came in changed the plan: the published calendar follows at once.
-                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
+                    for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
                 }
             } catch {
                 log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))

@@ -76,7 +76,7 @@ package struct FocusEnvironment: Sendable {
         let use = databaseUse
         return ServiceContext(console: console, now: now, calendar: calendar, config: config, configPath: configPath,
                               databasePath: databasePath, environment: environment, caldav: caldav,
-                              prompter: ask.map { TerminalPrompter(ask: $0) }, openedDatabase: { use.current },
+                              credentials: ProcessCredentials(), prompter: ask.map { TerminalPrompter(ask: $0) }, openedDatabase: { use.current },
                               trustSettings: { digests throws(FocusError) in try TrustStore(env: env.services).add(digests) })
     }
 
