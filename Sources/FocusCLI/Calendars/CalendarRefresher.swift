@@ -37,7 +37,7 @@ struct CalendarRefresher {
     private func refreshConnected(_ calendar: CalendarSummary) throws -> Bool {
         guard let stored = try db.connectedCalendars().first(where: { $0.id == calendar.id }),
               let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return false }
-        let remote = ConnectedCalendarFetch(env: env, acceptEmpty: acceptEmpty)
+        let remote = ConnectedCalendarFetch(env: env.services, acceptEmpty: acceptEmpty)
         do {
             let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
             let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
@@ -84,7 +84,7 @@ struct CalendarRefresher {
         // An account connected before the choice was kept, with no calendar read: publishing only.
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
         let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
-        let fetch = ConnectedCalendarFetch(env: env)
+        let fetch = ConnectedCalendarFetch(env: env.services)
         let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
         let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
                                             names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)

@@ -71,7 +71,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env.services, checkFile: false) }
         let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env.services)
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
-        let fetch = ConnectedCalendarFetch(env: env)
+        let fetch = ConnectedCalendarFetch(env: env.services)
         let account = try fetch.client.discover(endpoint)
         // Scheduling inboxes and outboxes are no calendars of the person's (RFC 6638).
         let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
