@@ -32,7 +32,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
+        let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         // Without NAME every connected account is listed again first: calendars added there are
         // read (just now, so not again below), those gone stop counting.
         let added = name == nil ? refresher.refreshAccounts { env.console.note($0) }.added : []

@@ -42,7 +42,7 @@ enum DaemonCalendars {
                 let blocksBefore = try blocks(db, now: now)
                 let risksBefore = try risks(db)
                 let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env.services, db))
-                let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
+                let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false))
                 // The accounts are listed again when one of their calendars is due.
                 var changed = false
                 var added = Set<String>()

@@ -1,6 +1,5 @@
 import FocusCore
 import FocusNetwork
-import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Synchronization
@@ -9,17 +8,24 @@ import Synchronization
 /// or a calendar of a connected CalDAV account (`ConnectedCalendarFetch`). Used by `calendar
 /// refresh` and by the daemon. A failure keeps the copy in use, is remembered with the
 /// calendar (`calendar list`, `agenda` and `doctor` show it) and is thrown as one line.
-struct CalendarRefresher {
-    let env: FocusEnvironment
+package struct CalendarRefresher {
+    let env: ServiceContext
     let db: AppDatabase
     let login: CalDAVLogin
     var acceptEmpty = false
     /// Each account's endpoint, asked for once (a password command runs once a refresh).
-    let endpoints = EndpointCache()
+    package let endpoints = EndpointCache()
 
-    final class EndpointCache: Sendable {
+    package init(env: ServiceContext, db: AppDatabase, login: CalDAVLogin, acceptEmpty: Bool = false) {
+        self.env = env
+        self.db = db
+        self.login = login
+        self.acceptEmpty = acceptEmpty
+    }
+
+    package final class EndpointCache: Sendable {
         private let state = Mutex<[Int64: CalDAVEndpoint]>([:])
-        var value: [Int64: CalDAVEndpoint] { state.withLock { $0 } }
+        package var value: [Int64: CalDAVEndpoint] { state.withLock { $0 } }
         func get(_ id: Int64, _ make: () throws(FocusError) -> CalDAVEndpoint) throws(FocusError) -> CalDAVEndpoint {
             if let known = state.withLock({ $0[id] }) { return known }
             let made = try make()
@@ -30,16 +36,16 @@ struct CalendarRefresher {
 
     /// Whether the refresh stored a new copy (busy time may have changed).
     @discardableResult
-    func refresh(_ calendar: CalendarSummary) throws -> Bool {
+    package func refresh(_ calendar: CalendarSummary) throws -> Bool {
         calendar.connected ? try refreshConnected(calendar) : try refreshFeed(calendar)
     }
 
     private func refreshConnected(_ calendar: CalendarSummary) throws -> Bool {
         guard let stored = try db.connectedCalendars().first(where: { $0.id == calendar.id }),
               let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return false }
-        let remote = ConnectedCalendarFetch(env: env.services, acceptEmpty: acceptEmpty)
+        let remote = ConnectedCalendarFetch(env: env, acceptEmpty: acceptEmpty)
         do {
-            let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
+            let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
             let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
             // Kept aside: the warning said it all.
             if case .keptAside = outcome { return false }
@@ -57,7 +63,7 @@ struct CalendarRefresher {
     /// keeps it for `calendar list`. A failure is a warning: the calendars kept are refreshed as
     /// before. Returns the addresses of the calendars it read for the first time, and whether busy
     /// time changed.
-    func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
+    package func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
         guard let accounts = try? db.accounts(), !accounts.isEmpty else { return ([], false) }
         let syncURL = (try? db.syncTarget())??.url
         var added = Set<String>()
@@ -83,8 +89,8 @@ struct CalendarRefresher {
         let connected = try db.connectedCalendars().filter { $0.accountID == account.id }
         // An account connected before the choice was kept, with no calendar read: publishing only.
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
-        let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env.services) }
-        let fetch = ConnectedCalendarFetch(env: env.services)
+        let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
+        let fetch = ConnectedCalendarFetch(env: env)
         let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
         let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
                                             names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)
@@ -122,12 +128,12 @@ struct CalendarRefresher {
     }
 
     private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
-        let fetcher = FeedFetcher(env: env.services, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
         do {
             let setting = StoredSetting(kind: .feed, url: feed.source, caFile: state.caFile, insecure: state.insecure ?? false)
-            try TrustStore(env: env.services).require(setting, mayAsk: login.mayPrompt, again:
+            try TrustStore(env: env).require(setting, mayAsk: login.mayPrompt, again:
                 "Run `focus calendar refresh '\(Sanitized.terminal(feed.name))'` at a terminal to be asked, or subscribe to its address yourself (`focus calendar list --json` shows it).")
             if let caFile = state.caFile { try InputFile.check(caFile) }
             switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {
