@@ -43,7 +43,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
-                                                   db: db, env: env, login: login, client: client)
+                                                   db: db, env: env.services, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
         env.databaseUse.notePublished()
         _ = Planning.replanIfStale(env.services, db)

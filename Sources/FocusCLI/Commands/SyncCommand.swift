@@ -98,7 +98,7 @@ package struct SyncSetupCommand: FocusRunnable {
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(
             calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
-            db: db, env: env, login: login, client: client
+            db: db, env: env.services, login: login, client: client
         ) { match, endpoint in
             // Only focus's data: another program's events there would be mixed into a history.
             let content = try client.changes(in: match.url, since: nil, endpoint)
