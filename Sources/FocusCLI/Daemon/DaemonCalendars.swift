@@ -99,7 +99,7 @@ enum DaemonCalendars {
         await onThread {
             do {
                 guard let target = try db.syncTarget() else { return }
-                let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: false, env: env, login: CalDAVLogin(mayPrompt: false))
+                let endpoint = try CalDAVLogin(mayPrompt: false).endpoint(of: target, db: db, env: env.services)
                 let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services)
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
                     for line in summary.lines(target: target) { log(line) }
