@@ -108,6 +108,9 @@ let package = Package(
             "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The services over fake ports (a scripted person, fixed password sources) and the
+        // in-memory CalDAV server: no command line, no terminal.
+        .testTarget(name: "FocusServicesTests", dependencies: ["FocusServices", "FocusStorage", "FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.
