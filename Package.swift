@@ -46,8 +46,9 @@ let package = Package(
             ]
         ),
         // What commands run that is not a command: the sync engine, the reminder daemon,
-        // publishing, the re-plan (`Planning`), reading and fetching calendars, the files they
-        // write. Services take a `ServiceContext` or the ports they use, never the command line.
+        // publishing, the re-plan (`Planning`), reading, fetching and refreshing calendars, CalDAV
+        // accounts, the files they write. Services take a `ServiceContext` or the ports they use
+        // (a `Prompter`, a `CredentialSource`: FocusCLI's terminal), never the command line.
         .target(
             name: "FocusServices",
             dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
