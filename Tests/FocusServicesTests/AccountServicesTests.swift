@@ -148,3 +148,60 @@ struct CalendarRefresherTests {
         #expect(DaemonCalendars.due(calendars, now: world.now.addingTimeInterval(900), refreshSeconds: 900).map(\.name) == ["Work"])
     }
 }
+
+@Suite("The calendar publish and sync write to, found or made")
+struct AccountCalendarTests {
+    /// Alice's account, trusted, and a context for it.
+    private func trusted(_ world: ServiceWorld) throws -> ServiceContext {
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        return env
+    }
+
+    private func findOrMake(_ name: String, _ world: ServiceWorld, _ env: ServiceContext) throws -> AccountCalendar {
+        try AccountCalendar.findOrMake(name, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
+                                       db: world.db, env: env, login: CalDAVLogin(mayPrompt: false), client: world.server)
+    }
+
+    @Test("A calendar of that name is used as it is; another name is made in the account, and said")
+    func foundOrMade() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("plan", "Plan")
+        let env = try trusted(world)
+        #expect(try findOrMake("plan", world, env).url == world.server.home + "plan/")
+        #expect(world.console.stdout.isEmpty)
+        let made = try findOrMake("Focus blocks", world, env)
+        #expect(made.url == world.server.home + "focus-blocks/" && made.name == "Focus blocks")
+        #expect(world.console.stdout == "Made calendar Focus blocks in the account at https://dav.example.org/.\n")
+    }
+
+    @Test("A calendar that cannot hold events is refused by name, and nothing is made")
+    func wrongKindRefused() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("tasks", "Tasks", components: ["VTODO"])
+        let env = try trusted(world)
+        #expect {
+            try findOrMake("Tasks", world, env)
+        } throws: { error in
+            (error as? FocusError)?.description == "calendar 'Tasks' holds only VTODO: focus publishes events. Name another calendar, or a new one."
+        }
+        let home = CalDAVAccount(contextURL: world.address, principalURL: "", homeURLs: [world.server.home])
+        #expect(try world.server.calendars(home, CalDAVEndpoint(url: world.address)).map(\.displayName) == ["Tasks"])
+        #expect(world.console.stdout.isEmpty)
+    }
+
+    @Test("Where the new calendar would go another one is, the refusal names it and says what to run after")
+    func addressTakenNamesWhatIsThere() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("focus-blocks", "Something else")
+        let env = try trusted(world)
+        #expect {
+            try findOrMake("Focus blocks", world, env)
+        } throws: { error in
+            let message = (error as? FocusError)?.description ?? ""
+            return message.contains("a calendar named 'Something else' is at \(world.server.home)focus-blocks/; name it to use it")
+                && message.hasSuffix("then publish again.")
+        }
+    }
+}

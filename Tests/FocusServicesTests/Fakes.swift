@@ -92,9 +92,9 @@ struct ServiceWorld {
     }
 
     /// A calendar made on the server as another client makes it, holding one event.
-    func makeCalendar(_ slug: String, _ name: String) throws {
+    func makeCalendar(_ slug: String, _ name: String, components: [String] = ["VEVENT"]) throws {
         let endpoint = CalDAVEndpoint(url: address, user: "alice", password: nil, caFile: nil, insecure: false)
-        _ = try server.makeCalendar(server.home + slug + "/", displayName: name, components: ["VEVENT"], endpoint)
+        _ = try server.makeCalendar(server.home + slug + "/", displayName: name, components: components, endpoint)
         server.store(server.home + slug + "/meeting.ics", """
             BEGIN:VCALENDAR\r
             VERSION:2.0\r
