@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusText
 
 /// `focus import FILE [--format jsonl|csv|timewarrior|watson|openpomodoro] [--map RULES]`.
 package struct ImportCommand: FocusRunnable {
@@ -103,8 +104,8 @@ package struct ImportCommand: FocusRunnable {
             try parser.finish { record, _ in try insert(record); importing.advance() }
         }
         importing.finish()
-        for warning in ImportCommand.longWarnings(long, file: file) { env.console.note(warning) }
-        env.console.line(ImportCommand.sentence(summary, skipped: checker.skipped, format: format))
+        for warning in ImportCommand.longWarnings(long, file: file) { env.console.note(DisplayText(warning)) }
+        env.console.line(DisplayText(ImportCommand.sentence(summary, skipped: checker.skipped, format: format)))
     }
 
     /// The most long-session warnings one import prints; the rest are counted in one more line.

@@ -101,7 +101,7 @@ struct LiveRun {
         guard env.console.isInteractive else {
             let console = env.console
             return Screen(view: PlainSessionView(console: console, context: context, now: env.now), live: nil,
-                          fallback: TerminalNotifier(console: console, bell: false), warn: { console.note($0) })
+                          fallback: TerminalNotifier(console: console, bell: false), warn: { console.note(DisplayText($0)) })
         }
         // In the live view everything goes through the view, so the redraw stays intact.
         let shown = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
@@ -216,7 +216,7 @@ struct LiveRun {
     /// the terminal would stop it again).
     private func askWhy(forSession id: Int64, live: Bool) throws {
         guard live, TerminalMode.isForeground else { return }
-        env.console.out("Why did you stop? (Enter to skip) ")
+        env.console.show("Why did you stop? (Enter to skip) ")
         if let line = TerminalMode.readLine()?.trimmingSpaces(), !line.isEmpty {
             try db.setNote(String(line.prefix(500)), forSession: id)
             env.console.line("Noted.")

@@ -6,6 +6,8 @@ import FoundationEssentials
 /// legend, the share-by-task chart (`StatsTaskChart`), the task table, the by-tag table, the summary,
 /// then estimates and insights when there are any. Pure: a string for a width.
 /// Every line fits `width` display columns (at least 40); colour escapes only with `color`.
+/// Task, subtask and tag names and filters are `DisplayText` before they join a `StyledLine`;
+/// the styled whole comes out as `DisplayText(trusted:)`.
 package struct StatsRenderer: Sendable {
     package let width: Int
     package let color: Bool
@@ -17,10 +19,10 @@ package struct StatsRenderer: Sendable {
         self.today = today
     }
 
-    package func render(_ r: StatsReport) -> String {
+    package func render(_ r: StatsReport) -> DisplayText {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
-            let scope = (r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? "") + (r.tagFilter.map { " tagged \(Sanitized.terminal($0))" } ?? "")
+            let scope = (r.taskFilter.map { " for \(DisplayText($0).string)" } ?? "") + (r.tagFilter.map { " tagged \(DisplayText($0).string)" } ?? "")
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
@@ -48,15 +50,15 @@ package struct StatsRenderer: Sendable {
                 lines += insights(r.insights)
             }
         }
-        return lines.map { $0.rendered(width: width, color: color) }.joined(separator: "\n") + "\n"
+        return DisplayText(trusted: lines.map { $0.rendered(width: width, color: color) }.joined(separator: "\n") + "\n")
     }
 
     // MARK: Sections
 
     private func header(_ r: StatsReport) -> StyledLine {
-        var text = "Focus · \(r.window.from) → \(r.window.to) · \(Sanitized.terminal(r.timeZone.identifier))"
-        if let filter = r.taskFilter { text += " · \(Sanitized.terminal(filter))" }
-        if let tag = r.tagFilter { text += " · +\(Sanitized.terminal(tag))" }
+        var text = "Focus · \(r.window.from) → \(r.window.to) · \(DisplayText(r.timeZone.identifier).string)"
+        if let filter = r.taskFilter { text += " · \(DisplayText(filter).string)" }
+        if let tag = r.tagFilter { text += " · +\(DisplayText(tag).string)" }
         return StyledLine(text, .bold)
     }
 
@@ -129,9 +131,9 @@ package struct StatsRenderer: Sendable {
     private func taskTable(_ r: StatsReport) -> [StyledLine] {
         var rows: [Row] = []
         for t in r.tasks {
-            rows.append(Row(name: Sanitized.terminal(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
+            rows.append(Row(name: DisplayText(t.task).string, indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
             for s in t.subtasks {
-                rows.append(Row(name: Sanitized.terminal(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
+                rows.append(Row(name: DisplayText(s.subtask).string, indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
             }
         }
         return table("Task", rows, total: r.totals.focusedSeconds)
@@ -141,7 +143,7 @@ package struct StatsRenderer: Sendable {
     /// with two tags counts under each, so the shares may add up to more than 100%.
     private func tagTable(_ r: StatsReport) -> [StyledLine] {
         let rows = r.tags.map {
-            Row(name: "+" + Sanitized.terminal($0.tag), indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
+            Row(name: "+" + DisplayText($0.tag).string, indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
         }
         return [StyledLine("By tag", .bold)] + table("Tag", rows, total: r.totals.focusedSeconds)
     }
@@ -217,7 +219,7 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + 2 + amountWidth + 2 + percentWidth + 2))
         for (i, item) in e.subtasks.enumerated() {
             var line = StyledLine()
-            let name = Sanitized.terminal("\(item.task)/\(item.subtask)")
+            let name = DisplayText("\(item.task)/\(item.subtask)").string
             line.add("  " + TerminalText.padRight(name, nameWidth))
             line.add("  " + TerminalText.padLeft(amounts[i], amountWidth))
             line.add("  " + TerminalText.padLeft(percents[i], percentWidth))

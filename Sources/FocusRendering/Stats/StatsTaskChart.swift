@@ -80,7 +80,7 @@ package struct StatsTaskChart: Sendable {
         var used = indent
         let room = max(8, width - indent)
         for group in groups {
-            let name = TerminalText.truncated(Sanitized.terminal(group.name), to: max(4, room - 2))
+            let name = TerminalText.truncated(DisplayText(group.name).string, to: max(4, room - 2))
             let entry = 2 + TerminalText.width(name)
             let separator = used > indent ? 3 : 0
             if used > indent, used + separator + entry > width {
@@ -101,7 +101,7 @@ package struct StatsTaskChart: Sendable {
     /// share of the window's focus. Fits `width` columns.
     package func shareChart(total: Int, width: Int) -> [StyledLine] {
         guard total > 0, !groups.isEmpty else { return [] }
-        let names = groups.map { (color ? "" : $0.letter + " ") + Sanitized.terminal($0.name) }
+        let names = groups.map { (color ? "" : $0.letter + " ") + DisplayText($0.name).string }
         let nameWidth = min(names.map(TerminalText.width).max() ?? 4, max(8, width / 3))
         let percents = groups.map { "\(StatsMath.percent($0.seconds, of: total) ?? 0)%" }
         let percentWidth = 4

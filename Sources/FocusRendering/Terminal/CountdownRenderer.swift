@@ -4,15 +4,17 @@ import FoundationEssentials
 
 /// The live countdown view: three lines, fitted to the width, redrawn in place. Pure.
 package struct CountdownRenderer: Sendable {
-    package var path: String
+    /// The task or subtask counted down: text from the database, so the renderer takes it only
+    /// made safe.
+    package var path: DisplayText
     /// The width the layout is made for (at least 20 columns).
     package var width: Int
     /// The terminal's real width: no line drawn is wider, however narrow the terminal.
     package var columns: Int
     package var color: Bool
 
-    package init(path: String, width: Int, color: Bool) {
-        self.path = Sanitized.terminal(path)
+    package init(path: DisplayText, width: Int, color: Bool) {
+        self.path = path
         self.width = max(20, width)
         self.columns = max(1, width)
         self.color = color
@@ -66,7 +68,7 @@ package struct CountdownRenderer: Sendable {
         let headLeft = style(phaseColor, "● " + phaseName) + state + "  "
         let headRight = snap.isOpen ? "  open" : "  cycle \(snap.cycle)/\(snap.cycles)"
         let pathRoom = width - TerminalText.displayWidth(headLeft) - TerminalText.displayWidth(headRight)
-        let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path, pathRoom), pathRoom) + headRight : TerminalText.truncate(path, max(1, width - TerminalText.displayWidth(headLeft))))
+        let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path.string, pathRoom), pathRoom) + headRight : TerminalText.truncate(path.string, max(1, width - TerminalText.displayWidth(headLeft))))
 
         if snap.isOpen { return openLines(snap, line1: line1, todaySeconds: todaySeconds) }
         // Line 2: the clock face, a progress bar, percent and today's total.

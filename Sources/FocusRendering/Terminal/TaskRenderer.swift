@@ -4,6 +4,8 @@ import FocusText
 import FoundationEssentials
 
 /// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
+/// The text is built as bytes with colour escapes; every title, note and name in it is
+/// `DisplayText(shown:)`, and the whole comes out as `DisplayText(trusted:)`.
 package struct TaskRenderer {
     package let now: Date
     package let calendar: LocalCalendar
@@ -27,12 +29,12 @@ package struct TaskRenderer {
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
     /// Built as bytes: appending to a String cost thousands of instructions a row, and
     /// `task list` shows every row of a database that may hold thousands of subtasks.
-    package func list(_ tasks: [TaskOverview]) -> String {
+    package func list(_ tasks: [TaskOverview]) -> DisplayText {
         var out: [UInt8] = []
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out.append(contentsOf: bold(Sanitized.shown(t.task.title)).utf8)
+            out.append(contentsOf: bold(DisplayText(shown: t.task.title).string).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
             if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
@@ -45,7 +47,7 @@ package struct TaskRenderer {
                 out.append(0x0A)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return DisplayText(trusted: String(decoding: out, as: UTF8.self))
     }
 
     package func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
@@ -64,7 +66,7 @@ package struct TaskRenderer {
         append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
         line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
-        let title = (s.subtask.done ? "✓ " : "") + Sanitized.shown(s.subtask.title)
+        let title = (s.subtask.done ? "✓ " : "") + DisplayText(shown: s.subtask.title).string
         append(TerminalText.truncate(title, titleRoom), paddedTo: titleRoom)
         line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
@@ -98,9 +100,9 @@ package struct TaskRenderer {
         }
     }
 
-    package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> String {
-        var out = bold(Sanitized.shown(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
-        if let notes = t.task.notes { out += "  " + Sanitized.shown(notes) + "\n" }
+    package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> DisplayText {
+        var out = bold(DisplayText(shown: t.task.title).string) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        if let notes = t.task.notes { out += "  " + DisplayText(shown: notes).string + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty {
             out += "  No subtasks.\n"
@@ -110,7 +112,7 @@ package struct TaskRenderer {
         }
         out += blockSection(blocks, naming: true)
         if let sessions { out += sessionSection(sessions, naming: true) }
-        return out
+        return DisplayText(trusted: out)
     }
 
     /// How many blocks ahead, blocks gone by, and sessions `task show` lists; the rest are counted.
@@ -127,7 +129,7 @@ package struct TaskRenderer {
         let days = blocks.isEmpty ? [] : [upcoming.prefix(TaskRenderer.shownBlocks), earlier.prefix(TaskRenderer.shownBlocks)]
             .flatMap { $0.map { RelativeTime.shortDay(calendar.day(of: $0.start), today: today) } }
         let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
-        let nameWidth = naming ? (blocks.map { TerminalText.displayWidth(TerminalText.truncate(Sanitized.shown($0.subtask), 40)) }.max() ?? 0) : 0
+        let nameWidth = naming ? (blocks.map { TerminalText.displayWidth(TerminalText.truncate(DisplayText(shown: $0.subtask).string, 40)) }.max() ?? 0) : 0
         var out = ""
         func lines<C: Collection>(_ title: String, _ list: C) where C.Element == BlockView {
             guard !list.isEmpty else { return }
@@ -135,7 +137,7 @@ package struct TaskRenderer {
             for b in list.prefix(TaskRenderer.shownBlocks) {
                 let day = RelativeTime.shortDay(calendar.day(of: b.start), today: today)
                 out += "    " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
-                if naming { out += TerminalText.pad(TerminalText.truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
+                if naming { out += TerminalText.pad(TerminalText.truncate(DisplayText(shown: b.subtask).string, 40), nameWidth) + "  " }
                 out += b.status.rawValue
                 // The block's number, never `#9` (which names task 9): as plan lines write it.
                 if let id = b.id { out += "  " + dim("block \(id)") }
@@ -157,7 +159,7 @@ package struct TaskRenderer {
         let days = shown.map { RelativeTime.shortDay(calendar.day(of: $0.log.startedAt), today: today) }
         let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
         // A task's view names the subtask of each session; one logged on the task itself has none.
-        let names = naming ? shown.map { e in e.subtask.map { TerminalText.truncate(Sanitized.shown($0), 40) } ?? "–" } : []
+        let names = naming ? shown.map { e in e.subtask.map { TerminalText.truncate(DisplayText(shown: $0).string, 40) } ?? "–" } : []
         let nameWidth = names.map(TerminalText.displayWidth).max() ?? 0
         var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
         for (i, (e, day)) in zip(shown, days).enumerated() {
@@ -166,7 +168,7 @@ package struct TaskRenderer {
             out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
             if naming { out += " " + TerminalText.pad(names[i], nameWidth) }
             out += "  " + dim("#\(e.log.id ?? 0)")
-            if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
+            if let note = e.log.note { out += "  " + dim(DisplayText(shown: note).string) }
             out += "\n"
         }
         let more = page.count - shown.count
@@ -174,9 +176,9 @@ package struct TaskRenderer {
         return out
     }
 
-    package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> String {
+    package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> DisplayText {
         let sub = s.subtask
-        var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        var out = bold(DisplayText(shown: "\(task.title)/\(sub.title)").string) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + TerminalText.pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
@@ -198,11 +200,11 @@ package struct TaskRenderer {
         row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
         if let cap = sub.maxPerDaySeconds { row("max per day", DurationParser.format(cap)) }
         row("priority", sub.priority.name)
-        if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
+        if let notes = sub.notes { row("notes", DisplayText(shown: notes).string) }
         // A series' blocks and sessions are its instances': each named.
         out += blockSection(blocks, naming: sub.isSeries)
         out += sessionSection(sessions, naming: sub.isSeries)
-        return out
+        return DisplayText(trusted: out)
     }
 
     /// `estimate 6h · due Fri 27 Nov 17:00 (in 5 days) · span 50m`.
