@@ -57,6 +57,22 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
         DisplayText(trusted: parts.map(\.string).joined(separator: separator.string))
     }
 
+    /// `n` spaces (none for n ≤ 0).
+    package static func spaces(_ n: Int) -> DisplayText { DisplayText(trusted: TerminalText.spaces(n)) }
+
+    /// Display columns (`TerminalText.displayWidth`: colour escapes take none).
+    package var columns: Int { TerminalText.displayWidth(string) }
+
+    /// Cut to `columns` display columns (ending in `…`) and padded with spaces up to them.
+    /// Spaces and `…` keep safe text safe.
+    package func paddedRight(_ columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.padRight(string, columns)) }
+
+    /// Padded with spaces on the left up to `columns` display columns.
+    package func paddedLeft(_ columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.padLeft(string, columns)) }
+
+    /// Cut to at most `columns` display columns, ending in `…` when it was cut.
+    package func truncated(to columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.truncated(string, to: columns)) }
+
     /// Literals as they are; interpolated strings (and the descriptions of other values) made safe.
     package struct StringInterpolation: StringInterpolationProtocol {
         var string = ""

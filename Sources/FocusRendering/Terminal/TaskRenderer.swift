@@ -22,9 +22,9 @@ package struct TaskRenderer {
         self.defaultSpanSeconds = defaultSpanSeconds
     }
 
-    private func dim(_ s: String) -> String { StyledLine.Style.dim.apply(s, color: color) }
-    private func bold(_ s: String) -> String { StyledLine.Style.bold.apply(s, color: color) }
-    private func red(_ s: String) -> String { StyledLine.Style.red.apply(s, color: color) }
+    private func dim(_ s: DisplayText) -> String { StyledLine.Style.dim.apply(s, color: color).string }
+    private func bold(_ s: DisplayText) -> String { StyledLine.Style.bold.apply(s, color: color).string }
+    private func red(_ s: DisplayText) -> String { StyledLine.Style.red.apply(s, color: color).string }
 
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
     /// Built as bytes: appending to a String cost thousands of instructions a row, and
@@ -34,7 +34,7 @@ package struct TaskRenderer {
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out.append(contentsOf: bold(DisplayText(shown: t.task.title).string).utf8)
+            out.append(contentsOf: bold(DisplayText(shown: t.task.title)).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
             if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
@@ -85,11 +85,11 @@ package struct TaskRenderer {
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
             line.append(0x20)
-            line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
+            line.append(contentsOf: (due <= now && !s.subtask.done ? red(DisplayText(text)) : text).utf8)
         }
         if let rule = s.subtask.recurrence {
             line.append(contentsOf: " · ".utf8)
-            line.append(contentsOf: dim(rule.description).utf8)
+            line.append(contentsOf: dim(DisplayText(rule.description)).utf8)
         }
         if TaskRenderer.isOverdue(s, now: now) {
             line.append(0x20)
@@ -101,7 +101,7 @@ package struct TaskRenderer {
     }
 
     package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> DisplayText {
-        var out = bold(DisplayText(shown: t.task.title).string) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        var out = bold(DisplayText(shown: t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
         if let notes = t.task.notes { out += "  " + DisplayText(shown: notes).string + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty {
@@ -168,7 +168,7 @@ package struct TaskRenderer {
             out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
             if naming { out += " " + TerminalText.pad(names[i], nameWidth) }
             out += "  " + dim("#\(e.log.id ?? 0)")
-            if let note = e.log.note { out += "  " + dim(DisplayText(shown: note).string) }
+            if let note = e.log.note { out += "  " + dim(DisplayText(shown: note)) }
             out += "\n"
         }
         let more = page.count - shown.count
@@ -178,7 +178,7 @@ package struct TaskRenderer {
 
     package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> DisplayText {
         let sub = s.subtask
-        var out = bold(DisplayText(shown: "\(task.title)/\(sub.title)").string) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        var out = bold(DisplayText(shown: "\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + TerminalText.pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
