@@ -142,7 +142,7 @@ enum Hostile {
             phaseStartedAt: Date(timeIntervalSince1970: 1_795_000_000), endsAt: Date(timeIntervalSince1970: 1_795_001_500),
             focusedSeconds: 900, workStartedAt: Date(timeIntervalSince1970: 1_795_000_000), workPlannedSeconds: 1500)
         let lines = CountdownRenderer(path: DisplayText("Thesis/" + evil), width: 200, color: false).lines(snapshot, todaySeconds: 900)
-        #expect(Hostile.unsafe(in: lines.joined(separator: "\n")).isEmpty)
+        #expect(Hostile.unsafe(in: lines.map(\.string).joined(separator: "\n")).isEmpty)
     }
 
     @Test func invalidUTF8InACalendarIsShownAsReplacementCharacters() async throws {

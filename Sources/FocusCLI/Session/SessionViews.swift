@@ -34,8 +34,7 @@ final class LiveSessionView: SessionView {
     /// Back to the top of the drawn block and clear it (nothing when none is drawn), counting
     /// the rows its lines take at the terminal's width now.
     private func clearBlock(_ s: inout State) -> DisplayText {
-        // Cursor moves (ECMA-48 CUU, ED): the view's own escapes.
-        let out = DisplayText(trusted: CountdownRenderer.clearSequence(drawnWidths: s.drawnWidths, columns: console.width))
+        let out = CountdownRenderer.clearSequence(drawnWidths: s.drawnWidths, columns: console.width)
         s.drawnWidths = []
         return out
     }
@@ -53,9 +52,8 @@ final class LiveSessionView: SessionView {
             } else {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
                 let lines = renderer.lines(snapshot, todaySeconds: today)
-                // The renderer's lines: its path is `DisplayText`, the rest its own text and colours.
-                out += DisplayText(trusted: lines.joined(separator: "\n"))
-                s.drawnWidths = lines.map(TerminalText.displayWidth)
+                out += DisplayText.joined(lines, separator: "\n")
+                s.drawnWidths = lines.map(\.columns)
             }
             console.show(out)
         }

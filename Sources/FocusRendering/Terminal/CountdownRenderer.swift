@@ -25,13 +25,12 @@ package struct CountdownRenderer: Sendable {
     /// the terminal's width now (it may have been narrowed since), each takes
     /// ⌈width ÷ columns⌉ rows once the terminal has re-wrapped it, so the cursor climbs all of
     /// them and no fragment of the old frame stays on screen.
-    package static func clearSequence(drawnWidths: [Int], columns: Int) -> String {
+    package static func clearSequence(drawnWidths: [Int], columns: Int) -> DisplayText {
         guard !drawnWidths.isEmpty else { return "" }
         let columns = max(1, columns)
         let rows = drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
-        var out = "\r"
-        if rows > 1 { out += "\u{1B}[\(rows - 1)A" }
-        return out + "\u{1B}[J"
+        // Cursor up (CUU) and erase in display (ED), ECMA-48: the view's own escapes.
+        return rows > 1 ? "\r\u{1B}[\(rows - 1)A\u{1B}[J" : "\r\u{1B}[J"
     }
 
     /// `s` cut to `n` display columns; colour escapes are kept whole and take no room, and a cut
@@ -54,8 +53,13 @@ package struct CountdownRenderer: Sendable {
 
     private func style(_ style: StyledLine.Style, _ s: DisplayText) -> String { style.apply(s, color: color).string }
 
-    /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session so far.
-    package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
+    /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session
+    /// so far. Made of the path (`DisplayText`) and the view's own text and colours.
+    package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [DisplayText] {
+        layout(snap, todaySeconds: todaySeconds).map(DisplayText.init(trusted:))
+    }
+
+    private func layout(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
         let phaseName: String
         let phaseColor: StyledLine.Style
         switch snap.phase {
