@@ -105,7 +105,7 @@ struct LiveRun {
         }
         // In the live view everything goes through the view, so the redraw stays intact.
         let shown = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
-        return Screen(view: shown, live: shown, fallback: shown, warn: { shown.emit("focus: " + $0) })
+        return Screen(view: shown, live: shown, fallback: shown, warn: { shown.emit("focus: \($0)") })
     }
 
     /// The session lock, taken inside the transaction that claims the running-session row:
@@ -227,6 +227,6 @@ struct LiveRun {
 extension LiveSessionView: Notifier {
     /// The fallback when desktop notifications cannot be shown: a line in the view.
     func post(_ notice: Notice) async {
-        emit("🔔 " + NotificationText.singleLine(notice.summary) + " — " + NotificationText.singleLine(notice.body))
+        emit("🔔 \(NotificationText.singleLine(notice.summary)) — \(NotificationText.singleLine(notice.body))")
     }
 }

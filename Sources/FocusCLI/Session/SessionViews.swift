@@ -70,7 +70,7 @@ final class LiveSessionView: SessionView {
     }
 
     /// A permanent line above the block (the block is redrawn on the next tick).
-    func emit(_ line: String) {
+    func emit(_ line: DisplayText) {
         state.withLock { s in
             var out = clearBlock(&s)
             out += "\(line)\n"
@@ -121,7 +121,7 @@ final class PlainSessionView: SessionView {
 /// The sentences both views print for engine events.
 enum SessionMessages {
     /// What the countdown says of time away from the screen (README, "Away from the screen").
-    static func line(for message: AwayMessage, calendar: LocalCalendar) -> String {
+    static func line(for message: AwayMessage, calendar: LocalCalendar) -> DisplayText {
         switch message {
         case let .question(seconds, stopAt):
             return "Away \(DurationParser.format(seconds)): keep, discard, or stop at \(calendar.timeOfDay(of: stopAt))? (k/d/s)"
@@ -140,17 +140,17 @@ enum SessionMessages {
         }
     }
 
-    static func lines(for events: [EngineEvent], recorded: [Int64: WorkRecord], context: ViewContext) -> [String] {
-        let path = DisplayText(context.path).string
-        var out: [String] = []
+    static func lines(for events: [EngineEvent], recorded: [Int64: WorkRecord], context: ViewContext) -> [DisplayText] {
+        let path = DisplayText(context.path)
+        var out: [DisplayText] = []
         for event in events {
             switch event {
             case let .phaseStarted(phase, cycle, planned):
-                let what = phase == .work ? "work started · \(path)" : "\(phase.label) started"
+                let what: DisplayText = phase == .work ? "work started · \(path)" : "\(phase.label) started"
                 if phase == .work, planned == 0 {
                     out.append("\(what) · open, counting up")  // README, "Open sessions"
                 } else {
-                    out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
+                    out.append("\(what) · \(DurationParser.clock(planned))\(phase == .work ? " · cycle \(cycle)" : "")")
                 }
             case let .workEnded(r):
                 let from = context.calendar.timeOfDay(of: r.startedAt)
