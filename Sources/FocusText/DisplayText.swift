@@ -16,7 +16,8 @@ import FoundationEssentials
 /// - everything else is kept as it is.
 ///
 /// A string literal is trusted (it is the program's own text, line feeds and styling escapes
-/// included); every `String` interpolated into one is made safe, so
+/// included; its segments come in as `StaticString`, so only source text can be one); every
+/// `String` interpolated into one is made safe, so
 /// `"Added task \(title) (#\(id))."` is safe by construction. `\(shown:)` also cuts the text to
 /// `maximumColumns`. Text that is already safe and is not a literal (a line a renderer styled
 /// with colour escapes) comes in through `init(trusted:)`, named so a reviewer sees it.
@@ -24,8 +25,9 @@ import FoundationEssentials
 /// literal given to a type's initializer as the literal of that type: SE-0213.)
 ///
 /// Invalid UTF-8 never gets this far: bytes become Swift strings through a decoding that
-/// repairs them to U+FFFD. JSON, CSV, HTML and iCalendar output do not use this type: each
-/// escapes for its own format and keeps the text exact.
+/// repairs them to U+FFFD. JSON, CSV and iCalendar output do not use this type: each escapes
+/// for its own format and keeps the text exact (the HTML report applies the rule, then escapes
+/// markup).
 package struct DisplayText: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The safe text, to write out or to measure (`TerminalText`).
     package private(set) var string: String
@@ -42,7 +44,8 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
     /// styling escapes) and text a `DisplayText` was made from. Never for foreign text.
     package init(trusted text: String) { string = text }
 
-    package init(stringLiteral value: String) { string = value }
+    /// A literal: `StaticString`, so only text written in the program's source comes in here.
+    package init(stringLiteral value: StaticString) { string = value.description }
 
     package init(stringInterpolation: StringInterpolation) { string = stringInterpolation.string }
 
@@ -81,7 +84,7 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
             string.reserveCapacity(literalCapacity + 16 * interpolationCount)
         }
 
-        package mutating func appendLiteral(_ literal: String) { string += literal }
+        package mutating func appendLiteral(_ literal: StaticString) { string += literal.description }
 
         /// Foreign text, made safe.
         package mutating func appendInterpolation(_ text: String) { string += DisplayText.sanitized(text) }

@@ -55,6 +55,18 @@ import Testing
         #expect(DisplayText(shown: "界界界", columns: 4).string == "界…")
     }
 
+    private func takesString<R>(_ f: (String) -> R) -> Bool { true }
+    private func takesString<T, R>(_ f: (T) -> R) -> Bool { false }
+
+    /// A literal is trusted because only source text can be one: the literal initializer takes
+    /// a `StaticString`, so no `String` value comes in through it unsanitised.
+    @Test func onlySourceTextIsTakenAsALiteral() {
+        #expect(!takesString(DisplayText.init(stringLiteral:)))
+        #expect(takesString(DisplayText.init(_:) as (String) -> DisplayText))
+        let foreign = "\u{1B}[2J"
+        #expect(DisplayText(foreign).string == "\u{FFFD}[2J")
+    }
+
     @Test func theEscapeHatchKeepsTextAsItIs() {
         let clear = "\u{1B}[2J"
         #expect(DisplayText(trusted: clear).string == clear)
