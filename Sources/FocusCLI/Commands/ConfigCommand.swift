@@ -30,7 +30,8 @@ package struct ConfigListCommand: FocusRunnable {
             return
         }
         for (entry, value) in pairs {
-            env.console.line(DisplayText(TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2) + TerminalText.pad(value, 10) + "  " + entry.help))
+            let key = TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2)
+            env.console.line("\(key)\(TerminalText.pad(DisplayText(value).string, 10))  \(entry.help)")
         }
         env.console.line("")
         env.console.line("File: \(env.configPath)")

@@ -56,10 +56,10 @@ extension FocusEnvironment {
 
     /// Yes-or-no questions on the terminal: asked on standard error (standard output stays the
     /// command's result), answered on standard input; nil unless both are terminals.
-    static func terminalQuestion(console: any Console) -> (@Sendable (String) -> Bool)? {
+    static func terminalQuestion(console: any Console) -> (@Sendable (DisplayText) -> Bool)? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
         return { question in
-            console.err(question + " ")
+            console.err(question.string + " ")
             guard let answer = TerminalMode.readLine() else {
                 console.err("\n")
                 return false
