@@ -95,7 +95,7 @@ package struct CalendarConnectCommand: FocusRunnable {
             env.console.line("Calendar \(name) no longer counts as busy time (removed).")
         }
         if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
-            env.console.line(DisplayText(PlanRenderer.summary(outcome)))
+            env.console.line(PlanRenderer.summary(outcome))
         }
         if failures > 0, failures == chosen.count {
             throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")

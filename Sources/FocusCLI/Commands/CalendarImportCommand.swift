@@ -60,11 +60,11 @@ package struct CalendarImportCommand: FocusRunnable {
         progress.phase("Planning again")
         let outcome = Planning.replanIfStale(env.services, db)
         progress.finish()
-        var line = "\(replaced ? "Replaced" : "Imported") calendar \(DisplayText(calendarName).string): \(events) event\(events == 1 ? "" : "s"), "
-            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        var line: DisplayText = "\(replaced ? "Replaced" : "Imported") calendar \(calendarName): \(events) event\(events == 1 ? "" : "s"), "
+        line += "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
+            line += " \(PlanRenderer.summary(outcome))"
         }
-        env.console.line(DisplayText(line))
+        env.console.line(line)
     }
 }

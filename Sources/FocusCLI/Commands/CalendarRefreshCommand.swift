@@ -69,7 +69,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
             }
         }
         if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
-            env.console.line(DisplayText(PlanRenderer.summary(outcome)))
+            env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()
         for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {

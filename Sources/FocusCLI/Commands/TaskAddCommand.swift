@@ -64,7 +64,7 @@ package struct TaskAddCommand: FocusRunnable {
         let shown = "\(names.task)/\(names.subtask ?? subTitle)"
         if let warning = PlanRefusal.warning(result.verdict, calendar: env.calendar) { env.console.note(DisplayText(warning)) }
         if let earliestNote { env.console.note(DisplayText(earliestNote)) }
-        if let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(DisplayText(note)) }
+        if let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
         if json {
             env.console.line(JSON.object([
                 ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),

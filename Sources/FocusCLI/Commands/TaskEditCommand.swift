@@ -63,7 +63,7 @@ package struct TaskEditCommand: FocusRunnable {
             if let warning = PlanRefusal.warning(verdict, calendar: env.calendar) { env.console.note(DisplayText(warning)) }
             if let earliestNote { env.console.note(DisplayText(earliestNote)) }
             let shown = try db.path(taskID: subtask.taskID, subtaskID: id)
-            if fields.hasSchedulingFields, let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(DisplayText(note)) }
+            if fields.hasSchedulingFields, let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
             var line: DisplayText = "Updated \(shown)"
             let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)
             if !details.isEmpty { line += " · \(details)" }

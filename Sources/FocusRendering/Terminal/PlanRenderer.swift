@@ -126,13 +126,14 @@ package enum PlanRenderer {
     }
 
     /// `Plan: 12 blocks ahead, 1 subtask at risk (see `focus plan`).`
-    package static func summary(_ outcome: PlanOutcome) -> String {
+    package static func summary(_ outcome: PlanOutcome) -> DisplayText {
         let ahead = outcome.result.schedule.blocks.count
-        var s = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
+        var s: DisplayText = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
         let risk = outcome.atRisk.count
         if risk > 0 { s += ", \(risk) subtask\(risk == 1 ? "" : "s") at risk" }
         let overdue = outcome.overdue.count
         if overdue > 0 { s += ", \(overdue) overdue" }
-        return s + " (see `focus plan`)."
+        s += " (see `focus plan`)."
+        return s
     }
 }

@@ -47,7 +47,7 @@ package struct FeedFetcher {
         var line = "\(verb) calendar \(DisplayText(calendarName).string)\(replacing): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
+            line += " " + PlanRenderer.summary(outcome).string
         }
         env.console.line(DisplayText(line))
     }
