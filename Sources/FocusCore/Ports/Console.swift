@@ -10,6 +10,9 @@ package protocol Console: Sendable {
     var allowsColor: Bool { get }
     /// Terminal width in columns (80 when unknown).
     var width: Int { get }
+    /// The raw streams, written as they are. Text for a person goes through `show`, `line`,
+    /// `note` and `error`, which take `DisplayText`; `out` is for formats that escape for
+    /// themselves (JSON, CSV, iCalendar, a file sent to standard output).
     func out(_ text: String)
     func err(_ text: String)
     /// The first write to standard output or error that failed, if one did. After a failure
