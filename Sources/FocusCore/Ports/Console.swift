@@ -52,8 +52,7 @@ extension Console {
         if let failure = writeFailure, failure.stream == .output { throw .output(failure) }
     }
 
-    /// Text for a person on standard output, as it is (a renderer's lines, line feeds
-    /// included). `out` is for formats that escape for themselves (JSON, CSV, iCalendar).
+    /// Text for a person on standard output, as it is (a renderer's lines, line feeds included).
     package func show(_ text: DisplayText) { out(text.string) }
     /// A result line on standard output.
     package func line(_ text: DisplayText = "") { out(text.string + "\n") }
