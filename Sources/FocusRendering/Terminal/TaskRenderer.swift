@@ -50,14 +50,14 @@ package struct TaskRenderer {
         return DisplayText(trusted: String(decoding: out, as: UTF8.self))
     }
 
-    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
         var line: [UInt8] = []
         line.reserveCapacity(120)
         subtaskLine(s, idWidth: idWidth, into: &line)
         return String(decoding: line, as: UTF8.self)
     }
 
-    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
         func append(_ text: String, paddedTo n: Int) {
             line.append(contentsOf: text.utf8)
             let w = TerminalText.displayWidth(text)
@@ -122,7 +122,7 @@ package struct TaskRenderer {
     /// `upcoming blocks:` soonest first (a block running now among them), then `earlier blocks:`
     /// latest first, at most `shownBlocks` of each: `    Mon 30 Nov 09:00–09:25  planned  #12`,
     /// with the subtask's title when `naming` (a task's view). `blocks` come by start.
-    package func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
+    func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
         let upcoming = blocks.filter { $0.end > now }
         let earlier = Array(blocks.filter { $0.end <= now }.reversed())
         let today = calendar.day(of: now)
@@ -152,7 +152,7 @@ package struct TaskRenderer {
 
     /// `sessions:` newest first, at most `shownSessions`, then how many more there are:
     /// `    ✓ Fri 27 Nov 09:00–09:25  25m  #21  note`, with the subtask's title when `naming`.
-    package func sessionSection(_ page: SessionPage, naming: Bool) -> String {
+    func sessionSection(_ page: SessionPage, naming: Bool) -> String {
         guard !page.entries.isEmpty else { return "" }
         let today = calendar.day(of: now)
         let shown = page.entries.prefix(TaskRenderer.shownSessions)
