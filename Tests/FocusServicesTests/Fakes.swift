@@ -2,6 +2,7 @@ import FocusCore
 import FocusCoreTestSupport
 import FocusServices
 import FocusStorage
+import FocusText
 import Foundation
 import Synchronization
 import Testing
@@ -15,16 +16,16 @@ final class ScriptedPrompter: Prompter {
         state = Mutex((answers, passwords, []))
     }
 
-    func confirm(_ question: String) -> Bool {
+    func confirm(_ question: DisplayText) -> Bool {
         state.withLock { s in
-            s.asked.append(question)
+            s.asked.append(question.string)
             return s.answers.isEmpty ? false : s.answers.removeFirst()
         }
     }
 
-    func password(_ question: String) -> String? {
+    func password(_ question: DisplayText) -> String? {
         state.withLock { s in
-            s.asked.append(question)
+            s.asked.append(question.string)
             return s.passwords.isEmpty ? nil : s.passwords.removeFirst()
         }
     }

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusServices
 import FoundationEssentials
@@ -45,7 +46,7 @@ package struct ProcessCredentials: CredentialSource {
     /// pass(1) can ask for its passphrase; it has 60 seconds, then its process group is killed.
     package static func run(_ command: String, environment: [String: String], timeout: Duration) throws(FocusError) -> String {
         let words = try CommandLineWords.split(command)
-        let shown = "'\(Sanitized.terminal(command))'"
+        let shown = "'\(DisplayText(command).string)'"
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw FocusError.unavailable("could not run the password command \(shown): \(String(cString: strerror(errno))).") }
         // Both ends close-on-exec at once (the child gets the writing end through dup2): a hook

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusStorage
+import FocusText
 
 /// Where the password of a CalDAV account comes from (README, "Your real calendar"): focus never
 /// stores one and never puts one in a process's arguments. In order: standard input
@@ -39,7 +40,7 @@ package struct CalDAVLogin: Sendable {
     static func again(_ account: StoredAccount) -> String {
         var line = "focus calendar connect '\(account.url)'"
         if !account.user.isEmpty { line += " --user '\(account.user)'" }
-        return "Run `focus calendar refresh` at a terminal to be asked, or connect the account yourself: `\(Sanitized.terminal(line)) --password-command …`."
+        return "Run `focus calendar refresh` at a terminal to be asked, or connect the account yourself: `\(DisplayText(line).string) --password-command …`."
     }
 
     /// The password from the first source that has one (see above); nil when none does.
