@@ -86,6 +86,25 @@ import Testing
         #expect(a.heatmap.compactMap(\.focusedSeconds).reduce(0, +) > 0)
     }
 
+    @Test func theCAPIReaderReadsExactlyWhatRowsRead() throws {
+        let db = try Self.database()
+        // Some sessions open (no planned length), some without a subtask: every outcome and NULL.
+        try db.write { db in try db.execute(sql: "UPDATE timeLog SET status = 'open' WHERE id % 11 = 0") }
+        var rng = SeededRandom(seed: 29)
+        let end: Int64 = 1_795_392_000  // 2026-11-23T00:00:00Z
+        var read = 0
+        for _ in 0..<40 {
+            let from = end - 160 * 86_400 + Int64(rng.next() % UInt64(170 * 86_400))
+            let to = from + Int64(rng.next() % UInt64(60 * 86_400))
+            let fromDate = Date(timeIntervalSince1970: Double(from)), toDate = Date(timeIntervalSince1970: Double(to))
+            let raw = try db.statsSessions(overlapping: fromDate, toDate, viaRow: false)
+            let rows = try db.statsSessions(overlapping: fromDate, toDate, viaRow: true)
+            #expect(raw == rows)
+            read += raw.count
+        }
+        #expect(read > 1000)
+    }
+
     @Test func aZoneWhoseMidnightIsOffTheQuarterHourGivesTheReportOfTheWholeLog() throws {
         let db = try Self.database()
         // +00:20: local midnights fall at hh:40 UTC.

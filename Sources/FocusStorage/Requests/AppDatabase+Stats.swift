@@ -94,8 +94,9 @@ extension AppDatabase {
     static let longSessionTerm = "endedAt - startedAt > 86400"
 
     /// The columns a `StatsSession` is read from, by position (`statsSession`): all of them in
-    /// the `timeLog_window` index, so no row of the table is read.
-    static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, status"
+    /// the `timeLog_window` index, so no row of the table is read; the status as 1 (completed),
+    /// 2 (open) or 0, so no text is made of it.
+    static let entryColumns = "taskId, subtaskId, startedAt, endedAt, plannedSeconds, focusedSeconds, (status = 'completed') + 2 * (status = 'open')"
 
     /// Sessions starting in `[from, to)`: an index range on the start time.
     package static let windowSessionsSQL = """
@@ -106,28 +107,44 @@ extension AppDatabase {
     /// `filter` applied, in no particular order: those begun from a day before `from` by the
     /// start-time index, and the earlier ones still running at `from` — longer than a day —
     /// from `timeLog_long`, which holds only those.
-    static func statsSessions(_ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64]) throws -> [StatsSession] {
+    ///
+    /// Stepped through SQLite's C API (`RawColumns`, the same checked conversions as `Row`):
+    /// copying each of a year's 10,000 rows into a `Row` cost more than SQLite's reading of
+    /// them (README, "Fast paths"). `viaRow` reads them through `Row` instead, the plain way
+    /// StatsReaderEqualityTests holds this one to.
+    static func statsSessions(
+        _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64], viaRow: Bool = false
+    ) throws -> [StatsSession] {
         let lo = from.unixSeconds, hi = to.unixSeconds
         let near = windowSessionsSQL + " AND (endedAt > ? OR startedAt >= ?)" + filter
         let long = "SELECT \(entryColumns) FROM timeLog INDEXED BY timeLog_long WHERE \(longSessionTerm) AND startedAt < ? AND endedAt > ?" + filter
         var sessions: [StatsSession] = []
         for (sql, args) in [(near, [lo - dayReach, hi, lo, lo]), (long, [lo - dayReach, lo])] {
-            for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args + filterIDs)) {
-                sessions.append(statsSession(row, from: 0))
+            if viaRow {
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(args + filterIDs)) {
+                    sessions.append(statsSession(row) { .index($0) })
+                }
+                continue
             }
+            let statement = try db.cachedStatement(sql: sql)
+            statement.clearBindings()
+            defer { statement.reset() }
+            for (i, value) in (args + filterIDs).enumerated() { try statement.bind(value, at: Int32(i + 1)) }
+            let columns = RawColumns(columns: statement.columns)
+            while try statement.step() { sessions.append(statsSession(columns) { Int32($0) }) }
         }
         return sessions
     }
 
-    /// The session in `entryColumns` order from column `first` on. A NULL subtask reads as 0,
-    /// which no subtask has.
-    static func statsSession(_ row: Row, from first: Int) -> StatsSession {
-        let (start, end) = StoredNumber.session(start: row.storedInteger(.index(first + 2)), end: row.storedInteger(.index(first + 3)))
-        let status = row.text(.index(first + 6))
+    /// The session in `entryColumns` order, column `k` of it being `column(k)`. A NULL subtask
+    /// reads as 0, which no subtask has.
+    static func statsSession<C: StoredColumns>(_ c: C, _ column: (Int) -> C.Column) -> StatsSession {
+        let (start, end) = StoredNumber.session(start: c.storedInteger(column(2)), end: c.storedInteger(column(3)))
+        let outcome = c.storedInteger(column(6))
         return StatsSession(
-            taskID: row.id(.index(first)), subtaskID: row.optionalID(.index(first + 1)) ?? 0, start: start, end: end,
-            plannedSeconds: row.seconds(.index(first + 4)), focusedSeconds: min(row.seconds(.index(first + 5)), Int(end - start)),
-            completed: status == "completed", open: status == "open")
+            taskID: c.id(column(0)), subtaskID: c.optionalID(column(1)) ?? 0, start: start, end: end,
+            plannedSeconds: c.seconds(column(4)), focusedSeconds: min(c.seconds(column(5)), Int(end - start)),
+            completed: outcome == 1, open: outcome == 2)
     }
 
     /// The sessions overlapping `[from, to)` (`filter` applied) that have tags, once per tag.
@@ -141,17 +158,24 @@ extension AppDatabase {
         var out: [TaggedStatsSession] = []
         for (sql, args) in [(near, [lo - dayReach, hi, lo]), (long, [lo - dayReach, lo])] {
             let rows = try Row.fetchAll(db, sql: """
-                SELECT tag.name, l.taskId, l.subtaskId, l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds, l.status
+                SELECT tag.name, l.taskId, l.subtaskId, l.startedAt, l.endedAt, l.plannedSeconds, l.focusedSeconds,
+                  (l.status = 'completed') + 2 * (l.status = 'open')
                 FROM (\(sql)) AS l JOIN timeLogTag ON timeLogTag.timeLogId = l.id JOIN tag ON tag.id = timeLogTag.tagId
                 """, arguments: StatementArguments(args + filterIDs))
             for row in rows {
-                var session = statsSession(row, from: 1)
+                var session = statsSession(row) { .index($0 + 1) }
                 // Tagged sessions have always been read without the open flag (StatsTags does not ask).
                 session.open = false
                 out.append(TaggedStatsSession(tag: row.text(0), session: session))
             }
         }
         return out
+    }
+
+    /// The sessions `statsInput` reads for `[from, to)` (no filter): through the C API, or
+    /// `viaRow`, through `Row` (for the test that holds one to the other).
+    package func statsSessions(overlapping from: Date, _ to: Date, viaRow: Bool) throws(FocusError) -> [StatsSession] {
+        try read { db in try AppDatabase.statsSessions(db, from, to, filter: "", [], viaRow: viaRow) }
     }
 
     /// The focused seconds inside `[from, to)` as the stats count them (each session's focus
