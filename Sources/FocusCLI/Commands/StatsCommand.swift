@@ -37,12 +37,12 @@ package struct StatsCommand: FocusRunnable {
         let tag = try self.tag.map(SessionTags.name)
         let report = try StatsCommand.report(window: window, task: task, tag: tag, env: env)
         if json {
-            env.console.line(report.json().rendered())
+            env.console.line(report.json())
         } else if csv {
             env.console.out(report.csv())
         } else {
             let renderer = StatsRenderer(width: env.console.width, color: env.console.allowsColor, today: env.today)
-            env.console.out(renderer.render(report))
+            env.console.show(renderer.render(report))
         }
     }
 
