@@ -37,7 +37,7 @@ package struct ReportCommand: FocusRunnable {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
         let progress = ProgressTicker("Building the report", quiet: quiet, environment: env.environment)
         defer { progress.finish() }
-        let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
+        let report = try StatsCommand.report(window: window, task: task, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
         progress.finish()
         // Atomic for a file; `-` or /dev/stdout is standard output (and then nothing else is printed).
