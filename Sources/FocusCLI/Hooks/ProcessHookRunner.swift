@@ -237,9 +237,10 @@ package struct ProcessHookRunner: HookRunner {
     }
 
     /// Its own process group (a Ctrl-C in the countdown is not for it, and a timeout stops
-    /// its children too), default signal handling and nothing blocked: focus ignores some
-    /// signals, and ignored signals would otherwise be inherited.
-    private static func ownGroupDefaultSignals(_ attr: inout posix_spawnattr_t) {
+    /// its children too) when `ownGroup`, default signal handling and nothing blocked: focus
+    /// ignores some signals, and ignored signals would otherwise be inherited. Hooks and the
+    /// password command (ProcessCredentials) are started alike.
+    static func ownGroupDefaultSignals(_ attr: inout posix_spawnattr_t, ownGroup: Bool = true) {
         var empty = sigset_t()
         sigemptyset(&empty)
         var all = sigset_t()
@@ -249,7 +250,7 @@ package struct ProcessHookRunner: HookRunner {
         posix_spawnattr_setsigmask(&attr, &empty)
         posix_spawnattr_setsigdefault(&attr, &all)
         posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
     }
 
     /// posix_spawn with the hook's environment; its result code and the child's pid.
