@@ -190,7 +190,8 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         let codeUID = try #require(code.text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
         server.store(calendarURL + "tests.ics", """
             BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Phone//EN\r\nBEGIN:VTODO\r\nUID:tests@phone.example\r\n\
-            DTSTAMP:20261124T090000Z\r\nSUMMARY:Tests\r\nRELATED-TO:\(codeUID)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
+            DTSTAMP:20261124T090000Z\r\nSUMMARY:Tests\r\nDUE;VALUE=DATE:20261218\r\nRELATED-TO:\(codeUID)\r\n\
+            END:VTODO\r\nEND:VCALENDAR\r\n
             """)
         #expect(await one.run("task", "rm", "Code", "--force") == 0)
         server.remove(code.url)
@@ -201,10 +202,12 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         #expect(await one.run("log", "add", "Tests", "--start", "2026-11-24 13:00", "--duration", "25m") == 0)
         try sync(one, server)
         try sync(two, server)
-        // The same tasks and subtasks (each machine numbers its own).
+        // The same tasks and subtasks (each machine numbers its own), `Tests` due on 18
+        // December on both.
         let (listed, there) = (await tasks(one), await tasks(two))
         let unnumbered = { (text: String) in text.split(separator: " ").filter { !$0.hasPrefix("#") }.joined(separator: " ") }
-        #expect(unnumbered(listed) == unnumbered(there) && listed.contains("\nTests "), "\(listed)\n\(there)")
+        #expect(unnumbered(listed) == unnumbered(there), "\(listed)\n\(there)")
+        #expect(listed.split(separator: "\n").contains { $0.hasPrefix("Tests #") } && listed.contains("due Fri 18 Dec"), "\(listed)")
         for world in [one, two] {
             let logged = await sessions(world)
             #expect(logged.contains { $0["task"] as? String == "Tests" && $0["subtask"] is NSNull }, "\(logged)")

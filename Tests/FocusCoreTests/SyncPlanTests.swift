@@ -118,7 +118,11 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
     /// as one, the two machines hold it as two kinds for good, and a session recorded in it
     /// on one never finds it on the other (lost there).
     @Test func aSubtaskWhoseTaskIsNowhereIsWrittenBackAsATask() throws {
-        let t = task("focus-task-1@focus"), u = sub("tests@phone.example", of: t.uid, "Tests")
+        let t = task("focus-task-1@focus")
+        guard case var .subtask(planned) = sub("tests@phone.example", of: t.uid, "Tests") else { return }
+        planned.due = Date(timeIntervalSince1970: 1_797_634_800)
+        planned.estimateSeconds = 3600
+        let u = SyncItem.subtask(planned)
         let changed = [t.uid: RemoteRead.Entry(item: nil, url: calendar + t.uid),
                        u.uid: RemoteRead.Entry(item: u, url: calendar + "tests.ics", etag: "\"7\"",
                                                data: Data(SyncCodec.encode(u, stamp: now).utf8))]
@@ -129,6 +133,10 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
         let put = try #require(plan.writes.first { $0.url == calendar + "tests.ics" }, "\(plan.writes)")
         guard case let .put(item, _, etag, exists, _) = put else { Issue.record("\(put)"); return }
         #expect(item.kind == .task && etag == "\"7\"" && exists, "only over the version read")
+        // With its due date and estimate, as every machine reads the task back from its text.
+        guard case let .task(written) = item else { return }
+        #expect(written.due == planned.due && written.estimateSeconds == 3600)
+        #expect(decode(Data(SyncCodec.encode(item, stamp: now).utf8))?.digest == item.digest)
         #expect(!plan.agreed.contains { $0.uid == u.uid }, "agreed once the server has the task")
         // A subtask whose task is there stays as it is there: nothing written back.
         let kept = SyncPlan.nestedParents([u.uid: changed[u.uid]!], local: [t.uid: t])

@@ -76,8 +76,11 @@ extension SyncPlan {
             if let task {
                 if task != s.taskUID { out[uid]?.item = entry.item?.reparented { _ in task } }
             } else {
+                // Its due date and estimate go with it (a task holds them on its stand-in, as
+                // another app's to-do with a due date): the task written back says them, and
+                // every machine reads the same task from it.
                 out[uid]?.item = .task(SyncedTask(uid: uid, title: s.title.replacing("/", with: "-"), notes: s.notes, archived: s.done,
-                                                  modified: s.modified))
+                                                  modified: s.modified, due: s.due, estimateSeconds: s.estimateSeconds))
                 out[uid]?.madeTask = true
             }
         }
