@@ -52,9 +52,9 @@ let package = Package(
             name: "FocusServices",
             dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
         ),
-        // The terminal, HTML, JSON and CSV views of the domain: renderers are pure String builders
-        // over Core's values (and the view values storage's queries return); the one styled-text
-        // type (StyledLine) and the one JSON writer (JSONBytes).
+        // The terminal, HTML, JSON and CSV views of the domain: renderers are pure builders over
+        // Core's values (and the view values storage's queries return), the terminal views giving
+        // DisplayText; the one styled-text type (StyledLine) and the one JSON writer (JSONBytes).
         .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusStorage", "FocusTime", "FocusText"]),
         // The SQLite store: migrations, records, queries.
         .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
@@ -69,8 +69,8 @@ let package = Package(
         // Sync's calendar objects are written with FocusCalendar's writer (one implementation of
         // RFC 5545 folding and escaping); FocusCalendar knows nothing of Core.
         .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText", "FocusCalendar"]),
-        // What FoundationEssentials leaves out of Foundation's text handling (trimming), and text
-        // measured in terminal columns.
+        // What FoundationEssentials leaves out of Foundation's text handling (trimming), text
+        // measured in terminal columns, and text made safe for a terminal (DisplayText).
         .target(name: "FocusText"),
         // The one time module: civil dates, the zone database (TZif files, POSIX TZ rules), the
         // rule for local times in a DST gap or overlap. No dependencies.

@@ -54,7 +54,7 @@ package enum FocusMain {
     /// was cut short (`set -o pipefail`).
     private static func report(_ failure: ConsoleWriteFailure, console: any Console) -> Int32 {
         if failure.stream == .output, !failure.isBrokenPipe {
-            console.err("focus: error: \(failure.sentence)\n")
+            console.error("\(failure.sentence)")
         }
         return 74
     }
@@ -70,7 +70,7 @@ package enum FocusMain {
             // Completion scripts and the help dump are for programs: never re-wrapped.
             let machine = arguments.contains { $0.hasPrefix("--generate-completion-script") || $0 == "--experimental-dump-help" || $0 == "---completion" }
             if let negative = negativeValue(in: arguments, parserMessage: RootCommand.message(for: error)) {
-                console.err("focus: error: \(oneLine(Sanitized.terminal(negative.description)))\n")
+                console.error("\(oneLine(DisplayText(negative.description).string))")
                 return negative.exitCode
             }
             return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console, wrap: !machine)
@@ -102,7 +102,7 @@ package enum FocusMain {
                 // calendar"); offline, the publication waits for the next one.
                 if !env.databaseUse.published {
                     for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
-                        env.console.note(line)
+                        env.console.note(DisplayText(line))
                     }
                 }
             }
@@ -110,12 +110,12 @@ package enum FocusMain {
         } catch let error as FocusError {
             if case let .output(failure) = error { return report(failure, console: console) }
             // Sanitised before cutting: a line break typed into a value must not cut the sentence.
-            console.err("focus: error: \(oneLine(Sanitized.terminal(error.description)))\n")
+            console.error("\(oneLine(DisplayText(error.description).string))")
             return error.exitCode
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch {
-            console.err("focus: error: \(oneLine(Sanitized.terminal(String(describing: error))))\n")
+            console.error("\(oneLine(DisplayText(String(describing: error)).string))")
             return 70
         }
     }
@@ -155,7 +155,8 @@ package enum FocusMain {
                 let shell = a.hasPrefix("--generate-completion-script=") ? String(a.dropFirst(29)) : (i + 1 < arguments.count ? arguments[i + 1] : "")
                 message = CompletionScripts.patched(message, shell: shell)
             }
-            console.out((wrap ? wrapped(message, width: width) : message) + "\n")
+            // The program's own text: help, version, completion scripts.
+            console.show(DisplayText(trusted: (wrap ? wrapped(message, width: width) : message) + "\n"))
             return 0
         }
         let message = oneLine(RootCommand.message(for: error))
@@ -168,7 +169,7 @@ package enum FocusMain {
             }
         }
         // The parser's message may echo what was typed (an unknown option or value).
-        console.err("focus: error: \(Sanitized.terminal(sentence))\n")
+        console.error("\(sentence)")
         return 64
     }
 

@@ -44,7 +44,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         } catch {
             // An iCalendar address given where a CalDAV account belongs: say which command reads it.
             if isFeed(start, endpoint) {
-                throw .usage("\(CalendarFeed.shownAddress(start)) is an iCalendar feed (a GET answers with a calendar file), not a CalDAV account: subscribe to it with `focus calendar subscribe '\(Sanitized.terminal(start))'`.")
+                throw .usage("\(CalendarFeed.shownAddress(start)) is an iCalendar feed (a GET answers with a calendar file), not a CalDAV account: subscribe to it with `focus calendar subscribe '\(DisplayText(start).string)'`.")
             }
             throw error
         }
@@ -513,7 +513,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         let scheme = next.prefix { $0 != ":" }.lowercased()
         let why: String?
         if scheme != "https" && scheme != "http" {
-            why = "\(scheme.isEmpty ? "no" : Sanitized.terminal(String(scheme.prefix(20)))): is not https"
+            why = "\(scheme.isEmpty ? "no" : DisplayText(String(scheme.prefix(20))).string): is not https"
         } else if scheme == "http", current.lowercased().hasPrefix("https:") {
             why = "never from https down to http"
         } else if scheme == "http", originKey(next) != originKey(current) {
@@ -587,7 +587,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
     func warnOutside(_ outside: [String], scope: String, what: String) {
         guard let first = outside.first else { return }
         let more = outside.count > 1 ? " and \(outside.count - 1) more" : ""
-        warn("the server at \(CalendarFeed.shownAddress(scope)) named \(what) outside \(Sanitized.terminal(Self.origin(scope)))\(Sanitized.terminal(Self.path(scope))) (\(Sanitized.terminal(CalendarFeed.shownAddress(first)))\(more)): ignored, as focus sends the login and writes only there.")
+        warn("the server at \(CalendarFeed.shownAddress(scope)) named \(what) outside \(DisplayText(Self.origin(scope)).string)\(DisplayText(Self.path(scope)).string) (\(DisplayText(CalendarFeed.shownAddress(first)).string)\(more)): ignored, as focus sends the login and writes only there.")
     }
 
     /// The path of an absolute address (`/` when it has none), without its query.

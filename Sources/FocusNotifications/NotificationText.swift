@@ -2,7 +2,7 @@ import FocusText
 import FocusCore
 
 /// Text clean-up shared by every way a notice is shown: what a notification server
-/// or a terminal may safely be handed. Controls follow `Sanitized`'s one rule (a control or
+/// or a terminal may safely be handed. Controls follow `DisplayText`'s one rule (a control or
 /// bidirectional override becomes U+FFFD); only the handling of line breaks differs.
 package enum NotificationText {
     /// The text on one line: a run of tabs and line breaks becomes one space, every other
@@ -13,10 +13,10 @@ package enum NotificationText {
         var scalars = String.UnicodeScalarView()
         var lastWasBreak = false
         for scalar in text.unicodeScalars {
-            if Sanitized.isBreak(scalar) {
+            if DisplayText.isBreak(scalar) {
                 if !lastWasBreak { scalars.append(" ") }
                 lastWasBreak = true
-            } else if Sanitized.isUnsafe(scalar) {
+            } else if DisplayText.isUnsafe(scalar) {
                 scalars.append("\u{FFFD}")
                 lastWasBreak = false
             } else {
@@ -43,7 +43,7 @@ package enum NotificationText {
             case "\t":
                 scalars.append(" ")
             default:
-                scalars.append(Sanitized.isUnsafe(scalar) ? "\u{FFFD}" : scalar)
+                scalars.append(DisplayText.isUnsafe(scalar) ? "\u{FFFD}" : scalar)
             }
         }
         return String(scalars)

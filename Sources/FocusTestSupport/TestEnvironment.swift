@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusCLI
 import FocusCore
 import FocusStorage
+import FocusText
 import Foundation
 
 /// A test world: an in-memory database, a fixed "now", a fixed zone, a recording console.
@@ -54,8 +55,8 @@ package final class TestWorld: @unchecked Sendable {
     package func environment(global: GlobalOptions) throws(FocusError) -> FocusEnvironment {
         let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) }
         let db = database
-        var ask: (@Sendable (String) -> Bool)?
-        if answers != nil { ask = { [self] (question: String) -> Bool in self.answer(question) } }
+        var ask: (@Sendable (DisplayText) -> Bool)?
+        if answers != nil { ask = { [self] (question: DisplayText) -> Bool in self.answer(question.string) } }
         var env = FocusEnvironment(
             console: console, now: { [self] in self.now }, clock: ContinuousClock(), calendar: zone.map { LocalCalendar(zone: $0, database: calendar.database) } ?? calendar,
             config: config, configPath: configPath, databasePath: db.path, makeNotifier: { [notifier] _, _ in notifier }, environment: [:],

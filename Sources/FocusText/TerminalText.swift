@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Text measured for a terminal: widths in display columns, cutting and padding. (Durations
 /// as people write them are FocusCore's `TerminalText.duration`; making text safe is
-/// `Sanitized.terminal`'s one rule.)
+/// `DisplayText`'s one rule.)
 package enum TerminalText {
     /// `n` spaces (none for n ≤ 0). Padding is on every line of every table, and
     /// `String(repeating:count:)` cost thousands of instructions a call: short runs come from

@@ -6,6 +6,7 @@ import Foundation
 import FocusSQLite
 import Testing
 import FocusStorage
+import FocusText
 
 /// Text that tries to drive the terminal: CSI, OSC 52 (clipboard), OSC 8 (links), C1
 /// controls, bidirectional overrides, NUL/BEL/DEL/backspace/carriage return, and HTML.
@@ -22,7 +23,7 @@ enum Hostile {
 
     /// Every scalar of `text` that could drive a terminal (line feeds between lines allowed).
     static func unsafe(in text: String) -> [String] {
-        text.unicodeScalars.filter { $0 != "\n" && Sanitized.isUnsafe($0) || (0x202A...0x202E).contains($0.value) }
+        text.unicodeScalars.filter { $0 != "\n" && DisplayText.isUnsafe($0) || (0x202A...0x202E).contains($0.value) }
             .map { "U+" + String($0.value, radix: 16, uppercase: true) }
     }
 }
@@ -84,7 +85,7 @@ enum Hostile {
             #expect(r.code == 0, "status: \(r.err)")
             // (Stored text ends at a NUL: SQLite text is read as a C string.)
             let stored = evil.prefix { $0 != "\u{0}" }
-            #expect(r.out.contains("\u{FFFD}") || !stored.unicodeScalars.contains(where: Sanitized.isUnsafe), "status: \(r.out)")
+            #expect(r.out.contains("\u{FFFD}") || !stored.unicodeScalars.contains(where: DisplayText.isUnsafe), "status: \(r.out)")
             #expect(Hostile.unsafe(in: r.out).isEmpty, "status printed \(Hostile.unsafe(in: r.out))")
         }
         var sawNeutralised = false
@@ -96,7 +97,7 @@ enum Hostile {
             if r.out.contains("\u{FFFD}") { sawNeutralised = true }
         }
         // The hostile text was shown (neutralised), not merely absent.
-        #expect(sawNeutralised || !evil.unicodeScalars.contains(where: Sanitized.isUnsafe))
+        #expect(sawNeutralised || !evil.unicodeScalars.contains(where: DisplayText.isUnsafe))
         // The HTML report escapes markup and carries no control characters.
         let html = try dir.read("r.html")
         #expect(Hostile.unsafe(in: html).isEmpty)
@@ -140,8 +141,8 @@ enum Hostile {
             phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(600), isPaused: false,
             phaseStartedAt: Date(timeIntervalSince1970: 1_795_000_000), endsAt: Date(timeIntervalSince1970: 1_795_001_500),
             focusedSeconds: 900, workStartedAt: Date(timeIntervalSince1970: 1_795_000_000), workPlannedSeconds: 1500)
-        let lines = CountdownRenderer(path: "Thesis/" + evil, width: 200, color: false).lines(snapshot, todaySeconds: 900)
-        #expect(Hostile.unsafe(in: lines.joined(separator: "\n")).isEmpty)
+        let lines = CountdownRenderer(path: DisplayText("Thesis/" + evil), width: 200, color: false).lines(snapshot, todaySeconds: 900)
+        #expect(Hostile.unsafe(in: lines.map(\.string).joined(separator: "\n")).isEmpty)
     }
 
     @Test func invalidUTF8InACalendarIsShownAsReplacementCharacters() async throws {

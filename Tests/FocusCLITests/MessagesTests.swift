@@ -118,7 +118,7 @@ import Testing
             phaseStartedAt: Date(timeIntervalSince1970: 1_795_000_000), endsAt: Date(timeIntervalSince1970: 1_795_001_500),
             focusedSeconds: 900, workStartedAt: Date(timeIntervalSince1970: 1_795_000_000), workPlannedSeconds: 1500)
         let lines = CountdownRenderer(path: "Thesis/Chapter 2", width: 12, color: true).lines(snapshot, todaySeconds: 900)
-        for line in lines { #expect(displayWidthForTest(line) <= 12, "\(line)") }
+        for line in lines { #expect(displayWidthForTest(line.string) <= 12, "\(line)") }
     }
 }
 

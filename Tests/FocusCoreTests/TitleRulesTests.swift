@@ -37,12 +37,12 @@ import Testing
 
     @Test func freeTextIsCutToTwoHundredColumnsInViews() {
         let huge = String(repeating: "x", count: 5_000_000)
-        let shown = Sanitized.shown(huge)
+        let shown = DisplayText(shown: huge).string
         #expect(shown == String(repeating: "x", count: 199) + "…")
-        #expect(Sanitized.shown("short\tnote") == "short note")
+        #expect(DisplayText(shown: "short\tnote").string == "short note")
         let wide = String(repeating: "界", count: 150)
-        #expect(TerminalText.width(Sanitized.shown(wide)) <= 200)
-        #expect(Sanitized.shown(wide).hasSuffix("…"))
-        #expect(Sanitized.shown(String(repeating: "y", count: 200)) == String(repeating: "y", count: 200))
+        #expect(TerminalText.width(DisplayText(shown: wide).string) <= 200)
+        #expect(DisplayText(shown: wide).string.hasSuffix("…"))
+        #expect(DisplayText(shown: String(repeating: "y", count: 200)).string == String(repeating: "y", count: 200))
     }
 }

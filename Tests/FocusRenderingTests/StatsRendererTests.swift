@@ -62,7 +62,7 @@ import FocusCore
           Suggested span  1h 30m (>60m sessions finish ≥ 80%)
 
         """
-        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.week)
+        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.week).string
         #expect(text == expected)
     }
 
@@ -77,7 +77,7 @@ import FocusCore
     @Test(arguments: [40, 60, 80, 132])
     func everyLineFitsTheWidth(width: Int) {
         for report in [Self.week, Self.crowded, F.week([])] {
-            let text = StatsRenderer(width: width, color: false, today: Self.today).render(report)
+            let text = StatsRenderer(width: width, color: false, today: Self.today).render(report).string
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 #expect(TerminalText.width(String(line)) <= width, "\(line)")
             }
@@ -85,7 +85,7 @@ import FocusCore
     }
 
     @Test func colouredLinesFitTheWidthOnceEscapesAreRemoved() throws {
-        let text = StatsRenderer(width: 60, color: true, today: Self.today).render(Self.crowded)
+        let text = StatsRenderer(width: 60, color: true, today: Self.today).render(Self.crowded).string
         #expect(text.contains("\u{1B}[36m█"))
         let stripped = try Regex("\u{1B}\\[[0-9;]*m")
         for line in text.split(separator: "\n") {
@@ -100,7 +100,7 @@ import FocusCore
     ] + ["Admin", "Email", "Gym", "Music", "Cooking"].enumerated().map { k, task in F.nov(18, 9 + k, 0, minutes: 10, task) })
 
     @Test func dayBarsAreCutByTaskWithALetterLegendWithoutColourAt40Columns() {
-        let text = StatsRenderer(width: 40, color: false, today: Self.today).render(Self.mixed)
+        let text = StatsRenderer(width: 40, color: false, today: Self.today).render(Self.mixed).string
         let head = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(22).joined(separator: "\n")
         #expect(head == """
         Focus · 2026-11-16 → 2026-11-22 · Europ…
@@ -129,7 +129,7 @@ import FocusCore
     }
 
     @Test func inColourEachTaskHasAColourAndTheLegendShowsIt() {
-        let text = StatsRenderer(width: 80, color: true, today: Self.today).render(Self.mixed)
+        let text = StatsRenderer(width: 80, color: true, today: Self.today).render(Self.mixed).string
         let monday = text.split(separator: "\n").first { $0.hasPrefix("Mon 16 Nov") }.map(String.init) ?? ""
         #expect(monday.contains("Mon 16 Nov  \u{1B}[36m██████"), "\(monday)")
         #expect(monday.contains("█\u{1B}[0m\u{1B}[35m█"), "\(monday)")
@@ -138,24 +138,24 @@ import FocusCore
     }
 
     @Test func noEscapesWithoutColour() {
-        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.crowded)
+        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.crowded).string
         #expect(!text.contains("\u{1B}"))
     }
 
     @Test func controlCharactersInNamesNeverReachTheTerminal() {
         let evil = "Evil\u{1B}[2J\u{7}\u{9B}31m\u{202E}name\u{2066}\u{2069}\u{200F}\ttab"
         let r = F.week([F.nov(16, 9, 0, minutes: 25, evil, "sub\u{1B}]0;title\u{7}")], taskFilter: evil)
-        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(r)
+        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(r).string
         for scalar in ["\u{1B}", "\u{7}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{200F}", "\t"] {
             #expect(!text.contains(scalar))
         }
-        // Neutralised visibly (U+FFFD), a tab kept as a space: `Sanitized.terminal`'s rule.
+        // Neutralised visibly (U+FFFD), a tab kept as a space: `DisplayText`'s rule.
         #expect(text.contains("Evil\u{FFFD}[2J\u{FFFD}\u{FFFD}31m\u{FFFD}name\u{FFFD}\u{FFFD}\u{FFFD} tab"))
         #expect(text.contains("  sub\u{FFFD}]0;title\u{FFFD}"))
     }
 
     @Test func emptyWindowSaysSoAndHowToStart() {
-        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(F.week([]))
+        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(F.week([])).string
         #expect(text == """
         Focus · 2026-11-16 → 2026-11-22 · Europe/Berlin
 
@@ -163,15 +163,15 @@ import FocusCore
         Start one with `focus start "Thesis/Chapter 2"`.
 
         """)
-        let filtered = StatsRenderer(width: 80, color: false, today: Self.today).render(F.week([], taskFilter: "Thesis"))
+        let filtered = StatsRenderer(width: 80, color: false, today: Self.today).render(F.week([], taskFilter: "Thesis")).string
         #expect(filtered.contains("Focus · 2026-11-16 → 2026-11-22 · Europe/Berlin · Thesis\n"))
         #expect(filtered.contains("No focus sessions for Thesis between 2026-11-16 and 2026-11-22."))
     }
 
     @Test func todayIsMarkedOnlyInsideTheWindow() {
-        let inside = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.week)
+        let inside = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.week).string
         #expect(inside.contains("Sun 22 Nov  AAAAAAAAAAAA                                     25m  ✓1     ◂ today\n"))
-        let outside = StatsRenderer(width: 80, color: false, today: F.day(2026, 12, 1)).render(Self.week)
+        let outside = StatsRenderer(width: 80, color: false, today: F.day(2026, 12, 1)).render(Self.week).string
         #expect(!outside.contains("today"))
     }
 

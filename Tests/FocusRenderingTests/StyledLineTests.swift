@@ -1,10 +1,11 @@
 import FocusRendering
+import FocusText
 import Testing
 
 @Suite struct StyledLineTests {
     func line(_ runs: [String]) -> StyledLine {
         var line = StyledLine()
-        for run in runs { line.add(run, .bold) }
+        for run in runs { line.add(DisplayText(run), .bold) }
         return line
     }
 

@@ -5,8 +5,9 @@ import Foundation
 import FocusSQLite
 import Testing
 
-/// The focus-by-quarter-hour totals behind the previous period of `focus stats`: whatever
-/// writes the log, they stay the sums of its sessions.
+/// The focus-by-quarter-hour totals the schema's triggers keep (no command reads them since the
+/// stats read sessions one by one, README "Fast paths"; `focus doctor` checks their ranges):
+/// whatever writes the log, they stay the sums of its sessions.
 @Suite struct FocusQuarterTests {
     let now = TestWorld.instant("2026-11-22T09:00:00Z")
 

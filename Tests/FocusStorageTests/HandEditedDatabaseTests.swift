@@ -61,7 +61,7 @@ import Testing
     static let max = "9223372036854775807"
     static let min = "-9223372036854775808"
 
-    /// Every read path a command uses, the C-API stats path included; returns the stats report.
+    /// Every read path a command uses; returns the stats report.
     @discardableResult
     func readEverything(_ db: AppDatabase) throws -> StatsReport {
         let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
@@ -74,12 +74,8 @@ import Testing
         _ = try db.dayTotals(from: now - 86_400, to: now + 86_400)
         _ = try db.subtasksDue(after: now - 86_400 * 365, through: now + 86_400 * 365)
         _ = try db.blocks(overlapping: now - 86_400, now + 86_400)
-        var report = StatsReport?.none
-        for heatmap in [true, false] {
-            let window = StatsWindow.last(30, today: berlin.day(of: now))
-            report = StatsCalculator.report(try db.statsInput(window: window, calendar: berlin, now: now, taskPath: nil, heatmap: heatmap))
-        }
-        return try #require(report)
+        let window = StatsWindow.last(30, today: berlin.day(of: now))
+        return StatsCalculator.report(try db.statsInput(window: window, calendar: berlin, now: now, taskPath: nil))
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusNetwork
 import FocusStorage
@@ -36,12 +37,12 @@ struct AccountCalendar {
             if login.passwordFromStandardInput { break }  // standard input gives one password
         }
         guard let (account, endpoint) = fallback, let home = account.homeURLs.first else {
-            throw FocusError.unavailable("the account at \(CalendarFeed.shownAddress(accounts[0].url)) has no calendar home to make '\(Sanitized.terminal(calendar))' in.")
+            throw FocusError.unavailable("the account at \(CalendarFeed.shownAddress(accounts[0].url)) has no calendar home to make '\(DisplayText(calendar).string)' in.")
         }
         let url = CalDAVChoice.newCalendarURL(home: home, name: calendar)
         switch try client.makeCalendar(url, displayName: calendar, components: components, endpoint) {
         case .written:
-            env.console.line("Made calendar \(Sanitized.terminal(calendar)) in the account at \(CalendarFeed.shownAddress(account.url)).")
+            env.console.line("Made calendar \(calendar) in the account at \(CalendarFeed.shownAddress(account.url)).")
         case .changedOnServer, .missing:
             // Refused because something is there (RFC 4791 section 5.3.1). The calendar asked
             // for, made meanwhile (another machine setting up at the same moment), is used.
@@ -53,11 +54,11 @@ struct AccountCalendar {
             let there: String
             if let found {
                 let name = CalDAVChoice.decodingReferences(found.displayName)
-                there = "a calendar named '\(Sanitized.terminal(name))' is at \(Sanitized.terminal(url)); name it to use it"
+                there = "a calendar named '\(DisplayText(name).string)' is at \(DisplayText(url).string); name it to use it"
             } else {
-                there = "something that is not a calendar is at \(Sanitized.terminal(url))"
+                there = "something that is not a calendar is at \(DisplayText(url).string)"
             }
-            throw FocusError.unavailable("the server would not make calendar '\(Sanitized.terminal(calendar))': \(there). Or make '\(Sanitized.terminal(calendar))' in your calendar app, then \(again).")
+            throw FocusError.unavailable("the server would not make calendar '\(DisplayText(calendar).string)': \(there). Or make '\(DisplayText(calendar).string)' in your calendar app, then \(again).")
         }
         return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar)
     }
@@ -65,7 +66,7 @@ struct AccountCalendar {
     /// `match`, when it holds `components` and this login may write to it.
     private static func use(_ match: RemoteCalendar, account: StoredAccount, endpoint: CalDAVEndpoint, components: [String], purpose: String,
                             accept: (RemoteCalendar, CalDAVEndpoint) throws -> Void) throws -> AccountCalendar {
-        let name = Sanitized.terminal(match.displayName)
+        let name = DisplayText(match.displayName).string
         guard match.components.isEmpty || components.allSatisfy(match.components.contains) else {
             throw FocusError.usage("calendar '\(name)' holds only \(match.components.joined(separator: ", ")): \(purpose). Name another calendar, or a new one.")
         }

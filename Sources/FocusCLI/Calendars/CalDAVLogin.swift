@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusStorage
 import FoundationEssentials
@@ -38,7 +39,7 @@ package struct CalDAVLogin {
     static func again(_ account: StoredAccount) -> String {
         var line = "focus calendar connect '\(account.url)'"
         if !account.user.isEmpty { line += " --user '\(account.user)'" }
-        return "Run `focus calendar refresh` at a terminal to be asked, or connect the account yourself: `\(Sanitized.terminal(line)) --password-command …`."
+        return "Run `focus calendar refresh` at a terminal to be asked, or connect the account yourself: `\(DisplayText(line).string) --password-command …`."
     }
 
     func password(user: String?, command: String?, host: String, env: FocusEnvironment) throws(FocusError) -> String? {
@@ -93,7 +94,7 @@ package struct CalDAVLogin {
     /// pass(1) can ask for its passphrase; it has 60 seconds, then its process group is killed.
     package static func run(_ command: String, environment: [String: String], timeout: Duration = .seconds(60)) throws(FocusError) -> String {
         let words = try CommandLineWords.split(command)
-        let shown = "'\(Sanitized.terminal(command))'"
+        let shown = "'\(DisplayText(command).string)'"
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw FocusError.unavailable("could not run the password command \(shown): \(String(cString: strerror(errno))).") }
         // Both ends close-on-exec at once (the child gets the writing end through dup2): a hook

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusNetwork
 import FocusServices
@@ -43,7 +44,7 @@ struct CalendarRefresher {
             let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
             // Kept aside: the warning said it all.
             if case .keptAside = outcome { return false }
-            env.console.line(remote.line(outcome, name: stored.name, verb: "Refreshed"))
+            env.console.line(DisplayText(remote.line(outcome, name: stored.name, verb: "Refreshed")))
             if case .stored = outcome { return true }
             return false
         } catch let error as FocusError {
@@ -103,15 +104,15 @@ struct CalendarRefresher {
         }
         let keeping = Set(connected.map(\.remoteURL)).subtracting(change.removed)
         let removed = try db.removeConnectedCalendars(accountID: account.id, keeping: keeping)
-        let parts = added.map { "calendar \(Sanitized.terminal($0.name)) added" } + removed.map { "calendar \(Sanitized.terminal($0)) removed" }
+        let parts = added.map { "calendar \(DisplayText($0.name).string) added" } + removed.map { "calendar \(DisplayText($0).string) removed" }
         env.console.line("Account at \(CalendarFeed.shownAddress(account.url)): \(parts.joined(separator: ", ")).")
         try db.noteAccountChange(accountID: account.id, added.map { "+ " + $0.name } + removed.map { "- " + $0 }, at: env.now())
         for (calendar, entry) in zip(change.added, added) {
             do {
                 let outcome = try fetch.first(calendar, name: entry.name, accountID: account.id, endpoint: endpoint, db: db)
-                env.console.line(fetch.line(outcome, name: entry.name, verb: "Stored"))
+                env.console.line(DisplayText(fetch.line(outcome, name: entry.name, verb: "Stored")))
             } catch let error as FocusError {
-                warn("warning: calendar '\(Sanitized.terminal(entry.name))' could not be read: \(error.description)")
+                warn("warning: calendar '\(DisplayText(entry.name).string)' could not be read: \(error.description)")
             }
         }
         return (Set(change.added.map(\.url)), !removed.isEmpty)
@@ -128,7 +129,7 @@ struct CalendarRefresher {
         do {
             let setting = StoredSetting(kind: .feed, url: feed.source, caFile: state.caFile, insecure: state.insecure ?? false)
             try TrustStore(env: env).require(setting, mayAsk: login.mayPrompt, again:
-                "Run `focus calendar refresh '\(Sanitized.terminal(feed.name))'` at a terminal to be asked, or subscribe to its address yourself (`focus calendar list --json` shows it).")
+                "Run `focus calendar refresh '\(DisplayText(feed.name).string)'` at a terminal to be asked, or subscribe to its address yourself (`focus calendar list --json` shows it).")
             if let caFile = state.caFile { try InputFile.check(caFile) }
             switch try CalendarFeed.fetch(feed.source, state: state, conditional: !acceptEmpty, label: label, client: fetcher.client) {
             case .unchanged:
@@ -137,7 +138,7 @@ struct CalendarRefresher {
                 state.lastError = nil
                 state.lastErrorAt = nil
                 try db.updateFeedState(calendarID: feed.id, state: state.encoded)
-                env.console.line("Calendar \(Sanitized.terminal(feed.name)) is unchanged (\(feed.eventCount) event\(feed.eventCount == 1 ? "" : "s")).")
+                env.console.line("Calendar \(feed.name) is unchanged (\(feed.eventCount) event\(feed.eventCount == 1 ? "" : "s")).")
                 return false
             case let .body(data, etag, modified):
                 var next = state

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCalendar
 import FocusCore
 import FocusNetwork
@@ -91,7 +92,7 @@ struct ConnectedCalendarFetch {
         var state = state
         state.emptyKeptAsideAt = env.now()
         try db.updateConnectedState(calendarID: calendar.id, syncToken: calendar.syncToken, fetchState: state.encoded)
-        let name = Sanitized.terminal(calendar.name)
+        let name = DisplayText(calendar.name).string
         env.console.note("warning: calendar '\(name)' came back with no events while the copy kept has \(calendar.eventCount); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(name)' --accept-empty`.")
         return .keptAside(events: calendar.eventCount)
     }
@@ -129,7 +130,7 @@ struct ConnectedCalendarFetch {
             guard !content.isEmpty else { return ConnectedExpansion(content: content, eventCount: 0, occurrences: []) }
             let (_, events, occurrences) = try CalendarFile.expand(
                 content, file: label, name: name, horizon: window, local: env.calendar, strict: false, attendance: attendance,
-                declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { env.console.note($0) })
+                declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { env.console.note(DisplayText($0)) })
             return ConnectedExpansion(content: content, eventCount: events,
                                       occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         }
@@ -153,9 +154,9 @@ struct ConnectedCalendarFetch {
     func line(_ outcome: Outcome, name: String, verb: String) -> String {
         switch outcome {
         case let .unchanged(events), let .keptAside(events):
-            return "Calendar \(Sanitized.terminal(name)) is unchanged (\(events) event\(events == 1 ? "" : "s"))."
+            return "Calendar \(DisplayText(name).string) is unchanged (\(events) event\(events == 1 ? "" : "s"))."
         case let .stored(events, occurrences, horizon):
-            return "\(verb) calendar \(Sanitized.terminal(name)): \(events) event\(events == 1 ? "" : "s"), "
+            return "\(verb) calendar \(DisplayText(name).string): \(events) event\(events == 1 ? "" : "s"), "
                 + "\(occurrences) busy time\(occurrences == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         }
     }

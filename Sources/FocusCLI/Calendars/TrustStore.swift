@@ -1,6 +1,7 @@
 import FocusCore
 import FocusServices
 import FocusStorage
+import FocusText
 import FoundationEssentials
 import Glibc
 

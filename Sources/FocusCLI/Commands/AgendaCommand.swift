@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusRendering
@@ -70,23 +71,23 @@ package struct AgendaCommand: FocusRunnable {
                     ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
                     ("stale_calendars", Self.staleJSON(stale)),
                 ]
-                env.console.line(JSON.object(pairs).rendered())
+                env.console.line(JSON.object(pairs))
             } else {
                 let a = agendas[0]
                 var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
                 pairs += Self.dayJSON(a).filter { $0.0 != "blocks" }
                 pairs.append(("stale_calendars", Self.staleJSON(stale)))
-                env.console.line(JSON.object(pairs).rendered())
+                env.console.line(JSON.object(pairs))
             }
             return
         }
-        var out = stale.map { "Note: \(Sanitized.terminal($0.1)).\n" }.joined()
-        out += agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }.joined(separator: "\n")
+        var out = DisplayText.joined(stale.map { "Note: \($0.1).\n" })
+        out += DisplayText.joined(agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }, separator: "\n")
         for section in [PlanRenderer.overdueLines(overdue, calendar: env.calendar, now: now),
                         PlanRenderer.riskLines(atRisk, calendar: env.calendar, now: now)] where !section.isEmpty {
-            out += "\n" + section
+            out += "\n\(section)"
         }
-        env.console.out(out)
+        env.console.show(out)
     }
 
     /// `[{"name", "fetched_at", "last_error"}]` for the live calendars whose copy is stale.

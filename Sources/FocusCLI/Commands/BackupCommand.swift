@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// `focus backup [FILE] [--force]`: a consistent copy of the database, now.

@@ -37,9 +37,9 @@ package struct CalendarBusyCommand: FocusRunnable {
         let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env.services, db))
             .filter { $0.end > $0.start }
         if json {
-            env.console.line(JSON.array(events.map(Self.json)).rendered())
+            env.console.line(JSON.array(events.map(Self.json)))
         } else {
-            env.console.out(AgendaRenderer.busy(events, from: first, to: last, calendar: env.calendar))
+            env.console.show(AgendaRenderer.busy(events, from: first, to: last, calendar: env.calendar))
         }
     }
 

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
@@ -86,12 +87,12 @@ package struct CalendarConnectCommand: FocusRunnable {
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env).trustAccount(accountID, in: db)
-        let who = user.map { " as \(Sanitized.terminal($0))" } ?? ""
+        let who = user.map { " as \(DisplayText($0).string)" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
-        for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(line) }
+        for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(DisplayText(line)) }
         let failures = try Self.storeFirstCopies(chosen, accountID: accountID, address: address, endpoint: endpoint, fetch: fetch, db: db, env: env)
         for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
-            env.console.line("Calendar \(Sanitized.terminal(name)) no longer counts as busy time (removed).")
+            env.console.line("Calendar \(name) no longer counts as busy time (removed).")
         }
         if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
@@ -103,13 +104,13 @@ package struct CalendarConnectCommand: FocusRunnable {
 
     /// One line per calendar of the account: used for busy time (✓) or not (·), and why.
     static func listing(_ remote: [RemoteCalendar], chosen: [RemoteCalendar], histories: Set<String>, syncURL: String?) -> [String] {
-        let width = remote.map { Sanitized.terminal($0.displayName).count }.max() ?? 0
+        let width = remote.map { DisplayText($0.displayName).string.count }.max() ?? 0
         return remote.map { calendar in
             let busy = chosen.contains { $0.url == calendar.url }
             let kind = calendar.url == syncURL ? "focus sync"
                 : histories.contains(calendar.url) ? "focus history of another machine (`focus sync setup` to join it)"
                 : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
-            let name = Sanitized.terminal(calendar.displayName)
+            let name = DisplayText(calendar.displayName).string
             return "  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)"
         }
     }
@@ -130,10 +131,10 @@ package struct CalendarConnectCommand: FocusRunnable {
             }
             do {
                 let outcome = try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db)
-                env.console.line(fetch.line(outcome, name: name, verb: "Stored"))
+                env.console.line(DisplayText(fetch.line(outcome, name: name, verb: "Stored")))
             } catch let error as FocusError {
                 failures += 1
-                env.console.note("warning: calendar '\(Sanitized.terminal(name))' could not be read: \(error.description)")
+                env.console.note("warning: calendar '\(name)' could not be read: \(error.description)")
             }
         }
         return failures

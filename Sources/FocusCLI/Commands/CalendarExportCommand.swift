@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCalendar
 import FocusCore
@@ -33,6 +34,6 @@ package struct CalendarExportCommand: FocusRunnable {
         try output.write(ICSWriter.calendar(events: events, stamp: now, name: "focus plan"))
         try output.commit()
         guard !output.isStandardOutput else { return }
-        env.console.line("Wrote \(events.count) planned block\(events.count == 1 ? "" : "s") to \(Sanitized.terminal(file)).")
+        env.console.line("Wrote \(events.count) planned block\(events.count == 1 ? "" : "s") to \(file).")
     }
 }

@@ -48,7 +48,7 @@ package struct CalendarImportCommand: FocusRunnable {
         let (calendarName, events, occurrences) = try CalendarFile.expand(data, file: file, name: name, horizon: horizon, local: env.calendar,
                                                                   strict: strict, attendance: .current(env.services, existing),
                                                                   declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
-                                                                  warn: { progress.clear(); env.console.note($0) })
+                                                                  warn: { progress.clear(); env.console.note(DisplayText($0)) })
         progress.phase("Storing \(ProgressLine.grouped(occurrences.count)) busy times")
         let source = URL(fileURLWithPath: file).standardizedFileURL.path
         let db = try existing ?? env.openDatabase()
@@ -60,10 +60,10 @@ package struct CalendarImportCommand: FocusRunnable {
         progress.phase("Planning again")
         let outcome = Planning.replanIfStale(env.services, db)
         progress.finish()
-        var line = "\(replaced ? "Replaced" : "Imported") calendar \(Sanitized.terminal(calendarName)): \(events) event\(events == 1 ? "" : "s"), "
-            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+        var line: DisplayText = "\(replaced ? "Replaced" : "Imported") calendar \(calendarName): \(events) event\(events == 1 ? "" : "s"), "
+        line += "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
+            line += " \(PlanRenderer.summary(outcome))"
         }
         env.console.line(line)
     }

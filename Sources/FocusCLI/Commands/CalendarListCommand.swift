@@ -40,50 +40,51 @@ package struct CalendarListCommand: FocusRunnable {
                     fields.append(("kind", .string("file")))
                 }
                 return .object(fields)
-            }).rendered())
+            }))
             return
         }
         if calendars.isEmpty {
             env.console.line("No calendars. Import one with `focus calendar import FILE.ics`, or subscribe to one with `focus calendar subscribe URL`.")
             return
         }
-        let width = calendars.map { Sanitized.shown($0.name).count }.max() ?? 0
+        let width = calendars.map { DisplayText(shown: $0.name).string.count }.max() ?? 0
         // The count column padded to its widest, so "1 event" keeps the next column in line.
         let counts = calendars.map { "\($0.eventCount) event\($0.eventCount == 1 ? "" : "s")" }
         let countWidth = counts.map(\.count).max() ?? 0
-        var out = ""
+        var out: DisplayText = ""
         for (c, count) in zip(calendars, counts) {
-            let name = Sanitized.shown(c.name)
-            out += name + TerminalText.spaces(width - name.count)
+            let name = DisplayText(shown: c.name)
+            out += "\(name)\(TerminalText.spaces(width - name.string.count))"
             let events = "  " + count + TerminalText.spaces(countWidth - count.count)
             guard CalendarFeed.isFeed(source: c.source) else {
-                out += events + "  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(Sanitized.shown(c.source))\n"
+                out += "\(events)  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(shown: c.source)\n"
                 continue
             }
             let state = FeedState.decode(c.feedState)
             let fetched = state.fetchedAt ?? c.importedAt
-            out += events + "  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
-            out += "  \(Sanitized.shown(CalendarFeed.shownAddress(c.source)))\(c.connected ? " (CalDAV)" : "")\n"
+            out += "\(events)  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
+            out += "  \(shown: CalendarFeed.shownAddress(c.source))\(c.connected ? " (CalDAV)" : "")\n"
             if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
-                out += TerminalText.spaces(width) + "  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(Sanitized.shown(error))\n"
+                out += "\(TerminalText.spaces(width))  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(shown: error)\n"
             }
             if let aside = state.emptyKeptAsideAt, aside >= fetched {
-                out += TerminalText.spaces(width) + "  came back empty \(env.calendar.wallClockText(aside).prefix(16)); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
+                out += "\(TerminalText.spaces(width))  came back empty \(env.calendar.wallClockText(aside).prefix(16)); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
             }
         }
-        env.console.out(out + (try Self.accountChanges(db, env)))
+        out += try Self.accountChanges(db, env)
+        env.console.show(out)
     }
 
     /// What the last refresh of each connected account added and removed (README, "A CalDAV
     /// account"): `Account at https://host/…, refreshed 2026-11-26 23:50: added Travel; removed Old.`
-    static func accountChanges(_ db: AppDatabase, _ env: FocusEnvironment) throws -> String {
-        var out = ""
+    static func accountChanges(_ db: AppDatabase, _ env: FocusEnvironment) throws -> DisplayText {
+        var out: DisplayText = ""
         for account in try db.accounts() where !account.lastChange.isEmpty {
-            let added = account.lastChange.filter { $0.hasPrefix("+ ") }.map { Sanitized.shown(String($0.dropFirst(2))) }
-            let removed = account.lastChange.filter { $0.hasPrefix("- ") }.map { Sanitized.shown(String($0.dropFirst(2))) }
+            let added = account.lastChange.filter { $0.hasPrefix("+ ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
+            let removed = account.lastChange.filter { $0.hasPrefix("- ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
             let parts = (added.isEmpty ? [] : ["added " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["removed " + removed.joined(separator: ", ")])
             let when = account.lastChangeAt.map { ", refreshed \(env.calendar.wallClockText($0).prefix(16))" } ?? ""
-            out += "Account at \(Sanitized.shown(CalendarFeed.shownAddress(account.url)))\(when): \(parts.joined(separator: "; ")).\n"
+            out += "Account at \(shown: CalendarFeed.shownAddress(account.url))\(when): \(parts.joined(separator: "; ")).\n"
         }
         return out
     }

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
@@ -55,17 +56,17 @@ package struct CalendarPublishCommand: FocusRunnable {
             throw FocusError.unavailable(PlanPublisher.otherPlanMessage(other, target: found.name)
                 + (deleted > 0 ? " This machine's \(deleted) block\(deleted == 1 ? "" : "s") ahead were deleted there." : ""))
         }
-        for note in summary.notes { env.console.note("note: " + note) }
-        for warning in summary.warnings { env.console.note("warning: " + warning) }
-        env.console.line(PlanPublisher.line(summary, target: target))
+        for note in summary.notes { env.console.note("note: \(note)") }
+        for warning in summary.warnings { env.console.note("warning: \(warning)") }
+        env.console.line(DisplayText(PlanPublisher.line(summary, target: target)))
     }
 
     /// Deletes the events of blocks still ahead from the calendar, then forgets it.
     private func stopPublishing(_ env: FocusEnvironment, _ db: AppDatabase) throws {
         let key = TaskCatalog.key(calendar)
         guard let target = try db.publishTargets().first(where: { TaskCatalog.key($0.name) == key }) else {
-            let names = try db.publishTargets().map { "'\(Sanitized.terminal($0.name))'" }
-            throw FocusError.usage("focus does not publish to a calendar named '\(Sanitized.terminal(calendar))'\(names.isEmpty ? "" : " (it publishes to \(names.joined(separator: ", ")))").")
+            let names = try db.publishTargets().map { "'\(DisplayText($0.name).string)'" }
+            throw FocusError.usage("focus does not publish to a calendar named '\(DisplayText(calendar).string)'\(names.isEmpty ? "" : " (it publishes to \(names.joined(separator: ", ")))").")
         }
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
             try db.removePublishTarget(id: target.id)
@@ -75,6 +76,6 @@ package struct CalendarPublishCommand: FocusRunnable {
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         // Only this machine's events, each in the version it wrote: never another machine's.
         let deleted = try PlanPublisher(env: env.services, client: client).stop(target, endpoint: endpoint, db: db)
-        env.console.line("Stopped publishing to \(Sanitized.terminal(target.name)): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")
+        env.console.line("Stopped publishing to \(target.name): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")
     }
 }

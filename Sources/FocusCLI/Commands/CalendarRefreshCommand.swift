@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
@@ -35,15 +36,15 @@ package struct CalendarRefreshCommand: FocusRunnable {
         let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         // Without NAME every connected account is listed again first: calendars added there are
         // read (just now, so not again below), those gone stop counting.
-        let added = name == nil ? refresher.refreshAccounts { env.console.note($0) }.added : []
+        let added = name == nil ? refresher.refreshAccounts { env.console.note(DisplayText($0)) }.added : []
         let all = try db.calendars().filter { !($0.connected && added.contains($0.source)) }
         let chosen: [CalendarSummary]
         if let name {
             guard let calendar = all.first(where: { TaskCatalog.key($0.name) == TaskCatalog.key(name) }) else {
-                throw FocusError.usage("no calendar is named '\(Sanitized.terminal(name))'. Run `focus calendar list` to see them.")
+                throw FocusError.usage("no calendar is named '\(DisplayText(name).string)'. Run `focus calendar list` to see them.")
             }
             guard calendar.connected || CalendarFeed.isFeed(source: calendar.source) else {
-                throw FocusError.usage("calendar '\(Sanitized.terminal(calendar.name))' was imported from a file, not subscribed: import the file again with `focus calendar import`.")
+                throw FocusError.usage("calendar '\(DisplayText(calendar.name).string)' was imported from a file, not subscribed: import the file again with `focus calendar import`.")
             }
             chosen = [calendar]
         } else {
@@ -63,7 +64,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
                 try refresher.refresh(calendar)
             } catch let kept as FocusError {
                 if chosen.count == 1 { throw kept }
-                env.console.note("warning: " + kept.description)
+                env.console.note("warning: \(kept.description)")
                 failures.append(kept)
             }
         }
@@ -72,7 +73,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
         }
         env.databaseUse.notePublished()
         for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(line) } else { env.console.line(line) }
+            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."

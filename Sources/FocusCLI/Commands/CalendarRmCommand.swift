@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -19,6 +20,6 @@ package struct CalendarRmCommand: FocusRunnable {
         guard let removed else {
             throw FocusError.usage("no calendar is named '\(name)'. Run `focus calendar list` to see them.")
         }
-        env.console.line("Removed calendar \(Sanitized.terminal(removed)).")
+        env.console.line("Removed calendar \(removed).")
     }
 }

@@ -26,14 +26,15 @@ package struct ConfigListCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let pairs = try FocusConfig.keys.map { entry throws(FocusError) in (entry, try env.config.value(of: entry.key)) }
         if json {
-            env.console.line(JSON.object(pairs.map { ($0.0.key, .string($0.1)) }).rendered())
+            env.console.line(JSON.object(pairs.map { ($0.0.key, .string($0.1)) }))
             return
         }
         for (entry, value) in pairs {
-            env.console.line(TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2) + TerminalText.pad(value, 10) + "  " + entry.help)
+            let key = TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2)
+            env.console.line("\(key)\(TerminalText.pad(DisplayText(value).string, 10))  \(entry.help)")
         }
         env.console.line("")
-        env.console.line("File: \(Sanitized.terminal(env.configPath))")
+        env.console.line("File: \(env.configPath)")
     }
 }
 
@@ -45,7 +46,7 @@ package struct ConfigGetCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        env.console.line(try env.config.value(of: key))
+        env.console.line(DisplayText(try env.config.value(of: key)))
     }
 }
 
@@ -92,6 +93,6 @@ package struct ConfigPathCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        env.console.line(env.configPath)
+        env.console.line(DisplayText(env.configPath))
     }
 }

@@ -33,7 +33,7 @@ package struct ContinueCommand: FocusRunnable {
         let lastWork: PathTarget = last.log.subtaskID.map { .subtask(taskID: last.log.taskID, id: $0) } ?? .task(id: last.log.taskID)
         let target = try SeriesTarget.continuing(lastWork, db: db, env: env)
         let catalog = try db.catalog()
-        env.console.note("continuing \(Sanitized.terminal(catalog.path(of: target))).")
+        env.console.note("continuing \(catalog.path(of: target)).")
         try await LiveRun(env: env, db: db, target: target, blockID: nil, catalog: catalog, plan: plan,
                           tags: tags.isEmpty ? last.log.tags : tags).run()
     }

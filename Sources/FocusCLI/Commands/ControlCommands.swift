@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -22,7 +23,7 @@ enum SessionControl {
     static func send(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) async throws -> Sent {
         let db = try env.openDatabase()
         let outcome = try db.requestControl(request, reason: reason, owner: { SessionLock.owner(database: db.path) }, now: env.now())
-        let path = { (s: ActiveSession) in Sanitized.terminal((try? db.path(taskID: s.taskID, subtaskID: s.subtaskID)) ?? "the session") }
+        let path = { (s: ActiveSession) in DisplayText((try? db.path(taskID: s.taskID, subtaskID: s.subtaskID)) ?? "the session").string }
         switch outcome.decision {
         case .noSession:
             throw FocusError.unavailable("no session is running. Start one with `focus start \"Thesis/Chapter 2\"`.")
@@ -85,7 +86,7 @@ package struct StopCommand: FocusRunnable {
             return
         }
         let (db, session) = (sent.db, sent.session)
-        let path = Sanitized.terminal(try db.path(taskID: session.taskID, subtaskID: session.subtaskID))
+        let path = DisplayText(try db.path(taskID: session.taskID, subtaskID: session.subtaskID)).string
         var died: SessionEntry??
         let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) {
             if try db.activeSession() == nil { return true }

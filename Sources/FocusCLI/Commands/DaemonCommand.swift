@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusServices
 import Synchronization
@@ -43,12 +44,12 @@ package struct DaemonCommand: FocusRunnable {
         defer { signals.stop() }
 
         let console = env.console
-        let log: @Sendable (String) -> Void = { console.note("daemon: " + $0) }
+        let log: @Sendable (String) -> Void = { console.note("daemon: \($0)") }
         let terminal = TerminalNotifier(console: console, bell: false)
         let makeDesktop = env.makeNotifier
         // Each notice makes its notifier; that desktop notifications are unavailable is said
         // once a run, not before every notice.
-        let unavailable = SaidOnce { console.note($0) }
+        let unavailable = SaidOnce { console.note(DisplayText($0)) }
         let configPath = env.configPath
         let databasePath = env.databasePath
         log("watching \(databasePath) (pid \(getpid()))")
@@ -123,7 +124,7 @@ package struct DaemonCommand: FocusRunnable {
         }
         let unit = try DaemonCommand.unit(executable: exe, arguments: arguments)
         try AtomicFile.write(unit, to: path, access: .requested)
-        env.console.line("Wrote \(Sanitized.terminal(path))")
+        env.console.line("Wrote \(path)")
         env.console.line("Enable it with: systemctl --user enable --now focus")
     }
 

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusStorage
 import FoundationEssentials
@@ -11,7 +12,7 @@ extension DoctorCommand {
         for calendar in try db.calendars() where calendar.connected || CalendarFeed.isFeed(source: calendar.source) {
             let state = FeedState.decode(calendar.feedState)
             guard let aside = state.emptyKeptAsideAt, aside >= (state.fetchedAt ?? calendar.importedAt) else { continue }
-            let name = Sanitized.terminal(calendar.name)
+            let name = DisplayText(calendar.name).string
             lines.append((calendar.connected ? "caldav" : "feed",
                           "'\(name)' came back with no events \(env.calendar.wallClockText(aside).prefix(16)); the copy of "
                           + "\(calendar.eventCount) event\(calendar.eventCount == 1 ? "" : "s") is kept and used "
@@ -19,8 +20,8 @@ extension DoctorCommand {
         }
         for target in try db.publishTargets() {
             guard let error = target.lastError else { continue }
-            lines.append(("publish", "the plan waits to be published to '\(Sanitized.terminal(target.name))': the last try failed: "
-                          + "\(Sanitized.terminal(error)) (the next command that changes the plan, or `focus daemon`, tries again)"))
+            lines.append(("publish", "the plan waits to be published to '\(DisplayText(target.name).string)': the last try failed: "
+                          + "\(DisplayText(error).string) (the next command that changes the plan, or `focus daemon`, tries again)"))
         }
         return lines
     }

@@ -40,11 +40,11 @@ package struct DoctorCommand: FocusRunnable {
         lines += environmentLines(env)
         if notify {
             let console = env.console
-            let notifier = env.makeNotifier(TerminalNotifier(console: console, bell: true), { console.note($0) })
+            let notifier = env.makeNotifier(TerminalNotifier(console: console, bell: true), { console.note(DisplayText($0)) })
             await notifier.post(Notice(kind: .test, summary: "focus test notification", body: "If you can read this, notifications work.", urgency: .normal, expiresAfterMilliseconds: 5000))
             lines.append(Line(label: "test notice", value: "sent"))
         }
-        for line in lines { env.console.line(TerminalText.pad(line.label, 15) + Sanitized.terminal(line.value)) }
+        for line in lines { env.console.line("\(TerminalText.pad(line.label, 15))\(line.value)") }
         let problems = lines.filter(\.problem).count
         if problems > 0 {
             env.console.line("\n\(problems) problem\(problems == 1 ? "" : "s") found.")
@@ -112,9 +112,9 @@ package struct DoctorCommand: FocusRunnable {
     /// Sync (README, "Two machines"): a failed last sync is a problem; otherwise when it last ran.
     static func syncLines(_ db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> [Line] {
         guard let target = try db.syncTarget() else { return [] }
-        let name = Sanitized.terminal(target.name)
+        let name = DisplayText(target.name).string
         if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
-            return [.problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(Sanitized.terminal(error))")]
+            return [.problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(DisplayText(error).string)")]
         } else if let synced = target.syncedAt {
             return [Line(label: "sync", value: "'\(name)' synced \(env.calendar.wallClockText(synced).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")]
         }

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCalendar
 import FocusCore
@@ -119,7 +120,7 @@ package struct ExportCommand: FocusRunnable {
         if let file {
             try file.commit()
             guard !file.isStandardOutput else { return }
-            console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(Sanitized.terminal(file.path)).")
+            console.line("Exported \(count) session\(count == 1 ? "" : "s") to \(file.path).")
         }
     }
 }

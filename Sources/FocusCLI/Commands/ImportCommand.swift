@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusText
 
 /// `focus import FILE [--format jsonl|csv|timewarrior|watson|openpomodoro] [--map RULES]`.
 package struct ImportCommand: FocusRunnable {
@@ -112,8 +113,8 @@ package struct ImportCommand: FocusRunnable {
 
     /// "warning: FILE:12: a session of 27h 30m (a forgotten timer?): imported as one session",
     /// one per session longer than a day, up to `longWarningLimit`.
-    static func longWarnings(_ long: [(line: Int, seconds: Int64)], file: String) -> [String] {
-        var lines = long.prefix(longWarningLimit).map { "warning: \(file):\($0.line): " + SessionRecord.longSessionWarning(seconds: $0.seconds) }
+    static func longWarnings(_ long: [(line: Int, seconds: Int64)], file: String) -> [DisplayText] {
+        var lines: [DisplayText] = long.prefix(longWarningLimit).map { "warning: \(file):\($0.line): \(SessionRecord.longSessionWarning(seconds: $0.seconds))" }
         if long.count > longWarningLimit {
             let more = long.count - longWarningLimit
             lines.append("warning: \(file): \(more) more session\(more == 1 ? "" : "s") longer than a day, each imported as one session")
@@ -153,10 +154,10 @@ package struct ImportCommand: FocusRunnable {
 
     /// "Imported 12 sessions (3 already present), created 1 task and 2 subtasks." and, when
     /// some entries were left out, "Skipped 1 interval still being tracked."
-    static func sentence(_ s: ImportSummary, skipped: Int = 0, format: ImportFormat = .interchange(.jsonl)) -> String {
+    static func sentence(_ s: ImportSummary, skipped: Int = 0, format: ImportFormat = .interchange(.jsonl)) -> DisplayText {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        var text = "Imported \(count(s.imported, "session")) (\(s.alreadyPresent) already present), "
-            + "created \(count(s.createdTasks, "task")) and \(count(s.createdSubtasks, "subtask"))."
+        var text: DisplayText = "Imported \(count(s.imported, "session")) (\(s.alreadyPresent) already present), "
+        text += "created \(count(s.createdTasks, "task")) and \(count(s.createdSubtasks, "subtask"))."
         if skipped > 0, case let .foreign(f) = format {
             text += " Skipped \(count(skipped, f.entryName)) still being tracked (no end yet)."
         }

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -43,21 +44,21 @@ package struct LogAddCommand: FocusRunnable {
                                               status: interrupted ? .interrupted : .completed, note: note, tags: tags),
                                        now: env.now())
         } catch FocusError.duplicateSession {
-            throw FocusError.duplicateSession(path: Sanitized.shown(catalog.path(of: target)), start: SessionTimes.local(s, env.calendar))
+            throw FocusError.duplicateSession(path: DisplayText(shown: catalog.path(of: target)).string, start: SessionTimes.local(s, env.calendar))
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
-        env.console.line("Recorded #\(id): \(Sanitized.shown(catalog.path(of: target))) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "")\(LogCommand.tagText(tags)).")
+        env.console.line("Recorded #\(id): \(shown: catalog.path(of: target)) \(env.calendar.wallClockText(s)), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "")\(LogCommand.tagText(tags)).")
     }
 }
 
 /// Start and end of a manual entry from the flags.
 private enum LogTimes {
     static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
-        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note)
+        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
         let e: Date
         switch (end, duration) {
         case let (end?, nil):
-            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note)
+            e = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
         case let (nil, d?):
             e = s.addingTimeInterval(Double(try DurationParser.seconds(d)))
         default:

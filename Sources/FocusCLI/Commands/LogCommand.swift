@@ -31,14 +31,14 @@ package struct LogCommand: ParsableCommand {
     }
 
     /// ` +deep +reading` (nothing when there are none): tags after a session, as Watson shows them.
-    static func tagText(_ tags: [String]) -> String {
-        tags.map { " +" + Sanitized.shown($0) }.joined()
+    static func tagText(_ tags: [String]) -> DisplayText {
+        DisplayText.joined(tags.map { " +\(shown: $0)" })
     }
 
     /// `#12  09:00–09:25  25m  ✓  Thesis/Chapter 2  "note"`.
     /// `idWidth`: the ids padded to the widest in a listing (`#9 ` under `#12`), so the times
     /// stay in one column.
-    static func line(_ e: SessionEntry, calendar: LocalCalendar, idWidth: Int = 0) -> String {
+    static func line(_ e: SessionEntry, calendar: LocalCalendar, idWidth: Int = 0) -> DisplayText {
         let mark = SessionMark.of(e.log.status)
         let from = calendar.timeOfDay(of: e.log.startedAt)
         var to = "\(calendar.timeOfDay(of: e.log.endedAt))"
@@ -47,9 +47,9 @@ package struct LogCommand: ParsableCommand {
             to += " (+\(calendar.day(of: e.log.endedAt).dayNumber - calendar.day(of: e.log.startedAt).dayNumber)d)"
         }
         let id = "#\(e.log.id ?? 0)"
-        var s = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(Sanitized.shown(e.path))"
-        if !e.log.tags.isEmpty { s += " " + tagText(e.log.tags) }
-        if let note = e.log.note { s += "  “\(Sanitized.shown(note))”" }
+        var s: DisplayText = "\(TerminalText.pad(id, idWidth))  \(from)–\(to)  \(TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)) \(mark)  \(shown: e.path)"
+        if !e.log.tags.isEmpty { s += " \(tagText(e.log.tags))" }
+        if let note = e.log.note { s += "  “\(shown: note)”" }
         return s
     }
 }

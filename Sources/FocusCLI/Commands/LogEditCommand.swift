@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// `focus log edit ID ...`: the rules of an edit are `SessionEdit`'s (FocusCore).
@@ -32,8 +33,8 @@ package struct LogEditCommand: FocusRunnable {
             let catalog = try db.catalog(), named = try catalog.resolve(task)
             edit.target = try SeriesTarget.resolve(named, shown: catalog.path(of: named), db: db, env: env)
         }
-        if let start { edit.start = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: env.console.note) }
-        if let end { edit.end = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: env.console.note) }
+        if let start { edit.start = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) }) }
+        if let end { edit.end = DateParser.resolve(try DateParser.dateTime(end, today: env.today, what: "end"), in: env.calendar, warn: { env.console.note(DisplayText($0)) }) }
         if let duration { edit.lengthSeconds = try DurationParser.seconds(duration) }
         if let focused { edit.focused = (try DurationParser.seconds(focused, what: "focused time"), focused) }
         if let status {
@@ -54,7 +55,7 @@ package struct LogEditCommand: FocusRunnable {
         // The same warning as `log add`: an edit that makes sessions overlap is kept, and said.
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
         entry = try db.session(id: id) ?? entry
-        env.console.line("Updated " + LogCommand.line(entry, calendar: env.calendar))
+        env.console.line("Updated \(LogCommand.line(entry, calendar: env.calendar))")
     }
 }
 

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -33,7 +34,7 @@ package struct LogRmCommand: FocusRunnable {
             let db = try env.openDatabase()
             guard let entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
             try db.removeSession(id: id)
-            env.console.line("Deleted " + LogCommand.line(entry, calendar: env.calendar))
+            env.console.line("Deleted \(LogCommand.line(entry, calendar: env.calendar))")
         case let (nil, path?, true):
             try removeAll(path, env: env)
         case (_?, _?, _), (_?, _, true):
@@ -49,7 +50,7 @@ package struct LogRmCommand: FocusRunnable {
         let db = try env.openDatabase()
         let catalog = try db.catalog()
         let target = try catalog.resolveWhole(path, toDelete: "its sessions")
-        let shown = Sanitized.terminal(catalog.path(of: target))
+        let shown = DisplayText(catalog.path(of: target)).string
         let page = try db.sessions(of: target, limit: 0)
         guard page.count > 0 else {
             env.console.line("No sessions recorded for \(shown); nothing deleted.")

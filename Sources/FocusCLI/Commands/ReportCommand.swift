@@ -37,7 +37,7 @@ package struct ReportCommand: FocusRunnable {
         guard !html.isEmpty else { throw FocusError.invalidValue(what: "--html file", value: html, expected: "a file name like report.html") }
         let progress = ProgressTicker("Building the report", quiet: quiet, environment: env.environment)
         defer { progress.finish() }
-        let report = try StatsCommand.report(window: window, task: task, heatmap: true, env: env)
+        let report = try StatsCommand.report(window: window, task: task, env: env)
         let page = HTMLReportRenderer(generatedAt: env.now()).render(report)
         progress.finish()
         // Atomic for a file; `-` or /dev/stdout is standard output (and then nothing else is printed).
@@ -45,14 +45,14 @@ package struct ReportCommand: FocusRunnable {
         try file.write(page)
         try file.commit()
         guard !file.isStandardOutput else { return }
-        env.console.line(html)
+        env.console.line("\(html)")
         env.console.line(ReportCommand.summary(report))
     }
 
     /// `2026-11-16 → 2026-11-22: 12h 30m focused, 40 completed, 6 interrupted.`
-    static func summary(_ r: StatsReport) -> String {
-        var line = "\(r.window.from) → \(r.window.to)"
-        if let filter = r.taskFilter { line += " (\(Sanitized.terminal(filter)))" }
+    static func summary(_ r: StatsReport) -> DisplayText {
+        var line: DisplayText = "\(r.window.from) → \(r.window.to)"
+        if let filter = r.taskFilter { line += " (\(filter))" }
         line += ": \(TerminalText.duration(r.totals.focusedSeconds)) focused, "
         line += "\(r.totals.completed) completed, \(r.totals.interrupted) interrupted."
         return line

@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// `focus restore FILE`: bring back a backup, keeping the current database aside.

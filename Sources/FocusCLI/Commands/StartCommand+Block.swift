@@ -33,7 +33,7 @@ extension StartCommand {
             throw FocusError.usage(try Self.nothingPlannedToday(db: db, env: env, now: now))
         }
         let target = PathTarget.subtask(taskID: subtask.taskID, id: block.subtaskID)
-        env.console.note("working on the block \(env.calendar.timeOfDay(of: block.startedAt))–\(env.calendar.timeOfDay(of: block.endedAt)): \(Sanitized.terminal(catalog.path(of: target))).")
+        env.console.note("working on the block \(env.calendar.timeOfDay(of: block.startedAt))–\(env.calendar.timeOfDay(of: block.endedAt)): \(catalog.path(of: target)).")
         return (target, block.id, catalog)
     }
 
@@ -84,7 +84,7 @@ extension StartCommand {
         guard let subPart, !subPart.isEmpty else {
             let title = try Titles.validateTask(taskPart)
             let id = try db.addTask(title: title, notes: nil, now: now)
-            env.console.line("Added task \(Sanitized.terminal(title)) (#\(id)).")
+            env.console.line("Added task \(title) (#\(id)).")
             return
         }
         let subTitle = try Titles.validate(subPart, what: "subtask name")
@@ -96,7 +96,7 @@ extension StartCommand {
         }
         let result = try db.addSubtask(taskTitle: parent, subtask: Subtask(taskID: 0, title: subTitle, createdAt: now), now: now)
         let names = try db.titles(taskID: result.taskID, subtaskID: result.subtaskID)
-        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
-        env.console.line("Added \(Sanitized.terminal("\(names.task)/\(names.subtask ?? subTitle)")) (#\(result.subtaskID)).")
+        if result.createdTask { env.console.line("Created task \(names.task).") }
+        env.console.line("Added \("\(names.task)/\(names.subtask ?? subTitle)") (#\(result.subtaskID)).")
     }
 }

@@ -37,25 +37,23 @@ package struct StatsCommand: FocusRunnable {
         let tag = try self.tag.map(SessionTags.name)
         let report = try StatsCommand.report(window: window, task: task, tag: tag, env: env)
         if json {
-            env.console.line(report.json().rendered())
+            env.console.line(report.json())
         } else if csv {
             env.console.out(report.csv())
         } else {
             let renderer = StatsRenderer(width: env.console.width, color: env.console.allowsColor, today: env.today)
-            env.console.out(renderer.render(report))
+            env.console.show(renderer.render(report))
         }
     }
 
     /// The report `stats` and `report` show: the window validated before the database is opened,
     /// then one read of the window (with the history the summary, streak and heatmap need).
-    /// `heatmap`: whether the 12-week heatmap will be drawn (only the HTML report draws it; the
-    /// other figures are the same either way, and cheaper without it).
-    static func report(window options: WindowOptions, task: String?, tag: String? = nil, heatmap: Bool = false,
+    static func report(window options: WindowOptions, task: String?, tag: String? = nil,
                        env: FocusEnvironment) throws(FocusError) -> StatsReport {
         let now = env.now()
         let window = try options.window(today: env.calendar.day(of: now))
         let db = try env.openDatabase()
-        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, tag: tag, heatmap: heatmap)
+        let input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: task, tag: tag)
         return StatsCalculator.report(input)
     }
 }

@@ -27,7 +27,7 @@ struct StatusFollower {
         var databaseInode: Int64?
         var lastFingerprint: DatabaseFingerprint?
         var reading: StatusReading?
-        var lastText: String?
+        var lastText: DisplayText?
         var warned: String?
         var failingSince: Date?
         var lastDataVersion: Int?

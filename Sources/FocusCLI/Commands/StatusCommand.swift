@@ -83,17 +83,17 @@ package struct StatusCommand: FocusRunnable {
     }
 
     /// The output (one line, or i3blocks' three) for a reading at `now`.
-    func text(_ reading: StatusReading, now: Date, calendar: LocalCalendar) -> String {
+    func text(_ reading: StatusReading, now: Date, calendar: LocalCalendar) -> DisplayText {
         let session = reading.session(at: now)
         if json {
-            guard let active = reading.active, let s = session else { return JSON.object([("state", .string("idle"))]).rendered() }
+            guard let active = reading.active, let s = session else { return DisplayText(JSON.object([("state", .string("idle"))])) }
             let snap = active.snapshot
             // An open session has no end and no time left (README, "Open sessions").
             let countdown: [(String, JSON)] = snap.isOpen ? [("open", .bool(true))] : [
                 ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
                 ("remaining_seconds", .int(s.remainingSeconds)),
             ]
-            return JSON.object([
+            return DisplayText(JSON.object([
                 ("state", .string(s.state)),
                 ("task", .string(s.task)),
                 ("subtask", .optional(s.subtask)),
@@ -106,7 +106,7 @@ package struct StatusCommand: FocusRunnable {
                 ("elapsed_seconds", .int(s.elapsedSeconds)),
                 // The process the kernel names as the session's (the lock holder), not a pid merely stored.
                 ("pid", .int(Int(reading.provenPID ?? active.pid))),
-            ]).rendered()
+            ]))
         }
 
         var facts = StatusFacts()
@@ -127,15 +127,15 @@ package struct StatusCommand: FocusRunnable {
             if facts.session == nil {
                 // Idle: an empty line, unless the template shows the next block or today's focus.
                 let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
-                return Sanitized.terminal(line.trimmingSpaces())
+                return DisplayText(line.trimmingSpaces())
             }
-            return Sanitized.terminal(StatusRenderer.fill(format, StatusRenderer.values(facts)))
+            return DisplayText(StatusRenderer.fill(format, StatusRenderer.values(facts)))
         } else if let s = facts.session {
             let pausedText = s.isPaused ? " · paused" : ""
-            return "\(Sanitized.terminal(s.path)) · \(s.phase.label)\(pausedText) · \(s.clockText)"
+            return "\(s.path) · \(s.phase.label)\(pausedText) · \(s.clockText)"
         }
         if let other = reading.elsewhere.lazy.compactMap({ $0.line(at: now) }).first {
-            return "idle here · " + Sanitized.terminal(other)
+            return "idle here · \(other)"
         }
         return "idle"
     }

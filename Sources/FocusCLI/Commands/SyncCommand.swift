@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
@@ -26,7 +27,7 @@ package struct SyncCommand: ParsableCommand {
     static func endpoint(_ target: SyncTarget, db: AppDatabase, passwordStdin: Bool, env: FocusEnvironment,
                          login: CalDAVLogin? = nil) throws -> CalDAVEndpoint {
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
-            throw FocusError.usage("the account of sync calendar '\(Sanitized.terminal(target.name))' is no longer connected. Connect it again and run `focus sync setup`.")
+            throw FocusError.usage("the account of sync calendar '\(DisplayText(target.name).string)' is no longer connected. Connect it again and run `focus sync setup`.")
         }
         return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env)
     }
@@ -40,9 +41,9 @@ package struct SyncCommand: ParsableCommand {
     /// sync that did not converge then fails (README: it says so and exits non-zero).
     package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
         for line in summary.lines(target: target) {
-            if line.hasPrefix("warning: ") { env.console.note(line) } else { env.console.line(line) }
+            if line.hasPrefix("warning: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
         }
-        if summary.unconverged { throw FocusError.unavailable("sync with '\(Sanitized.terminal(target.name))' " + SyncEngine.unconverged) }
+        if summary.unconverged { throw FocusError.unavailable("sync with '\(DisplayText(target.name).string)' " + SyncEngine.unconverged) }
     }
 }
 
@@ -110,16 +111,16 @@ package struct SyncSetupCommand: FocusRunnable {
                 return String(decoding: data, as: UTF8.self).contains("BEGIN:VEVENT")
             }.count
             if others > 0 {
-                throw FocusError.usage("calendar '\(Sanitized.terminal(match.displayName))' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
+                throw FocusError.usage("calendar '\(DisplayText(match.displayName).string)' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
             }
         }
         if try db.connectedCalendars().contains(where: { $0.accountID == found.account.id && $0.remoteURL == found.url }) {
-            env.console.note("note: calendar '\(Sanitized.terminal(found.name))' no longer counts as busy time: it holds focus's history.")
+            env.console.note("note: calendar '\(found.name)' no longer counts as busy time: it holds focus's history.")
         }
         let machineID = try db.syncTarget()?.machineID ?? String(UInt64.random(in: .min ... .max), radix: 16)
         try db.setSyncTarget(accountID: found.account.id, url: found.url, name: found.name, machineID: machineID, at: env.now())
         guard let target = try db.syncTarget() else { return }
-        env.console.line("Syncing through \(Sanitized.terminal(found.name)) (\(CalendarFeed.shownAddress(found.url))).")
+        env.console.line("Syncing through \(found.name) (\(CalendarFeed.shownAddress(found.url))).")
         try SyncCommand.say(try SyncEngine.sync(target, endpoint: found.endpoint, db: db, env: env.services, client: client,
                                                  progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
     }
@@ -141,7 +142,7 @@ package struct SyncStatusCommand: FocusRunnable {
         let db = try env.openDatabase()
         guard let target = try db.syncTarget() else {
             if json {
-                env.console.line(JSON.object([("set_up", .bool(false))]).rendered())
+                env.console.line(JSON.object([("set_up", .bool(false))]))
             } else {
                 env.console.line("Sync is not set up. Run `focus sync setup CALENDAR` with a calendar of a connected CalDAV account.")
             }
@@ -161,15 +162,15 @@ package struct SyncStatusCommand: FocusRunnable {
                              ("remote", .string(c.conflict.remote)), ("kept", .string(c.conflict.chosen == .local ? "local" : "remote")),
                              ("at", .string(Timestamp.utc(c.at)))])
                 })),
-            ]).rendered())
+            ]))
             return
         }
-        var out = "Syncing through \(Sanitized.terminal(target.name)) (\(CalendarFeed.shownAddress(target.url))).\n"
+        var out: DisplayText = "Syncing through \(target.name) (\(CalendarFeed.shownAddress(target.url))).\n"
         let now = env.now()
         func when(_ date: Date) -> String { "\(env.calendar.wallClockText(date).prefix(16)) (\(CalendarStaleness.ageText(now.timeIntervalSince(date))) ago)" }
-        out += "Last sync: " + (target.syncedAt.map { when($0) } ?? "never") + "\n"
+        out += "Last sync: \(target.syncedAt.map { when($0) } ?? "never")\n"
         if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
-            out += "Last attempt failed \(when(at)): \(Sanitized.terminal(error))\n"
+            out += "Last attempt failed \(when(at)): \(error)\n"
         }
         let waiting = pending.changed + pending.added + pending.removed
         out += waiting == 0 ? "Nothing waits to be sent.\n"
@@ -178,8 +179,8 @@ package struct SyncStatusCommand: FocusRunnable {
             out += "No conflicts in the last 30 days.\n"
         } else {
             out += "Changed on both machines (last 30 days; the later edit was kept):\n"
-            for c in conflicts { out += "  " + SyncConflictText.line((c.label, c.conflict), calendar: env.calendar) + " · \(when(c.at))\n" }
+            for c in conflicts { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: env.calendar)) · \(when(c.at))\n" }
         }
-        env.console.line(String(out.dropLast()))
+        env.console.show(out)
     }
 }

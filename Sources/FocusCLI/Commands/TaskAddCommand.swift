@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusRendering
@@ -44,15 +45,15 @@ package struct TaskAddCommand: FocusRunnable {
             }
             let id = try db.addTask(title: taskTitle, notes: fields.notes, now: now)
             if json {
-                env.console.line(JSON.object([("id", .int(Int(id))), ("title", .string(taskTitle))]).rendered())
+                env.console.line(JSON.object([("id", .int(Int(id))), ("title", .string(taskTitle))]))
             } else {
-                env.console.line("Added task \(Sanitized.terminal(taskTitle)) (#\(id)).")
+                env.console.line("Added task \(taskTitle) (#\(id)).")
             }
             return
         }
         let subTitle = try Titles.validate(subPart, what: "subtask name")
         var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
-        try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+        try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: { env.console.note(DisplayText($0)) })
         let context = Planning.context(env.services, db, now: now)
         let earliestNote = try context.rules.earliestNote(subtask.earliest, label: "\(taskTitle)/\(subTitle)")
         // With an estimate and a due date, plan first: refused (nothing saved) unless it fits or --force.
@@ -61,19 +62,19 @@ package struct TaskAddCommand: FocusRunnable {
                                        refusing: plannable ? RefusalRequest(context: context, force: force) : nil)
         let names = try db.titles(taskID: result.taskID, subtaskID: result.subtaskID)
         let shown = "\(names.task)/\(names.subtask ?? subTitle)"
-        if let warning = PlanRefusal.warning(result.verdict, calendar: env.calendar) { env.console.note(warning) }
-        if let earliestNote { env.console.note(earliestNote) }
+        if let warning = PlanRefusal.warning(result.verdict, calendar: env.calendar) { env.console.note(DisplayText(warning)) }
+        if let earliestNote { env.console.note(DisplayText(earliestNote)) }
         if let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
         if json {
             env.console.line(JSON.object([
                 ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),
-            ]).rendered())
+            ]))
             return
         }
-        if result.createdTask { env.console.line("Created task \(Sanitized.terminal(names.task)).") }
-        var line = "Added \(Sanitized.terminal(shown)) (#\(result.subtaskID))"
+        if result.createdTask { env.console.line("Created task \(names.task).") }
+        var line: DisplayText = "Added \(shown) (#\(result.subtaskID))"
         let details = TaskRenderer.constraintSummary(subtask, now: now, calendar: env.calendar)
-        if !details.isEmpty { line += " · " + details }
-        env.console.line(line + ".")
+        if !details.isEmpty { line += " · \(details)" }
+        env.console.line("\(line).")
     }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -22,7 +23,7 @@ package struct TaskDoneCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let work = try NamedWork.open(path, in: env).instance(env: env, reopening: undo)
         let db = work.db
-        let shown = Sanitized.terminal(work.shown)
+        let shown = DisplayText(work.shown).string
         switch work.target {
         case let .task(id):
             var task = try work.task()
@@ -40,9 +41,9 @@ package struct TaskDoneCommand: FocusRunnable {
                 env.console.line("Reopened \(shown).")
             } else {
                 let logged = try db.overview(all: true, only: subtask.taskID).first?.subtasks.first { $0.subtask.id == id }?.loggedSeconds ?? 0
-                var line = "Done: \(shown) · \(DurationParser.format(logged)) logged"
+                var line: DisplayText = "Done: \(shown) · \(DurationParser.format(logged)) logged"
                 if let e = subtask.estimateSeconds { line += " of \(DurationParser.format(e)) estimated" }
-                env.console.line(line + ".")
+                env.console.line("\(line).")
             }
         }
     }
@@ -58,6 +59,6 @@ package struct TaskDoneCommand: FocusRunnable {
         let work = ArchiveCheck.plannedWork(subtasks: subtasks, blocks: blocks, now: now)
         guard !work.isEmpty else { return }
         let command = "focus task done \(Quoted.shell(shown))"
-        throw .usage(Sanitized.terminal(ArchiveCheck.refusal(task: shown, work: work, command: command)))
+        throw .usage(DisplayText(ArchiveCheck.refusal(task: shown, work: work, command: command)).string)
     }
 }

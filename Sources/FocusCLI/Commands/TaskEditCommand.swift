@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusRendering
@@ -42,7 +43,7 @@ package struct TaskEditCommand: FocusRunnable {
             if let title { task.title = try Titles.validateTask(title) }
             if let notes = fields.notes { task.notes = notes.isEmpty || notes.lowercased() == "none" ? nil : notes }
             try db.updateTask(task)
-            env.console.line("Updated task \(Sanitized.terminal(task.title)).")
+            env.console.line("Updated task \(task.title).")
         case let .subtask(_, id):
             guard var subtask = try work.subtask() else { return }
             let previous = subtask
@@ -50,7 +51,7 @@ package struct TaskEditCommand: FocusRunnable {
                 throw FocusError.usage("'\(work.shown)' is not recurring work: add a series with \(SubtaskOptions.recurringForms).")
             }
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
-            try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: env.console.note)
+            try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: { env.console.note(DisplayText($0)) })
             if subtask.isSeries { return try editSeries(subtask, previous: previous, db: db, env: env) }
             // A change of scheduling fields re-plans in the same transaction, refusing what cannot fit
             // (any other change re-plans after the command, as every change does).
@@ -59,14 +60,14 @@ package struct TaskEditCommand: FocusRunnable {
             let earliestNote = fields.earliest != nil ? try context.rules.earliestNote(subtask.earliest, label: label) : nil
             let plannable = fields.hasSchedulingFields && subtask.estimateSeconds != nil && subtask.due != nil
             let verdict = try db.updateSubtask(subtask, previous: previous, refusing: plannable ? RefusalRequest(context: context, force: force) : nil)
-            if let warning = PlanRefusal.warning(verdict, calendar: env.calendar) { env.console.note(warning) }
-            if let earliestNote { env.console.note(earliestNote) }
+            if let warning = PlanRefusal.warning(verdict, calendar: env.calendar) { env.console.note(DisplayText(warning)) }
+            if let earliestNote { env.console.note(DisplayText(earliestNote)) }
             let shown = try db.path(taskID: subtask.taskID, subtaskID: id)
             if fields.hasSchedulingFields, let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
-            var line = "Updated \(Sanitized.terminal(shown))"
+            var line: DisplayText = "Updated \(shown)"
             let details = TaskRenderer.constraintSummary(subtask, now: env.now(), calendar: env.calendar)
-            if !details.isEmpty { line += " · " + details }
-            env.console.line(line + ".")
+            if !details.isEmpty { line += " · \(details)" }
+            env.console.line("\(line).")
         }
     }
 
@@ -75,9 +76,9 @@ package struct TaskEditCommand: FocusRunnable {
     private func editSeries(_ series: Subtask, previous: Subtask, db: AppDatabase, env: FocusEnvironment) throws(FocusError) {
         try db.updateSeries(series, previous: previous, now: env.now(), calendar: env.calendar)
         let shown = try db.path(taskID: series.taskID, subtaskID: series.id)
-        var line = "Updated \(Sanitized.terminal(shown))"
+        var line: DisplayText = "Updated \(shown)"
         let details = TaskRenderer.constraintSummary(series, now: env.now(), calendar: env.calendar)
-        if !details.isEmpty { line += " · " + details }
-        env.console.line(line + ".")
+        if !details.isEmpty { line += " · \(details)" }
+        env.console.line("\(line).")
     }
 }

@@ -48,7 +48,7 @@ package struct TaskListCommand: FocusRunnable {
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: all), now: now, calendar: env.calendar),
                                       filter: filter, sort: order, now: now)
         if json {
-            env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }).rendered())
+            env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }))
             return
         }
         if tasks.isEmpty {
@@ -60,7 +60,7 @@ package struct TaskListCommand: FocusRunnable {
             env.console.line("Add one with `focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27`.")
             return
         }
-        env.console.out(TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor).list(tasks))
+        env.console.show(TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor).list(tasks))
     }
 
     /// `--sort`'s value, in any case.

@@ -1,3 +1,4 @@
+import FocusText
 import ArgumentParser
 import FocusCore
 import FocusStorage
@@ -26,11 +27,11 @@ package struct TaskRmCommand: FocusRunnable {
         if sessions > 0, !force { throw FocusError.hasHistory(path: shown, sessions: sessions) }
         // Never from under a running session: its record would then fail, and status say idle.
         if let (session, owner) = try db.remove(target, isRunning: { SessionLock.owner(database: db.path) }) {
-            let running = Sanitized.terminal((try? db.path(taskID: session.taskID, subtaskID: session.subtaskID)) ?? shown)
+            let running = DisplayText((try? db.path(taskID: session.taskID, subtaskID: session.subtaskID)) ?? shown).string
             let pid = owner.provenPID.map { " (pid \($0))" } ?? ""
-            throw FocusError.unavailable("the running session on \(running)\(pid) records into '\(Sanitized.terminal(shown))'; nothing was deleted. Stop it with `focus stop` first, then delete it.")
+            throw FocusError.unavailable("the running session on \(running)\(pid) records into '\(DisplayText(shown).string)'; nothing was deleted. Stop it with `focus stop` first, then delete it.")
         }
         let what = sessions > 0 ? " and its \(sessions) session\(sessions == 1 ? "" : "s")" : ""
-        env.console.line("Deleted \(Sanitized.terminal(shown))\(what).")
+        env.console.line("Deleted \(shown)\(what).")
     }
 }

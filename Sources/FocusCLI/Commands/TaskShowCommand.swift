@@ -48,18 +48,18 @@ package struct TaskShowCommand: FocusRunnable {
                     pairs.append(("notes", .optional(sub.subtask.notes)))
                     obj = .object(pairs + extra)
                 }
-                env.console.line(obj.rendered())
+                env.console.line(obj)
             } else {
-                env.console.out(renderer.show(subtask: sub, of: overview.task, blocks: blocks, sessions: sessions))
+                env.console.show(renderer.show(subtask: sub, of: overview.task, blocks: blocks, sessions: sessions))
             }
             return
         }
         if json {
             var obj = TaskRenderer.json(overview, calendar: env.calendar, now: now)
             if case let .object(pairs) = obj { obj = .object(pairs + extra) }
-            env.console.line(obj.rendered())
+            env.console.line(obj)
         } else {
-            env.console.out(renderer.show(task: overview, blocks: blocks, sessions: sessions))
+            env.console.show(renderer.show(task: overview, blocks: blocks, sessions: sessions))
         }
     }
 }

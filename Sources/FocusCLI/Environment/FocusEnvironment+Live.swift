@@ -2,6 +2,7 @@ import FocusCore
 import FocusNotifications
 import FocusServices
 import FocusStorage
+import FocusText
 import FoundationEssentials
 import Glibc
 
@@ -10,7 +11,7 @@ extension FocusEnvironment {
     package static func live(global: GlobalOptions, environment: [String: String], console: (any Console)? = nil) throws(FocusError) -> FocusEnvironment {
         let console = console ?? StandardConsole(environment: environment)
         let now = try liveNow(environment: environment)
-        let zone = try timeZone(option: global.tz, environment: environment, warn: console.note)
+        let zone = try timeZone(option: global.tz, environment: environment, warn: { console.note(DisplayText($0)) })
         let calendar = LocalCalendar(zone: zone, database: ZoneDatabase(environment: environment))
         let configPath = configFilePath(environment: environment)
         let config = try loadConfig(path: configPath)
@@ -30,7 +31,7 @@ extension FocusEnvironment {
                 var db = try AppDatabase.open(path: dbPath)
                 db.dailyBackup = DailyBackup(
                     schedule: BackupSchedule(databasePath: dbPath), today: { calendar.day(of: now()) },
-                    warn: { console.note("warning: " + $0) })
+                    warn: { console.note("warning: \($0)") })
                 try SessionRecovery.recoverStale(db, now: now(), calendar: calendar, console: console)
                 return db
             },
@@ -55,10 +56,10 @@ extension FocusEnvironment {
 
     /// Yes-or-no questions on the terminal: asked on standard error (standard output stays the
     /// command's result), answered on standard input; nil unless both are terminals.
-    static func terminalQuestion(console: any Console) -> (@Sendable (String) -> Bool)? {
+    static func terminalQuestion(console: any Console) -> (@Sendable (DisplayText) -> Bool)? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
         return { question in
-            console.err(question + " ")
+            console.err(question.string + " ")
             guard let answer = TerminalMode.readLine() else {
                 console.err("\n")
                 return false

@@ -26,7 +26,7 @@ package struct FocusEnvironment: Sendable {
     /// Asks a person a yes-or-no question (`Delete 12 sessions of Thesis/Chapter 2 (5h 20m)? [y/N]`)
     /// and says whether they answered yes; nil when there is no terminal to ask at (standard
     /// input or standard error is not a terminal), so the command must be told (`--force`).
-    package var ask: (@Sendable (_ question: String) -> Bool)?
+    package var ask: (@Sendable (_ question: DisplayText) -> Bool)?
     /// Whether the countdown reads its keys from the controlling terminal (`/dev/tty`), whatever
     /// standard output is: the live environment only, never a test's in-process run.
     package var readsKeys = false
@@ -52,7 +52,7 @@ package struct FocusEnvironment: Sendable {
         makeNotifier: @escaping @Sendable (_ fallback: any Notifier, _ warn: @escaping @Sendable (String) -> Void) -> any Notifier, environment: [String: String],
         openDatabase: @escaping @Sendable () throws(FocusError) -> AppDatabase,
         makeHooks: @escaping @Sendable (_ warn: @escaping @Sendable (String) -> Void) -> any HookRunner = { _ in NoHooks() },
-        ask: (@Sendable (_ question: String) -> Bool)? = nil
+        ask: (@Sendable (_ question: DisplayText) -> Bool)? = nil
     ) {
         self.ask = ask
         self.console = console

@@ -72,7 +72,7 @@ package struct ProcessHookRunner: HookRunner {
         let outcome: Outcome
         if stat(path, &info) != 0 {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-            outcome = .notAFile("a symbolic link to \(Sanitized.terminal(target)), which does not exist")
+            outcome = .notAFile("a symbolic link to \(DisplayText(target).string), which does not exist")
         } else if (info.st_mode & S_IFMT) != S_IFREG {
             outcome = .notAFile(ProcessHookRunner.kind(info.st_mode) + ", not a file")
         } else if access(path, X_OK) != 0 {

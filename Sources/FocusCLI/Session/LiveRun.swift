@@ -101,11 +101,11 @@ struct LiveRun {
         guard env.console.isInteractive else {
             let console = env.console
             return Screen(view: PlainSessionView(console: console, context: context, now: env.now), live: nil,
-                          fallback: TerminalNotifier(console: console, bell: false), warn: { console.note($0) })
+                          fallback: TerminalNotifier(console: console, bell: false), warn: { console.note(DisplayText($0)) })
         }
         // In the live view everything goes through the view, so the redraw stays intact.
         let shown = LiveSessionView(console: env.console, context: context, bell: env.config.bell)
-        return Screen(view: shown, live: shown, fallback: shown, warn: { shown.emit("focus: " + $0) })
+        return Screen(view: shown, live: shown, fallback: shown, warn: { shown.emit("focus: \($0)") })
     }
 
     /// The session lock, taken inside the transaction that claims the running-session row:
@@ -216,7 +216,7 @@ struct LiveRun {
     /// the terminal would stop it again).
     private func askWhy(forSession id: Int64, live: Bool) throws {
         guard live, TerminalMode.isForeground else { return }
-        env.console.out("Why did you stop? (Enter to skip) ")
+        env.console.show("Why did you stop? (Enter to skip) ")
         if let line = TerminalMode.readLine()?.trimmingSpaces(), !line.isEmpty {
             try db.setNote(String(line.prefix(500)), forSession: id)
             env.console.line("Noted.")
@@ -227,6 +227,6 @@ struct LiveRun {
 extension LiveSessionView: Notifier {
     /// The fallback when desktop notifications cannot be shown: a line in the view.
     func post(_ notice: Notice) async {
-        emit("🔔 " + NotificationText.singleLine(notice.summary) + " — " + NotificationText.singleLine(notice.body))
+        emit("🔔 \(NotificationText.singleLine(notice.summary)) — \(NotificationText.singleLine(notice.body))")
     }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusStorage
 import FoundationEssentials
@@ -15,6 +16,6 @@ package enum SessionRecovery {
     package static func tell(_ session: ActiveSession, _ entry: SessionEntry?, calendar: LocalCalendar, console: any Console) {
         guard let entry else { return }
         let start = calendar.wallClockText(entry.log.startedAt)
-        console.note("the session of \(Sanitized.terminal(entry.path)) started \(start) ended unexpectedly (its process is gone); recorded as \(entry.log.status.rawValue) with \(DurationParser.format(entry.log.focusedSeconds)) focused (#\(entry.log.id ?? 0)).")
+        console.note("the session of \(entry.path) started \(start) ended unexpectedly (its process is gone); recorded as \(entry.log.status.rawValue) with \(DurationParser.format(entry.log.focusedSeconds)) focused (#\(entry.log.id ?? 0)).")
     }
 }

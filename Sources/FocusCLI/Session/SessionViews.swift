@@ -33,30 +33,29 @@ final class LiveSessionView: SessionView {
 
     /// Back to the top of the drawn block and clear it (nothing when none is drawn), counting
     /// the rows its lines take at the terminal's width now.
-    private func clearBlock(_ s: inout State) -> String {
+    private func clearBlock(_ s: inout State) -> DisplayText {
         let out = CountdownRenderer.clearSequence(drawnWidths: s.drawnWidths, columns: console.width)
         s.drawnWidths = []
         return out
     }
 
     func update(_ snapshot: SessionSnapshot, events: [EngineEvent], recorded: [Int64: WorkRecord]) {
-        let renderer = CountdownRenderer(path: context.path, width: console.width, color: console.allowsColor)
+        let renderer = CountdownRenderer(path: DisplayText(context.path), width: console.width, color: console.allowsColor)
         let messages = SessionMessages.lines(for: events, recorded: recorded, context: context)
         state.withLock { s in
             for (_, r) in recorded { s.recordedToday += r.focusedSeconds }
-            var out = ""
-            out += clearBlock(&s)
-            for m in messages { out += m + "\n" }
+            var out = clearBlock(&s)
+            for m in messages { out += "\(m)\n" }
             if bell, events.contains(where: SessionMessages.endsAPhase) { out += "\u{07}" }
             if events.contains(where: { if case .finished = $0 { return true }; return false }) {
                 // The run is over: what happened stays on screen, the countdown block goes.
             } else {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
                 let lines = renderer.lines(snapshot, todaySeconds: today)
-                out += lines.joined(separator: "\n")
-                s.drawnWidths = lines.map(TerminalText.displayWidth)
+                out += DisplayText.joined(lines, separator: "\n")
+                s.drawnWidths = lines.map(\.columns)
             }
-            console.out(out)
+            console.show(out)
         }
     }
 
@@ -66,25 +65,23 @@ final class LiveSessionView: SessionView {
         state.withLock { s in
             guard !s.drawnWidths.isEmpty else { return }
             s.drawnWidths = []
-            console.out("\n")
+            console.show("\n")
         }
     }
 
     /// A permanent line above the block (the block is redrawn on the next tick).
-    func emit(_ line: String) {
+    func emit(_ line: DisplayText) {
         state.withLock { s in
-            var out = ""
-            out += clearBlock(&s)
-            console.out(out + Sanitized.terminal(line) + "\n")
+            var out = clearBlock(&s)
+            out += "\(line)\n"
+            console.show(out)
         }
     }
 
     func warn(_ message: String) {
         state.withLock { s in
-            var out = ""
-            out += clearBlock(&s)
-            console.out(out)
-            console.note("warning: " + message)
+            console.show(clearBlock(&s))
+            console.note("warning: \(message)")
         }
     }
 
@@ -110,21 +107,21 @@ final class PlainSessionView: SessionView {
         let messages = SessionMessages.lines(for: events, recorded: recorded, context: context)
         guard !messages.isEmpty else { return }
         let stamp = context.calendar.wallClockText(now())
-        console.out(messages.map { "\(stamp)  \($0)\n" }.joined())
+        console.show(DisplayText.joined(messages.map { "\(stamp)  \($0)\n" }))
     }
 
-    func warn(_ message: String) { console.note("warning: " + message) }
+    func warn(_ message: String) { console.note("warning: \(message)") }
 
     func away(_ message: AwayMessage) {
         let stamp = context.calendar.wallClockText(now())
-        console.out("\(stamp)  \(SessionMessages.line(for: message, calendar: context.calendar))\n")
+        console.show("\(stamp)  \(SessionMessages.line(for: message, calendar: context.calendar))\n")
     }
 }
 
 /// The sentences both views print for engine events.
 enum SessionMessages {
     /// What the countdown says of time away from the screen (README, "Away from the screen").
-    static func line(for message: AwayMessage, calendar: LocalCalendar) -> String {
+    static func line(for message: AwayMessage, calendar: LocalCalendar) -> DisplayText {
         switch message {
         case let .question(seconds, stopAt):
             return "Away \(DurationParser.format(seconds)): keep, discard, or stop at \(calendar.timeOfDay(of: stopAt))? (k/d/s)"
@@ -143,17 +140,17 @@ enum SessionMessages {
         }
     }
 
-    static func lines(for events: [EngineEvent], recorded: [Int64: WorkRecord], context: ViewContext) -> [String] {
-        let path = Sanitized.terminal(context.path)
-        var out: [String] = []
+    static func lines(for events: [EngineEvent], recorded: [Int64: WorkRecord], context: ViewContext) -> [DisplayText] {
+        let path = DisplayText(context.path)
+        var out: [DisplayText] = []
         for event in events {
             switch event {
             case let .phaseStarted(phase, cycle, planned):
-                let what = phase == .work ? "work started · \(path)" : "\(phase.label) started"
+                let what: DisplayText = phase == .work ? "work started · \(path)" : "\(phase.label) started"
                 if phase == .work, planned == 0 {
                     out.append("\(what) · open, counting up")  // README, "Open sessions"
                 } else {
-                    out.append("\(what) · \(DurationParser.clock(planned))" + (phase == .work ? " · cycle \(cycle)" : ""))
+                    out.append("\(what) · \(DurationParser.clock(planned))\(phase == .work ? " · cycle \(cycle)" : "")")
                 }
             case let .workEnded(r):
                 let from = context.calendar.timeOfDay(of: r.startedAt)

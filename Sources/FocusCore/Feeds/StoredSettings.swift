@@ -43,7 +43,7 @@ package struct StoredSetting: Equatable, Sendable {
         if let passwordCommand { text += ", password command '\(passwordCommand)'" }
         if let caFile { text += ", CA file \(caFile)" }
         if insecure { text += ", plain http allowed (--insecure)" }
-        return Sanitized.terminal(text)
+        return DisplayText(text).string
     }
 
     /// The sentence when a setting this user did not set may not be used without asking.

@@ -190,7 +190,7 @@ package struct ForeignHistoryParser {
         }
         if let t = ForeignHistoryParser.basicUTC(s) { return t }
         if case let .instant(t) = InstantParser.parse(s) { return t }
-        throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not a Timewarrior time like 20261120T090000Z")
+        throw InterchangeIssue("\(field) '\(DisplayText(s).string)' is not a Timewarrior time like 20261120T090000Z")
     }
 
     /// `YYYYMMDDTHHMMSSZ` → Unix seconds.
@@ -241,9 +241,9 @@ package struct ForeignHistoryParser {
         switch InstantParser.parse(stamp) {
         case let .instant(t): start = t
         case .missingOffset:
-            throw InterchangeIssue("the timestamp '\(Sanitized.terminal(stamp))' has no UTC offset; Open Pomodoro writes it like 2026-11-20T09:00:00+01:00")
+            throw InterchangeIssue("the timestamp '\(DisplayText(stamp).string)' has no UTC offset; Open Pomodoro writes it like 2026-11-20T09:00:00+01:00")
         case .malformed:
-            throw InterchangeIssue("a line starts with the time the pomodoro started, like 2026-11-20T09:00:00+01:00, not '\(Sanitized.terminal(stamp))'")
+            throw InterchangeIssue("a line starts with the time the pomodoro started, like 2026-11-20T09:00:00+01:00, not '\(DisplayText(stamp).string)'")
         }
         var description: String?
         var minutes = ForeignHistoryParser.defaultPomodoroMinutes
@@ -254,7 +254,7 @@ package struct ForeignHistoryParser {
                 description = value
             case "duration":
                 guard let value, let m = Double(value), m.isFinite, m >= 0, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
-                    throw InterchangeIssue("duration '\(Sanitized.terminal(value ?? ""))' is not a number of minutes, like duration=25")
+                    throw InterchangeIssue("duration '\(DisplayText(value ?? "").string)' is not a number of minutes, like duration=25")
                 }
                 minutes = m == 0 ? ForeignHistoryParser.defaultPomodoroMinutes : m
             case "tags":
@@ -352,13 +352,13 @@ struct Logfmt {
         guard i < scalars.count else { return nil }
         var key = String.UnicodeScalarView()
         while i < scalars.count, !isSpace(scalars[i]), scalars[i] != "=" {
-            if scalars[i] == "\"" { throw InterchangeIssue("unexpected '\"' in the attribute name '\(Sanitized.terminal(String(key)))'") }
+            if scalars[i] == "\"" { throw InterchangeIssue("unexpected '\"' in the attribute name '\(DisplayText(String(key)).string)'") }
             key.append(scalars[i])
             i += 1
         }
         guard !key.isEmpty else { throw InterchangeIssue("an attribute has no name before '='") }
         guard i < scalars.count, scalars[i] == "=" else { return (String(key), nil) }
-        let name = Sanitized.terminal(String(key))
+        let name = DisplayText(String(key)).string
         i += 1
         guard i < scalars.count, !isSpace(scalars[i]) else { return (String(key), "") }
         if scalars[i] == "\"" { return (String(key), try quoted(key: name)) }
@@ -410,7 +410,7 @@ struct Logfmt {
                 out.append(scalar)
                 i += digits
             default:
-                throw InterchangeIssue("unknown escape \\\(Sanitized.terminal(String(e))) in the value of \(key)")
+                throw InterchangeIssue("unknown escape \\\(DisplayText(String(e)).string) in the value of \(key)")
             }
         }
         throw InterchangeIssue("the quoted value of \(key) is not closed before the end of the line")

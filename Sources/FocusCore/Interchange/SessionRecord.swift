@@ -191,7 +191,7 @@ extension SessionRecord {
         var out: [String] = []
         for name in names where !name.trimmingSpaces().isEmpty {
             if let expected = SessionTags.problem(name) {
-                throw InterchangeIssue("tag '\(Sanitized.shown(name, columns: 60))' is not a tag name: expected \(expected)")
+                throw InterchangeIssue("tag '\(DisplayText(shown: name, columns: 60).string)' is not a tag name: expected \(expected)")
             }
             out.append(name.trimmingSpaces())
         }
@@ -246,7 +246,7 @@ extension SessionRecord {
             return nil
         }
         let tail = hint.map { "; " + $0 } ?? ""
-        if let bad = title.unicodeScalars.first(where: Sanitized.isUnsafe) {
+        if let bad = title.unicodeScalars.first(where: DisplayText.isUnsafe) {
             let hex = String(bad.value, radix: 16, uppercase: true)
             throw InterchangeIssue("\(field) name contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))\(tail)")
         }
@@ -269,9 +269,9 @@ extension SessionRecord {
             switch InstantParser.parse(s) {
             case let .instant(t): return t
             case .missingOffset:
-                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' has no UTC offset; write it like 2026-11-20T09:00:00+01:00 or 2026-11-20T08:00:00Z")
+                throw InterchangeIssue("\(field) '\(DisplayText(s).string)' has no UTC offset; write it like 2026-11-20T09:00:00+01:00 or 2026-11-20T08:00:00Z")
             case .malformed:
-                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not an ISO 8601 date-time like 2026-11-20T09:00:00+01:00")
+                throw InterchangeIssue("\(field) '\(DisplayText(s).string)' is not an ISO 8601 date-time like 2026-11-20T09:00:00+01:00")
             }
         default:
             throw InterchangeIssue("\(field) must be text, an ISO 8601 date-time like \"2026-11-20T09:00:00+01:00\"")
@@ -285,7 +285,7 @@ extension SessionRecord {
             if let status = SessionStatus(rawValue: s) { return status }
             let key = s.trimmingSpaces().lowercased()
             if let status = SessionStatus(rawValue: key) { return status }
-            throw InterchangeIssue("unknown status '\(Sanitized.terminal(s))'; expected completed, interrupted or open")
+            throw InterchangeIssue("unknown status '\(DisplayText(s).string)'; expected completed, interrupted or open")
         default:
             throw InterchangeIssue("status must be \"completed\", \"interrupted\" or \"open\"")
         }
@@ -303,12 +303,12 @@ extension SessionRecord {
             written = d.isFinite && d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
         case let .writtenNumber(d, text):
             number = d
-            written = Sanitized.terminal(text)
+            written = DisplayText(text).string
         case let .string(s) where numbersAsText:
             let t = s.trimmingSpaces()
-            written = Sanitized.terminal(t)
+            written = DisplayText(t).string
             guard let d = Double(t), !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+" || $0 == "e" || $0 == "E") }) else {
-                throw InterchangeIssue("\(field) '\(Sanitized.terminal(s))' is not a number of seconds")
+                throw InterchangeIssue("\(field) '\(DisplayText(s).string)' is not a number of seconds")
             }
             number = d
         default:

@@ -6,7 +6,7 @@ import FocusText
 ///
 /// - A name is trimmed of surrounding white space and then holds 1 to `maximumLength`
 ///   characters, none of them a control character, a line break or a bidirectional control
-///   (`Sanitized.isUnsafe`), and no `;` (the separator of the CSV `tags` column).
+///   (`DisplayText.isUnsafe`), and no `;` (the separator of the CSV `tags` column).
 /// - Names are one tag when they are equal ignoring case (in NFC, as task titles): `Deep` and
 ///   `deep` are the same tag, spelled as it was first written.
 /// - A session's tags are shown sorted by that key, each once.
@@ -25,7 +25,7 @@ package enum SessionTags {
         let name = raw.trimmingSpaces()
         if name.isEmpty { return "a tag name that is not empty" }
         if name.count > maximumLength { return "a tag name of at most \(maximumLength) characters" }
-        for scalar in name.unicodeScalars where Sanitized.isUnsafe(scalar) || Sanitized.isBreak(scalar) {
+        for scalar in name.unicodeScalars where DisplayText.isUnsafe(scalar) || DisplayText.isBreak(scalar) {
             return "a tag name without control characters or line breaks"
         }
         if name.contains(csvSeparator) { return "a tag name without ';'" }
@@ -35,7 +35,7 @@ package enum SessionTags {
     /// `raw` trimmed, or `FocusError.invalidValue` (exit 64) saying what a tag name may be.
     package static func name(_ raw: String) throws(FocusError) -> String {
         if let expected = problem(raw) {
-            throw .invalidValue(what: "tag", value: Sanitized.shown(raw, columns: 60), expected: expected)
+            throw .invalidValue(what: "tag", value: DisplayText(shown: raw, columns: 60).string, expected: expected)
         }
         return raw.trimmingSpaces()
     }

@@ -15,8 +15,8 @@ package enum Titles {
         guard t.count <= maximumLength else {
             throw .invalidValue(what: what, value: String(t.prefix(20)) + "…", expected: "at most \(maximumLength) characters")
         }
-        guard !t.unicodeScalars.contains(where: Sanitized.isUnsafe) else {
-            throw .invalidValue(what: what, value: Sanitized.terminal(t), expected: "a name without control characters")
+        guard !t.unicodeScalars.contains(where: DisplayText.isUnsafe) else {
+            throw .invalidValue(what: what, value: DisplayText(t).string, expected: "a name without control characters")
         }
         guard TaskCatalog.hashID(t) == nil else {
             throw .invalidValue(what: what, value: t, expected: "a name that does not look like an id (#12)")
@@ -28,7 +28,7 @@ package enum Titles {
     package static func validateTask(_ title: String) throws(FocusError) -> String {
         let t = try validate(title, what: "task name")
         guard !t.contains("/") else {
-            throw .invalidValue(what: "task name", value: Sanitized.terminal(t), expected: "a name without '/', which separates a task from its subtask")
+            throw .invalidValue(what: "task name", value: DisplayText(t).string, expected: "a name without '/', which separates a task from its subtask")
         }
         return t
     }

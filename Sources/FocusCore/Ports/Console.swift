@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 import Glibc
 
@@ -9,6 +10,9 @@ package protocol Console: Sendable {
     var allowsColor: Bool { get }
     /// Terminal width in columns (80 when unknown).
     var width: Int { get }
+    /// The raw streams, written as they are. Text for a person goes through `show`, `line`,
+    /// `note` and `error`, which take `DisplayText`; `out` is for formats that escape for
+    /// themselves (JSON, CSV, iCalendar, a file sent to standard output).
     func out(_ text: String)
     func err(_ text: String)
     /// The first write to standard output or error that failed, if one did. After a failure
@@ -48,9 +52,21 @@ extension Console {
         if let failure = writeFailure, failure.stream == .output { throw .output(failure) }
     }
 
+    /// Text for a person on standard output, as it is (a renderer's lines, line feeds included).
+    package func show(_ text: DisplayText) { out(text.string) }
     /// A result line on standard output.
-    package func line(_ text: String = "") { out(text + "\n") }
-    /// A warning or notice on standard error: `focus: <text>`, on one line and made safe by
-    /// `Sanitized.terminal` (notes quote task names, file names and server replies).
-    package func note(_ text: String) { err("focus: \(Sanitized.terminal(text))\n") }
+    package func line(_ text: DisplayText = "") { out(text.string + "\n") }
+    /// A JSON value on its own line of standard output.
+    package func line(_ json: JSON) { line(DisplayText(json)) }
+    /// A warning or notice on standard error: `focus: <text>`, on one line (notes quote task
+    /// names, file names and server replies; the rule is applied again to the whole line).
+    package func note(_ text: DisplayText) { err("focus: \(DisplayText(text.string).string)\n") }
+    /// The error line a command ends with: `focus: error: <text>` on standard error.
+    package func error(_ text: DisplayText) { err("focus: error: \(text.string)\n") }
+}
+
+extension DisplayText {
+    /// A JSON document as it is: JSON writes every control and line break inside a string as
+    /// an escape (`JSON.rendered`, RFC 8259 section 7), so its text drives no terminal.
+    package init(_ json: JSON) { self.init(trusted: json.rendered()) }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 /// What a calendar refresh did to the plan, said as desktop notices (README, "Your real
@@ -58,13 +59,13 @@ package enum PlanChanges {
             guard let new = now_[subtask], new.start != old.start else { continue }
             let reason = newEvents.filter { $0.start < old.end && $0.end > old.start && !$0.allDay }.min { $0.start < $1.start }
                 ?? newEvents.filter { $0.start < old.end && $0.end > old.start }.first
-            let why = reason.map { ": \(previousSummaries.contains($0.summary) ? "changed" : "new") event '\(Sanitized.terminal(String($0.summary.prefix(80))))'" } ?? ": busy time changed"
-            let summary = "\(Sanitized.terminal(old.path)) moved \(moment(old.start, from: new.start, calendar: calendar)) → \(moment(new.start, from: old.start, calendar: calendar))\(why)"
+            let why = reason.map { ": \(previousSummaries.contains($0.summary) ? "changed" : "new") event '\(DisplayText(String($0.summary.prefix(80))).string)'" } ?? ": busy time changed"
+            let summary = "\(DisplayText(old.path).string) moved \(moment(old.start, from: new.start, calendar: calendar)) → \(moment(new.start, from: old.start, calendar: calendar))\(why)"
             lines.append((old.start, summary, "The plan changed after a calendar refresh."))
         }
         let riskyBefore = Set(riskBefore.map(\.path))
         for risk in riskAfter where !riskyBefore.contains(risk.path) {
-            let summary = "\(Sanitized.terminal(risk.path)) is now at risk: needs \(DurationParser.format(risk.neededSeconds)), "
+            let summary = "\(DisplayText(risk.path).string) is now at risk: needs \(DurationParser.format(risk.neededSeconds)), "
                 + "\(DurationParser.format(risk.freeSeconds)) free before \(RelativeTime.shortDateTime(risk.due, calendar: calendar, now: now))"
             lines.append((risk.due, summary, "A calendar refresh took the time it was planned in."))
         }

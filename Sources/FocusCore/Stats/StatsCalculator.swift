@@ -13,7 +13,6 @@ package enum StatsCalculator {
     package static func report(_ input: StatsInput) -> StatsReport {
         var pass = SessionPass(input)
         for entry in input.sessions { pass.add(entry) }
-        for total in input.dayTotals { pass.add(total) }
         var report = pass.finish()
         report.tags = StatsTags.rows(input)
         report.tagFilter = input.tagFilter
@@ -24,9 +23,7 @@ package enum StatsCalculator {
 /// One walk over the sessions, accumulating exact figures per day, task and subtask.
 ///
 /// The figures live in flat arrays owned by the pass (per task, per task and window day, per
-/// subtask), indexed by slots found through `IDTable`: a month over a decade of history is
-/// ~8,000 sessions, and nested arrays of structs cost a copy-on-write check and an indirection
-/// at every level of every update.
+/// subtask), indexed by slots found by id.
 private struct SessionPass {
     let input: StatsInput
     let window: StatsWindow
@@ -47,8 +44,8 @@ private struct SessionPass {
     var dayCompleted: [Int]
     var dayInterrupted: [Int]
     /// Slots by task id, and (task and subtask ids never clash) subtask slots by subtask id.
-    var taskIndex = IDTable()
-    var subtaskIndex = IDTable()
+    var taskIndex: [Int64: Int] = [:]
+    var subtaskIndex: [Int64: Int] = [:]
     var tasks: [TaskAccumulator] = []
     /// Exact focused seconds per task slot and window day: `slot * windowDays + day`.
     var taskDayExact: [Double] = []
@@ -63,7 +60,7 @@ private struct SessionPass {
         self.input = input
         let window = input.window
         self.window = window
-        let first = input.previousFocusedExact == nil ? min(input.historyFrom, window.previous.from).dayNumber : window.from.dayNumber
+        let first = min(input.historyFrom, window.previous.from).dayNumber
         self.firstDay = first
         let count = window.to.dayNumber - first + 1
         self.dayCount = count
@@ -103,13 +100,13 @@ private struct SessionPass {
     mutating func newTaskSlot(_ id: Int64) -> Int {
         tasks.append(TaskAccumulator(title: input.titles.title(id)))
         taskDayExact.append(contentsOf: repeatElement(0, count: windowDays))
-        taskIndex.insert(id, tasks.count - 1)
+        taskIndex[id] = tasks.count - 1
         return tasks.count - 1
     }
 
     mutating func newSubtaskSlot(_ id: Int64, task: Int) -> Int {
         subtasks.append(SubtaskAccumulator(title: input.titles.title(id), task: task))
-        subtaskIndex.insert(id, subtasks.count - 1)
+        subtaskIndex[id] = subtasks.count - 1
         return subtasks.count - 1
     }
 
@@ -176,14 +173,6 @@ private struct SessionPass {
         }
     }
 
-    /// A day's total before the window: its focus, no task and no count (those are the
-    /// window's). A day outside the days read, or in the window, adds nothing.
-    mutating func add(_ total: StatsDayTotal) {
-        let i = total.day.dayNumber - firstDay
-        guard i >= 0, i < windowStart, total.focusedSeconds > 0 else { return }
-        dayExact[i] += Double(total.focusedSeconds)
-    }
-
     /// The local wall-clock hour of an instant inside history day `dayIndex`. On a 24-hour day
     /// the offset cannot change, so the hour is read from the day's start; otherwise the zone decides.
     static func localHour(_ t: Double, _ bounds: [Double], dayIndex i: Int, _ calendar: LocalCalendar) -> Int {
@@ -233,8 +222,7 @@ private struct SessionPass {
         for day in days where day.focusedSeconds > 0 {
             if best.map({ day.focusedSeconds > $0.focusedSeconds }) ?? true { best = day }
         }
-        let previousExact = input.previousFocusedExact
-            ?? dayExact[max(0, window.previous.from.dayNumber - firstDay)..<windowStart].reduce(0, +)
+        let previousExact = dayExact[max(0, window.previous.from.dayNumber - firstDay)..<windowStart].reduce(0, +)
         let previousSeconds = StatsMath.seconds(previousExact)
         let change: Double? = previousSeconds > 0
             ? StatsMath.rounded(Double(totals.focusedSeconds - previousSeconds) * 100 / Double(previousSeconds), decimals: 1)
@@ -261,10 +249,7 @@ private struct SessionPass {
         if !hasFocus(end) { end -= 1 }
         var i = end
         while i >= 0, hasFocus(i) { i -= 1 }
-        var length = end - i
-        // The streak ran back to the first loaded day: the caller's count of earlier days
-        // with focus carries it on.
-        if i < 0, length > 0, firstDay == input.historyFrom.dayNumber { length += max(0, input.focusDaysBeforeHistory) }
+        let length = end - i
         return length > 0 ? (length, LocalDate(dayNumber: firstDay + end)) : (0, nil)
     }
 

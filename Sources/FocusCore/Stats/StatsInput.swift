@@ -59,33 +59,16 @@ package struct StatsSession: Sendable, Equatable {
     }
 }
 
-/// One local day's focused seconds before the window, summed by the reader: the previous
-/// period, the streak and the heatmap need each earlier day's total only, not its sessions.
-/// The day's sessions that cross one of its midnights are not in it (they come as sessions).
-package struct StatsDayTotal: Sendable, Equatable {
-    package var day: LocalDate
-    package var focusedSeconds: Int64
-
-    package init(day: LocalDate, focusedSeconds: Int64) {
-        self.day = day
-        self.focusedSeconds = focusedSeconds
-    }
-}
-
 /// The titles of the tasks and subtasks sessions name, by id (task and subtask ids never clash).
 package struct StatsTitles: Sendable {
-    private var index = IDTable()
-    private var titles: [String] = []
+    private var titles: [Int64: String] = [:]
 
     package init() {}
 
-    package mutating func set(_ id: Int64, _ title: String) {
-        let i = index.value(for: id) { titles.count }
-        if i == titles.count { titles.append(title) } else { titles[i] = title }
-    }
+    package mutating func set(_ id: Int64, _ title: String) { titles[id] = title }
 
     /// The title of `id`, or `#id` when it is unknown.
-    package func title(_ id: Int64) -> String { index[id].map { titles[$0] } ?? "#\(id)" }
+    package func title(_ id: Int64) -> String { titles[id] ?? "#\(id)" }
 }
 
 /// Everything a stats report is computed from. The calculator reads nothing else: no clock,
@@ -94,10 +77,10 @@ package struct StatsTitles: Sendable {
 /// The caller loads `sessions` as every session overlapping
 /// `[calendar.startOfDay(historyFrom), calendar.startOfDay(window.to + 1 day))`.
 /// `historyFrom` defaults to `window.previous.from`, which is enough for the JSON, CSV and
-/// terminal figures; the streak can then see back to that day only, and the HTML heatmap
-/// shows days before it as "no data". Loading from `window.historyFrom` instead (12 weeks
-/// back, or the previous period when that is longer) makes the streak and the heatmap
-/// complete. `stats --json` and `report --html` agree exactly when both load the same range.
+/// terminal figures but the streak, which can then see back to that day only, and the HTML
+/// heatmap, which shows days before it as "no data". Loading from `window.historyFrom`
+/// instead (12 weeks back, or the previous period when that is longer) makes both complete;
+/// `focus stats` and `focus report` do.
 package struct StatsInput: Sendable {
     package var window: StatsWindow
     /// The zone days are cut in.
@@ -106,10 +89,6 @@ package struct StatsInput: Sendable {
     package var now: Date
     /// Sessions overlapping the loaded range (see the type's documentation), in any order.
     package var sessions: [StatsSession]
-    /// Days before the window given as totals instead of their sessions (those within the
-    /// day; any order). A day given here has its other sessions in `sessions` only when they
-    /// cross one of its midnights.
-    package var dayTotals: [StatsDayTotal]
     /// The titles of the tasks and subtasks of the sessions in the window.
     package var titles: StatsTitles
     /// Subtasks of the tasks shown, for the estimate figures.
@@ -120,17 +99,6 @@ package struct StatsInput: Sendable {
     /// The first local day `sessions` covers completely. Never later than
     /// `window.previous.from` in effect: a later value is taken as `window.previous.from`.
     package var historyFrom: LocalDate
-    /// How many consecutive days just before `historyFrom` have focus (as far back as the
-    /// caller looked): a streak that reaches `historyFrom` goes on through them. A caller with
-    /// no heatmap to draw can load from `window.previous.from` and find these days with one
-    /// index probe each instead of reading their sessions; the summary is the same as loading
-    /// them all. 0 by default.
-    package var focusDaysBeforeHistory: Int
-    /// The exact focused seconds of `window.previous` (each session's share inside it, summed
-    /// and not yet rounded) when the caller has summed them itself; `sessions` then need to
-    /// cover the window only, and `historyFrom` is `window.from`. Nil: the calculator sums
-    /// the previous period from `sessions`.
-    package var previousFocusedExact: Double?
     /// The sessions overlapping the window that have tags, once per tag: the "by tag" figures.
     package var taggedSessions: [TaggedStatsSession] = []
     /// The `--tag` name when one was given. The caller has already kept only sessions with
@@ -138,21 +106,17 @@ package struct StatsInput: Sendable {
     package var tagFilter: String?
 
     package init(
-        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession], dayTotals: [StatsDayTotal] = [],
-        titles: StatsTitles, progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
-        focusDaysBeforeHistory: Int = 0, previousFocusedExact: Double? = nil
+        window: StatsWindow, calendar: LocalCalendar, now: Date, sessions: [StatsSession],
+        titles: StatsTitles, progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil
     ) {
         self.window = window
         self.calendar = calendar
         self.now = now
         self.sessions = sessions
-        self.dayTotals = dayTotals
         self.titles = titles
         self.progress = progress
         self.taskFilter = taskFilter
-        self.previousFocusedExact = previousFocusedExact
-        self.historyFrom = previousFocusedExact == nil ? historyFrom ?? window.previous.from : window.from
-        self.focusDaysBeforeHistory = focusDaysBeforeHistory
+        self.historyFrom = historyFrom ?? window.previous.from
     }
 }
 
@@ -160,8 +124,7 @@ extension StatsInput {
     /// An input from sessions with their names (tests, and callers holding `SessionEntry` values).
     package init(
         window: StatsWindow, calendar: LocalCalendar, now: Date, sessions entries: [SessionEntry],
-        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil,
-        focusDaysBeforeHistory: Int = 0, previousFocusedExact: Double? = nil
+        progress: [SubtaskProgress] = [], taskFilter: String? = nil, historyFrom: LocalDate? = nil
     ) {
         var titles = StatsTitles()
         for entry in entries {
@@ -170,7 +133,6 @@ extension StatsInput {
         }
         self.init(
             window: window, calendar: calendar, now: now, sessions: entries.map { StatsSession($0.log) }, titles: titles,
-            progress: progress, taskFilter: taskFilter, historyFrom: historyFrom,
-            focusDaysBeforeHistory: focusDaysBeforeHistory, previousFocusedExact: previousFocusedExact)
+            progress: progress, taskFilter: taskFilter, historyFrom: historyFrom)
     }
 }

@@ -29,7 +29,7 @@ package enum SyncAdmission {
             s.title = title
             return .admitted(.subtask(s), warning: why.map { "subtask '\(title)': \($0)" })
         case let .session(s):
-            let name = "a session of '\(Sanitized.terminal(s.label))' at \(Timestamp.utc(s.start))"
+            let name = "a session of '\(DisplayText(s.label).string)' at \(Timestamp.utc(s.start))"
             if s.end < s.start { return .refused("\(name) ends before it starts: not applied") }
             if s.end.timeIntervalSince(s.start) > Double(SessionRecord.maximumLengthSeconds) { return .refused("\(name) lasts more than 31 days: not applied") }
             if s.start < earliest { return .refused("\(name) starts before 2000: not applied") }
@@ -42,8 +42,8 @@ package enum SyncAdmission {
     static func clamp(_ raw: String, kind: String) -> (String, String?) {
         var reasons: [String] = []
         var title = raw
-        if title.unicodeScalars.contains(where: Sanitized.isUnsafe) {
-            title = String(String.UnicodeScalarView(title.unicodeScalars.map { Sanitized.isUnsafe($0) ? " " : $0 }))
+        if title.unicodeScalars.contains(where: DisplayText.isUnsafe) {
+            title = String(String.UnicodeScalarView(title.unicodeScalars.map { DisplayText.isUnsafe($0) ? " " : $0 }))
             reasons.append("control characters replaced")
         }
         title = Titles.normalized(title.trimmingSpaces())

@@ -8,7 +8,7 @@ import FoundationEssentials
 package enum SyncConflictText {
     package static func line(_ stored: (label: String, conflict: SyncConflict), calendar: LocalCalendar) -> String {
         let c = stored.conflict
-        let label = Sanitized.terminal(stored.label)
+        let label = DisplayText(stored.label).string
         switch c.field {
         case "deleted":
             let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: focus task rm '\(label)' --force)"
@@ -16,7 +16,7 @@ package enum SyncConflictText {
                 ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
                 : "\(label) · deleted here, back: another machine recorded work in it\(path)"
         case "not applied":
-            return "\(label) · not applied: \(Sanitized.terminal(c.remote))"
+            return "\(label) · not applied: \(DisplayText(c.remote).string)"
         default:
             let kept = c.chosen == .local ? c.local : c.remote
             let other = c.chosen == .local ? c.remote : c.local
@@ -44,6 +44,6 @@ package enum SyncConflictText {
         default:
             break
         }
-        return "\"\(Sanitized.terminal(text))\""
+        return "\"\(DisplayText(text).string)\""
     }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import FoundationEssentials
 
 /// A JSON value that keeps object keys in the order they were written, so every `--json`
@@ -121,7 +122,7 @@ package enum JSONBytes {
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0x2028: out.append(contentsOf: #"\u2028"#.utf8)
             case 0x2029: out.append(contentsOf: #"\u2029"#.utf8)
-            case _ where Sanitized.isUnsafe(scalar):
+            case _ where DisplayText.isUnsafe(scalar):
                 let hex = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: #"\u"#.utf8)
                 for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 0xF)]) }

@@ -40,7 +40,7 @@ package struct HTMLReportRenderer: Sendable {
     // MARK: Escaping
 
     /// Text for HTML content or a quoted attribute: `&`, `<`, `>`, `"` and `'` escaped,
-    /// controls neutralised by `Sanitized.terminal`.
+    /// controls neutralised by `DisplayText`'s rule.
     package static func escape(_ s: String) -> String {
         // Most text (dates, durations, plain titles) is printable ASCII with nothing to escape:
         // returned as it is, without a walk through its characters.
@@ -48,7 +48,7 @@ package struct HTMLReportRenderer: Sendable {
             return s
         }
         var out = ""
-        for c in Sanitized.terminal(s) {
+        for c in DisplayText(s).string {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -17,10 +17,10 @@ package struct StatsRenderer: Sendable {
         self.today = today
     }
 
-    package func render(_ r: StatsReport) -> String {
+    package func render(_ r: StatsReport) -> DisplayText {
         var lines: [StyledLine] = [header(r), StyledLine()]
         if r.isEmpty {
-            let scope = (r.taskFilter.map { " for \(Sanitized.terminal($0))" } ?? "") + (r.tagFilter.map { " tagged \(Sanitized.terminal($0))" } ?? "")
+            let scope = (r.taskFilter.map { " for \($0)" } ?? "") + (r.tagFilter.map { " tagged \($0)" } ?? "")
             lines.append(StyledLine("No focus sessions\(scope) between \(r.window.from) and \(r.window.to)."))
             lines.append(StyledLine("Start one with `focus start \"Thesis/Chapter 2\"`.", .dim))
         } else {
@@ -48,15 +48,17 @@ package struct StatsRenderer: Sendable {
                 lines += insights(r.insights)
             }
         }
-        return lines.map { $0.rendered(width: width, color: color) }.joined(separator: "\n") + "\n"
+        var text = DisplayText.joined(lines.map { $0.rendered(width: width, color: color) }, separator: "\n")
+        text += "\n"
+        return text
     }
 
     // MARK: Sections
 
     private func header(_ r: StatsReport) -> StyledLine {
-        var text = "Focus · \(r.window.from) → \(r.window.to) · \(Sanitized.terminal(r.timeZone.identifier))"
-        if let filter = r.taskFilter { text += " · \(Sanitized.terminal(filter))" }
-        if let tag = r.tagFilter { text += " · +\(Sanitized.terminal(tag))" }
+        var text: DisplayText = "Focus · \(r.window.from) → \(r.window.to) · \(r.timeZone.identifier)"
+        if let filter = r.taskFilter { text += " · \(filter)" }
+        if let tag = r.tagFilter { text += " · +\(tag)" }
         return StyledLine(text, .bold)
     }
 
@@ -86,28 +88,28 @@ package struct StatsRenderer: Sendable {
             var line = StyledLine()
             let full = StatsDateText.dayLabel(day.date)
             let label = compact ? String(full.prefix(6)) : full
-            line.add(label, day.date == today ? .bold : .plain)
+            line.add(DisplayText(label), day.date == today ? .bold : .plain)
             line.add("  ")
             if day.focusedSeconds > 0, longest > 0 {
                 // Whole cells, cut into the day's tasks (README, "Stats").
                 let count = max(1, min(bar, Int((Double(day.focusedSeconds) / Double(longest) * Double(bar)).rounded())))
                 let segments = chart.dayBar(day, cells: count)
-                let cells = segments.runs.isEmpty ? StyledLine(String(repeating: "█", count: count), .cyan) : segments
-                line.runs += cells.runs
-                line.add(TerminalText.spaces(bar - count))
+                let cells = segments.runs.isEmpty ? StyledLine(DisplayText(String(repeating: "█", count: count)), .cyan) : segments
+                line.add(cells)
+                line.add(.spaces(bar - count))
             } else {
                 line.add("·", .dim)
-                line.add(TerminalText.spaces(bar - 1))
+                line.add(.spaces(bar - 1))
             }
             line.add("  ")
-            line.add(TerminalText.padLeft(durations[i], durationWidth), day.focusedSeconds > 0 ? .plain : .dim)
+            line.add(DisplayText(TerminalText.padLeft(durations[i], durationWidth)), day.focusedSeconds > 0 ? .plain : .dim)
             if countsWidth > 0 {
                 line.add("  ")
                 let done = day.completed > 0 ? "✓\(day.completed)" : ""
                 let broken = day.interrupted > 0 ? "✗\(day.interrupted)" : ""
-                line.add(TerminalText.padRight(done, completedWidth), .green)
+                line.add(DisplayText(TerminalText.padRight(done, completedWidth)), .green)
                 if completedWidth > 0 && interruptedWidth > 0 { line.add(" ") }
-                line.add(TerminalText.padRight(broken, interruptedWidth), .red)
+                line.add(DisplayText(TerminalText.padRight(broken, interruptedWidth)), .red)
             }
             if showsToday, day.date == today {
                 line.add("  ")
@@ -119,7 +121,7 @@ package struct StatsRenderer: Sendable {
     }
 
     private struct Row {
-        var name: String
+        var name: DisplayText
         var indent: Bool
         var seconds: Int
         var completed: Int
@@ -129,9 +131,9 @@ package struct StatsRenderer: Sendable {
     private func taskTable(_ r: StatsReport) -> [StyledLine] {
         var rows: [Row] = []
         for t in r.tasks {
-            rows.append(Row(name: Sanitized.terminal(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
+            rows.append(Row(name: DisplayText(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
             for s in t.subtasks {
-                rows.append(Row(name: Sanitized.terminal(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
+                rows.append(Row(name: DisplayText(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
             }
         }
         return table("Task", rows, total: r.totals.focusedSeconds)
@@ -141,12 +143,12 @@ package struct StatsRenderer: Sendable {
     /// with two tags counts under each, so the shares may add up to more than 100%.
     private func tagTable(_ r: StatsReport) -> [StyledLine] {
         let rows = r.tags.map {
-            Row(name: "+" + Sanitized.terminal($0.tag), indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
+            Row(name: "+\($0.tag)", indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
         }
         return [StyledLine("By tag", .bold)] + table("Tag", rows, total: r.totals.focusedSeconds)
     }
 
-    private func table(_ title: String, _ rows: [Row], total: Int) -> [StyledLine] {
+    private func table(_ title: DisplayText, _ rows: [Row], total: Int) -> [StyledLine] {
         let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.seconds)) }.max() ?? 0)
         let shareWidth = 5
         let completedWidth = max(1, rows.map { digits($0.completed) }.max() ?? 1)
@@ -155,24 +157,24 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + timeWidth + 2 + shareWidth + 2 + completedWidth + 2 + interruptedWidth + 2 + rateWidth))
 
         var head = StyledLine()
-        head.add(TerminalText.padRight(title, nameWidth), .bold)
-        head.add("  " + TerminalText.padLeft("Time", timeWidth), .bold)
-        head.add("  " + TerminalText.padLeft("Share", shareWidth), .bold)
-        head.add("  " + TerminalText.padLeft("✓", completedWidth), .bold)
-        head.add("  " + TerminalText.padLeft("✗", interruptedWidth), .bold)
-        head.add("  " + TerminalText.padLeft("Rate", rateWidth), .bold)
+        head.add(title.paddedRight(nameWidth), .bold)
+        head.add("  \(TerminalText.padLeft("Time", timeWidth))", .bold)
+        head.add("  \(TerminalText.padLeft("Share", shareWidth))", .bold)
+        head.add("  \(TerminalText.padLeft("✓", completedWidth))", .bold)
+        head.add("  \(TerminalText.padLeft("✗", interruptedWidth))", .bold)
+        head.add("  \(TerminalText.padLeft("Rate", rateWidth))", .bold)
         var lines = [head]
         for row in rows {
             var line = StyledLine()
-            let name = row.indent ? "  " + TerminalText.truncated(row.name, to: nameWidth - 2) : row.name
-            line.add(TerminalText.padRight(name, nameWidth), row.indent ? .plain : .bold)
-            line.add("  " + TerminalText.padLeft(TerminalText.duration(row.seconds), timeWidth))
+            let name: DisplayText = row.indent ? "  \(row.name.truncated(to: nameWidth - 2))" : row.name
+            line.add(name.paddedRight(nameWidth), row.indent ? .plain : .bold)
+            line.add("  \(TerminalText.padLeft(TerminalText.duration(row.seconds), timeWidth))")
             let share = StatsMath.percent(row.seconds, of: total).map { "\($0)%" } ?? "–"
-            line.add("  " + TerminalText.padLeft(share, shareWidth))
-            line.add("  " + TerminalText.padLeft(String(row.completed), completedWidth), .green)
-            line.add("  " + TerminalText.padLeft(String(row.interrupted), interruptedWidth), .red)
+            line.add("  \(TerminalText.padLeft(share, shareWidth))")
+            line.add("  \(TerminalText.padLeft(String(row.completed), completedWidth))", .green)
+            line.add("  \(TerminalText.padLeft(String(row.interrupted), interruptedWidth))", .red)
             let rate = StatsMath.percent(row.completed, of: row.completed + row.interrupted).map { "\($0)%" } ?? "–"
-            line.add("  " + TerminalText.padLeft(rate, rateWidth))
+            line.add("  \(TerminalText.padLeft(rate, rateWidth))")
             lines.append(line)
         }
         return lines
@@ -180,13 +182,13 @@ package struct StatsRenderer: Sendable {
 
     private func summary(_ r: StatsReport) -> [StyledLine] {
         let s = r.summary
-        func row(_ label: String, _ value: String, _ style: StyledLine.Style = .plain) -> StyledLine {
+        func row(_ label: DisplayText, _ value: DisplayText, _ style: StyledLine.Style = .plain) -> StyledLine {
             var line = StyledLine()
-            line.add(TerminalText.padRight(label, 13), .bold)
+            line.add(label.paddedRight(13), .bold)
             line.add(value, style)
             return line
         }
-        var total = TerminalText.duration(s.focusedSeconds) + " · ✓\(r.totals.completed) ✗\(r.totals.interrupted)"
+        var total: DisplayText = "\(TerminalText.duration(s.focusedSeconds)) · ✓\(r.totals.completed) ✗\(r.totals.interrupted)"
         if let p = s.completionPercent { total += " · \(p)% completed" }
         var lines = [row("Total", total)]
         let dayWord = r.window.dayCount == 1 ? "day" : "days"
@@ -196,7 +198,7 @@ package struct StatsRenderer: Sendable {
         }
         lines.append(row("Streak", s.streakDays == 1 ? "1 day" : "\(s.streakDays) days"))
         var previous = StyledLine()
-        previous.add(TerminalText.padRight("Previous", 13), .bold)
+        previous.add(DisplayText("Previous").paddedRight(13), .bold)
         previous.add("\(TerminalText.duration(s.previousFocusedSeconds)) · \(rangeLabel(s.previous))")
         if let change = s.changePercent {
             let rounded = Int(change.rounded(.toNearestOrAwayFromZero))
@@ -217,10 +219,10 @@ package struct StatsRenderer: Sendable {
         let nameWidth = max(4, width - (2 + 2 + amountWidth + 2 + percentWidth + 2))
         for (i, item) in e.subtasks.enumerated() {
             var line = StyledLine()
-            let name = Sanitized.terminal("\(item.task)/\(item.subtask)")
-            line.add("  " + TerminalText.padRight(name, nameWidth))
-            line.add("  " + TerminalText.padLeft(amounts[i], amountWidth))
-            line.add("  " + TerminalText.padLeft(percents[i], percentWidth))
+            let name: DisplayText = "\(item.task)/\(item.subtask)"
+            line.add("  \(name.paddedRight(nameWidth))")
+            line.add("  \(TerminalText.padLeft(amounts[i], amountWidth))")
+            line.add("  \(TerminalText.padLeft(percents[i], percentWidth))")
             if item.done { line.add(" ✓", .green) }
             lines.append(line)
         }
@@ -234,12 +236,12 @@ package struct StatsRenderer: Sendable {
 
     private func insights(_ i: StatsInsights) -> [StyledLine] {
         var lines = [StyledLine("Insights", .bold)]
-        func row(_ label: String, _ value: String) -> StyledLine {
-            var line = StyledLine("  " + TerminalText.padRight(label, 16))
+        func row(_ label: DisplayText, _ value: DisplayText) -> StyledLine {
+            var line = StyledLine("  \(label.paddedRight(16))")
             line.add(value)
             return line
         }
-        func hourText(_ hour: Int) -> String {
+        func hourText(_ hour: Int) -> DisplayText {
             guard let b = i.byHour.first(where: { $0.hour == hour }) else { return "" }
             let noun = b.sessions == 1 ? "session" : "sessions"
             return "\(twoDigits(hour)):00–\(twoDigits((hour + 1) % 24)):00 · \(b.completionPercent)% of \(b.sessions) \(noun) completed"
@@ -249,7 +251,7 @@ package struct StatsRenderer: Sendable {
         if i.byHour.count == 1, let only = i.byHour.first { lines.append(row("Hour", hourText(only.hour))) }
         if !i.byPlannedLength.isEmpty {
             let text = i.byPlannedLength.map { "\($0.bucket.label) \($0.completionPercent)%" }.joined(separator: " · ")
-            lines.append(row("By length", text))
+            lines.append(row("By length", DisplayText(text)))
             if let span = i.suggestedSpanSeconds, let bucket = i.suggestedSpanBucket {
                 lines.append(row("Suggested span", "\(TerminalText.duration(span)) (\(bucket.label) sessions finish ≥ 80%)"))
             } else {

@@ -47,8 +47,8 @@ package struct StatsTaskChart: Sendable {
     }
 
     /// The cells of a group in a bar: a block in its colour, or its letter without colour.
-    private func cells(_ group: Group, _ count: Int) -> String {
-        String(repeating: color ? "█" : group.letter, count: count)
+    private func cells(_ group: Group, _ count: Int) -> DisplayText {
+        DisplayText(String(repeating: color ? "█" : group.letter, count: count))
     }
 
     /// A day's bar of `cells` whole cells, cut into the day's tasks in proportion to their time
@@ -76,21 +76,21 @@ package struct StatsTaskChart: Sendable {
     /// colour), wrapped to `width` columns, each line indented by `indent`.
     package func legend(width: Int, indent: Int) -> [StyledLine] {
         var lines: [StyledLine] = []
-        var line = StyledLine(TerminalText.spaces(indent))
+        var line = StyledLine(.spaces(indent))
         var used = indent
         let room = max(8, width - indent)
         for group in groups {
-            let name = TerminalText.truncated(Sanitized.terminal(group.name), to: max(4, room - 2))
-            let entry = 2 + TerminalText.width(name)
+            let name = DisplayText(group.name).truncated(to: max(4, room - 2))
+            let entry = 2 + TerminalText.width(name.string)
             let separator = used > indent ? 3 : 0
             if used > indent, used + separator + entry > width {
                 lines.append(line)
-                line = StyledLine(TerminalText.spaces(indent))
+                line = StyledLine(.spaces(indent))
                 used = indent
             }
             if used > indent { line.add(color ? "   " : " · ") }
-            line.add(color ? "█" : group.letter, group.style)
-            line.add(" " + name)
+            line.add(color ? "█" : DisplayText(group.letter), group.style)
+            line.add(" \(name)")
             used += (used > indent ? 3 : 0) + entry
         }
         if used > indent { lines.append(line) }
@@ -101,8 +101,8 @@ package struct StatsTaskChart: Sendable {
     /// share of the window's focus. Fits `width` columns.
     package func shareChart(total: Int, width: Int) -> [StyledLine] {
         guard total > 0, !groups.isEmpty else { return [] }
-        let names = groups.map { (color ? "" : $0.letter + " ") + Sanitized.terminal($0.name) }
-        let nameWidth = min(names.map(TerminalText.width).max() ?? 4, max(8, width / 3))
+        let names: [DisplayText] = groups.map { "\(color ? "" : $0.letter + " ")\($0.name)" }
+        let nameWidth = min(names.map { TerminalText.width($0.string) }.max() ?? 4, max(8, width / 3))
         let percents = groups.map { "\(StatsMath.percent($0.seconds, of: total) ?? 0)%" }
         let percentWidth = 4
         let bar = max(1, width - nameWidth - 2 - 2 - percentWidth)
@@ -110,14 +110,14 @@ package struct StatsTaskChart: Sendable {
         var lines = [StyledLine("Share by task", .bold)]
         for (k, group) in groups.enumerated() {
             var line = StyledLine()
-            line.add(TerminalText.padRight(TerminalText.truncated(names[k], to: nameWidth), nameWidth))
+            line.add(names[k].truncated(to: nameWidth).paddedRight(nameWidth))
             line.add("  ")
             let eighths = max(1, min(bar * 8, Int((Double(group.seconds) / Double(widest) * Double(bar * 8)).rounded())))
             var blocks = String(repeating: "█", count: eighths / 8)
             if eighths % 8 > 0 { blocks += Self.partialBlocks[eighths % 8 - 1] }
-            line.add(blocks, group.style)
-            line.add(TerminalText.spaces(bar - TerminalText.width(blocks)))
-            line.add("  " + TerminalText.padLeft(percents[k], percentWidth))
+            line.add(DisplayText(blocks), group.style)
+            line.add(.spaces(bar - TerminalText.width(blocks)))
+            line.add("  \(TerminalText.padLeft(percents[k], percentWidth))")
             lines.append(line)
         }
         return lines

@@ -4,15 +4,17 @@ import FoundationEssentials
 
 /// The live countdown view: three lines, fitted to the width, redrawn in place. Pure.
 package struct CountdownRenderer: Sendable {
-    package var path: String
+    /// The task or subtask counted down: text from the database, so the renderer takes it only
+    /// made safe.
+    package var path: DisplayText
     /// The width the layout is made for (at least 20 columns).
     package var width: Int
     /// The terminal's real width: no line drawn is wider, however narrow the terminal.
     package var columns: Int
     package var color: Bool
 
-    package init(path: String, width: Int, color: Bool) {
-        self.path = Sanitized.terminal(path)
+    package init(path: DisplayText, width: Int, color: Bool) {
+        self.path = path
         self.width = max(20, width)
         self.columns = max(1, width)
         self.color = color
@@ -23,13 +25,12 @@ package struct CountdownRenderer: Sendable {
     /// the terminal's width now (it may have been narrowed since), each takes
     /// ⌈width ÷ columns⌉ rows once the terminal has re-wrapped it, so the cursor climbs all of
     /// them and no fragment of the old frame stays on screen.
-    package static func clearSequence(drawnWidths: [Int], columns: Int) -> String {
+    package static func clearSequence(drawnWidths: [Int], columns: Int) -> DisplayText {
         guard !drawnWidths.isEmpty else { return "" }
         let columns = max(1, columns)
         let rows = drawnWidths.reduce(0) { $0 + max(1, ($1 + columns - 1) / columns) }
-        var out = "\r"
-        if rows > 1 { out += "\u{1B}[\(rows - 1)A" }
-        return out + "\u{1B}[J"
+        // Cursor up (CUU) and erase in display (ED), ECMA-48: the view's own escapes.
+        return rows > 1 ? "\r\u{1B}[\(rows - 1)A\u{1B}[J" : "\r\u{1B}[J"
     }
 
     /// `s` cut to `n` display columns; colour escapes are kept whole and take no room, and a cut
@@ -50,10 +51,15 @@ package struct CountdownRenderer: Sendable {
         return out.contains("\u{1B}") ? out + "\u{1B}[0m" : out
     }
 
-    private func style(_ style: StyledLine.Style, _ s: String) -> String { style.apply(s, color: color) }
+    private func style(_ style: StyledLine.Style, _ s: DisplayText) -> String { style.apply(s, color: color).string }
 
-    /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session so far.
-    package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
+    /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session
+    /// so far. Made of the path (`DisplayText`) and the view's own text and colours.
+    package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [DisplayText] {
+        layout(snap, todaySeconds: todaySeconds).map(DisplayText.init(trusted:))
+    }
+
+    private func layout(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
         let phaseName: String
         let phaseColor: StyledLine.Style
         switch snap.phase {
@@ -63,14 +69,14 @@ package struct CountdownRenderer: Sendable {
         }
         let state = snap.isPaused ? " " + style(.boldYellow, "PAUSED") : ""
         // Line 1: phase, path, cycle (an open session has no cycles: it counts up).
-        let headLeft = style(phaseColor, "● " + phaseName) + state + "  "
+        let headLeft = style(phaseColor, "● \(phaseName)") + state + "  "
         let headRight = snap.isOpen ? "  open" : "  cycle \(snap.cycle)/\(snap.cycles)"
         let pathRoom = width - TerminalText.displayWidth(headLeft) - TerminalText.displayWidth(headRight)
-        let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path, pathRoom), pathRoom) + headRight : TerminalText.truncate(path, max(1, width - TerminalText.displayWidth(headLeft))))
+        let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path.string, pathRoom), pathRoom) + headRight : TerminalText.truncate(path.string, max(1, width - TerminalText.displayWidth(headLeft))))
 
         if snap.isOpen { return openLines(snap, line1: line1, todaySeconds: todaySeconds) }
         // Line 2: the clock face, a progress bar, percent and today's total.
-        let clock = style(.bold, DurationParser.clock(snap.remainingSeconds))
+        let clock = style(.bold, DisplayText(DurationParser.clock(snap.remainingSeconds)))
         let planned = max(1, snap.plannedSeconds)
         let done = min(1, max(0, 1 - snap.remaining.seconds / Double(planned)))
         let percent = " \(Int((done * 100).rounded(.down)))%"
@@ -85,7 +91,7 @@ package struct CountdownRenderer: Sendable {
         }
         // Line 3: keys.
         let keys = snap.isPaused ? "space resume · s skip · q stop" : "space pause · s skip · q stop"
-        let line3 = style(.dim, TerminalText.truncate(keys, width))
+        let line3 = style(.dim, DisplayText(TerminalText.truncate(keys, width)))
         let fitted = [line1, "  " + line2, "  " + line3].map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         // A terminal narrower than the layout's minimum still gets lines that fit it.
         return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
@@ -93,15 +99,15 @@ package struct CountdownRenderer: Sendable {
 
     /// An open session: the time so far (no bar: there is no end to measure against).
     private func openLines(_ snap: SessionSnapshot, line1: String, todaySeconds: Int) -> [String] {
-        let line2 = style(.bold, DurationParser.clock(snap.focusedSeconds)) + " so far  today " + DurationParser.format(todaySeconds)
+        let line2 = style(.bold, DisplayText(DurationParser.clock(snap.focusedSeconds))) + " so far  today " + DurationParser.format(todaySeconds)
         let keys = snap.isPaused ? "space resume · q stop" : "space pause · q stop"
-        let fitted = [line1, "  " + line2, "  " + style(.dim, TerminalText.truncate(keys, width))]
+        let fitted = [line1, "  " + line2, "  " + style(.dim, DisplayText(TerminalText.truncate(keys, width)))]
             .map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted
     }
 
     private func bar(_ fraction: Double, _ n: Int) -> String {
         let filled = Int((fraction * Double(n)).rounded(.down))
-        return style(.green, String(repeating: "█", count: filled)) + style(.dim, String(repeating: "░", count: max(0, n - filled)))
+        return style(.green, DisplayText(String(repeating: "█", count: filled))) + style(.dim, DisplayText(String(repeating: "░", count: max(0, n - filled))))
     }
 }

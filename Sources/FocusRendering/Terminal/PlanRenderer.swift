@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusStorage
 import FoundationEssentials
@@ -48,16 +49,16 @@ package enum PlanRenderer {
     /// `  09:00–09:25  Thesis/Chapter 2  planned  block 12`: the block's number (its `id` in
     /// `plan --json`, `block_id` in `log --json`), written so that it is never read as a path
     /// (`#12` names task or subtask 12; README, "Commands").
-    package static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> String {
-        var s = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(Sanitized.shown(b.path))  \(b.status.rawValue)"
+    package static func blockLine(_ b: BlockView, calendar: LocalCalendar) -> DisplayText {
+        var s: DisplayText = "  \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  \(shown: b.path)  \(b.status.rawValue)"
         if b.pinnedUID != nil, b.status == .planned { s += " (pinned)" }
         if let id = b.id { s += "  block \(id)" }
         return s
     }
 
     /// Blocks grouped under `Mon 23 Nov 2026` headings.
-    package static func blocksByDay(_ blocks: [BlockView], calendar: LocalCalendar) -> String {
-        var out = ""
+    package static func blocksByDay(_ blocks: [BlockView], calendar: LocalCalendar) -> DisplayText {
+        var out: DisplayText = ""
         var current: LocalDate?
         for b in blocks {
             let day = calendar.day(of: b.start)
@@ -66,47 +67,47 @@ package enum PlanRenderer {
                 out += "\(RelativeTime.shortDay(day)) \(day.year)\n"
                 current = day
             }
-            out += blockLine(b, calendar: calendar) + "\n"
+            out += "\(blockLine(b, calendar: calendar))\n"
         }
         return out
     }
 
-    package static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> String {
+    package static func riskLines(_ risks: [RiskView], calendar: LocalCalendar, now: Date? = nil) -> DisplayText {
         guard !risks.isEmpty else { return "" }
-        var out = "At risk (\(risks.count)):\n"
+        var out: DisplayText = "At risk (\(risks.count)):\n"
         for r in risks {
-            out += "  \(Sanitized.shown("\(r.task)/\(r.subtask)"))  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
+            out += "  \(shown: "\(r.task)/\(r.subtask)")  due \(RelativeTime.shortDateTime(r.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(r.neededSeconds)), \(DurationParser.format(r.freeSeconds)) free"
             if let cap = r.capSeconds { out += " · held to \(DurationParser.format(cap)) a day by its daily cap" }
-            if !r.competitors.isEmpty { out += " · competing: " + r.competitors.map(Sanitized.terminal).joined(separator: ", ") }
+            if !r.competitors.isEmpty { out += " · competing: \(r.competitors.joined(separator: ", "))" }
             out += "\n"
         }
         return out
     }
 
     /// `Overdue (1):` and its lines: work whose due date has passed, never planned.
-    package static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar, now: Date? = nil) -> String {
+    package static func overdueLines(_ items: [OverdueView], calendar: LocalCalendar, now: Date? = nil) -> DisplayText {
         guard !items.isEmpty else { return "" }
-        var out = "Overdue (\(items.count)):\n"
+        var out: DisplayText = "Overdue (\(items.count)):\n"
         for o in items {
-            out += "  \(Sanitized.terminal("\(o.task)/\(o.subtask)"))  was due \(RelativeTime.shortDateTime(o.due, calendar: calendar, now: now))"
+            out += "  \("\(o.task)/\(o.subtask)")  was due \(RelativeTime.shortDateTime(o.due, calendar: calendar, now: now))"
             out += "  needs \(DurationParser.format(o.remainingSeconds))\n"
         }
         return out
     }
 
     /// `Not planned (1):` and its lines: work with an estimate but no due date.
-    package static func undatedLines(_ items: [UndatedView]) -> String {
+    package static func undatedLines(_ items: [UndatedView]) -> DisplayText {
         guard !items.isEmpty else { return "" }
-        var out = "Not planned (\(items.count)):\n"
+        var out: DisplayText = "Not planned (\(items.count)):\n"
         for u in items {
-            out += "  \(Sanitized.terminal("\(u.task)/\(u.subtask)"))  not planned: no due date · needs \(DurationParser.format(u.remainingSeconds))\n"
+            out += "  \("\(u.task)/\(u.subtask)")  not planned: no due date · needs \(DurationParser.format(u.remainingSeconds))\n"
         }
         return out
     }
 
-    package static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> String {
-        var out = dryRun ? "Dry run: nothing saved.\n\n" : ""
+    package static func text(_ outcome: PlanOutcome, dryRun: Bool, calendar: LocalCalendar, now: Date? = nil) -> DisplayText {
+        var out: DisplayText = dryRun ? "Dry run: nothing saved.\n\n" : ""
         let listed = !outcome.overdue.isEmpty || !outcome.undated.isEmpty
         if outcome.blocks.isEmpty {
             if !outcome.result.items.isEmpty || listed {
@@ -119,19 +120,20 @@ package enum PlanRenderer {
         }
         for section in [overdueLines(outcome.overdue, calendar: calendar, now: now), riskLines(outcome.atRisk, calendar: calendar, now: now),
                         undatedLines(outcome.undated)] where !section.isEmpty {
-            out += "\n" + section
+            out += "\n\(section)"
         }
         return out
     }
 
     /// `Plan: 12 blocks ahead, 1 subtask at risk (see `focus plan`).`
-    package static func summary(_ outcome: PlanOutcome) -> String {
+    package static func summary(_ outcome: PlanOutcome) -> DisplayText {
         let ahead = outcome.result.schedule.blocks.count
-        var s = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
+        var s: DisplayText = "Plan: \(ahead) block\(ahead == 1 ? "" : "s") ahead"
         let risk = outcome.atRisk.count
         if risk > 0 { s += ", \(risk) subtask\(risk == 1 ? "" : "s") at risk" }
         let overdue = outcome.overdue.count
         if overdue > 0 { s += ", \(overdue) overdue" }
-        return s + " (see `focus plan`)."
+        s += " (see `focus plan`)."
+        return s
     }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FoundationEssentials
 
@@ -172,30 +173,30 @@ package enum StatusRenderer {
 
     /// Waybar's custom module with `"return-type": "json"`: one object per run. Waybar reads
     /// text and tooltip as Pango markup, so `&`, `<` and `>` are escaped.
-    package static func waybar(_ facts: StatusFacts) -> String {
+    package static func waybar(_ facts: StatusFacts) -> DisplayText {
         var classes: [JSON] = [.string(facts.session?.state ?? "idle")]
         if let s = facts.session { classes.append(.string(s.phase.rawValue)) }
-        return JSON.object([
+        return DisplayText(JSON.object([
             ("text", .string(markup(barText(facts)))),
             ("tooltip", .string(markup(detail(facts).joined(separator: "\n")))),
             ("class", .array(classes)),
             ("percentage", .int(percentage(facts))),
-        ]).rendered()
+        ]))
     }
 
     /// i3blocks' protocol: full_text, short_text and color, one line each.
-    package static func i3blocks(_ facts: StatusFacts) -> String {
-        [oneLine(barText(facts)), oneLine(shortText(facts)), color(facts)].joined(separator: "\n")
+    package static func i3blocks(_ facts: StatusFacts) -> DisplayText {
+        "\(shown: barText(facts))\n\(shown: shortText(facts))\n\(color(facts))"
     }
 
     /// The same as one JSON object a line, for i3blocks' `interval=persist` with `format=json`
     /// (`focus status --follow --i3blocks`): in that mode each plain line would be a new full_text.
-    package static func i3blocksJSON(_ facts: StatusFacts) -> String {
-        JSON.object([
+    package static func i3blocksJSON(_ facts: StatusFacts) -> DisplayText {
+        DisplayText(JSON.object([
             ("full_text", .string(oneLine(barText(facts)))),
             ("short_text", .string(oneLine(shortText(facts)))),
             ("color", .string(color(facts))),
-        ]).rendered()
+        ]))
     }
 
     /// Red at work, green on a break, amber when paused, grey when idle.
@@ -205,7 +206,7 @@ package enum StatusRenderer {
         return s.phase == .work ? "#E5534B" : "#57AB5A"
     }
 
-    private static func oneLine(_ s: String) -> String { Sanitized.shown(s) }
+    private static func oneLine(_ s: String) -> String { DisplayText(shown: s).string }
 
     private static func markup(_ s: String) -> String {
         var out = ""

@@ -2,7 +2,8 @@ import FocusText
 import FoundationEssentials
 
 /// A line of terminal output made of styled runs, cut to a width before styles are applied:
-/// the one styled-text type of every terminal view (stats, tasks, the countdown).
+/// the one styled-text type of every terminal view (stats, tasks, the countdown). Runs are
+/// `DisplayText`, so no foreign text joins a line unsanitised; `rendered` adds the only escapes.
 package struct StyledLine: Sendable {
     package enum Style: Sendable {
         case plain, bold, dim, green, red, cyan, yellow, boldYellow, boldRed, boldGreen, boldCyan, blue, magenta
@@ -26,22 +27,30 @@ package struct StyledLine: Sendable {
         }
 
         /// `text` in this style (SGR escapes, ECMA-48) when `color` is on, else as it is.
-        package func apply(_ text: String, color: Bool) -> String {
+        package func apply(_ text: DisplayText, color: Bool) -> DisplayText {
+            DisplayText(trusted: apply(text.string, color: color))
+        }
+
+        fileprivate func apply(_ text: String, color: Bool) -> String {
             guard color, let code = sgr else { return text }
             return "\u{1B}[\(code)m" + text + "\u{1B}[0m"
         }
     }
 
-    package var runs: [(String, Style)] = []
+    /// The runs' text, each made safe on its way in (`add`).
+    package private(set) var runs: [(String, Style)] = []
 
     package init() {}
-    package init(_ text: String, _ style: Style = .plain) { runs = [(text, style)] }
+    package init(_ text: DisplayText, _ style: Style = .plain) { runs = [(text.string, style)] }
 
-    package mutating func add(_ text: String, _ style: Style = .plain) { runs.append((text, style)) }
+    package mutating func add(_ text: DisplayText, _ style: Style = .plain) { runs.append((text.string, style)) }
+
+    /// Another line's runs after these.
+    package mutating func add(_ line: StyledLine) { runs += line.runs }
 
     /// The line cut to `width` columns (with `…`), trailing spaces removed, styled with SGR
     /// escapes when `color` is on.
-    package func rendered(width: Int, color: Bool) -> String {
+    package func rendered(width: Int, color: Bool) -> DisplayText {
         var kept: [(String, Style)] = []
         if columns <= width {
             kept = runs
@@ -84,7 +93,7 @@ package struct StyledLine: Sendable {
                 out += text
             }
         }
-        return out
+        return DisplayText(trusted: out)
     }
 
     /// The columns the runs take side by side: the sum of theirs when widths add up

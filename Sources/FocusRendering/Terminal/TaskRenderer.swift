@@ -4,6 +4,8 @@ import FocusText
 import FoundationEssentials
 
 /// Text and JSON for `focus task list` and `focus task show`. Pure: tests pin its output.
+/// The text is built as bytes with colour escapes; every title, note and name in it is
+/// `DisplayText(shown:)`, and the whole comes out as `DisplayText(trusted:)`.
 package struct TaskRenderer {
     package let now: Date
     package let calendar: LocalCalendar
@@ -20,19 +22,19 @@ package struct TaskRenderer {
         self.defaultSpanSeconds = defaultSpanSeconds
     }
 
-    private func dim(_ s: String) -> String { StyledLine.Style.dim.apply(s, color: color) }
-    private func bold(_ s: String) -> String { StyledLine.Style.bold.apply(s, color: color) }
-    private func red(_ s: String) -> String { StyledLine.Style.red.apply(s, color: color) }
+    private func dim(_ s: DisplayText) -> String { StyledLine.Style.dim.apply(s, color: color).string }
+    private func bold(_ s: DisplayText) -> String { StyledLine.Style.bold.apply(s, color: color).string }
+    private func red(_ s: DisplayText) -> String { StyledLine.Style.red.apply(s, color: color).string }
 
     /// Every task, subtasks indented with id, logged/estimate, progress, due.
     /// Built as bytes: appending to a String cost thousands of instructions a row, and
     /// `task list` shows every row of a database that may hold thousands of subtasks.
-    package func list(_ tasks: [TaskOverview]) -> String {
+    package func list(_ tasks: [TaskOverview]) -> DisplayText {
         var out: [UInt8] = []
         out.reserveCapacity(tasks.reduce(0) { $0 + 48 + $1.subtasks.count * 112 })
         let idWidth = 1 + String(tasks.lazy.flatMap { $0.subtasks }.map { $0.subtask.id ?? 0 }.max() ?? 0).count
         for t in tasks {
-            out.append(contentsOf: bold(Sanitized.shown(t.task.title)).utf8)
+            out.append(contentsOf: bold(DisplayText(shown: t.task.title)).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
             if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
@@ -45,17 +47,17 @@ package struct TaskRenderer {
                 out.append(0x0A)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return DisplayText(trusted: String(decoding: out, as: UTF8.self))
     }
 
-    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int) -> String {
         var line: [UInt8] = []
         line.reserveCapacity(120)
         subtaskLine(s, idWidth: idWidth, into: &line)
         return String(decoding: line, as: UTF8.self)
     }
 
-    package func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
+    func subtaskLine(_ s: SubtaskOverview, idWidth: Int, into line: inout [UInt8]) {
         func append(_ text: String, paddedTo n: Int) {
             line.append(contentsOf: text.utf8)
             let w = TerminalText.displayWidth(text)
@@ -64,7 +66,7 @@ package struct TaskRenderer {
         append("#" + String(s.subtask.id ?? 0), paddedTo: idWidth)
         line.append(contentsOf: "  ".utf8)
         let titleRoom = max(10, min(28, width - 52))
-        let title = (s.subtask.done ? "✓ " : "") + Sanitized.shown(s.subtask.title)
+        let title = (s.subtask.done ? "✓ " : "") + DisplayText(shown: s.subtask.title).string
         append(TerminalText.truncate(title, titleRoom), paddedTo: titleRoom)
         line.append(contentsOf: "  ".utf8)
         var progress = DurationParser.format(s.loggedSeconds)
@@ -83,11 +85,11 @@ package struct TaskRenderer {
             text += RelativeTime.due(due, now: now, calendar: calendar)
             text += ")"
             line.append(0x20)
-            line.append(contentsOf: (due <= now && !s.subtask.done ? red(text) : text).utf8)
+            line.append(contentsOf: (due <= now && !s.subtask.done ? red(DisplayText(text)) : text).utf8)
         }
         if let rule = s.subtask.recurrence {
             line.append(contentsOf: " · ".utf8)
-            line.append(contentsOf: dim(rule.description).utf8)
+            line.append(contentsOf: dim(DisplayText(rule.description)).utf8)
         }
         if TaskRenderer.isOverdue(s, now: now) {
             line.append(0x20)
@@ -98,9 +100,9 @@ package struct TaskRenderer {
         }
     }
 
-    package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> String {
-        var out = bold(Sanitized.shown(t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
-        if let notes = t.task.notes { out += "  " + Sanitized.shown(notes) + "\n" }
+    package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> DisplayText {
+        var out = bold(DisplayText(shown: t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        if let notes = t.task.notes { out += "  " + DisplayText(shown: notes).string + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty {
             out += "  No subtasks.\n"
@@ -110,7 +112,7 @@ package struct TaskRenderer {
         }
         out += blockSection(blocks, naming: true)
         if let sessions { out += sessionSection(sessions, naming: true) }
-        return out
+        return DisplayText(trusted: out)
     }
 
     /// How many blocks ahead, blocks gone by, and sessions `task show` lists; the rest are counted.
@@ -120,14 +122,14 @@ package struct TaskRenderer {
     /// `upcoming blocks:` soonest first (a block running now among them), then `earlier blocks:`
     /// latest first, at most `shownBlocks` of each: `    Mon 30 Nov 09:00–09:25  planned  #12`,
     /// with the subtask's title when `naming` (a task's view). `blocks` come by start.
-    package func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
+    func blockSection(_ blocks: [BlockView], naming: Bool) -> String {
         let upcoming = blocks.filter { $0.end > now }
         let earlier = Array(blocks.filter { $0.end <= now }.reversed())
         let today = calendar.day(of: now)
         let days = blocks.isEmpty ? [] : [upcoming.prefix(TaskRenderer.shownBlocks), earlier.prefix(TaskRenderer.shownBlocks)]
             .flatMap { $0.map { RelativeTime.shortDay(calendar.day(of: $0.start), today: today) } }
         let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
-        let nameWidth = naming ? (blocks.map { TerminalText.displayWidth(TerminalText.truncate(Sanitized.shown($0.subtask), 40)) }.max() ?? 0) : 0
+        let nameWidth = naming ? (blocks.map { TerminalText.displayWidth(TerminalText.truncate(DisplayText(shown: $0.subtask).string, 40)) }.max() ?? 0) : 0
         var out = ""
         func lines<C: Collection>(_ title: String, _ list: C) where C.Element == BlockView {
             guard !list.isEmpty else { return }
@@ -135,7 +137,7 @@ package struct TaskRenderer {
             for b in list.prefix(TaskRenderer.shownBlocks) {
                 let day = RelativeTime.shortDay(calendar.day(of: b.start), today: today)
                 out += "    " + TerminalText.pad(day, dayWidth) + " \(calendar.timeOfDay(of: b.start))–\(calendar.timeOfDay(of: b.end))  "
-                if naming { out += TerminalText.pad(TerminalText.truncate(Sanitized.shown(b.subtask), 40), nameWidth) + "  " }
+                if naming { out += TerminalText.pad(TerminalText.truncate(DisplayText(shown: b.subtask).string, 40), nameWidth) + "  " }
                 out += b.status.rawValue
                 // The block's number, never `#9` (which names task 9): as plan lines write it.
                 if let id = b.id { out += "  " + dim("block \(id)") }
@@ -150,14 +152,14 @@ package struct TaskRenderer {
 
     /// `sessions:` newest first, at most `shownSessions`, then how many more there are:
     /// `    ✓ Fri 27 Nov 09:00–09:25  25m  #21  note`, with the subtask's title when `naming`.
-    package func sessionSection(_ page: SessionPage, naming: Bool) -> String {
+    func sessionSection(_ page: SessionPage, naming: Bool) -> String {
         guard !page.entries.isEmpty else { return "" }
         let today = calendar.day(of: now)
         let shown = page.entries.prefix(TaskRenderer.shownSessions)
         let days = shown.map { RelativeTime.shortDay(calendar.day(of: $0.log.startedAt), today: today) }
         let dayWidth = days.map(TerminalText.displayWidth).max() ?? 0
         // A task's view names the subtask of each session; one logged on the task itself has none.
-        let names = naming ? shown.map { e in e.subtask.map { TerminalText.truncate(Sanitized.shown($0), 40) } ?? "–" } : []
+        let names = naming ? shown.map { e in e.subtask.map { TerminalText.truncate(DisplayText(shown: $0).string, 40) } ?? "–" } : []
         let nameWidth = names.map(TerminalText.displayWidth).max() ?? 0
         var out = "  sessions, newest first (\(page.count), \(DurationParser.format(page.focusedSeconds))):\n"
         for (i, (e, day)) in zip(shown, days).enumerated() {
@@ -166,7 +168,7 @@ package struct TaskRenderer {
             out += TerminalText.pad(DurationParser.format(e.log.focusedSeconds), 7)
             if naming { out += " " + TerminalText.pad(names[i], nameWidth) }
             out += "  " + dim("#\(e.log.id ?? 0)")
-            if let note = e.log.note { out += "  " + dim(Sanitized.shown(note)) }
+            if let note = e.log.note { out += "  " + dim(DisplayText(shown: note)) }
             out += "\n"
         }
         let more = page.count - shown.count
@@ -174,9 +176,9 @@ package struct TaskRenderer {
         return out
     }
 
-    package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> String {
+    package func show(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView] = [], sessions: SessionPage) -> DisplayText {
         let sub = s.subtask
-        var out = bold(Sanitized.shown("\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
+        var out = bold(DisplayText(shown: "\(task.title)/\(sub.title)")) + " " + dim("#\(sub.id ?? 0)") + (sub.done ? " ✓ done" : "") + "\n"
         func row(_ k: String, _ v: String) { out += "  " + TerminalText.pad(k, 14) + v + "\n" }
         var logged = DurationParser.format(s.loggedSeconds)
         if let e = sub.estimateSeconds { logged += " of " + DurationParser.format(e) + (s.progressPercent.map { " (\($0)%)" } ?? "") }
@@ -198,11 +200,11 @@ package struct TaskRenderer {
         row("span", DurationParser.format(sub.spanSeconds ?? defaultSpanSeconds) + (sub.spanSeconds == nil ? " (the work length)" : ""))
         if let cap = sub.maxPerDaySeconds { row("max per day", DurationParser.format(cap)) }
         row("priority", sub.priority.name)
-        if let notes = sub.notes { row("notes", Sanitized.shown(notes)) }
+        if let notes = sub.notes { row("notes", DisplayText(shown: notes).string) }
         // A series' blocks and sessions are its instances': each named.
         out += blockSection(blocks, naming: sub.isSeries)
         out += sessionSection(sessions, naming: sub.isSeries)
-        return out
+        return DisplayText(trusted: out)
     }
 
     /// `estimate 6h · due Fri 27 Nov 17:00 (in 5 days) · span 50m`.
@@ -238,7 +240,7 @@ package struct TaskRenderer {
     }
 
     /// Why a subtask with an estimate but no due date is not planned (nil otherwise).
-    package static func unplannedNote(_ s: Subtask, path: String) -> String? {
+    package static func unplannedNote(_ s: Subtask, path: String) -> DisplayText? {
         guard unplannedReason(s) == "not planned: no due date" else { return nil }
         return "note: '\(path)' has no due date, so it is not planned; give it one to plan it: `focus task edit \(Quoted.shell(path)) --due DATE`."
     }

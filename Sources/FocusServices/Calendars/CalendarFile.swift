@@ -63,15 +63,15 @@ package enum CalendarFile {
     package static func calendarName(option: String?, document: ICSDocument, file: String) throws(FocusError) -> String {
         if let option {
             let trimmed = option.trimmingSpaces()
-            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: Sanitized.isUnsafe) else {
+            guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: DisplayText.isUnsafe) else {
                 throw .invalidValue(what: "calendar name", value: option, expected: "a name with visible characters")
             }
             return trimmed
         }
         if let inside = document.name?.trimmingSpaces(), !inside.isEmpty {
-            return Sanitized.terminal(inside)
+            return DisplayText(inside).string
         }
         let base = Paths.removingExtension(Paths.name(of: file))
-        return base.isEmpty ? "calendar" : Sanitized.terminal(base)
+        return base.isEmpty ? "calendar" : DisplayText(base).string
     }
 }

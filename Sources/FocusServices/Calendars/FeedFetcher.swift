@@ -1,3 +1,4 @@
+import FocusText
 import FocusCalendar
 import FocusCore
 import FocusRendering
@@ -24,12 +25,12 @@ package struct FeedFetcher {
         let (calendarName, events, occurrences) = try CalendarFile.expand(
             data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
             strict: false, attendance: .current(env, db), declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
-            warn: { env.console.note($0) })
+            warn: { env.console.note(DisplayText($0)) })
         var state = state
         if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
             state.emptyKeptAsideAt = now
             try db.updateFeedState(calendarID: calendarID, state: state.encoded)
-            env.console.note("warning: calendar '\(Sanitized.terminal(calendarName))' came back with no events while the copy kept has \(keptEvents); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(Sanitized.terminal(calendarName))' --accept-empty`.")
+            env.console.note("warning: calendar '\(calendarName)' came back with no events while the copy kept has \(keptEvents); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(calendarName)' --accept-empty`.")
             return
         }
         state.fetchedAt = now
@@ -43,11 +44,11 @@ package struct FeedFetcher {
         try db.replaceDeclined(calendarNamed: calendarName, declined)
         let outcome = Planning.replanIfStale(env, db)
         let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
-        var line = "\(verb) calendar \(Sanitized.terminal(calendarName))\(replacing): \(events) event\(events == 1 ? "" : "s"), "
+        var line = "\(verb) calendar \(DisplayText(calendarName).string)\(replacing): \(events) event\(events == 1 ? "" : "s"), "
             + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
         if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome)
+            line += " " + PlanRenderer.summary(outcome).string
         }
-        env.console.line(line)
+        env.console.line(DisplayText(line))
     }
 }

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusNetwork
 import FocusStorage
@@ -106,12 +107,12 @@ extension PlanPublisher {
                     try db.forgetPublished(targetID: target.id, uid: existing.uid)
                     refusals.again.append(want)
                 } else {
-                    summary.warnings.append("'\(Sanitized.terminal(summaryOf(want)))' was changed in the calendar while focus wrote it: left as it is for now.")
+                    summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
                 }
             }
             for existing in refusals.deletions {
                 if !isGone(existing.url) {
-                    summary.warnings.append("an event focus wrote (\(Sanitized.terminal(existing.uid))) was changed in the calendar since: left there, and focus no longer manages it.")
+                    summary.warnings.append("an event focus wrote (\(DisplayText(existing.uid).string)) was changed in the calendar since: left there, and focus no longer manages it.")
                 }
                 try db.forgetPublished(targetID: target.id, uid: existing.uid)
             }
@@ -126,7 +127,7 @@ extension PlanPublisher {
                 try record(want, url: Publication.resourceURL(calendar: target.url, uid: want.uid), etag: etag)
                 if again || gone.contains(want.uid) { summary.restored += 1 } else { summary.created += 1 }
             case .changedOnServer, .missing:
-                summary.warnings.append("'\(Sanitized.terminal(summaryOf(want)))' was not written: another event is at its place in the calendar, and focus writes over no event it did not write.")
+                summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was not written: another event is at its place in the calendar, and focus writes over no event it did not write.")
             }
         }
 
@@ -173,7 +174,7 @@ extension PlanPublisher {
             } catch {
                 let message = (error as? FocusError)?.description ?? "\(error)"
                 try? db.notePublication(targetID: target.id, at: nil, error: message)
-                lines.append("warning: the plan was not published to \(Sanitized.terminal(target.name)) (it will be when the server answers): \(message)")
+                lines.append("warning: the plan was not published to \(DisplayText(target.name).string) (it will be when the server answers): \(message)")
             }
         }
         return lines

@@ -124,7 +124,7 @@ package struct PlanPublisher {
             // Deleted in another app: made again, and every event written again (nothing to warn about).
             _ = try client.makeCalendar(target.url, displayName: target.name, endpoint)
             try db.forgetAllPublished(targetID: target.id)
-            summary.notes.append("calendar \(Sanitized.terminal(target.name)) was deleted there: made it again.")
+            summary.notes.append("calendar \(DisplayText(target.name).string) was deleted there: made it again.")
             return (PublicationReview(), nil)
         }
         let copies = changes.changed.compactMap { r in
@@ -152,7 +152,7 @@ package struct PlanPublisher {
         for event in review.gone + review.lost { try db.forgetPublished(targetID: target.id, uid: event.uid) }
         for event in review.records { try db.recordPublished(targetID: target.id, event) }
         for event in review.edited where event.kind == .block {
-            summary.warnings.append("an event focus wrote (\(Sanitized.terminal(event.uid))) was changed in the calendar: left as it is (delete it there and focus writes it again).")
+            summary.warnings.append("an event focus wrote (\(DisplayText(event.uid).string)) was changed in the calendar: left as it is (delete it there and focus writes it again).")
         }
         var pinned = false
         for move in review.moved {
@@ -167,7 +167,7 @@ package struct PlanPublisher {
             }
             pinned = true
             let when = RelativeTime.shortDateTime(move.time.start, calendar: env.calendar, now: env.now())
-            summary.notes.append("\(Sanitized.terminal(block.path)) is pinned at \(when), where it was moved in the calendar "
+            summary.notes.append("\(DisplayText(block.path).string) is pinned at \(when), where it was moved in the calendar "
                 + "(`focus plan --unpin \(Quoted.shell(block.path))` lets focus plan it again).")
         }
         if pinned { _ = Planning.replanIfStale(env, db) }
@@ -183,12 +183,12 @@ package struct PlanPublisher {
         if summary.updated > 0 { changes.append("\(summary.updated) updated") }
         if summary.deleted > 0 { changes.append("\(summary.deleted) removed") }
         let detail = changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")
-        return "Published \(what) to \(Sanitized.terminal(target.name)) (\(detail))."
+        return "Published \(what) to \(DisplayText(target.name).string) (\(detail))."
     }
 
     /// The refusal for a calendar that holds another machine's plan.
     package static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
-        "calendar '\(Sanitized.terminal(target))' holds the plan that focus on \(Sanitized.terminal(String(other.host.prefix(64)))) publishes "
+        "calendar '\(DisplayText(target).string)' holds the plan that focus on \(DisplayText(String(other.host.prefix(64))).string) publishes "
             + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
             + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."
     }

@@ -1,6 +1,7 @@
 import FocusCalendar
 import FocusCore
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// The one re-plan every command uses (`plan`, `task add/edit/done`, `calendar import/rm`,

@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusNetwork
 import FocusStorage
@@ -28,20 +29,20 @@ extension SyncEngine.Summary {
     /// What a sync did, in one or two lines.
     package func lines(target: SyncTarget) -> [String] {
         var lines: [String] = []
-        if let backup = backup { lines.append("Backed up the database to \(Sanitized.terminal(backup)) first.") }
+        if let backup = backup { lines.append("Backed up the database to \(DisplayText(backup).string) first.") }
         var parts: [String] = []
         if received > 0 { parts.append("\(received) received") }
         if sent > 0 { parts.append("\(sent) sent") }
         if deletedHere > 0 { parts.append("\(deletedHere) deleted here") }
         if deletedThere > 0 { parts.append("\(deletedThere) deleted there") }
-        lines.append("Synced with \(Sanitized.terminal(target.name)): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
+        lines.append("Synced with \(DisplayText(target.name).string): \(parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")).")
         if conflicts > 0 {
             lines.append("\(conflicts) field\(conflicts == 1 ? " was" : "s were") changed on both machines: the newer kept; see `focus sync status`.")
         }
         lines += settings
         for label in kept {
-            lines.append("warning: '\(Sanitized.terminal(label))' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(Sanitized.terminal(label))' --force")
+            lines.append("warning: '\(DisplayText(label).string)' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(DisplayText(label).string)' --force")
         }
-        return lines + warnings.map { "warning: " + Sanitized.terminal($0) }
+        return lines + warnings.map { "warning: " + DisplayText($0).string }
     }
 }

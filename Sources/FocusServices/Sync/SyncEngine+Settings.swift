@@ -1,3 +1,4 @@
+import FocusText
 import FocusCore
 import FocusStorage
 import FoundationEssentials
@@ -100,7 +101,7 @@ extension SyncEngine {
             }
             try AtomicFile.write(text, to: env.configPath, access: .privateToUser)
             let said = change.config.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-            lines.append("Settings from the other machines: \(Sanitized.terminal(said)).")
+            lines.append("Settings from the other machines: \(DisplayText(said).string).")
         }
         let present = try db.calendars()
         let names = Set(present.map { TaskCatalog.key($0.name) }), sources = Set(present.map(\.source))
@@ -114,12 +115,12 @@ extension SyncEngine {
             _ = try db.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
             // Subscribed by this person on their other machine, through their own calendar.
             try env.trustSettings([StoredSetting(kind: .feed, url: feed.address).digest])
-            lines.append("Subscribed to calendar \(Sanitized.terminal(name)) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
+            lines.append("Subscribed to calendar \(DisplayText(name).string) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
         }
         for address in change.drop {
             for calendar in try db.calendars() where !calendar.connected && calendar.source == address {
                 _ = try db.removeCalendar(named: calendar.name)
-                lines.append("Removed calendar \(Sanitized.terminal(calendar.name)): the other machines no longer subscribe to it.")
+                lines.append("Removed calendar \(DisplayText(calendar.name).string): the other machines no longer subscribe to it.")
             }
         }
         try db.markPlanStale()

@@ -59,9 +59,11 @@ extension AppDatabase {
     /// Stores a calendar and its occurrences in one transaction, replacing a calendar of the same
     /// name (case-insensitively). `occurrence` reads (start, end, summary, all-day, uid) from an
     /// element. Returns whether one was replaced. (The plan is then stale: see `replanIfStale`.)
+    /// `batchSize`: busy times per INSERT (`BusyInserter.batchSize` when nil); 1 is the plain
+    /// path, one row per statement, that a test holds the batches to.
     @discardableResult
     package func importCalendar<S: Sequence>(
-        _ calendar: CalendarImport, occurrences: S,
+        _ calendar: CalendarImport, occurrences: S, batchSize: Int? = nil,
         occurrence: (S.Element) -> (Date, Date, String, Bool, String)
     ) throws(FocusError) -> Bool {
         try write { db in
@@ -77,7 +79,7 @@ extension AppDatabase {
                             calendar.eventCount])
             let id = db.lastInsertedRowID
             try AppDatabase.insertContent(calendar.content, calendarID: id, db)
-            var busy = BusyInserter(db, calendarID: id)
+            var busy = BusyInserter(db, calendarID: id, batchSize: batchSize ?? BusyInserter.batchSize)
             for element in occurrences {
                 let (start, end, summary, allDay, uid) = occurrence(element)
                 try busy.add(start: start, end: end, summary: summary, allDay: allDay, uid: uid)
@@ -212,19 +214,21 @@ extension AppDatabase {
 
 /// Stores a calendar's occurrences many rows per statement, the values bound through SQLite's
 /// C API (`StatementArguments` box every value: for half a million busy times that boxing, not
-/// SQLite, was most of an import's write).
+/// SQLite, was most of an import's write; README, "Fast paths").
 struct BusyInserter {
     static let batchSize = 500
+    private let batchSize: Int
     private let db: Database
     private let calendarID: Int64
     private var pending: [(start: Int64, end: Int64, summary: String, allDay: Bool, uid: String)] = []
     private(set) var longest: Int64 = 0
     private(set) var count = 0
 
-    init(_ db: Database, calendarID: Int64) {
+    init(_ db: Database, calendarID: Int64, batchSize: Int = BusyInserter.batchSize) {
         self.db = db
         self.calendarID = calendarID
-        pending.reserveCapacity(Self.batchSize)
+        self.batchSize = max(1, batchSize)
+        pending.reserveCapacity(self.batchSize)
     }
 
     mutating func add(start: Date, end: Date, summary: String, allDay: Bool, uid: String) throws {
@@ -233,7 +237,7 @@ struct BusyInserter {
         longest = max(longest, e - s)
         count += 1
         pending.append((s, e, summary, allDay, uid))
-        if pending.count == Self.batchSize { try flush() }
+        if pending.count == batchSize { try flush() }
     }
 
     static func sql(rows: Int) -> String {

@@ -28,8 +28,11 @@ extension AppDatabase {
     /// `sameTimesArePresent`: a session whose start and end are those of one already in the
     /// log is already present, whatever its task (another tracker's interval imported again
     /// with other `--map` rules is the same interval, not more time).
+    /// `batchSize`: sessions per INSERT (`SessionImporter.batchSize` when nil); 1 is the plain
+    /// path, one row per statement, that a test holds the batches to.
     package func importSessions(
-        now: Date, sameTimesArePresent: Bool = false, _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
+        now: Date, sameTimesArePresent: Bool = false, batchSize: Int? = nil,
+        _ produce: (_ insert: (SessionRecord) throws -> Void) throws -> Void
     ) throws(FocusError) -> ImportSummary {
         try write { db in
             // The whole import is one transaction: with SQLite's default 2 MB page cache its
@@ -37,7 +40,7 @@ extension AppDatabase {
             // 64 MB holds the working set of a large import; the default comes back after.
             try db.execute(sql: "PRAGMA cache_size = -65536")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
-            let importer = try SessionImporter(db, now: now)
+            let importer = try SessionImporter(db, now: now, batchSize: max(1, batchSize ?? SessionImporter.batchSize))
             let sameTimes = sameTimesArePresent ? try db.cachedStatement(sql: "SELECT 1 FROM timeLog WHERE startedAt = ? AND endedAt = ? LIMIT 1") : nil
             try produce { record in
                 if let sameTimes, try Row.fetchOne(sameTimes, arguments: [record.start, record.end]) != nil {
@@ -165,20 +168,14 @@ private final class SessionImporter {
     var summary = ImportSummary()
     /// Task ids by title key.
     var taskIDs: [String: Int64] = [:]
-    /// Task ids by title exactly as written in the file (saves lower-casing every line's title).
-    var taskIDsByTitle: [String: Int64] = [:]
-    /// Subtask ids by task id and title exactly as written.
-    var subtaskIDsByTitle: [Int64: [String: Int64]] = [:]
     /// Subtask ids by task id, then title key.
     var subtaskIDs: [Int64: [String: Int64]] = [:]
-    /// Titles resolved in this import: the key work for a repeated title happens once.
-    var lastTask: (title: String, id: Int64)?
-    var lastSubtask: (taskID: Int64, title: String, id: Int64)?
 
     /// Sessions are inserted `batchSize` at a time, by one statement: an insert that fires
     /// triggers keeps a statement journal to undo just itself, and copying each page it touches
-    /// there first was a third of the work of a one-row insert.
+    /// there first was a third of the work of a one-row insert (README, "Fast paths").
     static let batchSize = 64
+    let batchSize: Int
     /// Sessions resolved to ids, waiting for the next batch.
     var pending: [(task: Int64, subtask: Int64?, record: SessionRecord)] = []
     let insertBatch: Statement
@@ -187,17 +184,18 @@ private final class SessionImporter {
     let insertSubtask: Statement
     let findSession: Statement
 
-    init(_ db: Database, now: Date) throws {
+    init(_ db: Database, now: Date, batchSize: Int) throws {
         self.db = db
         self.now = now.unixSeconds
+        self.batchSize = batchSize
         for row in try Row.fetchAll(db, sql: "SELECT id, titleKey FROM task") {
             taskIDs[row.text(1)] = row.id(0)
         }
         for row in try Row.fetchAll(db, sql: "SELECT id, taskId, titleKey FROM subtask") {
             subtaskIDs[row.id(1), default: [:]][row.text(2)] = row.id(0)
         }
-        pending.reserveCapacity(Self.batchSize)
-        insertBatch = try db.makeStatement(sql: Self.insertSQL(rows: Self.batchSize))
+        pending.reserveCapacity(batchSize)
+        insertBatch = try db.makeStatement(sql: Self.insertSQL(rows: batchSize))
         insertPathID = try db.cachedStatement(sql: "INSERT INTO pathId DEFAULT VALUES")
         insertTask = try db.cachedStatement(sql: "INSERT INTO task (id, title, titleKey, createdAt) VALUES (?, ?, ?, ?)")
         insertSubtask = try db.cachedStatement(sql: "INSERT INTO subtask (id, taskId, title, titleKey, createdAt) VALUES (?, ?, ?, ?, ?)")
@@ -216,14 +214,14 @@ private final class SessionImporter {
         let taskID = try task(r.task)
         let subtaskID = try r.subtask.map { try subtask($0, of: taskID) }
         pending.append((taskID, subtaskID, r))
-        if pending.count == Self.batchSize { try flush() }
+        if pending.count == batchSize { try flush() }
     }
 
     /// Inserts the pending sessions: the values are bound through SQLite's C API
     /// (`StatementArguments` box each value).
     func flush() throws {
         guard !pending.isEmpty else { return }
-        let statement = pending.count == Self.batchSize ? insertBatch : try db.makeStatement(sql: Self.insertSQL(rows: pending.count))
+        let statement = pending.count == batchSize ? insertBatch : try db.makeStatement(sql: Self.insertSQL(rows: pending.count))
         statement.clearBindings()
         for (k, p) in pending.enumerated() {
             let i = Int32(k * 9)
@@ -257,11 +255,6 @@ private final class SessionImporter {
     }
 
     private func task(_ title: String) throws -> Int64 {
-        if let last = lastTask, last.title == title { return last.id }
-        if let id = taskIDsByTitle[title] {
-            lastTask = (title, id)
-            return id
-        }
         let key = TaskCatalog.key(title)
         let id: Int64
         if let found = taskIDs[key] {
@@ -273,17 +266,10 @@ private final class SessionImporter {
             taskIDs[key] = id
             summary.createdTasks += 1
         }
-        taskIDsByTitle[title] = id
-        lastTask = (title, id)
         return id
     }
 
     private func subtask(_ title: String, of taskID: Int64) throws -> Int64 {
-        if let last = lastSubtask, last.taskID == taskID, last.title == title { return last.id }
-        if let id = subtaskIDsByTitle[taskID]?[title] {
-            lastSubtask = (taskID, title, id)
-            return id
-        }
         let key = TaskCatalog.key(title)
         let id: Int64
         if let found = subtaskIDs[taskID]?[key] {
@@ -295,8 +281,6 @@ private final class SessionImporter {
             subtaskIDs[taskID, default: [:]][key] = id
             summary.createdSubtasks += 1
         }
-        subtaskIDsByTitle[taskID, default: [:]][title] = id
-        lastSubtask = (taskID, title, id)
         return id
     }
 }
