@@ -93,7 +93,12 @@ stamp:
 # its own (-function-sections), so that lld can lay out what `focus status` runs side by side
 # (Sources/focus/link-order.txt; README, Development). The scripts build through this target,
 # so every release build has the same flags and none recompiles another's work.
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -gnone -Xswiftc -Xfrontend -Xswiftc -function-sections
+# Concrete generic types' metadata through their accessors rather than by mangled name
+# (-disable-concrete-type-metadata-mangled-name-accessors): the runtime resolving a name such as
+# `Set<Name>` checks `Name: Hashable` by scanning every conformance record of the binary, once
+# per type, at every start (README, Development).
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -gnone -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 build: deps stamp
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product focus
 
