@@ -3,7 +3,7 @@
 behind it does (Nextcloud: about 100 ms a PUT), several at once (a thread per connection, HTTP/1.1
 keep-alive), or one at a time with --serial. For focus's tests and scripts/bench-sync.
 
-Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL [--forward-puts]]
+Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL [--forward-puts [--hold-deletes]]]
 
 A PUT is answered here: 201 with an ETag (412 for If-None-Match: * on a path written before),
 its body kept in DIR/bodies/PATH; a DELETE 204. With --upstream, every other request is passed
@@ -12,8 +12,9 @@ and a PUT to a collection (a path ending in /) is refused with 405, as servers o
 Radicale refuse it, so a sync writes one item per request: the server's cost per PUT is then the
 delay alone, as for a server whose own work (PHP) takes it and runs in parallel. With
 --forward-puts, a PUT is held, then passed on too (the upstream server then holds everything,
-for tests where a second machine reads what the first wrote).
-GET /_stats answers JSON: {"most_in_flight": N, "puts": N, "written": {path: count}}.
+for tests where a second machine reads what the first wrote). With --hold-deletes, a DELETE is
+held and passed on the same way (counted apart: "most_deletes_in_flight", "deleted").
+GET /_stats answers JSON: {"most_in_flight": N, "puts": N, "written": {path: count}, ...}.
 
 Listens on a free port of 127.0.0.1 and writes it to DIR/port once listening. Runs until killed.
 """
@@ -30,10 +31,12 @@ DIR, HOLD = sys.argv[1], float(sys.argv[2])
 SERIAL = "--serial" in sys.argv
 UPSTREAM = sys.argv[sys.argv.index("--upstream") + 1] if "--upstream" in sys.argv else None
 FORWARD_PUTS = UPSTREAM is not None and "--forward-puts" in sys.argv
+HOLD_DELETES = FORWARD_PUTS and "--hold-deletes" in sys.argv
 
 lock = threading.Lock()
 one_at_a_time = threading.Lock()
-stats = {"in_flight": 0, "most_in_flight": 0, "puts": 0, "written": {}}
+stats = {"in_flight": 0, "most_in_flight": 0, "puts": 0, "written": {},
+         "deletes_in_flight": 0, "most_deletes_in_flight": 0, "deleted": {}}
 upstream = threading.local()
 
 
@@ -73,10 +76,12 @@ class Handler(BaseHTTPRequestHandler):
         method = self.command
         if method == "GET" and self.path == "/_stats":
             with lock:
-                data = {k: v for k, v in stats.items() if k != "in_flight"}
+                data = {k: v for k, v in stats.items() if k not in ("in_flight", "deletes_in_flight")}
             return self.answer(200, [("Content-Type", "application/json")], json.dumps(data).encode())
         if method == "PUT" and UPSTREAM and self.path.endswith("/"):
             return self.answer(405, [("Allow", "GET, PUT, DELETE, PROPFIND, REPORT")])
+        if method == "DELETE" and HOLD_DELETES:
+            return self.held_delete()
         if method != "PUT":
             if UPSTREAM:
                 return self.answer(*forward(self, method, body))
@@ -112,6 +117,22 @@ class Handler(BaseHTTPRequestHandler):
                 one_at_a_time.release()
             with lock:
                 stats["in_flight"] -= 1
+        self.answer(status, headers, data)
+
+    def held_delete(self):
+        """A DELETE held, then passed on (--hold-deletes)."""
+        with lock:
+            stats["deletes_in_flight"] += 1
+            stats["most_deletes_in_flight"] = max(stats["most_deletes_in_flight"], stats["deletes_in_flight"])
+        try:
+            time.sleep(HOLD)
+            status, headers, data = forward(self, "DELETE", None)
+            with lock:
+                if 200 <= status < 300:
+                    stats["deleted"][self.path] = stats["deleted"].get(self.path, 0) + 1
+        finally:
+            with lock:
+                stats["deletes_in_flight"] -= 1
         self.answer(status, headers, data)
 
     do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_OPTIONS = handle_any

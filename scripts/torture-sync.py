@@ -7,11 +7,12 @@ connections (before and after the server saw the request), delays answers, answe
 412 to conditional writes, and cuts answers short. Random operations run on random machines:
 tasks and subtasks added, edited, renamed, done and deleted; sessions added (`log add`), edited
 and deleted; the plan published; syncs at random moments, some killed with SIGKILL; and another
-app edits and deletes items on the server directly (not through the proxy).
+app edits and deletes items on the server directly (not through the proxy), and adds subtasks
+to tasks there (then renames and deletes tasks that have them).
 
 The model records every session any machine recorded (its start is unique in the run, so the
 start names it everywhere) and, for every deletion, which sessions the deleter had seen then.
-After the faults stop and every machine has synced twice it checks:
+After the faults stop and every machine has synced until a pass changes nothing it checks:
   - every machine holds the same tasks, subtasks and sessions, and the server holds one to-do
     per task and subtask and one event per session (converged);
   - no session recorded anywhere is missing unless a deleter had seen it (lost);
@@ -387,19 +388,21 @@ class SyncFamily:
         self.row.check(p.returncode == 0, f"config set {key} {value} on machine {m}: {p.stderr.strip()}")
 
     def op_other_app(self):
+        """Another app (a phone's tasks app, a web calendar) edits the sync calendar directly:
+        renames to-dos, deletes sessions and to-dos, and adds subtasks to tasks that are there
+        (as such apps write them: a plain VTODO with RELATED-TO and no X-FOCUS-KIND). Tasks
+        that have subtasks are picked half the time, so that a machine deleting or renaming a
+        task meets a subtask it has never seen (README, "Two machines")."""
         items = self.view.items(SYNC_CALENDAR)
         todos = {h: (x, props(x, "VTODO")) for h, x in items.items() if props(x, "VTODO")}
         events = {h: (x, props(x, "VEVENT")) for h, x in items.items() if props(x, "VEVENT")}
+        tasks = sorted(h for h, (_, p) in todos.items() if not p.get("RELATED-TO"))
+        parents = {p.get("RELATED-TO") for _, p in todos.values() if p.get("RELATED-TO")}
+        with_children = [h for h in tasks if todos[h][1].get("UID") in parents]
         roll = self.rng.random()
-        if roll < 0.45 and todos:
-            href = self.rng.choice(sorted(todos))
-            text, p = todos[href]
-            title = self.fresh_name("App")
-            lines = unfold(text).splitlines()
-            lines = [f"SUMMARY:{title}" if l.startswith("SUMMARY") and i < len(lines) else l for i, l in enumerate(lines)]
-            code = self.view.request("PUT", href, "\r\n".join(lines) + "\r\n")
-            self.journal(f"another app: {href} {p.get('SUMMARY')!r} renamed {title!r} -> {code}")
-        elif roll < 0.75 and events:
+        if roll < 0.3 and todos:
+            self.app_rename(todos, self.app_pick(todos, with_children))
+        elif roll < 0.5 and events:
             href = self.rng.choice(sorted(events))
             code = self.view.request("DELETE", href)
             self.journal(f"another app: deleted session {href} {events[href][1].get('DTSTART')} -> {code}")
@@ -407,23 +410,60 @@ class SyncFamily:
                 start = events[href][1].get("DTSTART")
                 if start:
                     self.forgiven.add(ics_seconds(start))
+        elif roll < 0.75 and tasks:
+            self.app_add_subtask(todos, self.rng.choice(with_children if with_children and self.rng.random() < 0.5 else tasks))
         elif todos:
-            href = self.rng.choice(sorted(todos))
-            uid = todos[href][1].get("UID")
-            children = {p.get("UID") for _, p in todos.values() if p.get("RELATED-TO") == uid}
-            code = self.view.request("DELETE", href)
-            self.journal(f"another app: deleted to-do {href} {todos[href][1].get('SUMMARY')!r} -> {code}")
-            if code in (200, 204):
-                # The app had seen every session stored under the to-do (and its children).
-                for _, p in events.values():
-                    if p.get("X-FOCUS-TASK") == uid or p.get("X-FOCUS-SUBTASK") in children | {uid}:
-                        if p.get("DTSTART"):
-                            self.forgiven.add(ics_seconds(p["DTSTART"]))
+            self.app_delete(todos, events, self.app_pick(todos, with_children))
+
+    def app_pick(self, todos, with_children):
+        """A to-do for the app to change: a task that has subtasks half the time."""
+        if with_children and self.rng.random() < 0.5:
+            return self.rng.choice(with_children)
+        return self.rng.choice(sorted(todos))
+
+    def app_rename(self, todos, href):
+        text, p = todos[href]
+        title = self.fresh_name("App")
+        lines = unfold(text).splitlines()
+        lines = [f"SUMMARY:{title}" if l.startswith("SUMMARY") else l for l in lines]
+        code = self.view.request("PUT", href, "\r\n".join(lines) + "\r\n")
+        self.journal(f"another app: {href} {p.get('SUMMARY')!r} renamed {title!r} -> {code}")
+
+    def app_add_subtask(self, todos, href):
+        """A new subtask of the task at `href`, written as a tasks app writes it."""
+        parent = todos[href][1].get("UID")
+        self.names += 1
+        uid = f"app-subtask-{self.t.seed}-{self.names}@example.org"
+        title = f"App part {self.names}"
+        stamp = (NOW + dt.timedelta(minutes=self.tick)).strftime("%Y%m%dT%H%M%SZ")
+        text = "\r\n".join(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Another app//EN", "BEGIN:VTODO",
+                             f"UID:{uid}", f"DTSTAMP:{stamp}", f"CREATED:{stamp}", f"LAST-MODIFIED:{stamp}",
+                             f"SUMMARY:{title}", "STATUS:NEEDS-ACTION", f"RELATED-TO:{parent}",
+                             "END:VTODO", "END:VCALENDAR", ""])
+        folder = href.rsplit("/", 1)[0]
+        code = self.view.request("PUT", f"{folder}/{uid.split('@')[0]}.ics", text)
+        self.journal(f"another app: added subtask {title!r} ({uid}) to {href} {todos[href][1].get('SUMMARY')!r} -> {code}")
+
+    def app_delete(self, todos, events, href):
+        """Deletes the to-do at `href`; a task's subtasks go with it half the time (apps differ)."""
+        uid = todos[href][1].get("UID")
+        children = {h: p.get("UID") for h, (_, p) in todos.items() if p.get("RELATED-TO") == uid}
+        gone = [href] + (sorted(children) if children and self.rng.random() < 0.5 else [])
+        codes = [self.view.request("DELETE", h) for h in gone]
+        self.journal(f"another app: deleted to-do {href} {todos[href][1].get('SUMMARY')!r}"
+                     f"{f' and its {len(gone) - 1} subtasks' if len(gone) > 1 else ''} -> {codes}")
+        if any(code in (200, 204) for code in codes):
+            # The app had seen every session stored under the to-do (and its children).
+            seen = set(children.values()) | {uid}
+            for _, p in events.values():
+                if p.get("X-FOCUS-TASK") == uid or p.get("X-FOCUS-SUBTASK") in seen:
+                    if p.get("DTSTART"):
+                        self.forgiven.add(ics_seconds(p["DTSTART"]))
 
     def operate(self):
         m = self.rng.randrange(3)
         weights = [("add", 14), ("edit", 8), ("done", 3), ("rm", 3), ("log_add", 18), ("log_edit", 5), ("log_rm", 3),
-                   ("publish", 3), ("sync", 14), ("kill_sync", 5), ("other_app", 6), ("config", 4)]
+                   ("publish", 3), ("sync", 14), ("kill_sync", 5), ("other_app", 10), ("config", 4)]
         pick = self.rng.uniform(0, sum(w for _, w in weights))
         for name, w in weights:
             pick -= w
@@ -468,7 +508,9 @@ class SyncFamily:
         stored_sessions = [ics_seconds(p["DTSTART"]) for p in stored_events
                            if p.get("X-FOCUS-SESSION") and not p.get("X-FOCUS-RUNNING") and p.get("DTSTART")]
         stored_todos = sum(1 for x in items.values() if props(x, "VTODO"))
-        held = self.q(0, "SELECT (SELECT count(*) FROM task) + (SELECT count(*) FROM subtask)")
+        # A task with a due date holds it on a stand-in subtask (`<task UID>#due`), no to-do of its own.
+        held = self.q(0, "SELECT (SELECT count(*) FROM task) + (SELECT count(*) FROM subtask "
+                         "WHERE syncUid IS NULL OR syncUid NOT LIKE '%#due')")
         if not row.check(str(stored_todos) == held, f"the server holds {stored_todos} to-dos, machine 0 {held} tasks and subtasks"):
             converged = min(converged, 2)
         duplicated = 0
@@ -529,10 +571,16 @@ class SyncFamily:
                 self.operate()
                 row.runs += 1
             proxy.faulty = False
-            for _ in range(2):
+            # Syncs until a whole pass changes nothing (a change one machine makes in its last
+            # sync reaches the others only in their next), at least two passes, at most five.
+            for n in range(5):
+                quiet = True
                 for m in range(3):
                     p = self.op_sync(m)
                     row.check(p.returncode == 0, f"machine {m}'s sync once the faults stopped: exit {p.returncode}")
+                    quiet = quiet and "nothing changed" in p.stdout
+                if n >= 1 and quiet:
+                    break
             for m in range(3):
                 t.integrity(self.dbs[m], row, f"machine {m} at the end")
             converged, lost, duplicated = self.check()

@@ -31,8 +31,8 @@ package final class RadicaleServer: @unchecked Sendable {
     package let directory: URL
     private var pid: pid_t = 0
 
-    /// Whether `python3 -m radicale` can run here (`.ci/run` installs it with pip): tests that
-    /// need the server are skipped, not failed, without it.
+    /// Whether `python3 -m radicale` can run here (`.ci/run` installs it with pip). Tests that
+    /// need the server fail without it (a server that does not start says what to install).
     package static let available: Bool = {
         (try? run(["/usr/bin/env", "python3", "-c", "import radicale"], output: nil)) == 0
     }()
@@ -83,7 +83,9 @@ package final class RadicaleServer: @unchecked Sendable {
                 waitpid(pid, nil, 0)
             }
             try? FileManager.default.removeItem(at: directory)
-            throw RadicaleFailure(message: "\(kind) did not start: \(log.suffix(2000))")
+            let missing = (try? Self.run(["/usr/bin/env", "python3", "-c", "import \(kind)"], output: nil)) != 0
+            throw RadicaleFailure(message: missing ? "\(kind) is not installed: pip install radicale xandikos (.ci/run installs them)"
+                                                   : "\(kind) did not start: \(log.suffix(2000))")
         }
         port = found
     }

@@ -13,13 +13,14 @@ package final class SlowPutServer: @unchecked Sendable {
     private var pid: pid_t = 0
 
     /// `upstream`: a CalDAV server (`RadicaleServer.rootURL`) every request is passed on to,
-    /// each PUT after its hold (`--forward-puts`).
-    package init(hold: Double, serial: Bool = false, upstream: String? = nil) throws {
+    /// each PUT after its hold (`--forward-puts`); `holdDeletes`: each DELETE too.
+    package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
         pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
-                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? []),
+                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
+                                       + (holdDeletes ? ["--hold-deletes"] : []),
                                        output: directory.appendingPathComponent("log").path)
         let portFile = directory.appendingPathComponent("port").path
         let deadline = Date().addingTimeInterval(30)
@@ -39,6 +40,18 @@ package final class SlowPutServer: @unchecked Sendable {
 
     /// What the server saw: the most PUTs in flight at once, and how many PUTs wrote each path.
     package func stats() throws -> (mostInFlight: Int, written: [String: Int]) {
+        let object = try statsObject()
+        return (object["most_in_flight"] as? Int ?? 0, object["written"] as? [String: Int] ?? [:])
+    }
+
+    /// The DELETEs the server held (`holdDeletes`): the most in flight at once, and how many
+    /// deleted each path.
+    package func deleteStats() throws -> (mostInFlight: Int, deleted: [String: Int]) {
+        let object = try statsObject()
+        return (object["most_deletes_in_flight"] as? Int ?? 0, object["deleted"] as? [String: Int] ?? [:])
+    }
+
+    private func statsObject() throws -> [String: Any] {
         // Through the curl tool, never focus's own client.
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -48,8 +61,7 @@ package final class SlowPutServer: @unchecked Sendable {
         try curl.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         curl.waitUntilExit()
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        return (object["most_in_flight"] as? Int ?? 0, object["written"] as? [String: Int] ?? [:])
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
     deinit {

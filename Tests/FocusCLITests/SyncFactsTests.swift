@@ -175,6 +175,46 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
         #expect(await tasks(one).contains("Parser"))
     }
 
+    /// Seen in scripts/torture's sync family: a phone adds `Tests` under `Code`, then deletes
+    /// `Code` alone (its subtask stays, a to-do of its own there); laptop 1 had deleted `Code`
+    /// too and takes `Tests` for a task, while laptop 2 records work in `Code` and so keeps it,
+    /// with `Tests` under it. Both must end holding `Tests` as the same kind, or a session
+    /// recorded in it on one is skipped on the other at every sync.
+    @Test func aSubtaskLeftWithoutItsTaskIsTheSameKindOnBothMachines() async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Code/Refactor parser") == 0)
+        try sync(one, server)
+        try sync(two, server)
+        let code = try member(server, "VTODO", "Code")
+        let codeUID = try #require(code.text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
+        server.store(calendarURL + "tests.ics", """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Phone//EN\r\nBEGIN:VTODO\r\nUID:tests@phone.example\r\n\
+            DTSTAMP:20261124T090000Z\r\nSUMMARY:Tests\r\nDUE;VALUE=DATE:20261218\r\nRELATED-TO:\(codeUID)\r\n\
+            END:VTODO\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(await one.run("task", "rm", "Code", "--force") == 0)
+        server.remove(code.url)
+        #expect(await two.run("log", "add", "Code/Refactor parser", "--start", "2026-11-24 10:00", "--duration", "2h") == 0)
+        try sync(one, server)
+        try sync(two, server)
+        try sync(one, server)
+        #expect(await one.run("log", "add", "Tests", "--start", "2026-11-24 13:00", "--duration", "25m") == 0)
+        try sync(one, server)
+        try sync(two, server)
+        // The same tasks and subtasks (each machine numbers its own), `Tests` due on 18
+        // December on both.
+        let (listed, there) = (await tasks(one), await tasks(two))
+        let unnumbered = { (text: String) in text.split(separator: " ").filter { !$0.hasPrefix("#") }.joined(separator: " ") }
+        #expect(unnumbered(listed) == unnumbered(there), "\(listed)\n\(there)")
+        #expect(listed.split(separator: "\n").contains { $0.hasPrefix("Tests #") } && listed.contains("due Fri 18 Dec"), "\(listed)")
+        for world in [one, two] {
+            let logged = await sessions(world)
+            #expect(logged.contains { $0["task"] as? String == "Tests" && $0["subtask"] is NSNull }, "\(logged)")
+            #expect(logged.count == 2, "\(logged)")
+        }
+    }
+
     /// The calendar deleted in another app and made again, empty: every item is sent again,
     /// nothing is deleted on either machine.
     @Test func aCalendarMadeAgainGetsEverythingAgainAndNothingIsDeleted() async throws {

@@ -14,6 +14,10 @@ struct SimulatedServer: Sendable {
     var throttled: [Int: Double?] = [:]
     /// Completions (by their number, from 1) that fail (a connection reset).
     var failing: Set<Int> = []
+    /// A request arriving while this many are being served is answered 503 at once, with a
+    /// Retry-After of `pushBackWait` (a server with a cap on concurrent requests).
+    var pushBackAbove: Int?
+    var pushBackWait: Double = 1
 }
 
 /// What a simulated send showed.
@@ -29,12 +33,14 @@ private struct Run {
     var orderBroken = false
     var gaveUp = false
     var widths: [Int] = []
+    /// Requests the server answered 503.
+    var pushBacks = 0
 }
 
 private func simulate(_ server: SimulatedServer, orders: [Int], limit: Int = SendWindow.widest) -> Run {
     var run = Run(schedule: SendSchedule(orders: orders, limit: limit))
     var freeAt = Array(repeating: 0.0, count: server.workers)
-    var inFlight: [(index: Int, end: Double)] = []
+    var inFlight: [(index: Int, end: Double, refused: Bool)] = []
     var time = 0.0
     var completions = 0
     var holdEnds = 0.0
@@ -44,10 +50,15 @@ private func simulate(_ server: SimulatedServer, orders: [Int], limit: Int = Sen
         while let index = run.schedule.next(at: time) {
             if inFlight.contains(where: { orders[$0.index] < orders[index] }) { run.orderBroken = true }
             if time < holdEnds { run.startsDuringHold += 1 }
+            if let cap = server.pushBackAbove, inFlight.count(where: { !$0.refused }) >= cap {
+                inFlight.append((index, time + server.latency, true))
+                run.inFlightAtStart.append(inFlight.count)
+                continue
+            }
             let worker = freeAt.indices.min { freeAt[$0] < freeAt[$1] }!
             let end = max(time, freeAt[worker]) + server.latency
             freeAt[worker] = end
-            inFlight.append((index, end))
+            inFlight.append((index, end, false))
             run.inFlightAtStart.append(inFlight.count)
         }
         let soonest = inFlight.indices.min { inFlight[$0].end < inFlight[$1].end }
@@ -56,11 +67,15 @@ private func simulate(_ server: SimulatedServer, orders: [Int], limit: Int = Sen
             continue
         }
         guard let next = soonest else { break }
-        let (index, end) = inFlight.remove(at: next)
+        let (index, end, refused) = inFlight.remove(at: next)
         time = end
         completions += 1
         let outcome: SendWindow.Outcome
-        if let retryAfter = server.throttled[completions] {
+        if refused {
+            outcome = .throttled(retryAfter: server.pushBackWait)
+            holdEnds = time + server.pushBackWait
+            run.pushBacks += 1
+        } else if let retryAfter = server.throttled[completions] {
             outcome = .throttled(retryAfter: retryAfter)
             holdEnds = time + (retryAfter ?? 0)
         } else {
@@ -113,7 +128,6 @@ func aLimitKeepsTheWindowAtMostThatWide(limit: Int) {
     let run = simulate(server, orders: sessions(300))
     #expect(run.widths[148] == 8)
     #expect(run.widths[149] == 4)
-    #expect(run.schedule.window.width == 4)
     #expect(run.startsDuringHold == 0)
     // The write pushed back is sent again, and every write arrives once.
     #expect(run.answered.count == 300 && run.answered.values.allSatisfy { $0 == 1 })
@@ -124,8 +138,42 @@ func aLimitKeepsTheWindowAtMostThatWide(limit: Int) {
     var server = SimulatedServer(latency: 0.1, workers: 64)
     server.throttled[150] = .some(nil)
     let run = simulate(server, orders: sessions(300))
-    #expect(run.schedule.window.width == 4)
+    #expect(run.widths[149] == 4)
     #expect(run.answered.count == 300)
+}
+
+/// A server that pushes back once (here while the window is still at two, and again where it
+/// is at eight) and then takes eight at once: the window widens again, as at the start, once
+/// the server has answered a stretch without pushing back, and ends at eight.
+@Test(arguments: [3, 150])
+func afterOnePushBackTheWindowWidensAgainWhileTheServerKeepsUp(completion: Int) {
+    var server = SimulatedServer(latency: 0.1, workers: 64)
+    server.throttled[completion] = 1
+    let run = simulate(server, orders: sessions(400))
+    #expect(run.widths[completion - 1] < run.widths[max(0, completion - 2)] || run.widths[completion - 1] == 1)
+    #expect(run.schedule.window.width == SendWindow.widest)
+    #expect(run.inFlightAtStart.suffix(100).allSatisfy { $0 > 4 }, "at eight again long before the end")
+    #expect(run.answered.count == 400 && run.answered.values.allSatisfy { $0 == 1 })
+    #expect(run.startsDuringHold == 0 && !run.gaveUp)
+}
+
+/// A server that pushes back whenever more than two are in flight: after the second push-back
+/// at a width the window stays below it; it never goes wider than where it was first pushed
+/// back, pushes into the server no more than twice, and every write still arrives once.
+@Test(arguments: [2, 3])
+func aServerThatKeepsPushingBackKeepsTheWindowBelowItsLimit(cap: Int) {
+    var server = SimulatedServer(latency: 0.1, workers: 64)
+    server.pushBackAbove = cap
+    let run = simulate(server, orders: sessions(600))
+    let window = run.schedule.window
+    #expect(window.width == 2, "two at once: the widest the server took without pushing back")
+    #expect(window.ceiling <= cap)
+    #expect(run.inFlightAtStart.max()! <= 4)
+    // Two rounds of push-back (each at most the writes sent at the wider window), no more.
+    #expect(run.pushBacks <= 4, "\(run.pushBacks) push-backs")
+    #expect(run.inFlightAtStart.suffix(300).allSatisfy { $0 <= cap })
+    #expect(run.answered.count == 600 && run.answered.values.allSatisfy { $0 == 1 })
+    #expect(run.startsDuringHold == 0 && !run.gaveUp)
 }
 
 @Test(arguments: [(SendWindow.longestWait + 1, 1), (5.0, SendWindow.attempts)])

@@ -111,6 +111,39 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
         #expect(SyncPlan.nestedParents(goneToo, local: [:], states: [t.uid: agreed(t)])[u.uid]?.item?.kind == .task)
     }
 
+    /// Seen in scripts/torture's sync family: another app added a subtask to `Code`, then
+    /// deleted `Code` alone; this machine had deleted `Code` too, so the subtask's task is
+    /// nowhere and it is a task here. Another machine still holds `Code` (work it recorded
+    /// there keeps it) and so holds the subtask as a subtask: unless the task is written back
+    /// as one, the two machines hold it as two kinds for good, and a session recorded in it
+    /// on one never finds it on the other (lost there).
+    @Test func aSubtaskWhoseTaskIsNowhereIsWrittenBackAsATask() throws {
+        let t = task("focus-task-1@focus")
+        guard case var .subtask(planned) = sub("tests@phone.example", of: t.uid, "Tests") else { return }
+        planned.due = Date(timeIntervalSince1970: 1_797_634_800)
+        planned.estimateSeconds = 3600
+        let u = SyncItem.subtask(planned)
+        let changed = [t.uid: RemoteRead.Entry(item: nil, url: calendar + t.uid),
+                       u.uid: RemoteRead.Entry(item: u, url: calendar + "tests.ics", etag: "\"7\"",
+                                               data: Data(SyncCodec.encode(u, stamp: now).utf8))]
+        let entries = SyncPlan.nestedParents(changed, local: [:], states: [t.uid: agreed(t)])
+        #expect(entries[u.uid]?.item?.kind == .task && entries[u.uid]?.madeTask == true)
+        let plan = SyncPlan.decide(input(local: [], states: [agreed(t)], entries: entries), decode: decode)
+        #expect(plan.localChanges.contains { if case let .upsert(item) = $0 { item.uid == u.uid && item.kind == .task } else { false } })
+        let put = try #require(plan.writes.first { $0.url == calendar + "tests.ics" }, "\(plan.writes)")
+        guard case let .put(item, _, etag, exists, _) = put else { Issue.record("\(put)"); return }
+        #expect(item.kind == .task && etag == "\"7\"" && exists, "only over the version read")
+        // With its due date and estimate, as every machine reads the task back from its text.
+        guard case let .task(written) = item else { return }
+        #expect(written.due == planned.due && written.estimateSeconds == 3600)
+        #expect(decode(Data(SyncCodec.encode(item, stamp: now).utf8))?.digest == item.digest)
+        #expect(!plan.agreed.contains { $0.uid == u.uid }, "agreed once the server has the task")
+        // A subtask whose task is there stays as it is there: nothing written back.
+        let kept = SyncPlan.nestedParents([u.uid: changed[u.uid]!], local: [t.uid: t])
+        #expect(kept[u.uid]?.item == u && kept[u.uid]?.madeTask == false)
+        #expect(SyncPlan.decide(input(local: [t], states: [agreed(t)], entries: kept), decode: decode).writes.isEmpty)
+    }
+
     @Test func aRefusedWriteToAMissingMemberIsWrittenAgainAsNew() {
         let t = task("focus-task-1@focus")
         let put = SyncWrite.put(t, url: calendar + "t.ics", etag: "\"1\"", exists: true, over: nil)

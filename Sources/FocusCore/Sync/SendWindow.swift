@@ -11,9 +11,13 @@ import FoundationEssentials
 /// width (2, 4, 8) while each doubling raises the rate by `margin`; the first doubling that does
 /// not is undone and the width stays (a server that takes one request at a time, as Xandikos
 /// does, goes back to one). A server that pushes back (503 or 429, RFC 9110 section 15.6.4,
-/// RFC 6585 section 4) halves the width and holds every new write for its `Retry-After`; a
-/// failure while others were in flight goes back to one and tries the item again, one at a
-/// time; a failure of a write sent alone is final, as for the one-at-a-time sync.
+/// RFC 6585 section 4) halves the width and holds every new write for its `Retry-After`; once
+/// it has answered `calmStretch` writes in a row without pushing back, the window widens again
+/// by the same rule, but never again to a width the server pushed back at twice (nor wider).
+/// Writes already in flight when it narrowed were sent at the wider window: their push-backs
+/// do not narrow it again. A failure while others were in flight goes back to one and tries
+/// the item again, one at a time, for good; a failure of a write sent alone is final, as for
+/// the one-at-a-time sync.
 package struct SendWindow: Sendable, Equatable {
     /// Never more in flight than this.
     package static let widest = 8
@@ -46,9 +50,12 @@ package struct SendWindow: Sendable, Equatable {
 
     /// Writes that may be in flight now.
     package private(set) var width = 1
-    /// Widening is over: a wider window did not pay, the widest was reached, or the server
-    /// pushed back.
+    /// Widening is over (until the server has been calm after a push-back): a wider window did
+    /// not pay, the widest was reached, or the server pushed back.
     package private(set) var settled = false
+    /// The widest the window may become: `limit`, or narrower than a width the server pushed
+    /// back at twice.
+    package private(set) var ceiling: Int
     /// No write starts before this (seconds on the loop's clock): a `Retry-After`.
     package private(set) var holdUntil = 0.0
     /// Items per second at the width before this one.
@@ -58,6 +65,13 @@ package struct SendWindow: Sendable, Equatable {
     private var skip = 1
     private var measured = 0
     private var since = 0.0
+    /// Widening resumes after `calmStretch` answers in a row (set by a push-back).
+    private var awaitingCalm = false
+    private var calm = 0
+    /// The narrowest width the server pushed back at so far.
+    private var narrowestPushBack: Int?
+    /// Completions still to come of the writes in flight when the window last narrowed.
+    private var sentWider = 0
 
     /// The most in flight for this send: `widest`, or fewer (1: one at a time, for a benchmark
     /// of the difference).
@@ -65,10 +79,14 @@ package struct SendWindow: Sendable, Equatable {
 
     package init(limit: Int = SendWindow.widest) {
         self.limit = max(1, min(limit, Self.widest))
+        ceiling = self.limit
     }
 
     /// Completions each width is measured over.
     var sample: Int { max(8, 2 * width) }
+
+    /// Answers in a row without push-back after which the window widens again.
+    var calmStretch: Int { 2 * sample }
 
     /// Whether a write may start now, with `inFlight` already under way.
     package func mayStart(inFlight: Int, at time: Double) -> Bool {
@@ -80,19 +98,37 @@ package struct SendWindow: Sendable, Equatable {
     package mutating func observe(_ outcome: Outcome, attempt: Int, inFlight: Int, at time: Double) -> Verdict {
         switch outcome {
         case .answered:
+            if sentWider > 0 { sentWider -= 1 }
             measure(at: time)
+            calmDown(at: time)
             return .record
         case let .throttled(retryAfter):
             let wait = max(0, retryAfter ?? Double(attempt))
             guard attempt < Self.attempts, wait <= Self.longestWait else { return .giveUp }
-            narrow(to: max(1, width / 2), inFlight: inFlight)
+            pushedBack(inFlight: inFlight)
             holdUntil = max(holdUntil, time + wait)
             return .again
         case .failed:
             guard inFlight > 1, attempt == 1 else { return .giveUp }
+            awaitingCalm = false
             narrow(to: 1, inFlight: inFlight)
             return .again
         }
+    }
+
+    /// A 503 or 429: halve the window (once for the writes sent at the same width), and widen
+    /// again only after a calm stretch; a second push-back at this width or a narrower one
+    /// keeps the window below it from then on.
+    private mutating func pushedBack(inFlight: Int) {
+        calm = 0
+        if sentWider > 0 {
+            sentWider -= 1
+            return
+        }
+        if let narrowest = narrowestPushBack, width >= narrowest { ceiling = min(ceiling, max(1, width / 2)) }
+        narrowestPushBack = min(narrowestPushBack ?? width, width)
+        awaitingCalm = true
+        narrow(to: max(1, width / 2), inFlight: inFlight)
     }
 
     private mutating func narrow(to narrower: Int, inFlight: Int) {
@@ -100,7 +136,23 @@ package struct SendWindow: Sendable, Equatable {
         settled = true
         // What is still in flight was sent at the wider window.
         skip = max(1, inFlight - 1)
+        sentWider = inFlight - 1
         measured = 0
+    }
+
+    /// One more answer without push-back; after `calmStretch` of them (and none left of those
+    /// sent wider), widening starts again from this width, measured afresh.
+    private mutating func calmDown(at time: Double) {
+        guard awaitingCalm else { return }
+        calm += 1
+        guard calm >= calmStretch, sentWider == 0 else { return }
+        awaitingCalm = false
+        guard width * 2 <= ceiling else { return }
+        settled = false
+        previousRate = nil
+        skip = 0
+        measured = 0
+        since = time
     }
 
     private mutating func measure(at time: Double) {
@@ -121,7 +173,7 @@ package struct SendWindow: Sendable, Equatable {
             skip = width
             return
         }
-        guard width * 2 <= limit else {
+        guard width * 2 <= ceiling else {
             settled = true
             return
         }

@@ -62,7 +62,7 @@ extension SyncPlan {
                 plan.kept.append(label)
                 plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted", local: "deleted", remote: "kept", chosen: .remote)))
             }
-            if outcome.result != nil, input.renamedParents.contains(uid) { outcome.writeRemote = true }
+            if outcome.result != nil, input.renamedParents.contains(uid) || there?.madeTask == true { outcome.writeRemote = true }
             plan.conflicts += outcome.conflicts.map { (label, $0) }
             if outcome.writeLocal {
                 if let result = outcome.result {

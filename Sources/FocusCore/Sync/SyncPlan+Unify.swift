@@ -46,7 +46,10 @@ extension SyncPlan {
     /// To-dos nested deeper than a task and its subtasks (tasks.org and Thunderbird make
     /// grandchildren) attach to the nearest task above them; a to-do that is its own parent,
     /// or is in a cycle of parents, is a task. A subtask whose parent is nowhere (neither here
-    /// nor there) is a task too, so that it applies rather than waits for good. A task agreed
+    /// nor there) is a task too, so that it applies rather than waits for good; as whether its
+    /// parent is here differs between machines (another may keep the task, `decide`), it is
+    /// written back as a task (`madeTask`), or the machines would hold it as two kinds for
+    /// good and the sessions one records in it would never find it on the others. A task agreed
     /// before (`states`) that a read of changes does not list is there as it was, even when it
     /// was deleted here: a subtask added to it elsewhere stays its subtask (the task comes back
     /// with the work in it, `decide`), and the subtask's sessions find it.
@@ -73,8 +76,12 @@ extension SyncPlan {
             if let task {
                 if task != s.taskUID { out[uid]?.item = entry.item?.reparented { _ in task } }
             } else {
+                // Its due date and estimate go with it (a task holds them on its stand-in, as
+                // another app's to-do with a due date): the task written back says them, and
+                // every machine reads the same task from it.
                 out[uid]?.item = .task(SyncedTask(uid: uid, title: s.title.replacing("/", with: "-"), notes: s.notes, archived: s.done,
-                                                  modified: s.modified))
+                                                  modified: s.modified, due: s.due, estimateSeconds: s.estimateSeconds))
+                out[uid]?.madeTask = true
             }
         }
         return out

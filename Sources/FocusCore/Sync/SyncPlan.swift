@@ -65,6 +65,9 @@ package struct RemoteRead: Sendable {
         package var url: String
         package var etag: String?
         package var data: Data?
+        /// A subtask there taken for a task here, its task being nowhere (`nestedParents`):
+        /// written back as a task, so that every machine holds it so.
+        package var madeTask = false
 
         package init(item: SyncItem?, url: String, etag: String? = nil, data: Data? = nil) {
             self.item = item

@@ -5,10 +5,12 @@ import FocusStorage
 import FoundationEssentials
 
 extension PlanPublisher {
-    /// Performs a publication's writes. A conditional write refused with 412 is checked against
-    /// the calendar's listing before anything else: DAViCal and Radicale answer 412, not 404, to
-    /// an `If-Match` on a member that no longer exists (RFC 7232 section 3.1), and such an event
-    /// is gone there, to be written again.
+    /// Performs a publication's writes, several at once where the server keeps up
+    /// (`WriteSender`): every PUT first, then the DELETEs, so that a publication cut off leaves
+    /// the old blocks beside the new rather than neither. A conditional write refused with 412
+    /// is checked against the calendar's listing once the others ended: DAViCal and Radicale
+    /// answer 412, not 404, to an `If-Match` on a member that no longer exists (RFC 7232 section
+    /// 3.1), and such an event is gone there, to be written again (together, after the rest).
     struct Writer {
         let publisher: PlanPublisher
         let target: PublishTarget
@@ -17,8 +19,6 @@ extension PlanPublisher {
         let texts: [String]
         /// UIDs of events found deleted there: writing them is writing them again.
         let gone: Set<String>
-        /// The calendar's members and their ETags, read once at the first 412.
-        private var listing: [String: String?]?
 
         init(publisher: PlanPublisher, target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, texts: [String], gone: Set<String>) {
             self.gone = gone
@@ -29,66 +29,106 @@ extension PlanPublisher {
             self.texts = texts
         }
 
-        private var client: any CalDAVClient { publisher.client }
+        private var sender: WriteSender { WriteSender(env: publisher.env, client: publisher.client, endpoint: endpoint) }
 
-        mutating func perform(_ action: PublishAction, summary: inout Summary) throws {
-            switch action {
-            case let .create(want):
-                try create(want, summary: &summary, again: false)
-            case let .update(want, existing):
-                switch try client.put(existing.url, ics: data(want), ifMatch: existing.etag ?? "*", endpoint) {
-                case let .written(etag):
-                    try record(want, url: existing.url, etag: etag)
-                    summary.updated += 1
-                case .missing:
+        /// What is left to do once the first writes were answered.
+        private struct Refusals {
+            /// Events to write again as new (their old version is not there).
+            var again: [WantedEvent] = []
+            /// Updates and deletions refused with 412: gone there, or changed there.
+            var updates: [(want: WantedEvent, existing: PublishedEvent)] = []
+            var deletions: [PublishedEvent] = []
+        }
+
+        func perform(_ actions: [PublishAction], summary: inout Summary) throws {
+            var writes: [PublishAction] = []
+            for action in actions {
+                if case let .forget(existing) = action {
                     try db.forgetPublished(targetID: target.id, uid: existing.uid)
-                    try create(want, summary: &summary, again: true)
-                case .changedOnServer:
-                    if try isGone(existing.url) {
-                        try db.forgetPublished(targetID: target.id, uid: existing.uid)
-                        try create(want, summary: &summary, again: true)
-                    } else {
-                        summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
-                    }
+                } else {
+                    writes.append(action)
                 }
-            case let .delete(existing):
-                switch try client.delete(existing.url, ifMatch: existing.etag, endpoint) {
-                case .written:
-                    summary.deleted += 1
-                case .missing:
-                    break
-                case .changedOnServer:
-                    if try !isGone(existing.url) {
-                        summary.warnings.append("an event focus wrote (\(DisplayText(existing.uid).string)) was changed in the calendar since: left there, and focus no longer manages it.")
-                    }
-                }
+            }
+            var refusals = Refusals()
+            try sender.send(orders: writes.map { if case .delete = $0 { 1 } else { 0 } }) { index in
+                request(writes[index])
+            } answered: { index, answer in
+                try record(writes[index], answer, refusals: &refusals, summary: &summary)
+            }
+            try settle(&refusals, summary: &summary)
+            try sender.send(orders: refusals.again.map { _ in 0 }) { index in
+                request(.create(refusals.again[index]))
+            } answered: { index, answer in
+                try created(refusals.again[index], answer, again: true, summary: &summary)
+            }
+        }
+
+        private func request(_ action: PublishAction) -> RemoteWriteRequest {
+            switch action {
+            case let .create(want): .put(url: Publication.resourceURL(calendar: target.url, uid: want.uid), ics: data(want), ifMatch: nil)
+            case let .update(want, existing): .put(url: existing.url, ics: data(want), ifMatch: existing.etag ?? "*")
+            case let .delete(existing), let .forget(existing): .delete(url: existing.url, ifMatch: existing.etag)
+            }
+        }
+
+        /// Records one answer of the first writes; what needs the listing or a second write is
+        /// left in `refusals`.
+        private func record(_ action: PublishAction, _ answer: RemoteWrite, refusals: inout Refusals, summary: inout Summary) throws {
+            switch (action, answer) {
+            case let (.create(want), _):
+                try created(want, answer, again: false, summary: &summary)
+            case let (.update(want, existing), .written(etag)):
+                try record(want, url: existing.url, etag: etag)
+                summary.updated += 1
+            case let (.update(want, existing), .missing):
                 try db.forgetPublished(targetID: target.id, uid: existing.uid)
-            case let .forget(existing):
+                refusals.again.append(want)
+            case let (.update(want, existing), .changedOnServer):
+                refusals.updates.append((want, existing))
+            case let (.delete(existing), .changedOnServer):
+                refusals.deletions.append(existing)
+            case let (.delete(existing), _):
+                if case .written = answer { summary.deleted += 1 }
+                try db.forgetPublished(targetID: target.id, uid: existing.uid)
+            case (.forget, _):
+                break
+            }
+        }
+
+        /// The 412s: an event absent from the calendar's listing (read once) is gone there; one
+        /// that is there was changed there and is left as it is.
+        private func settle(_ refusals: inout Refusals, summary: inout Summary) throws {
+            guard !refusals.updates.isEmpty || !refusals.deletions.isEmpty else { return }
+            let members = try publisher.client.members(of: target.url, endpoint).members
+            let listed = Set(members.map { CalDAVHTTPClient.normalized($0.url) })
+            func isGone(_ url: String) -> Bool { !listed.contains(CalDAVHTTPClient.normalized(url)) }
+            for (want, existing) in refusals.updates {
+                if isGone(existing.url) {
+                    try db.forgetPublished(targetID: target.id, uid: existing.uid)
+                    refusals.again.append(want)
+                } else {
+                    summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
+                }
+            }
+            for existing in refusals.deletions {
+                if !isGone(existing.url) {
+                    summary.warnings.append("an event focus wrote (\(DisplayText(existing.uid).string)) was changed in the calendar since: left there, and focus no longer manages it.")
+                }
                 try db.forgetPublished(targetID: target.id, uid: existing.uid)
             }
         }
 
-        /// A new event (`If-None-Match: *`). Something already at its address is never written
-        /// over: it is another machine's event of the same work (the review found none of
-        /// this focus's there).
-        private mutating func create(_ want: WantedEvent, summary: inout Summary, again: Bool) throws {
-            let url = Publication.resourceURL(calendar: target.url, uid: want.uid)
-            switch try client.put(url, ics: data(want), ifMatch: nil, endpoint) {
+        /// A new event (`If-None-Match: *`) answered. Something already at its address is never
+        /// written over: it is another machine's event of the same work (the review found none
+        /// of this focus's there).
+        private func created(_ want: WantedEvent, _ answer: RemoteWrite, again: Bool, summary: inout Summary) throws {
+            switch answer {
             case let .written(etag):
-                try record(want, url: url, etag: etag)
+                try record(want, url: Publication.resourceURL(calendar: target.url, uid: want.uid), etag: etag)
                 if again || gone.contains(want.uid) { summary.restored += 1 } else { summary.created += 1 }
             case .changedOnServer, .missing:
                 summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was not written: another event is at its place in the calendar, and focus writes over no event it did not write.")
             }
-        }
-
-        /// Whether a member is absent from the calendar's listing (read once per publication).
-        private mutating func isGone(_ url: String) throws -> Bool {
-            if listing == nil {
-                let members = try client.members(of: target.url, endpoint).members
-                listing = Dictionary(members.map { (CalDAVHTTPClient.normalized($0.url), $0.etag) }, uniquingKeysWith: { a, _ in a })
-            }
-            return listing?[CalDAVHTTPClient.normalized(url)] == nil
         }
 
         private func data(_ want: WantedEvent) -> Data { Data(texts[want.index].utf8) }
@@ -163,11 +203,16 @@ extension PlanPublisher {
                 try db.recordPublished(targetID: target.id, event)
             }
         }
+        let ahead = try db.publishedEvents(targetID: target.id).filter { $0.kind == .block && $0.end > env.now() && !$0.leftToThePerson }
+        let deleting = ahead.filter { $0.etag != nil }
         var deleted = 0
-        for event in try db.publishedEvents(targetID: target.id) where event.kind == .block && event.end > env.now() && !event.leftToThePerson {
-            if let etag = event.etag, case .written = try client.delete(event.url, ifMatch: etag, endpoint) { deleted += 1 }
-            try db.forgetPublished(targetID: target.id, uid: event.uid)
+        try WriteSender(env: env, client: client, endpoint: endpoint).send(orders: deleting.map { _ in 0 }) { index in
+            .delete(url: deleting[index].url, ifMatch: deleting[index].etag)
+        } answered: { index, answer in
+            if case .written = answer { deleted += 1 }
+            try db.forgetPublished(targetID: target.id, uid: deleting[index].uid)
         }
+        for event in ahead where event.etag == nil { try db.forgetPublished(targetID: target.id, uid: event.uid) }
         try db.removePublishTarget(id: target.id)
         return deleted
     }
