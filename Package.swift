@@ -46,8 +46,9 @@ let package = Package(
             ]
         ),
         // What commands run that is not a command: the sync engine, the reminder daemon,
-        // publishing, the re-plan (`Planning`), reading and fetching calendars, the files they
-        // write. Services take a `ServiceContext` or the ports they use, never the command line.
+        // publishing, the re-plan (`Planning`), reading, fetching and refreshing calendars, CalDAV
+        // accounts, the files they write. Services take a `ServiceContext` or the ports they use
+        // (a `Prompter`, a `CredentialSource`: FocusCLI's terminal), never the command line.
         .target(
             name: "FocusServices",
             dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
@@ -94,7 +95,7 @@ let package = Package(
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: [
-            "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusCLI",
+            "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusServices", "FocusCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -108,6 +109,9 @@ let package = Package(
             "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The services over fake ports (a scripted person, fixed password sources) and the
+        // in-memory CalDAV server: no command line, no terminal.
+        .testTarget(name: "FocusServicesTests", dependencies: ["FocusServices", "FocusStorage", "FocusCore", "FocusText", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusCalendarTests", dependencies: ["FocusCalendar"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FocusNotificationsTests", dependencies: ["FocusNotifications", "FocusCoreTestSupport"]),
         // The CalDAV client and the XML reader, on recorded requests and against Radicale.

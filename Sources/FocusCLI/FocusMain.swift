@@ -95,17 +95,7 @@ package enum FocusMain {
             // closing checkpoints the write-ahead log, so no -wal file is left behind.
             defer { env.databaseUse.release() }
             try await command.run(in: env)
-            // The one path by which every change re-plans, whichever command made it.
-            if type(of: command).replansAfterChanges, let db = env.databaseUse.changed {
-                Planning.replanIfStale(env.services, db)
-                // The published calendar follows before the command ends (README, "Your real
-                // calendar"); offline, the publication waits for the next one.
-                if !env.databaseUse.published {
-                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
-                        env.console.note(DisplayText(line))
-                    }
-                }
-            }
+            if type(of: command).replansAfterChanges { followChanges(in: env) }
             return 0
         } catch let error as FocusError {
             if case let .output(failure) = error { return report(failure, console: console) }
@@ -117,6 +107,18 @@ package enum FocusMain {
         } catch {
             console.error("\(oneLine(DisplayText(String(describing: error)).string))")
             return 70
+        }
+    }
+
+    /// The one path by which every change re-plans, whichever command made it; the published
+    /// calendar follows before the command ends (README, "Your real calendar"); offline, the
+    /// publication waits for the next one.
+    private static func followChanges(in env: FocusEnvironment) {
+        guard let db = env.databaseUse.changed else { return }
+        Planning.replanIfStale(env.services, db)
+        guard !env.databaseUse.published else { return }
+        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+            env.console.note(DisplayText(line))
         }
     }
 

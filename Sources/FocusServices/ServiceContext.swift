@@ -1,4 +1,5 @@
 import FocusCore
+import FocusStorage
 import FoundationEssentials
 
 /// What a service (a sync, a re-plan) needs of the world it runs in: the ports and settings of
@@ -20,9 +21,18 @@ package struct ServiceContext: Sendable {
     /// Adds settings (their digests) to those this person trusts (README, "What focus
     /// promises"): a feed the other machines subscribe to, taken in by sync.
     package var trustSettings: @Sendable (_ digests: [String]) throws(FocusError) -> Void
+    /// The person at the terminal (a yes to a stored setting, a password typed); nil when there
+    /// is no terminal to ask at.
+    package var prompter: (any Prompter)?
+    /// Standard input and the accounts' password commands, as sources of a password.
+    package var credentials: any CredentialSource
+    /// The database the command opened, if any: the one whose settings the upgrade of the
+    /// stored-settings rule trusts (`TrustStore`).
+    package var openedDatabase: @Sendable () -> AppDatabase?
 
     package init(console: any Console, now: @escaping @Sendable () -> Date, calendar: LocalCalendar, config: FocusConfig,
                  configPath: String, databasePath: String, environment: [String: String], caldav: (any CalDAVClient)? = nil,
+                 credentials: any CredentialSource, prompter: (any Prompter)? = nil, openedDatabase: @escaping @Sendable () -> AppDatabase? = { nil },
                  trustSettings: @escaping @Sendable (_ digests: [String]) throws(FocusError) -> Void) {
         self.console = console
         self.now = now
@@ -32,6 +42,9 @@ package struct ServiceContext: Sendable {
         self.databasePath = databasePath
         self.environment = environment
         self.caldav = caldav
+        self.credentials = credentials
+        self.prompter = prompter
+        self.openedDatabase = openedDatabase
         self.trustSettings = trustSettings
     }
 }

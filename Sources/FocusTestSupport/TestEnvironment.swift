@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCLI
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusText
 import Foundation
@@ -75,7 +76,7 @@ package final class TestWorld: @unchecked Sendable {
     /// tests that store an account directly.
     package func trustStoredSettings() throws {
         let env = try environment(global: GlobalOptions.parse([]))
-        try TrustStore(env: env).add(TrustStore.settings(database).map(\.digest))
+        try TrustStore(env: env.services).add(TrustStore.settings(database).map(\.digest))
     }
 
     /// The next of `answers` to a question, written after it as a person's typing would be echoed.

@@ -97,7 +97,7 @@ struct StoredSettingsTests {
 struct PasswordCommandTests {
     @Test("A command that prints the password and leaves a child holding its output gives the password once it exits")
     func backgroundChild() throws {
-        let password = try CalDAVLogin.run("sh -c '(sleep 30 &); echo s3cret'", environment: ProcessInfo.processInfo.environment, timeout: .seconds(25))
+        let password = try ProcessCredentials.run("sh -c '(sleep 30 &); echo s3cret'", environment: ProcessInfo.processInfo.environment, timeout: .seconds(25))
         #expect(password == "s3cret")
     }
 
@@ -106,7 +106,7 @@ struct PasswordCommandTests {
         let marker = try Marker()
         let pidFile = marker.dir + "/child"
         let command = "sh -c 'sleep 300 & echo $! > \(pidFile); wait'"
-        #expect(throws: FocusError.self) { try CalDAVLogin.run(command, environment: ProcessInfo.processInfo.environment, timeout: .seconds(3)) }
+        #expect(throws: FocusError.self) { try ProcessCredentials.run(command, environment: ProcessInfo.processInfo.environment, timeout: .seconds(3)) }
         let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(Int32(text))
         // Killed: gone, or a zombie until its new parent reaps it.

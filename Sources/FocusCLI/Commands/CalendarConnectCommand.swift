@@ -69,10 +69,10 @@ package struct CalendarConnectCommand: FocusRunnable {
         let db = try env.openDatabase()
         let known = try db.accounts().first { $0.url == address && $0.user == (user ?? "") }
         // A command that came with the database runs only with the person's yes.
-        if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env, checkFile: false) }
-        let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env)
+        if passwordCommand == nil, let known, known.passwordCommand != nil { try login.approve(known, env: env.services, checkFile: false) }
+        let password = try login.password(user: user, command: passwordCommand ?? known?.passwordCommand, host: CalendarFeed.shownAddress(address), env: env.services)
         let endpoint = CalDAVEndpoint(url: address, user: user, password: password, caFile: ca, insecure: insecure)
-        let fetch = ConnectedCalendarFetch(env: env)
+        let fetch = ConnectedCalendarFetch(env: env.services)
         let account = try fetch.client.discover(endpoint)
         // Scheduling inboxes and outboxes are no calendars of the person's (RFC 6638).
         let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
@@ -86,7 +86,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
-        try TrustStore(env: env).trustAccount(accountID, in: db)
+        try TrustStore(env: env.services).trustAccount(accountID, in: db)
         let who = user.map { " as \(DisplayText($0).string)" } ?? ""
         env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
         for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(DisplayText(line)) }

@@ -20,27 +20,7 @@ package struct CalendarListCommand: FocusRunnable {
         let db = try env.openDatabase()
         let calendars = try db.calendars()
         if json {
-            env.console.line(JSON.array(calendars.map { c in
-                var fields: [(String, JSON)] = [
-                    ("name", .string(c.name)), ("source", .string(c.source)), ("events", .int(c.eventCount)),
-                    ("imported_at", .string(Timestamp.utc(c.importedAt))), ("busy_times", .int(c.occurrenceCount)),
-                    ("timezone", .string(c.timeZone)),
-                ]
-                if CalendarFeed.isFeed(source: c.source) {
-                    let state = FeedState.decode(c.feedState)
-                    let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
-                    fields += [
-                        ("kind", .string(c.connected ? "caldav" : "feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
-                        ("last_error", state.lastError.map { .string($0) } ?? .null), ("last_error_at", instant(state.lastErrorAt)),
-                        ("empty_kept_aside_at", instant(state.emptyKeptAsideAt)),
-                        ("stale", .bool(CalendarStaleness.note(name: c.name, state: state, importedAt: c.importedAt,
-                                                               refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) != nil)),
-                    ]
-                } else {
-                    fields.append(("kind", .string("file")))
-                }
-                return .object(fields)
-            }))
+            env.console.line(Self.json(calendars, env: env))
             return
         }
         if calendars.isEmpty {
@@ -73,6 +53,31 @@ package struct CalendarListCommand: FocusRunnable {
         }
         out += try Self.accountChanges(db, env)
         env.console.show(out)
+    }
+
+    /// `--json`: one object per calendar, for scripts.
+    static func json(_ calendars: [CalendarSummary], env: FocusEnvironment) -> JSON {
+        JSON.array(calendars.map { c in
+            var fields: [(String, JSON)] = [
+                ("name", .string(c.name)), ("source", .string(c.source)), ("events", .int(c.eventCount)),
+                ("imported_at", .string(Timestamp.utc(c.importedAt))), ("busy_times", .int(c.occurrenceCount)),
+                ("timezone", .string(c.timeZone)),
+            ]
+            if CalendarFeed.isFeed(source: c.source) {
+                let state = FeedState.decode(c.feedState)
+                let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
+                fields += [
+                    ("kind", .string(c.connected ? "caldav" : "feed")), ("fetched_at", instant(state.fetchedAt ?? c.importedAt)),
+                    ("last_error", state.lastError.map { .string($0) } ?? .null), ("last_error_at", instant(state.lastErrorAt)),
+                    ("empty_kept_aside_at", instant(state.emptyKeptAsideAt)),
+                    ("stale", .bool(CalendarStaleness.note(name: c.name, state: state, importedAt: c.importedAt,
+                                                           refreshSeconds: env.config.calendarRefreshSeconds, now: env.now()) != nil)),
+                ]
+            } else {
+                fields.append(("kind", .string("file")))
+            }
+            return .object(fields)
+        })
     }
 
     /// What the last refresh of each connected account added and removed (README, "A CalDAV

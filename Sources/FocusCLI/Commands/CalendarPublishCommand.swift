@@ -44,7 +44,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
-                                                   db: db, env: env, login: login, client: client)
+                                                   db: db, env: env.services, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
         env.databaseUse.notePublished()
         _ = Planning.replanIfStale(env.services, db)
@@ -72,7 +72,7 @@ package struct CalendarPublishCommand: FocusRunnable {
             try db.removePublishTarget(id: target.id)
             return
         }
-        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env)
+        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env.services)
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         // Only this machine's events, each in the version it wrote: never another machine's.
         let deleted = try PlanPublisher(env: env.services, client: client).stop(target, endpoint: endpoint, db: db)

@@ -33,7 +33,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
+        let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         // Without NAME every connected account is listed again first: calendars added there are
         // read (just now, so not again below), those gone stop counting.
         let added = name == nil ? refresher.refreshAccounts { env.console.note(DisplayText($0)) }.added : []
@@ -72,7 +72,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
             env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()
-        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
             if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
         }
         if let first = failures.first {

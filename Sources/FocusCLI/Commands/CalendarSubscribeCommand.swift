@@ -49,7 +49,7 @@ package struct CalendarSubscribeCommand: FocusRunnable {
         let fallbackName = fileName.isEmpty || fileName.contains(":") ? CalendarFeed.host(of: address) + ".ics" : fileName
         let db = try env.openDatabase()
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
-        try TrustStore(env: env).add([StoredSetting(kind: .feed, url: address, caFile: state.caFile, insecure: state.insecure ?? false).digest])
+        try TrustStore(env: env.services).add([StoredSetting(kind: .feed, url: address, caFile: state.caFile, insecure: state.insecure ?? false).digest])
         try fetcher.store(data, address: address, state: state, name: name, nameFallback: fallbackName, label: label, db: db, verb: "Subscribed to")
     }
 }

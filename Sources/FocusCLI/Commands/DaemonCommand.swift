@@ -67,17 +67,17 @@ package struct DaemonCommand: FocusRunnable {
             refreshCalendars: { config in
                 var e = env
                 e.config = config
-                await DaemonCalendars.refresh(e, db, notifier: config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier(), log: log)
+                await DaemonCalendars.refresh(e.services, db, notifier: config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier(), log: log)
             },
             publishPlan: { config in
                 var e = env
                 e.config = config
-                await DaemonCalendars.publish(e, db, log: log)
+                await DaemonCalendars.publish(e.services, db, log: log)
             },
             syncData: { config in
                 var e = env
                 e.config = config
-                await DaemonCalendars.sync(e, db, log: log)
+                await DaemonCalendars.sync(e.services, db, log: log)
             },
             syncSignature: { try? db.syncSignature() })
         log("stopped")

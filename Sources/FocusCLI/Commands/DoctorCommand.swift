@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusNotifications
+import FocusServices
 import FocusStorage
 import FocusText
 import FoundationEssentials
@@ -145,7 +146,7 @@ package struct DoctorCommand: FocusRunnable {
 
     /// Each account and feed of the database, and whether this user set it up on this machine.
     static func storedSettings(_ db: AppDatabase, env: FocusEnvironment) throws(FocusError) -> [(String, Bool)] {
-        let trusted = try TrustStore(env: env).trusted()
+        let trusted = try TrustStore(env: env.services).trusted()
         return try TrustStore.settings(db).map { setting in
             trusted.contains(setting.digest) ? (setting.summary + " (set up on this machine)", true)
                 : (setting.summary + ": not set up by you on this machine; focus asks before using it (`focus calendar refresh` at a terminal)", false)

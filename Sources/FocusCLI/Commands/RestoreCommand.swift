@@ -78,7 +78,7 @@ package struct RestoreCommand: FocusRunnable {
         defer { sessionLock?.release() }
         // The settings this user had before the file changes are theirs (the upgrade of
         // README's stored-settings rule); the restored file's are named below.
-        let trust = TrustStore(env: env)
+        let trust = TrustStore(env: env.services)
         try trust.settleBeforeRestore()
         let aside = BackupSchedule(databasePath: path).asidePath(at: env.now())
         let progress = ProgressMeter(verb: "Restoring", unit: .bytes, total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)

@@ -23,15 +23,6 @@ package struct SyncCommand: ParsableCommand {
         defaultSubcommand: SyncNowCommand.self)
     package init() {}
 
-    /// The connected account the sync target lives in, with its login.
-    static func endpoint(_ target: SyncTarget, db: AppDatabase, passwordStdin: Bool, env: FocusEnvironment,
-                         login: CalDAVLogin? = nil) throws -> CalDAVEndpoint {
-        guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else {
-            throw FocusError.usage("the account of sync calendar '\(DisplayText(target.name).string)' is no longer connected. Connect it again and run `focus sync setup`.")
-        }
-        return try (login ?? CalDAVLogin(passwordFromStandardInput: passwordStdin)).endpoint(account, env: env)
-    }
-
     /// The progress line of a sync's writes (a first sync of a long history sends thousands).
     static func meter(quiet: Bool, env: FocusEnvironment) -> ProgressMeter {
         ProgressMeter(verb: "Sending", unit: .items("items"), total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
@@ -66,7 +57,7 @@ package struct SyncNowCommand: FocusRunnable {
         guard let target = try db.syncTarget() else {
             throw FocusError.usage("sync is not set up on this machine. Run `focus sync setup CALENDAR` first (the calendar of a connected CalDAV account).")
         }
-        let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: passwordStdin, env: env)
+        let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(of: target, db: db, env: env.services)
         try SyncCommand.say(try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services, progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
     }
 }
@@ -99,7 +90,7 @@ package struct SyncSetupCommand: FocusRunnable {
         let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
         let found = try AccountCalendar.findOrMake(
             calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
-            db: db, env: env, login: login, client: client
+            db: db, env: env.services, login: login, client: client
         ) { match, endpoint in
             // Only focus's data: another program's events there would be mixed into a history.
             let content = try client.changes(in: match.url, since: nil, endpoint)

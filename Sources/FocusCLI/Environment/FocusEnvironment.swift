@@ -73,9 +73,11 @@ package struct FocusEnvironment: Sendable {
     /// What the services this command runs (a sync, a re-plan) take of it.
     package var services: ServiceContext {
         let env = self
+        let use = databaseUse
         return ServiceContext(console: console, now: now, calendar: calendar, config: config, configPath: configPath,
                               databasePath: databasePath, environment: environment, caldav: caldav,
-                              trustSettings: { digests throws(FocusError) in try TrustStore(env: env).add(digests) })
+                              credentials: ProcessCredentials(), prompter: ask.map { TerminalPrompter(ask: $0) }, openedDatabase: { use.current },
+                              trustSettings: { digests throws(FocusError) in try TrustStore(env: env.services).add(digests) })
     }
 
     /// Opens the database (and recovers a session whose process died); every write through it is

@@ -2,7 +2,6 @@ import FocusText
 import FocusCalendar
 import FocusCore
 import FocusNetwork
-import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -11,33 +10,33 @@ import FoundationEssentials
 /// reports a sync token is kept current with sync-collection (RFC 6578): an unchanged one costs
 /// one request. Otherwise its events in the planning window are read with a time-range
 /// calendar-query (RFC 4791 section 7.8), skipped when its ctag has not changed.
-struct ConnectedCalendarFetch {
-    let env: FocusEnvironment
-    let client: any CalDAVClient
+package struct ConnectedCalendarFetch {
+    let env: ServiceContext
+    package let client: any CalDAVClient
     /// `calendar refresh --accept-empty`: a calendar that lists nothing is taken as empty.
-    var acceptEmpty = false
+    package var acceptEmpty = false
 
-    init(env: FocusEnvironment, client: (any CalDAVClient)? = nil, acceptEmpty: Bool = false) {
+    package init(env: ServiceContext, client: (any CalDAVClient)? = nil, acceptEmpty: Bool = false) {
         self.env = env
-        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env.services)
+        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
         self.acceptEmpty = acceptEmpty
     }
 
-    enum Outcome {
+    package enum Outcome {
         case unchanged(events: Int)
         case stored(events: Int, occurrences: Int, horizon: DateInterval)
         /// The calendar listed nothing while the copy kept has events: the copy stays (warned).
         case keptAside(events: Int)
     }
 
-    var horizon: DateInterval {
+    package var horizon: DateInterval {
         let now = env.now()
         return DateInterval(start: now.addingTimeInterval(-Double(CalendarFile.daysBack * 86_400)),
                             end: now.addingTimeInterval(Double(CalendarFile.daysAhead * 86_400)))
     }
 
     /// Fetches `remote` for the first time (or again, whole) and stores it as `name`.
-    func first(_ remote: RemoteCalendar, name: String, accountID: Int64, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+    package func first(_ remote: RemoteCalendar, name: String, accountID: Int64, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
         var state = FeedState()
         let changes: RemoteChanges
         if remote.supportsSync || remote.syncToken != nil {
@@ -52,7 +51,7 @@ struct ConnectedCalendarFetch {
     }
 
     /// Fetches what changed in a stored connected calendar.
-    func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+    package func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
         var state = FeedState.decode(calendar.fetchState)
         if let token = calendar.syncToken {
             let changes = try client.changes(in: calendar.remoteURL, since: token, endpoint)
@@ -115,7 +114,7 @@ struct ConnectedCalendarFetch {
         state.emptyKeptAsideAt = nil
         let window = horizon
         let label = "calendar '\(name)' (\(CalendarFeed.shownAddress(remoteURL)))"
-        let attendance = AttendancePolicy.current(env.services, db)
+        let attendance = AttendancePolicy.current(env, db)
         var declined: [(start: Date, end: Date, summary: String)] = []
         let stored = try db.storeConnectedCalendar(
             name: name, accountID: accountID, remoteURL: remoteURL, changes: changes, fetchState: state.encoded,
@@ -139,7 +138,7 @@ struct ConnectedCalendarFetch {
     }
 
     /// Records a failed fetch (the copy kept stays in use) and returns the one line to say.
-    func failed(_ error: FocusError, calendar: ConnectedCalendar, db: AppDatabase) -> FocusError {
+    package func failed(_ error: FocusError, calendar: ConnectedCalendar, db: AppDatabase) -> FocusError {
         var state = FeedState.decode(calendar.fetchState)
         let since = state.fetchedAt ?? calendar.importedAt
         let kept = CalendarFeed.failure(error, name: calendar.name, label: "calendar '\(calendar.name)' (\(CalendarFeed.shownAddress(calendar.remoteURL)))",
@@ -151,7 +150,7 @@ struct ConnectedCalendarFetch {
     }
 
     /// One line about an outcome.
-    func line(_ outcome: Outcome, name: String, verb: String) -> String {
+    package func line(_ outcome: Outcome, name: String, verb: String) -> String {
         switch outcome {
         case let .unchanged(events), let .keptAside(events):
             return "Calendar \(DisplayText(name).string) is unchanged (\(events) event\(events == 1 ? "" : "s"))."

@@ -1,6 +1,5 @@
 import Dispatch
 import FocusCore
-import FocusServices
 import FocusStorage
 import FoundationEssentials
 
@@ -8,7 +7,7 @@ import FoundationEssentials
 /// subscribed and connected calendars, re-plan when busy time changed and say what moved; and
 /// after any change of plan, publish it where it is published. Each runs on a thread of its
 /// own, beside the reminder loop, so a server that hangs delays no reminder.
-enum DaemonCalendars {
+package enum DaemonCalendars {
     /// Lines the refresh would print go to the daemon's log, each prefixed as its others are.
     struct LogConsole: Console {
         let log: @Sendable (String) -> Void
@@ -22,54 +21,13 @@ enum DaemonCalendars {
     }
 
     /// One refresh round: fetch, re-plan, notify what moved, publish.
-    static func refresh(_ env: FocusEnvironment, _ db: AppDatabase, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) async {
+    package static func refresh(_ env: ServiceContext, _ db: AppDatabase, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) async {
         var logged = env
         logged.console = LogConsole(log: log)
         let env = logged
         let notices: [Notice] = await onThread {
             do {
-                // Those not fetched within the interval (a restart or a `calendar refresh` by hand
-                // does not fetch again what is fresh).
-                let interval = Double(env.config.calendarRefreshSeconds ?? 0)
-                let live = try db.calendars().filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }.filter { c in
-                    let state = FeedState.decode(c.feedState)
-                    let last = [state.fetchedAt, state.lastErrorAt, state.emptyKeptAsideAt, c.importedAt].compactMap { $0 }.max() ?? c.importedAt
-                    return env.now().timeIntervalSince(last) >= interval - 30
-                }
-                guard !live.isEmpty else { return [] }
-                let now = env.now()
-                let window = (now, now.addingTimeInterval(14 * 86_400))
-                let blocksBefore = try blocks(db, now: now)
-                let risksBefore = try risks(db)
-                let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env.services, db))
-                let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
-                // The accounts are listed again when one of their calendars is due.
-                var changed = false
-                var added = Set<String>()
-                if live.contains(where: \.connected) {
-                    (added, changed) = refresher.refreshAccounts(warn: log)
-                }
-                for calendar in live where !added.contains(calendar.source) {
-                    do {
-                        changed = try refresher.refresh(calendar) || changed
-                    } catch {
-                        log("warning: " + ((error as? FocusError)?.description ?? "\(error)"))
-                    }
-                }
-                var notices: [Notice] = []
-                if changed {
-                    _ = Planning.replanIfStale(env.services, db)
-                    let before = Set(busyBefore.map { BusyKey($0) })
-                    let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env.services, db))
-                        .filter { !before.contains(BusyKey($0)) }
-                    notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
-                                                  riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
-                                                  now: now, calendar: env.calendar)
-                }
-                for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-                    log(line)
-                }
-                return notices
+                return try refreshRound(env, db, log: log)
             } catch {
                 log("warning: the calendars were not refreshed (\((error as? FocusError)?.description ?? "\(error)"))")
                 return []
@@ -83,8 +41,59 @@ enum DaemonCalendars {
         }
     }
 
+    /// The live calendars (subscribed or connected) not fetched within `refreshSeconds` of
+    /// `now`, 30 seconds' grace: a restart or a `calendar refresh` by hand does not fetch again
+    /// what is fresh. A failed fetch and a copy kept aside count as fetched.
+    package static func due(_ calendars: [CalendarSummary], now: Date, refreshSeconds: Int?) -> [CalendarSummary] {
+        let interval = Double(refreshSeconds ?? 0)
+        return calendars.filter { $0.connected || CalendarFeed.isFeed(source: $0.source) }.filter { c in
+            let state = FeedState.decode(c.feedState)
+            let last = [state.fetchedAt, state.lastErrorAt, state.emptyKeptAsideAt, c.importedAt].compactMap { $0 }.max() ?? c.importedAt
+            return now.timeIntervalSince(last) >= interval - 30
+        }
+    }
+
+    /// Fetches the calendars due (the accounts listed again first when one of theirs is), and
+    /// when busy time changed re-plans and returns the notices of what moved; publishes.
+    private static func refreshRound(_ env: ServiceContext, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) throws -> [Notice] {
+        let live = due(try db.calendars(), now: env.now(), refreshSeconds: env.config.calendarRefreshSeconds)
+        guard !live.isEmpty else { return [] }
+        let now = env.now()
+        let window = (now, now.addingTimeInterval(14 * 86_400))
+        let blocksBefore = try blocks(db, now: now)
+        let risksBefore = try risks(db)
+        let busyBefore = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
+        let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
+        var changed = false
+        var added = Set<String>()
+        if live.contains(where: \.connected) {
+            (added, changed) = refresher.refreshAccounts(warn: log)
+        }
+        for calendar in live where !added.contains(calendar.source) {
+            do {
+                changed = try refresher.refresh(calendar) || changed
+            } catch {
+                log("warning: " + ((error as? FocusError)?.description ?? "\(error)"))
+            }
+        }
+        var notices: [Notice] = []
+        if changed {
+            _ = Planning.replanIfStale(env, db)
+            let before = Set(busyBefore.map { BusyKey($0) })
+            let added = try db.busyEvents(from: window.0, to: window.1, zone: env.calendar, expand: Planning.expansion(env, db))
+                .filter { !before.contains(BusyKey($0)) }
+            notices = PlanChanges.notices(before: blocksBefore, after: try blocks(db, now: now), riskBefore: risksBefore,
+                                          riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
+                                          now: now, calendar: env.calendar)
+        }
+        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+            log(line)
+        }
+        return notices
+    }
+
     /// Publishes the plan where it is published (after a change of plan another command made).
-    static func publish(_ env: FocusEnvironment, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
+    package static func publish(_ env: ServiceContext, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
         var logged = env
         logged.console = LogConsole(log: log)
         let env = logged
@@ -95,17 +104,17 @@ enum DaemonCalendars {
 
     /// One sync with the sync calendar (README, "Two machines"), then a re-plan when it brought
     /// changes. Nothing happens when sync is not set up.
-    static func sync(_ env: FocusEnvironment, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
+    package static func sync(_ env: ServiceContext, _ db: AppDatabase, log: @escaping @Sendable (String) -> Void) async {
         await onThread {
             do {
                 guard let target = try db.syncTarget() else { return }
-                let endpoint = try SyncCommand.endpoint(target, db: db, passwordStdin: false, env: env, login: CalDAVLogin(mayPrompt: false))
-                let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services)
+                let endpoint = try CalDAVLogin(mayPrompt: false).endpoint(of: target, db: db, env: env)
+                let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env)
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
                     for line in summary.lines(target: target) { log(line) }
                 }
                 if summary.received + summary.deletedHere > 0 {
-                    _ = Planning.replanIfStale(env.services, db)
+                    _ = Planning.replanIfStale(env, db)
                     // What came in changed the plan: the published calendar follows at once.
                     for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
                 }

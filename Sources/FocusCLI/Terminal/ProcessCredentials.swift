@@ -1,52 +1,22 @@
 import FocusText
 import FocusCore
-import FocusStorage
+import FocusServices
 import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where the password of a CalDAV account comes from (README, "Your real calendar"): focus never
-/// stores one and never puts one in a process's arguments. In order: standard input
-/// (`--password-stdin`), the account's `password_command`, a prompt on the terminal; none of
-/// those and the requests go without a password (the server says whether it needs one).
-package struct CalDAVLogin {
-    var passwordFromStandardInput = false
-    /// Whether a person at a terminal may be asked (not after `plan`, not in the daemon).
-    var mayPrompt = true
+/// The services' `CredentialSource` (README, "Your real calendar"): the first line of standard
+/// input (`--password-stdin`), and an account's `password_command` run as a program of the
+/// terminal's while it runs.
+package struct ProcessCredentials: CredentialSource {
+    package init() {}
 
-    /// The endpoint of a stored account, with its password. The account must have been set up
-    /// by this user on this machine, or the person says yes to it now (README, "What focus
-    /// promises"); its remembered `--ca-file` must still be a regular file (the input-file rule:
-    /// a FIFO put there later never blocks a refresh).
-    func endpoint(_ account: StoredAccount, env: FocusEnvironment) throws(FocusError) -> CalDAVEndpoint {
-        let user = account.user.isEmpty ? nil : account.user
-        try approve(account, env: env)
-        let password = try password(user: user, command: account.passwordCommand, host: CalendarFeed.shownAddress(account.url), env: env)
-        return CalDAVEndpoint(url: account.url, user: user, password: password, caFile: account.caFile, insecure: account.insecure)
-    }
+    package func standardInput() throws(FocusError) -> String { try Self.standardInputPassword() }
 
-    /// The stored-settings rule and the input-file rule for a stored account (see `endpoint`).
-    func approve(_ account: StoredAccount, env: FocusEnvironment, checkFile: Bool = true) throws(FocusError) {
-        let setting = StoredSetting(kind: .account, url: account.url, user: account.user, passwordCommand: account.passwordCommand,
-                                    caFile: account.caFile, insecure: account.insecure)
-        try TrustStore(env: env).require(setting, mayAsk: mayPrompt, again: Self.again(account))
-        if checkFile, let caFile = account.caFile { try InputFile.check(caFile) }
-    }
-
-    /// How to approve an account that came with the database.
-    static func again(_ account: StoredAccount) -> String {
-        var line = "focus calendar connect '\(account.url)'"
-        if !account.user.isEmpty { line += " --user '\(account.user)'" }
-        return "Run `focus calendar refresh` at a terminal to be asked, or connect the account yourself: `\(DisplayText(line).string) --password-command …`."
-    }
-
-    func password(user: String?, command: String?, host: String, env: FocusEnvironment) throws(FocusError) -> String? {
-        if passwordFromStandardInput { return try Self.standardInputPassword() }
-        if let command, !command.isEmpty { return try Self.run(command, environment: env.environment) }
-        guard let user, mayPrompt, isatty(0) == 1, isatty(2) == 1 else { return nil }
-        return Self.prompt("Password for \(user) at \(host): ")
+    package func run(_ command: String, environment: [String: String]) throws(FocusError) -> String {
+        try Self.run(command, environment: environment, timeout: .seconds(60))
     }
 
     /// The first line of standard input (a trailing CR LF or LF removed).
@@ -68,31 +38,13 @@ package struct CalDAVLogin {
         return password
     }
 
-    /// Asks on the terminal with echo off (termios(3)); nil when nothing was typed.
-    static func prompt(_ question: String) -> String? {
-        StandardConsole.write(question, to: STDERR_FILENO)
-        var saved = termios()
-        let haveTerminal = tcgetattr(0, &saved) == 0
-        if haveTerminal {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(0, TCSANOW, &quiet)
-        }
-        defer {
-            if haveTerminal { tcsetattr(0, TCSANOW, &saved) }
-            StandardConsole.write("\n", to: STDERR_FILENO)
-        }
-        guard let line = Swift.readLine(strippingNewline: true), !line.isEmpty else { return nil }
-        return line
-    }
-
     /// Runs a `password_command` without a shell (its words split as a shell would, the program
     /// found on PATH) and returns the first line it prints, once that line is complete and the
     /// program has exited: a wrapper that starts an agent and leaves it running (holding the
     /// output open) is done when it exits. Standard input and error stay the terminal's, which
     /// the program has while it runs (its own process group in the foreground), so a program like
     /// pass(1) can ask for its passphrase; it has 60 seconds, then its process group is killed.
-    package static func run(_ command: String, environment: [String: String], timeout: Duration = .seconds(60)) throws(FocusError) -> String {
+    package static func run(_ command: String, environment: [String: String], timeout: Duration) throws(FocusError) -> String {
         let words = try CommandLineWords.split(command)
         let shown = "'\(DisplayText(command).string)'"
         var pipeFDs: [Int32] = [-1, -1]

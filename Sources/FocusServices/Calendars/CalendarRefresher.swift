@@ -1,7 +1,6 @@
 import FocusText
 import FocusCore
 import FocusNetwork
-import FocusServices
 import FocusStorage
 import FoundationEssentials
 import Synchronization
@@ -10,17 +9,24 @@ import Synchronization
 /// or a calendar of a connected CalDAV account (`ConnectedCalendarFetch`). Used by `calendar
 /// refresh` and by the daemon. A failure keeps the copy in use, is remembered with the
 /// calendar (`calendar list`, `agenda` and `doctor` show it) and is thrown as one line.
-struct CalendarRefresher {
-    let env: FocusEnvironment
+package struct CalendarRefresher {
+    let env: ServiceContext
     let db: AppDatabase
     let login: CalDAVLogin
     var acceptEmpty = false
     /// Each account's endpoint, asked for once (a password command runs once a refresh).
-    let endpoints = EndpointCache()
+    package let endpoints = EndpointCache()
 
-    final class EndpointCache: Sendable {
+    package init(env: ServiceContext, db: AppDatabase, login: CalDAVLogin, acceptEmpty: Bool = false) {
+        self.env = env
+        self.db = db
+        self.login = login
+        self.acceptEmpty = acceptEmpty
+    }
+
+    package final class EndpointCache: Sendable {
         private let state = Mutex<[Int64: CalDAVEndpoint]>([:])
-        var value: [Int64: CalDAVEndpoint] { state.withLock { $0 } }
+        package var value: [Int64: CalDAVEndpoint] { state.withLock { $0 } }
         func get(_ id: Int64, _ make: () throws(FocusError) -> CalDAVEndpoint) throws(FocusError) -> CalDAVEndpoint {
             if let known = state.withLock({ $0[id] }) { return known }
             let made = try make()
@@ -31,7 +37,7 @@ struct CalendarRefresher {
 
     /// Whether the refresh stored a new copy (busy time may have changed).
     @discardableResult
-    func refresh(_ calendar: CalendarSummary) throws -> Bool {
+    package func refresh(_ calendar: CalendarSummary) throws -> Bool {
         calendar.connected ? try refreshConnected(calendar) : try refreshFeed(calendar)
     }
 
@@ -58,7 +64,7 @@ struct CalendarRefresher {
     /// keeps it for `calendar list`. A failure is a warning: the calendars kept are refreshed as
     /// before. Returns the addresses of the calendars it read for the first time, and whether busy
     /// time changed.
-    func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
+    package func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
         guard let accounts = try? db.accounts(), !accounts.isEmpty else { return ([], false) }
         let syncURL = (try? db.syncTarget())??.url
         var added = Set<String>()
@@ -123,7 +129,7 @@ struct CalendarRefresher {
     }
 
     private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
-        let fetcher = FeedFetcher(env: env.services, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
         do {

@@ -7,19 +7,19 @@ import FoundationEssentials
 /// A calendar of the connected CalDAV accounts that focus writes into (`calendar publish`,
 /// `sync setup`), found by name in the accounts, else made (MKCALENDAR) in the home of the first
 /// one asked.
-struct AccountCalendar {
-    var account: StoredAccount
-    var endpoint: CalDAVEndpoint
-    var url: String
-    var name: String
+package struct AccountCalendar {
+    package var account: StoredAccount
+    package var endpoint: CalDAVEndpoint
+    package var url: String
+    package var name: String
 
     /// - Parameters:
     ///   - components: what the calendar must be able to hold (and what a new one is made for).
     ///   - purpose: the end of the refusal of one that cannot ("focus publishes events").
     ///   - again: what to run once the person made it by hand ("publish again").
     ///   - accept: further checks of a calendar that exists (throws to refuse it).
-    static func findOrMake(_ calendar: String, components: [String], purpose: String, again: String, db: AppDatabase,
-                           env: FocusEnvironment, login: CalDAVLogin, client: any CalDAVClient,
+    package static func findOrMake(_ calendar: String, components: [String], purpose: String, again: String, db: AppDatabase,
+                                   env: ServiceContext, login: CalDAVLogin, client: any CalDAVClient,
                            accept: (RemoteCalendar, CalDAVEndpoint) throws -> Void = { _, _ in }) throws -> AccountCalendar {
         let accounts = try db.accounts()
         guard !accounts.isEmpty else {

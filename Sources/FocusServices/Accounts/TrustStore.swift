@@ -1,5 +1,4 @@
 import FocusCore
-import FocusServices
 import FocusStorage
 import FocusText
 import FoundationEssentials
@@ -15,9 +14,9 @@ import Glibc
 /// this user's focus has always used; a `--db` or `FOCUS_DB` file is not), once.
 package struct TrustStore {
     let path: String
-    let env: FocusEnvironment
+    let env: ServiceContext
 
-    package init(env: FocusEnvironment) {
+    package init(env: ServiceContext) {
         self.env = env
         let directory = env.configPath.lastIndex(of: "/").map { String(env.configPath[..<$0]) } ?? "."
         path = directory + "/trusted-settings"
@@ -36,7 +35,7 @@ package struct TrustStore {
     }
 
     /// The digests in the file; nil when there is no file yet.
-    func load() throws(FocusError) -> Set<String>? {
+    package func load() throws(FocusError) -> Set<String>? {
         var info = stat()
         if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return nil }
         let data = try ChunkedFile.whole(path, limit: 4 << 20, what: "the trusted-settings file")
@@ -46,7 +45,7 @@ package struct TrustStore {
     /// Adds `digests` to the file (made 0600 when missing).
     package func add(_ digests: [String]) throws(FocusError) {
         // The upgrade first: a file made now without it would leave the old settings untrusted.
-        if try load() == nil, let db = env.databaseUse.current { try upgrade(db) }
+        if try load() == nil, let db = env.openedDatabase() { try upgrade(db) }
         let known = try load() ?? []
         let all = known.union(digests)
         guard all != known || !FileManager.default.fileExists(atPath: path) else { return }
@@ -54,16 +53,16 @@ package struct TrustStore {
     }
 
     /// An account just set up by this user on this machine (`connect`): trusted from now on.
-    func trustAccount(_ id: Int64, in db: AppDatabase) throws(FocusError) {
+    package func trustAccount(_ id: Int64, in db: AppDatabase) throws(FocusError) {
         guard let saved = try db.accounts().first(where: { $0.id == id }) else { return }
         try add([StoredSetting(kind: .account, url: saved.url, user: saved.user, passwordCommand: saved.passwordCommand,
                                caFile: saved.caFile, insecure: saved.insecure).digest])
     }
 
     /// What this user trusts, the upgrade done first when the file is missing (see above).
-    func trusted() throws(FocusError) -> Set<String> {
+    package func trusted() throws(FocusError) -> Set<String> {
         if let known = try load() { return known }
-        if let db = env.databaseUse.current { try upgrade(db) }
+        if let db = env.openedDatabase() { try upgrade(db) }
         return try load() ?? []
     }
 
@@ -77,7 +76,7 @@ package struct TrustStore {
     /// Before `restore` replaces a database: the file is made now if missing (with the settings
     /// of the database at the default path, the upgrade), so that the restored file's settings
     /// are never taken for this user's own by a later upgrade.
-    func settleBeforeRestore() throws(FocusError) {
+    package func settleBeforeRestore() throws(FocusError) {
         guard try load() == nil else { return }
         let defaultPath = AppDatabase.defaultPath(environment: env.environment)
         let current = FileManager.default.fileExists(atPath: defaultPath) ? try? AppDatabase.open(path: defaultPath) : nil
@@ -96,12 +95,12 @@ package struct TrustStore {
 
     /// Uses `setting` only when trusted; else asks the person when `mayAsk` and there is a
     /// terminal (a yes is remembered), and otherwise throws the refusal, which says `again`.
-    func require(_ setting: StoredSetting, mayAsk: Bool, again: String) throws(FocusError) {
+    package func require(_ setting: StoredSetting, mayAsk: Bool, again: String) throws(FocusError) {
         if try trusted().contains(setting.digest) { return }
-        if mayAsk, let ask = env.ask {
+        if mayAsk, let prompter = env.prompter {
             let action = setting.passwordCommand != nil ? "Run its password command and connect" : "Connect to it"
             env.console.note("This database holds a \(setting.summary) that was not set up by you on this machine (a restored or another person's file?).")
-            if ask("\(action)? [y/N]") {
+            if prompter.confirm("\(action)? [y/N]") {
                 try add([setting.digest])
                 return
             }

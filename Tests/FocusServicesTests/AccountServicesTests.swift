@@ -1,0 +1,207 @@
+import FocusCore
+import FocusCoreTestSupport
+import FocusServices
+import FocusStorage
+import Foundation
+import Testing
+
+// The stored-settings rule (README, "What focus promises") and the password's sources (README,
+// "Your real calendar"), decided in FocusServices with the person and the password sources as
+// fakes: what a refused trust does, what a yes does, who is asked and when.
+
+@Suite("Trusting a stored account, through the Prompter port")
+struct TrustStoreTests {
+    @Test("An account this user did not set up is refused when the person says no: no password command runs, nothing is remembered")
+    func aRefusedTrustRunsNothing() throws {
+        let world = try ServiceWorld()
+        let account = try world.saveAccount(passwordCommand: "pass show caldav")
+        let person = ScriptedPrompter(answers: [false])
+        let credentials = FixedCredentials()
+        let env = world.context(prompter: person, credentials: credentials)
+        #expect {
+            try CalDAVLogin().endpoint(account, env: env)
+        } throws: { error in
+            let message = (error as? FocusError)?.description ?? ""
+            return message.contains("not set up by you on this machine") && message.contains("Run `focus calendar refresh` at a terminal")
+        }
+        #expect(person.asked == ["Run its password command and connect? [y/N]"])
+        #expect(world.console.stderr.contains("was not set up by you on this machine"))
+        #expect(credentials.asked.isEmpty)
+        #expect(try TrustStore(env: env).trusted().isEmpty)
+    }
+
+    @Test("A yes is remembered: the password command runs, and the next time nobody is asked")
+    func aYesIsRemembered() throws {
+        let world = try ServiceWorld()
+        let account = try world.saveAccount(passwordCommand: "pass show caldav")
+        let credentials = FixedCredentials(commandOutput: "s3cret")
+        let endpoint = try CalDAVLogin().endpoint(account, env: world.context(prompter: ScriptedPrompter(answers: [true]), credentials: credentials))
+        #expect(endpoint.password == "s3cret")
+        let later = ScriptedPrompter()
+        #expect(try CalDAVLogin().endpoint(account, env: world.context(prompter: later, credentials: credentials)).password == "s3cret")
+        #expect(later.asked.isEmpty)
+        #expect(credentials.asked == ["run pass show caldav", "run pass show caldav"])
+    }
+
+    @Test("Without a terminal, or where asking is not allowed (the daemon), nobody is asked and the account is refused")
+    func noQuestionWithoutATerminal() throws {
+        let world = try ServiceWorld()
+        let account = try world.saveAccount()
+        #expect(throws: FocusError.self) { try CalDAVLogin().endpoint(account, env: world.context(prompter: nil)) }
+        let person = ScriptedPrompter(answers: [true])
+        #expect(throws: FocusError.self) { try CalDAVLogin(mayPrompt: false).endpoint(account, env: world.context(prompter: person)) }
+        #expect(person.asked.isEmpty)
+    }
+
+    @Test("An account connected by this user on this machine is used without a question")
+    func connectedHereIsTrusted() throws {
+        let world = try ServiceWorld()
+        let account = try world.saveAccount()
+        try TrustStore(env: world.context()).trustAccount(account.id, in: world.db)
+        let person = ScriptedPrompter()
+        let endpoint = try CalDAVLogin().endpoint(account, env: world.context(prompter: person))
+        #expect(endpoint.url == world.address && endpoint.user == "alice")
+        #expect(person.asked == ["Password for alice at https://dav.example.org/: "])
+    }
+}
+
+@Suite("Where an account's password comes from, through the CredentialSource port")
+struct CalDAVLoginTests {
+    @Test("Standard input first, then the password command, then the person; none of them: no password")
+    func theOrderOfSources() throws {
+        let world = try ServiceWorld()
+        let credentials = FixedCredentials(standardInput: "from-stdin", commandOutput: "from-command")
+        let person = ScriptedPrompter(passwords: ["typed"])
+        let env = world.context(prompter: person, credentials: credentials)
+        let host = "dav.example.org"
+        #expect(try CalDAVLogin(passwordFromStandardInput: true).password(user: "alice", command: "pass x", host: host, env: env) == "from-stdin")
+        #expect(try CalDAVLogin().password(user: "alice", command: "pass x", host: host, env: env) == "from-command")
+        #expect(try CalDAVLogin().password(user: "alice", command: nil, host: host, env: env) == "typed")
+        #expect(try CalDAVLogin(mayPrompt: false).password(user: "alice", command: nil, host: host, env: env) == nil)
+        #expect(try CalDAVLogin().password(user: nil, command: nil, host: host, env: env) == nil)
+        #expect(person.asked == ["Password for alice at dav.example.org: "])
+        #expect(credentials.asked == ["standard input", "run pass x"])
+    }
+
+    @Test("Standard input that holds no password is the usage error, not a request without one")
+    func emptyStandardInput() throws {
+        let world = try ServiceWorld()
+        let env = world.context(credentials: FixedCredentials(standardInput: nil))
+        #expect(throws: FocusError.self) {
+            try CalDAVLogin(passwordFromStandardInput: true).password(user: "alice", command: nil, host: "dav.example.org", env: env)
+        }
+    }
+}
+
+@Suite("Refreshing a connected account's calendars, without the command line")
+struct CalendarRefresherTests {
+    @Test("A calendar added on the server starts counting as busy time, one deleted there stops")
+    func theAccountsCalendarsFollowTheServer() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("work", "Work")
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
+        var warnings: [String] = []
+        let first = refresher.refreshAccounts { warnings.append($0) }
+        #expect(first.added == [world.server.home + "work/"])
+        #expect(try world.db.connectedCalendars().map(\.name) == ["Work"])
+
+        world.server.deleteCalendar(world.server.home + "work/")
+        try world.makeCalendar("travel", "Travel")
+        let second = refresher.refreshAccounts { warnings.append($0) }
+        #expect(second.added == [world.server.home + "travel/"] && second.changed)
+        #expect(try world.db.connectedCalendars().map(\.name) == ["Travel"])
+        #expect(world.console.stdout.contains("calendar Travel added, calendar Work removed."))
+        #expect(try world.db.accounts().first?.lastChange == ["+ Travel", "- Work"])
+        #expect(warnings.isEmpty)
+    }
+
+    @Test("An account the person refuses is never contacted; one warning says why, and nothing changes")
+    func aRefusedAccountIsNotContacted() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("work", "Work")
+        try world.saveAccount()
+        let requests = world.server.requests
+        let refresher = CalendarRefresher(env: world.context(prompter: ScriptedPrompter(answers: [false])), db: world.db, login: CalDAVLogin())
+        var warnings: [String] = []
+        let result = refresher.refreshAccounts { warnings.append($0) }
+        #expect(result.added.isEmpty && !result.changed)
+        #expect(world.server.requests == requests)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("were not listed") == true && warnings.first?.contains("not set up by you") == true)
+        #expect(try world.db.connectedCalendars().isEmpty)
+    }
+
+    @Test("The daemon fetches a calendar again only once its refresh interval has passed")
+    func theDaemonFetchesWhatIsDue() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("work", "Work")
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        _ = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false)).refreshAccounts { _ in }
+        let calendars = try world.db.calendars()
+        #expect(calendars.map(\.name) == ["Work"])
+        #expect(DaemonCalendars.due(calendars, now: world.now.addingTimeInterval(600), refreshSeconds: 900).isEmpty)
+        #expect(DaemonCalendars.due(calendars, now: world.now.addingTimeInterval(900), refreshSeconds: 900).map(\.name) == ["Work"])
+    }
+}
+
+@Suite("The calendar publish and sync write to, found or made")
+struct AccountCalendarTests {
+    /// Alice's account, trusted, and a context for it.
+    private func trusted(_ world: ServiceWorld) throws -> ServiceContext {
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        return env
+    }
+
+    private func findOrMake(_ name: String, _ world: ServiceWorld, _ env: ServiceContext) throws -> AccountCalendar {
+        try AccountCalendar.findOrMake(name, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
+                                       db: world.db, env: env, login: CalDAVLogin(mayPrompt: false), client: world.server)
+    }
+
+    @Test("A calendar of that name is used as it is; another name is made in the account, and said")
+    func foundOrMade() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("plan", "Plan")
+        let env = try trusted(world)
+        #expect(try findOrMake("plan", world, env).url == world.server.home + "plan/")
+        #expect(world.console.stdout.isEmpty)
+        let made = try findOrMake("Focus blocks", world, env)
+        #expect(made.url == world.server.home + "focus-blocks/" && made.name == "Focus blocks")
+        #expect(world.console.stdout == "Made calendar Focus blocks in the account at https://dav.example.org/.\n")
+    }
+
+    @Test("A calendar that cannot hold events is refused by name, and nothing is made")
+    func wrongKindRefused() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("tasks", "Tasks", components: ["VTODO"])
+        let env = try trusted(world)
+        #expect {
+            try findOrMake("Tasks", world, env)
+        } throws: { error in
+            (error as? FocusError)?.description == "calendar 'Tasks' holds only VTODO: focus publishes events. Name another calendar, or a new one."
+        }
+        let home = CalDAVAccount(contextURL: world.address, principalURL: "", homeURLs: [world.server.home])
+        #expect(try world.server.calendars(home, CalDAVEndpoint(url: world.address)).map(\.displayName) == ["Tasks"])
+        #expect(world.console.stdout.isEmpty)
+    }
+
+    @Test("Where the new calendar would go another one is, the refusal names it and says what to run after")
+    func addressTakenNamesWhatIsThere() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("focus-blocks", "Something else")
+        let env = try trusted(world)
+        #expect {
+            try findOrMake("Focus blocks", world, env)
+        } throws: { error in
+            let message = (error as? FocusError)?.description ?? ""
+            return message.contains("a calendar named 'Something else' is at \(world.server.home)focus-blocks/; name it to use it")
+                && message.hasSuffix("then publish again.")
+        }
+    }
+}
