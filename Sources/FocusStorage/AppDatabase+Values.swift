@@ -43,7 +43,6 @@ extension AppDatabase {
         ("planRisk", "subtaskId", [("subtaskId", .id), ("neededSeconds", .seconds), ("freeSeconds", .seconds)]),
         ("sentReminder", "blockId", [("blockId", .id), ("sentAt", .instant)]),
         ("sentSummary", "day", [("day", .dayNumber), ("sentAt", .instant)]),
-        ("focusQuarter", "quarter", [("quarter", .quarter), ("focusedSeconds", .seconds), ("sessionCount", .count), ("lastEnd", .instant)]),
     ]
 
     /// Rules between the columns of a row that reads rely on (the tables' CHECK constraints, which

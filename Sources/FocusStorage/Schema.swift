@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 20
+    package static let schemaVersion = 21
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -689,6 +689,19 @@ extension AppDatabase {
                 CREATE TRIGGER subtask_sync_modified_rule AFTER UPDATE OF every, onDay ON subtask BEGIN
                   UPDATE subtask SET modifiedAt = \(now) WHERE id = NEW.id;
                 END;
+                """)
+        }
+        migrator.registerMigration("v22-drop-focus-quarter") { db in
+            // No command reads v5's focus-by-quarter totals any more: the stats read the sessions
+            // of their window one by one (README, "Fast paths"). Kept, they cost every start the
+            // parsing of a table and three triggers (SQLite parses the whole schema on first use)
+            // and every write to the log three more statements. The per-task and per-subtask
+            // totals v1's triggers keep stay: `task`, `agenda` and `stats` read them.
+            try db.execute(sql: """
+                DROP TRIGGER IF EXISTS timeLog_quarter_insert;
+                DROP TRIGGER IF EXISTS timeLog_quarter_delete;
+                DROP TRIGGER IF EXISTS timeLog_quarter_update;
+                DROP TABLE IF EXISTS focusQuarter;
                 """)
         }
         return migrator

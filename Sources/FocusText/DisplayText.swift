@@ -57,7 +57,14 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
 
     /// Safe pieces joined by a safe separator.
     package static func joined(_ parts: some Sequence<DisplayText>, separator: DisplayText = "") -> DisplayText {
-        DisplayText(trusted: parts.map(\.string).joined(separator: separator.string))
+        var out = ""
+        var first = true
+        for part in parts {
+            if !first { out += separator.string }
+            out += part.string
+            first = false
+        }
+        return DisplayText(trusted: out)
     }
 
     /// `n` spaces (none for n ≤ 0).
@@ -80,8 +87,10 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
     package struct StringInterpolation: StringInterpolationProtocol {
         var string = ""
 
+        /// Room as the standard library's interpolation reserves it: a short result stays a
+        /// small string (no allocation), where 16 bytes an interpolation made every one a heap string.
         package init(literalCapacity: Int, interpolationCount: Int) {
-            string.reserveCapacity(literalCapacity + 16 * interpolationCount)
+            string.reserveCapacity(literalCapacity + 2 * interpolationCount)
         }
 
         package mutating func appendLiteral(_ literal: StaticString) { string += literal.description }
@@ -132,6 +141,7 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
 
     /// `s` made safe by the rule (returned as is when already safe).
     private static func sanitized(_ s: String) -> String {
+        if isPrintableASCII(s) { return s }
         var clean = true
         for scalar in s.unicodeScalars where isUnsafe(scalar) || isBreak(scalar) { clean = false; break }
         if clean { return s }
@@ -146,6 +156,14 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
             }
         }
         return String(out)
+    }
+
+    /// Whether every byte of `s` is printable ASCII (U+0020 to U+007E), which the rule keeps as
+    /// it is: most text, told by its bytes without decoding a scalar.
+    private static func isPrintableASCII(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 &- 0x20 < 0x5F }
+        } ?? false
     }
 
     /// `s` made safe and cut to `columns` display columns (see `init(shown:columns:)`).

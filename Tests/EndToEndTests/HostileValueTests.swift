@@ -51,7 +51,6 @@ import Testing
         ("UPDATE timeLog SET focusedSeconds = \(max)", [["task", "list"], ["log"], ["stats"], ["stats", "--json"], ["report", "--html", "REPORT"]]),
         ("UPDATE task SET loggedSeconds = \(max), sessionCount = \(min)", [["task", "list"], ["task", "show", "Thesis"], ["task", "list", "--json"]]),
         ("UPDATE scheduledBlock SET startedAt = \(min), endedAt = \(max)", [["agenda"], ["status"], ["plan", "--dry-run"]]),
-        ("UPDATE focusQuarter SET focusedSeconds = \(max), lastEnd = \(max)", [["stats"], ["stats", "--last", "30", "--json"]]),
         // Int64.min as an id was the stats id table's empty-slot mark: an index out of range.
         ("UPDATE timeLog SET taskId = \(min), subtaskId = \(min)", [["stats"], ["stats", "--task", "Thesis"], ["report", "--html", "REPORT"], ["log"]]),
         ("UPDATE subtask SET spanSeconds = -1e300, loggedSeconds = '99999999999999999999999'", [["task", "list"], ["task", "show", "Thesis/Chapter 2"], ["plan", "--dry-run"]]),

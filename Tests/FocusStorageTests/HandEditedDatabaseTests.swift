@@ -86,7 +86,6 @@ import Testing
         "UPDATE timeLog SET focusedSeconds = \(max), plannedSeconds = -1e300",
         "UPDATE task SET loggedSeconds = \(max), sessionCount = \(min)",
         "UPDATE subtask SET loggedSeconds = '99999999999999999999999', spanSeconds = -5",
-        "UPDATE focusQuarter SET focusedSeconds = \(max), lastEnd = \(max), sessionCount = 1e300",
         "UPDATE timeLog SET focusedSeconds = 9e999",
     ])
     func outOfRangeNumbersAreReadWithinTheirDomains(sql: String) throws {

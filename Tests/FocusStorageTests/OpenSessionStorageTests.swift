@@ -28,7 +28,7 @@ import Testing
             }
             return try Self.dependents(db)
         }
-        try AppDatabase.migrator.migrate(queue)
+        try AppDatabase.migrator.migrate(queue, upTo: "v17-open-sessions")
         try queue.write { db in
             #expect(try Self.dependents(db) == before, "every index and trigger is back")
             let rows = try Row.fetchAll(db, sql: "SELECT id, status, note FROM timeLog ORDER BY id")

@@ -86,6 +86,21 @@ import Testing
         #expect(DisplayText("").isEmpty)
     }
 
+    /// Printable ASCII is kept without decoding scalars; every other ASCII character, in a small
+    /// string and in a long (heap) one, at its start, middle and end, is still replaced by the rule.
+    @Test func everyASCIICharacterFollowsTheRuleInShortAndLongText() {
+        let long = String(repeating: "Thesis/Chapter 2 ", count: 8)
+        for v: UInt32 in 0...0x7F {
+            let c = String(Unicode.Scalar(v)!)
+            let rule = DisplayText.isBreak(Unicode.Scalar(v)!) ? " " : DisplayText.isUnsafe(Unicode.Scalar(v)!) ? "\u{FFFD}" : c
+            for (raw, shown) in [(c, rule), ("a\(c)b", "a\(rule)b"), (long + c, long + rule), (c + long, rule + long)] {
+                #expect(DisplayText(raw).string == shown, "U+\(String(v, radix: 16))")
+            }
+        }
+        #expect(DisplayText.joined(["a", "b", "c"], separator: ", ").string == "a, b, c")
+        #expect(DisplayText.joined([DisplayText](), separator: ", ").isEmpty)
+    }
+
     @Test func theRuleClassifiesScalars() {
         for v: UInt32 in [0x00, 0x1B, 0x7F, 0x80, 0x9B, 0x9F, 0x200E, 0x202E, 0x2066, 0x2069, 0x061C] {
             #expect(DisplayText.isUnsafe(Unicode.Scalar(v)!), "U+\(String(v, radix: 16))")

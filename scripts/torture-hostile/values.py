@@ -29,7 +29,6 @@ DOMAINS = {
     "flag": (0, 1),
     "minute": (0, 1439),
     "day": (INSTANTS[0] // 86_400, INSTANTS[1] // 86_400),
-    "quarter": (INSTANTS[0] // 900, INSTANTS[1] // 900),
 }
 
 # Every numeric column of the schema (Sources/FocusStorage/Schema.swift) but the row ids, with
@@ -52,7 +51,6 @@ COLUMNS = {
     "planRisk": ("subtaskId", {"neededSeconds": "seconds", "freeSeconds": "seconds"}),
     "sentReminder": ("blockId", {"sentAt": "instant"}),
     "sentSummary": ("day", {"day": "day", "sentAt": "instant"}),
-    "focusQuarter": ("quarter", {"focusedSeconds": "seconds", "sessionCount": "count", "lastEnd": "instant"}),
 }
 
 ICS = """BEGIN:VCALENDAR\r

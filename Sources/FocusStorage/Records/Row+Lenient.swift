@@ -42,8 +42,6 @@ package enum StoredNumber {
         case minuteOfDay
         /// A day number (days since 1970-01-01) within the instants' years.
         case dayNumber
-        /// A quarter hour since 1970 (`focusQuarter.quarter`) within the instants' years.
-        case quarter
         /// A subtask's priority: -1 (low), 0 (normal) or 1 (high).
         case priority
 
@@ -58,7 +56,6 @@ package enum StoredNumber {
             case .flag: return 0...1
             case .minuteOfDay: return 0...1439
             case .dayNumber: return StoredNumber.floorDiv(instants.lowerBound, 86_400)...StoredNumber.floorDiv(instants.upperBound, 86_400)
-            case .quarter: return StoredNumber.floorDiv(instants.lowerBound, 900)...StoredNumber.floorDiv(instants.upperBound, 900)
             case .priority: return -1...1
             }
         }
@@ -75,7 +72,6 @@ package enum StoredNumber {
             case .flag: return "0 or 1"
             case .minuteOfDay: return "a minute of the day, 0 to 1439"
             case .dayNumber: return "a day in the years 0001-9999"
-            case .quarter: return "a quarter hour in the years 0001-9999"
             case .priority: return "-1, 0 or 1 (low, normal, high)"
             }
         }
