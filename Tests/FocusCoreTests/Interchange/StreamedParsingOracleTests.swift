@@ -34,15 +34,10 @@ import FocusCore
             let text = writer.header + records.map(writer.line).joined()
             let whole = try InterchangeParser.parse(text, format: format)
             #expect(whole == records, "\(format), seed \(seed)")
-            // Chunks of random sizes, from one byte to a few hundred.
-            let bytes = Array(text.utf8)
             var parser = InterchangeParser(format: format, file: "f")
             var streamed: [SessionRecord] = []
-            var i = 0
-            while i < bytes.count {
-                let n = rng.chance(30) ? rng.int(1...3) : rng.int(4...400)
-                try parser.feed(Array(bytes[i..<min(bytes.count, i + n)])) { r, _ in streamed.append(r) }
-                i += n
+            for chunk in Self.chunks(of: text, &rng) {
+                try parser.feed(chunk) { r, _ in streamed.append(r) }
             }
             try parser.finish { r, _ in streamed.append(r) }
             #expect(streamed == whole, "\(format), seed \(seed)")
@@ -74,16 +69,26 @@ import FocusCore
         let text = "[\n" + entries.joined(separator: ",\n") + "\n]\n"
         let whole = try ForeignHistoryParser.parse(text, format: .timewarrior).records
         #expect(whole.count == entries.count)
-        let bytes = Array(text.utf8)
         var parser = ForeignHistoryParser(format: .timewarrior, file: "f")
         var streamed: [SessionRecord] = []
-        var i = 0
-        while i < bytes.count {
-            let n = rng.chance(30) ? rng.int(1...3) : rng.int(4...400)
-            try parser.feed(Array(bytes[i..<min(bytes.count, i + n)])) { r, _ in streamed.append(r) }
-            i += n
+        for chunk in Self.chunks(of: text, &rng) {
+            try parser.feed(chunk) { r, _ in streamed.append(r) }
         }
         try parser.finish { r, _ in streamed.append(r) }
         #expect(streamed == whole, "seed \(seed)")
+    }
+
+    /// `text`'s bytes in chunks of random sizes, from one byte to a few hundred (three in ten of them
+    /// one to three bytes, so a chunk often ends inside a UTF-8 sequence or an escape).
+    static func chunks(of text: String, _ rng: inout SeededRandom) -> [[UInt8]] {
+        let bytes = Array(text.utf8)
+        var out: [[UInt8]] = []
+        var i = 0
+        while i < bytes.count {
+            let n = rng.chance(30) ? rng.int(1...3) : rng.int(4...400)
+            out.append(Array(bytes[i..<min(bytes.count, i + n)]))
+            i += n
+        }
+        return out
     }
 }
