@@ -90,12 +90,14 @@ package struct StopCommand: FocusRunnable {
         var died: SessionEntry??
         let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) {
             if try db.activeSession() == nil { return true }
-            // Killed instead of stopping: recovered here, with its last checkpoint.
-            if SessionLock.owner(database: db.path) == .nobody {
-                died = .some(try db.recoverStaleSession(owner: { SessionLock.owner(database: db.path) }, now: env.now())?.log)
-                return true
+            guard SessionLock.owner(database: db.path) == .nobody else { return false }
+            // Killed instead of stopping: recovered here, with its last checkpoint. Nothing to
+            // recover means it stopped as asked between the two looks (it records the session,
+            // then lets go of its lock): reported as stopped, not as died.
+            if let recovered = try db.recoverStaleSession(owner: { SessionLock.owner(database: db.path) }, now: env.now()) {
+                died = .some(recovered.log)
             }
-            return false
+            return true
         }
         guard stopped else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.") }
         if let died {
