@@ -106,7 +106,8 @@ package struct PlanPublisher {
         let actions = Publication.actions(wanted: wanted, published: try db.publishedEvents(targetID: target.id), now: env.now())
         summary.blocks = wanted.filter { $0.kind == .block }.count
         summary.sessions = wanted.count - summary.blocks
-        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)))
+        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)),
+                            token: token)
         try writer.perform(actions, summary: &summary)
         try db.notePublication(targetID: target.id, at: env.now(), error: nil)
         return summary
