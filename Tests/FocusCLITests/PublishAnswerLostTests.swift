@@ -1,5 +1,7 @@
 import FocusCLI
+import ArgumentParser
 import FocusCore
+import FocusServices
 import FocusStorage
 import FocusTestSupport
 import Foundation
@@ -60,6 +62,28 @@ private func line(_ text: String, _ name: String) -> String? {
         #expect(texts(server)[url] == nil && texts(server).count == 11)
     }
 
+    @Test func aCreateSentAloneWhoseAnswerWasLostFailsThePublicationAndTheNextFollowsIt() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
+        let lossy = AnswerLost(server: server, alone: true) { $0 }
+        laptop.caldav = lossy
+        let publish = await laptop.output("calendar", "publish", "Focus plan")
+        #expect(publish.code == 69 && publish.err.contains("connection was reset"), "\(publish.err)")
+        let url = try #require(lossy.lost)
+        #expect(texts(server).count == 1)
+
+        // The next publication finds it this focus's own: no warning, no second copy, and a
+        // re-plan moves it.
+        let edit = await laptop.output("task", "edit", "Thesis/Draft", "--estimate", "50m")
+        #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
+        #expect(edit.err.contains("Published 2 planned blocks to Focus plan"), "\(edit.err)")
+        #expect(texts(server).count == 2 && texts(server)[url] != nil)
+        let done = await laptop.output("task", "done", "Thesis/Draft")
+        #expect(done.err.contains("(2 removed)") && !done.err.contains("warning"), "\(done.err)")
+        #expect(texts(server).isEmpty)
+    }
+
     @Test func anEventNotThisFocussAtANewBlocksAddressIsLeftWithAWarning() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server)
@@ -82,16 +106,48 @@ private func line(_ text: String, _ name: String) -> String? {
     }
 }
 
+/// A sync's new item (`If-None-Match: *`) stored there whose answer was lost: the write sent
+/// again is refused (412), and the next round reads it back (README, "Two machines").
+@Suite struct SyncAnswerLostTests {
+    @Test func aNewItemStoredThereWhoseAnswerWasLostIsAgreedOnceWithoutAConflict() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try TestWorld.syncMachine(server)
+        #expect(await laptop.run("task", "add", "Thesis/Chapter 2") == 0)
+        for day in 1...12 {
+            #expect(await laptop.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-\(day < 10 ? "0" : "")\(day) 09:00", "--duration", "25m") == 0)
+        }
+        let lossy = AnswerLost(server: server) { $0 }
+        func sync() throws -> SyncEngine.Summary {
+            let env = try laptop.environment(global: GlobalOptions.parse([]))
+            let target = try #require(try laptop.database.syncTarget())
+            return try SyncEngine(env: env.services, client: lossy, db: laptop.database).run(target, endpoint: TestWorld.syncEndpoint)
+        }
+        let first = try sync()
+        #expect(lossy.lost != nil, "an answer was lost")
+        #expect(first.conflicts == 0 && first.warnings.isEmpty && !first.unconverged, "\(first)")
+        #expect(try laptop.database.syncConflicts(since: .distantPast).isEmpty)
+        let items = server.contents(TestWorld.syncCalendarURL)
+        #expect(items.count == 14, "\(items.keys.sorted())")
+        // Agreed: nothing to send again, nothing to merge.
+        let second = try sync()
+        #expect(second.sent == 0 && second.received == 0 && second.conflicts == 0, "\(second)")
+        #expect(server.contents(TestWorld.syncCalendarURL) == items)
+    }
+}
+
 /// The in-memory server, where the first new event written while another write is in flight
-/// is stored (as `stored` makes its text) and its answer lost: the connection fails.
+/// (or, `alone`, the first at all) is stored (as `stored` makes its text) and its answer lost:
+/// the connection fails.
 private final class AnswerLost: CalDAVClient, @unchecked Sendable {
     let server: FakeCalDAVServer
+    let alone: Bool
     let stored: @Sendable (String) -> String
     /// The address of the write whose answer was lost.
     var lost: String?
 
-    init(server: FakeCalDAVServer, stored: @escaping @Sendable (String) -> String) {
+    init(server: FakeCalDAVServer, alone: Bool = false, stored: @escaping @Sendable (String) -> String) {
         self.server = server
+        self.alone = alone
         self.stored = stored
     }
 
@@ -111,7 +167,7 @@ private final class AnswerLost: CalDAVClient, @unchecked Sendable {
         func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion? {
             guard !waiting.isEmpty else { return nil }
             let (write, tag) = waiting.removeFirst()
-            if owner.lost == nil, !waiting.isEmpty, case let .put(url, ics, nil) = write {
+            if owner.lost == nil, owner.alone || !waiting.isEmpty, case let .put(url, ics, nil) = write {
                 owner.lost = url
                 _ = try? owner.server.put(url, ics: Data(owner.stored(String(decoding: ics, as: UTF8.self)).utf8), ifMatch: nil, endpoint)
                 return RemoteWriteCompletion(tag: tag, result: .failure(.unavailable("dav.example.org: the connection was reset.")))
