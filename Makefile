@@ -97,7 +97,9 @@ stamp:
 # (-disable-concrete-type-metadata-mangled-name-accessors): the runtime resolving a name such as
 # `Set<Name>` checks `Name: Hashable` by scanning every conformance record of the binary, once
 # per type, at every start (README, Development).
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -gnone -Xswiftc -Xfrontend -Xswiftc -function-sections \
+# No $$ORIGIN run path (--disable-local-rpath): focus loads only system libraries, and the loader
+# looked for each of them first in 20 hardware-capability folders beside the binary.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -gnone -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 build: deps stamp
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product focus

@@ -112,6 +112,10 @@ extension AppDatabase {
         if directory.isEmpty { directory = "." }
         var fs = statvfs()
         if statvfs(directory, &fs) == 0 {
+            // proc(5), sysfs and the like have no blocks at all: not a full disk, no disk.
+            if fs.f_blocks == 0 {
+                return "\(directory) is not on a disk (a kernel file system such as /proc holds no files of its own); pass --db to use a file elsewhere"
+            }
             if fs.f_flag & UInt(ST_RDONLY) != 0 {
                 return "\(directory) is on a read-only file system; remount it read-write, or pass --db to use a file elsewhere"
             }

@@ -86,3 +86,18 @@ struct FullDiskTests {
         }
     }
 }
+
+/// A database named on a kernel file system (proc(5)), whose statvfs reports no blocks at all: the
+/// error says so, where it used to say that the disk holding /proc was full.
+struct KernelFileSystemTests {
+    @Test func aFileUnderProcIsNotCalledAFullDisk() throws {
+        do {
+            _ = try AppDatabase.open(path: "/proc/version")
+            Issue.record("/proc/version opened as a database")
+        } catch {
+            let sentence = String(describing: error)
+            #expect(sentence.contains("/proc is not on a disk"), "\(sentence)")
+            #expect(!sentence.contains("full"), "\(sentence)")
+        }
+    }
+}
