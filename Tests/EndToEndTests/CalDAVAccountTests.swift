@@ -273,11 +273,12 @@ struct CalDAVAccountTests {
         #expect(try objects(server, "focus-plan/").isEmpty)
     }
 
-    @Test("a new event the server stored but whose answer was lost is sent again, found to be this focus's own and followed: no warning, one copy, a re-plan deletes it")
-    func createAnswerLost() async throws {
-        let server = try RadicaleServer()
+    @Test("a new event the server stored but whose answer was lost is sent again, found to be this focus's own and followed: no warning, one copy, a re-plan deletes it",
+          arguments: RadicaleServer.Kind.allCases)
+    func createAnswerLost(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
         // Each PUT held 200 ms, several at once; one that arrives while another is held reaches
-        // Radicale at once, and its connection is then cut without an answer.
+        // the server at once, and its connection is then cut without an answer.
         let slow = try SlowPutServer(hold: 0.2, upstream: server.rootURL, loseAnswers: 1)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }

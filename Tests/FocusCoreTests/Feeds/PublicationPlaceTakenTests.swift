@@ -43,6 +43,11 @@ import Testing
         // Kept by the server in its own order and folding, stamped again: the same event.
         #expect(decide(found(), kept) == .adopt(etag: "\"7\""))
         #expect(decide(found(etag: nil), kept) == .adopt(etag: nil))
+        // A worked session (`X-FOCUS-SESSION`) as it was written.
+        var session = want
+        session.kind = .session
+        let copy = found(isBlock: false)
+        #expect(Publication.placeTaken(session, text: written, found: copy, foundText: kept, publisher: "me") == .adopt(etag: "\"7\""))
     }
 
     @Test func thisFocussOwnEventInAnotherVersionIsWrittenOverInThatVersionOnly() {
