@@ -73,12 +73,13 @@ private func line(_ text: String, _ name: String) -> String? {
         let url = try #require(lossy.lost)
         #expect(texts(server).count == 1)
 
-        // The next publication finds it this focus's own: no warning, no second copy, and a
-        // re-plan moves it.
+        // The next publication finds it this focus's own, as focus writes it: followed, not
+        // written again, no warning, no second copy; and a re-plan deletes it.
         let edit = await laptop.output("task", "edit", "Thesis/Draft", "--estimate", "50m")
         #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
-        #expect(edit.err.contains("Published 2 planned blocks to Focus plan"), "\(edit.err)")
+        #expect(edit.err.contains("Published 2 planned blocks to Focus plan (1 new)."), "\(edit.err)")
         #expect(texts(server).count == 2 && texts(server)[url] != nil)
+        #expect(lossy.puts[url] == 1, "written once: \(lossy.puts)")
         let done = await laptop.output("task", "done", "Thesis/Draft")
         #expect(done.err.contains("(2 removed)") && !done.err.contains("warning"), "\(done.err)")
         #expect(texts(server).isEmpty)
@@ -144,6 +145,8 @@ private final class AnswerLost: CalDAVClient, @unchecked Sendable {
     let stored: @Sendable (String) -> String
     /// The address of the write whose answer was lost.
     var lost: String?
+    /// How many PUTs went to each address.
+    var puts: [String: Int] = [:]
 
     init(server: FakeCalDAVServer, alone: Bool = false, stored: @escaping @Sendable (String) -> String) {
         self.server = server
@@ -167,6 +170,7 @@ private final class AnswerLost: CalDAVClient, @unchecked Sendable {
         func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion? {
             guard !waiting.isEmpty else { return nil }
             let (write, tag) = waiting.removeFirst()
+            if case let .put(url, _, _) = write { owner.puts[url, default: 0] += 1 }
             if owner.lost == nil, owner.alone || !waiting.isEmpty, case let .put(url, ics, nil) = write {
                 owner.lost = url
                 _ = try? owner.server.put(url, ics: Data(owner.stored(String(decoding: ics, as: UTF8.self)).utf8), ifMatch: nil, endpoint)

@@ -31,6 +31,28 @@ extension Publication {
         return foundText.map { sameEvent($0, text) } == true ? .adopt(etag: found.etag) : .overwrite(etag: found.etag)
     }
 
+    /// This focus's events found in the calendar without a record here (the review's records
+    /// without a fingerprint: a write whose answer was lost, a publication cut off), made
+    /// records the plan can judge: one that is as focus writes it now (`placeTaken` adopts it)
+    /// gets the fingerprint of what focus writes, so that it is not written again; any other
+    /// keeps none and is written over. `found`: the copy there and its text, by `key` of its
+    /// address (two spellings of one URL alike); `texts`: the wanted events' texts
+    /// (`WantedEvent.index`).
+    package static func followedAsWritten(_ records: [PublishedEvent], found: [String: (copy: ServerCopy, text: String)],
+                                          wanted: [WantedEvent], texts: [String], publisher: String,
+                                          key: (String) -> String) -> [PublishedEvent] {
+        var byUID: [String: WantedEvent] = [:]
+        for want in wanted { byUID[want.uid] = want }
+        return records.map { record in
+            guard record.fingerprint.isEmpty, let want = byUID[record.uid], let there = found[key(record.url)],
+                  case .adopt = placeTaken(want, text: texts[want.index], found: there.copy, foundText: there.text, publisher: publisher)
+            else { return record }
+            var followed = record
+            followed.fingerprint = want.fingerprint
+            return followed
+        }
+    }
+
     /// Whether two texts of an event say the same: the properties of their first VEVENT,
     /// unfolded (RFC 5545 section 3.1), in any order, DTSTAMP aside (it changes with every
     /// write). A server may keep an event with its properties in another order, or folded

@@ -69,6 +69,22 @@ import Testing
         #expect(decide(found(), kept, publisher: "") == .leave, "no publisher name here to recognise")
     }
 
+    @Test func thisFocussEventsFoundWithoutARecordAreFollowedAsWrittenWhenTheyAreAsFocusWritesThem() {
+        let url = "https://dav.example.org/cal/x.ics"
+        let untracked = PublishedEvent(uid: uid, kind: .block, url: url, etag: "\"7\"", fingerprint: "", end: want.end, start: start)
+        func follow(_ record: PublishedEvent, _ text: String, wanted: [WantedEvent]? = nil) -> PublishedEvent? {
+            Publication.followedAsWritten([record], found: [url: (found(), text)], wanted: wanted ?? [want], texts: [written],
+                                          publisher: "me", key: { $0 }).first
+        }
+        #expect(follow(untracked, kept)?.fingerprint == "f", "as focus writes it: not written again")
+        let moved = kept.replacingOccurrences(of: "DTSTART:20261125T070000Z", with: "DTSTART:20261125T080000Z")
+        #expect(follow(untracked, moved)?.fingerprint == "", "another version: written over")
+        #expect(follow(untracked, kept, wanted: [])?.fingerprint == "", "no longer wanted: the plan deletes it")
+        var tracked = untracked
+        tracked.fingerprint = "old"
+        #expect(follow(tracked, kept) == tracked, "a record focus kept is the review's")
+    }
+
     @Test func twoTextsOfAnEventAreTheSameWhateverTheirOrderFoldingAndStamp() {
         #expect(Publication.sameEvent(written, kept))
         #expect(Publication.sameEvent(written.replacingOccurrences(of: "\r\n", with: "\n"), kept))
