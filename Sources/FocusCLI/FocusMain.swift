@@ -125,20 +125,26 @@ package enum FocusMain {
     /// `--estimate -5m`: the parser takes `-5m` for a flag and reports a missing value. When it
     /// reports one for an option followed by what looks like a negative number, the value is
     /// said to be negative instead (exit 64); text that really starts with `-` is passed as
-    /// `--note=-5`.
+    /// `--note=-5`. The same for an argument (`focus config set work -5m`), whose text is passed
+    /// after `--`.
     static func negativeValue(in arguments: [String], parserMessage: String) -> FocusError? {
         for (i, arg) in arguments.enumerated().dropLast() {
             if arg == "--" { return nil }
             guard arg.hasPrefix("--"), arg.count > 2, !arg.contains("=") else { continue }
-            let next = arguments[i + 1].utf8
-            guard next.count >= 2, next.first == UInt8(ascii: "-") else { continue }
-            let second = next[next.index(after: next.startIndex)]
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second) || second == UInt8(ascii: ".") else { continue }
             let value = arguments[i + 1]
-            guard parserMessage.contains("Missing value for '\(arg)") else { continue }
+            guard looksNegative(value), parserMessage.contains("Missing value for '\(arg)") else { continue }
             return .usage("\(arg) \(value): the value is negative; give one that is not (text that starts with '-' is written \(arg)=\(value)).")
         }
-        return nil
+        guard parserMessage.contains("Missing expected argument"),
+              let value = arguments.prefix(while: { $0 != "--" }).first(where: looksNegative) else { return nil }
+        return .usage("\(value): the value is negative; give one that is not (text that starts with '-' is written after --: `-- \(value)`).")
+    }
+
+    /// `-5`, `-5m`, `-.5h`: a minus sign, then a digit or a decimal point.
+    private static func looksNegative(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(2))
+        guard bytes.count == 2, bytes[0] == UInt8(ascii: "-") else { return false }
+        return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[1]) || bytes[1] == UInt8(ascii: ".")
     }
 
     /// Help on standard output (exit 0), or the parser's error in focus's voice (`ParseErrorText`),
