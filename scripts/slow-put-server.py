@@ -3,7 +3,8 @@
 behind it does (Nextcloud: about 100 ms a PUT), several at once (a thread per connection, HTTP/1.1
 keep-alive), or one at a time with --serial. For focus's tests and scripts/bench-sync.
 
-Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL [--forward-puts [--hold-deletes]]]
+Usage: slow-put-server.py DIR SECONDS [--serial] [--upstream URL [--forward-puts [--hold-deletes]
+                            [--lose-answers N]]]
 
 A PUT is answered here: 201 with an ETag (412 for If-None-Match: * on a path written before),
 its body kept in DIR/bodies/PATH; a DELETE 204. With --upstream, every other request is passed
@@ -13,7 +14,11 @@ Radicale refuse it, so a sync writes one item per request: the server's cost per
 delay alone, as for a server whose own work (PHP) takes it and runs in parallel. With
 --forward-puts, a PUT is held, then passed on too (the upstream server then holds everything,
 for tests where a second machine reads what the first wrote). With --hold-deletes, a DELETE is
-held and passed on the same way (counted apart: "most_deletes_in_flight", "deleted").
+held and passed on the same way (counted apart: "most_deletes_in_flight", "deleted"). With
+--lose-answers N, the first N PUTs that arrive while another PUT is held are passed on at once
+and their connection is then closed without an answer: the server stored the write, the client
+never hears so (a connection cut after the server wrote, a proxy that timed out). Counted in
+"lost": {path: count}.
 GET /_stats answers JSON: {"most_in_flight": N, "puts": N, "written": {path: count}, ...}.
 
 Listens on a free port of 127.0.0.1 and writes it to DIR/port once listening. Runs until killed.
@@ -32,11 +37,12 @@ SERIAL = "--serial" in sys.argv
 UPSTREAM = sys.argv[sys.argv.index("--upstream") + 1] if "--upstream" in sys.argv else None
 FORWARD_PUTS = UPSTREAM is not None and "--forward-puts" in sys.argv
 HOLD_DELETES = FORWARD_PUTS and "--hold-deletes" in sys.argv
+LOSE = int(sys.argv[sys.argv.index("--lose-answers") + 1]) if FORWARD_PUTS and "--lose-answers" in sys.argv else 0
 
 lock = threading.Lock()
 one_at_a_time = threading.Lock()
 stats = {"in_flight": 0, "most_in_flight": 0, "puts": 0, "written": {},
-         "deletes_in_flight": 0, "most_deletes_in_flight": 0, "deleted": {}}
+         "deletes_in_flight": 0, "most_deletes_in_flight": 0, "deleted": {}, "lost": {}}
 upstream = threading.local()
 
 
@@ -87,9 +93,15 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(*forward(self, method, body))
             return self.answer(204 if method == "DELETE" else 405)
         with lock:
-            stats["in_flight"] += 1
-            stats["puts"] += 1
-            stats["most_in_flight"] = max(stats["most_in_flight"], stats["in_flight"])
+            lose = LOSE > sum(stats["lost"].values()) and stats["in_flight"] > 0
+            if lose:
+                stats["lost"][self.path] = stats["lost"].get(self.path, 0) + 1
+            else:
+                stats["in_flight"] += 1
+                stats["puts"] += 1
+                stats["most_in_flight"] = max(stats["most_in_flight"], stats["in_flight"])
+        if lose:
+            return self.lose_answer(body)
         try:
             if SERIAL:
                 one_at_a_time.acquire()
@@ -118,6 +130,14 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 stats["in_flight"] -= 1
         self.answer(status, headers, data)
+
+    def lose_answer(self, body):
+        """A PUT passed on at once, then the connection closed without an answer (--lose-answers)."""
+        status, _, _ = forward(self, "PUT", body)
+        with lock:
+            if 200 <= status < 300:
+                stats["written"][self.path] = stats["written"].get(self.path, 0) + 1
+        self.close_connection = True
 
     def held_delete(self):
         """A DELETE held, then passed on (--hold-deletes)."""

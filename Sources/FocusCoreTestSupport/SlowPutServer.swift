@@ -14,13 +14,16 @@ package final class SlowPutServer: @unchecked Sendable {
 
     /// `upstream`: a CalDAV server (`RadicaleServer.rootURL`) every request is passed on to,
     /// each PUT after its hold (`--forward-puts`); `holdDeletes`: each DELETE too.
-    package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false) throws {
+    /// `loseAnswers`: the first that many PUTs arriving while another is held are passed on,
+    /// then their connection is closed without an answer (`--lose-answers`).
+    package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false, loseAnswers: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
         pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
                                        + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
-                                       + (holdDeletes ? ["--hold-deletes"] : []),
+                                       + (holdDeletes ? ["--hold-deletes"] : [])
+                                       + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),
                                        output: directory.appendingPathComponent("log").path)
         let portFile = directory.appendingPathComponent("port").path
         let deadline = Date().addingTimeInterval(30)
@@ -49,6 +52,11 @@ package final class SlowPutServer: @unchecked Sendable {
     package func deleteStats() throws -> (mostInFlight: Int, deleted: [String: Int]) {
         let object = try statsObject()
         return (object["most_deletes_in_flight"] as? Int ?? 0, object["deleted"] as? [String: Int] ?? [:])
+    }
+
+    /// The paths of the PUTs the server took but never answered (`loseAnswers`).
+    package func lost() throws -> [String: Int] {
+        try statsObject()["lost"] as? [String: Int] ?? [:]
     }
 
     private func statsObject() throws -> [String: Any] {

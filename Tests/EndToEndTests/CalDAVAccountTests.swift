@@ -273,6 +273,46 @@ struct CalDAVAccountTests {
         #expect(try objects(server, "focus-plan/").isEmpty)
     }
 
+    @Test("a new event the server stored but whose answer was lost is sent again, found to be this focus's own and followed: no warning, one copy, a re-plan deletes it",
+          arguments: RadicaleServer.Kind.allCases)
+    func createAnswerLost(kind: RadicaleServer.Kind) async throws {
+        let server = try RadicaleServer(kind)
+        // Each PUT held 200 ms, several at once; one that arrives while another is held reaches
+        // the server at once, and its connection is then cut without an answer.
+        let slow = try SlowPutServer(hold: 0.2, upstream: server.rootURL, loseAnswers: 1)
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        for n in 1...12 {
+            #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
+        }
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await sandbox.run(["calendar", "connect", slow.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+
+        let publish = try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct)
+        #expect(publish.code == 0, "\(publish.err)")
+        #expect(!publish.out.contains("warning") && !publish.err.contains("warning"), "\(publish.out)\(publish.err)")
+        #expect(publish.out.contains("Published 12 planned blocks to Focus plan (12 new)."), "\(publish.out)\(publish.err)")
+        let lost = try slow.lost()
+        #expect(lost.count == 1, "an answer was lost: \(lost)")
+        let events = try objects(server, "focus-plan/").filter { $0.contains("X-FOCUS-BLOCK") }
+        let uids = events.compactMap { $0.split(separator: "\n").first { $0.hasPrefix("UID:") } }
+        #expect(events.count == 12 && Set(uids).count == 12, "each block once: \(uids)")
+        let path = try #require(lost.keys.first)
+        #expect(try slow.stats().written[path] == 1, "found as focus wrote it: followed, not written again")
+
+        // Its task done: the re-plan deletes its block there, as any other block it wrote.
+        let copy = try server.request("GET", path)
+        let title = try #require(copy.body.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") })
+            .dropFirst("SUMMARY:".count).trimmingCharacters(in: .whitespacesAndNewlines)
+        let done = try await sandbox.run(["task", "done", title], env: direct)
+        #expect(done.code == 0 && !done.err.contains("warning"), "\(done.err)")
+        #expect(done.err.contains("1 removed"), "\(done.err)")
+        #expect(try server.request("GET", path).status == 404, "the block of a task done is left in the calendar")
+        #expect(try objects(server, "focus-plan/").filter { $0.contains("X-FOCUS-BLOCK") }.count == 11)
+        let again = try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct)
+        #expect(!again.out.contains("warning") && !again.err.contains("warning") && !again.out.contains("new"), "\(again.out)\(again.err)")
+    }
+
     @Test("a wrong password, a failing password command and a server that is down: one line, exit 69, the copy kept")
     func failures() async throws {
         let server = try RadicaleServer()

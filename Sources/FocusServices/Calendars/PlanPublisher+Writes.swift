@@ -1,3 +1,4 @@
+import FocusCalendar
 import FocusText
 import FocusCore
 import FocusNetwork
@@ -11,6 +12,9 @@ extension PlanPublisher {
     /// is checked against the calendar's listing once the others ended: DAViCal and Radicale
     /// answer 412, not 404, to an `If-Match` on a member that no longer exists (RFC 7232 section
     /// 3.1), and such an event is gone there, to be written again (together, after the rest).
+    /// A new event refused because its address is taken is checked against what the calendar
+    /// holds there (`Publication.placeTaken`): this focus's own, whose first write the server
+    /// stored without the answer reaching focus, is followed (and written over if it differs).
     struct Writer {
         let publisher: PlanPublisher
         let target: PublishTarget
@@ -19,9 +23,14 @@ extension PlanPublisher {
         let texts: [String]
         /// UIDs of events found deleted there: writing them is writing them again.
         let gone: Set<String>
+        /// The sync token of the look before the writes (nil: none): what changed since holds
+        /// every event this publication wrote.
+        let token: String?
 
-        init(publisher: PlanPublisher, target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, texts: [String], gone: Set<String>) {
+        init(publisher: PlanPublisher, target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, texts: [String], gone: Set<String>,
+             token: String?) {
             self.gone = gone
+            self.token = token
             self.publisher = publisher
             self.target = target
             self.endpoint = endpoint
@@ -38,6 +47,8 @@ extension PlanPublisher {
             /// Updates and deletions refused with 412: gone there, or changed there.
             var updates: [(want: WantedEvent, existing: PublishedEvent)] = []
             var deletions: [PublishedEvent] = []
+            /// New events refused because their address is taken; `again`: written again.
+            var taken: [(want: WantedEvent, again: Bool)] = []
         }
 
         func perform(_ actions: [PublishAction], summary: inout Summary) throws {
@@ -59,8 +70,9 @@ extension PlanPublisher {
             try sender.send(orders: refusals.again.map { _ in 0 }) { index in
                 request(.create(refusals.again[index]))
             } answered: { index, answer in
-                try created(refusals.again[index], answer, again: true, summary: &summary)
+                try created(refusals.again[index], answer, again: true, refusals: &refusals, summary: &summary)
             }
+            try claim(refusals.taken, summary: &summary)
         }
 
         private func request(_ action: PublishAction) -> RemoteWriteRequest {
@@ -76,7 +88,7 @@ extension PlanPublisher {
         private func record(_ action: PublishAction, _ answer: RemoteWrite, refusals: inout Refusals, summary: inout Summary) throws {
             switch (action, answer) {
             case let (.create(want), _):
-                try created(want, answer, again: false, summary: &summary)
+                try created(want, answer, again: false, refusals: &refusals, summary: &summary)
             case let (.update(want, existing), .written(etag)):
                 try record(want, url: existing.url, etag: etag)
                 summary.updated += 1
@@ -118,16 +130,64 @@ extension PlanPublisher {
             }
         }
 
-        /// A new event (`If-None-Match: *`) answered. Something already at its address is never
-        /// written over: it is another machine's event of the same work (the review found none
-        /// of this focus's there).
-        private func created(_ want: WantedEvent, _ answer: RemoteWrite, again: Bool, summary: inout Summary) throws {
+        /// A new event (`If-None-Match: *`) answered; one whose address is taken is left for
+        /// `claim`.
+        private func created(_ want: WantedEvent, _ answer: RemoteWrite, again: Bool, refusals: inout Refusals, summary: inout Summary) throws {
             switch answer {
             case let .written(etag):
                 try record(want, url: Publication.resourceURL(calendar: target.url, uid: want.uid), etag: etag)
-                if again || gone.contains(want.uid) { summary.restored += 1 } else { summary.created += 1 }
-            case .changedOnServer, .missing:
-                summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was not written: another event is at its place in the calendar, and focus writes over no event it did not write.")
+                count(want, again: again, summary: &summary)
+            case .changedOnServer:
+                refusals.taken.append((want, again))
+            case .missing:
+                summary.warnings.append(notWritten(want))
+            }
+        }
+
+        private func count(_ want: WantedEvent, again: Bool, summary: inout Summary) {
+            if again || gone.contains(want.uid) { summary.restored += 1 } else { summary.created += 1 }
+        }
+
+        private func notWritten(_ want: WantedEvent) -> String {
+            "'\(DisplayText(summaryOf(want)).string)' was not written: another event is at its place in the calendar, and focus writes over no event it did not write."
+        }
+
+        /// The new events whose address was taken: what is there is read (what changed since
+        /// the look before the writes, one request and a multiget) and judged
+        /// (`Publication.placeTaken`). This focus's own is followed, written over (`If-Match`)
+        /// where it differs; any other event is left, with a warning.
+        private func claim(_ taken: [(want: WantedEvent, again: Bool)], summary: inout Summary) throws {
+            guard !taken.isEmpty else { return }
+            let changes = try publisher.client.changes(in: target.url, since: token, endpoint)
+            var there: [String: RemoteResource] = [:]
+            for resource in changes.changed { there[CalDAVHTTPClient.normalized(resource.url)] = resource }
+            let name = try db.publisherName()
+            var overwrites: [(want: WantedEvent, again: Bool, url: String, etag: String?)] = []
+            for (want, again) in taken {
+                let url = Publication.resourceURL(calendar: target.url, uid: want.uid)
+                let resource = there[CalDAVHTTPClient.normalized(url)]
+                let copy = resource.flatMap { r in r.data.flatMap { PublishedCopyReader.copy(data: $0, url: r.url, etag: r.etag, local: publisher.env.calendar) } }
+                let text = resource?.data.map { String(decoding: $0, as: UTF8.self) }
+                switch Publication.placeTaken(want, text: texts[want.index], found: copy, foundText: text, publisher: name) {
+                case let .adopt(etag):
+                    try record(want, url: resource?.url ?? url, etag: etag)
+                    count(want, again: again, summary: &summary)
+                case let .overwrite(etag):
+                    overwrites.append((want, again, resource?.url ?? url, etag))
+                case .leave:
+                    summary.warnings.append(notWritten(want))
+                }
+            }
+            try sender.send(orders: overwrites.map { _ in 0 }) { index in
+                .put(url: overwrites[index].url, ics: data(overwrites[index].want), ifMatch: overwrites[index].etag ?? "*")
+            } answered: { index, answer in
+                let (want, again, url, _) = overwrites[index]
+                if case let .written(etag) = answer {
+                    try record(want, url: url, etag: etag)
+                    count(want, again: again, summary: &summary)
+                } else {
+                    summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
+                }
             }
         }
 

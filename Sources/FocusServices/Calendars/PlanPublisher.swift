@@ -88,7 +88,8 @@ package struct PlanPublisher {
         let publisher = try db.publisherName()
         var summary = Summary()
         let before = try wanted(target, db: db, publisher: publisher)
-        let (review, token) = try look(target, endpoint: endpoint, db: db, publisher: publisher, summary: &summary)
+        let (review, token) = try look(target, endpoint: endpoint, db: db, publisher: publisher, summary: &summary,
+                                       wanted: (before.events, before.texts))
         if let other = review.otherPlan, !established || Publication.yields(publisher, to: other.publisher) {
             summary.otherPlan = other
             return summary
@@ -106,16 +107,18 @@ package struct PlanPublisher {
         let actions = Publication.actions(wanted: wanted, published: try db.publishedEvents(targetID: target.id), now: env.now())
         summary.blocks = wanted.filter { $0.kind == .block }.count
         summary.sessions = wanted.count - summary.blocks
-        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)))
+        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)),
+                            token: token)
         try writer.perform(actions, summary: &summary)
         try db.notePublication(targetID: target.id, at: env.now(), error: nil)
         return summary
     }
 
     /// What changed in the calendar since the last publication, reviewed; the calendar is made
-    /// again when it was deleted there.
-    func look(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, publisher: String,
-              summary: inout Summary) throws -> (review: PublicationReview, token: String?) {
+    /// again when it was deleted there. With `wanted`, this focus's events found there without a
+    /// record that are as it would write them are recorded so (`Publication.followedAsWritten`).
+    func look(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, publisher: String, summary: inout Summary,
+              wanted: (events: [WantedEvent], texts: [String])? = nil) throws -> (review: PublicationReview, token: String?) {
         let changes: RemoteChanges
         do {
             changes = try client.changes(in: target.url, since: target.syncToken, endpoint)
@@ -127,11 +130,18 @@ package struct PlanPublisher {
             summary.notes.append("calendar \(DisplayText(target.name).string) was deleted there: made it again.")
             return (PublicationReview(), nil)
         }
-        let copies = changes.changed.compactMap { r in
-            r.data.flatMap { PublishedCopyReader.copy(data: $0, url: r.url, etag: r.etag, local: env.calendar) }
+        var found: [String: (copy: ServerCopy, text: String)] = [:]
+        let copies = changes.changed.compactMap { r -> ServerCopy? in
+            guard let data = r.data, let copy = PublishedCopyReader.copy(data: data, url: r.url, etag: r.etag, local: env.calendar) else { return nil }
+            found[CalDAVHTTPClient.normalized(r.url)] = (copy, String(decoding: data, as: UTF8.self))
+            return copy
         }
-        let review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
+        var review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
                                         complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)
+        if let wanted {
+            review.records = Publication.followedAsWritten(review.records, found: found, wanted: wanted.events, texts: wanted.texts,
+                                                           publisher: publisher, key: CalDAVHTTPClient.normalized)
+        }
         return (review, changes.token)
     }
 
