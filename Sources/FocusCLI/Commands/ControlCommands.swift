@@ -88,18 +88,11 @@ package struct StopCommand: FocusRunnable {
         let (db, session) = (sent.db, sent.session)
         let path = DisplayText(try db.path(taskID: session.taskID, subtaskID: session.subtaskID)).string
         var died: SessionEntry??
-        let stopped = try await SessionControl.wait(seconds: 5, clock: env.clock) {
-            if try db.activeSession() == nil { return true }
-            guard SessionLock.owner(database: db.path) == .nobody else { return false }
-            // Killed instead of stopping: recovered here, with its last checkpoint. Nothing to
-            // recover means it stopped as asked between the two looks (it records the session,
-            // then lets go of its lock): reported as stopped, not as died.
-            if let recovered = try db.recoverStaleSession(owner: { SessionLock.owner(database: db.path) }, now: env.now()) {
-                died = .some(recovered.log)
-            }
-            return true
+        switch try await watch(sent, env: env) {
+        case let .died(log): died = .some(log)
+        case .gaveUp: throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.")
+        default: break
         }
-        guard stopped else { throw FocusError.unavailable("the session (pid \(sent.pid)) did not stop within 5 seconds.") }
         if let died {
             let what = died.map { " (#\($0.log.id ?? 0), \(DurationParser.format($0.log.focusedSeconds)) focused)" } ?? ""
             let status = died?.log.status.rawValue ?? SessionStatus.interrupted.rawValue
@@ -120,6 +113,32 @@ package struct StopCommand: FocusRunnable {
 }
 
 extension StopCommand {
+    /// Waits for the session to act on the stop: looks where `StopWatch` says and returns its
+    /// verdict (`.stopped`, `.died` or `.gaveUp`). A killed session's row is recovered here,
+    /// with its last checkpoint.
+    func watch(_ sent: SessionControl.Sent, env: FocusEnvironment) async throws -> StopWatch.Step {
+        let (db, watch) = (sent.db, StopWatch())
+        var (sight, waited) = (StopWatch.Sight(), Duration.zero)
+        while true {
+            let step = watch.next(sight, waited: waited)
+            switch step {
+            case .lookAtRow:
+                let row = try db.activeSession()
+                sight.row = row == nil ? .gone : row?.pid == sent.session.pid ? .asked : .another
+            case .lookAtLock:
+                sight.lock = SessionLock.owner(database: db.path)
+            case .recover:
+                let found = try db.recoverStaleSession(owner: { SessionLock.owner(database: db.path) }, now: env.now())
+                sight.recovery = found.map { .recovered($0.log) } ?? .nothing
+            case let .wait(pause):
+                try? await env.clock.sleep(for: pause)
+                (sight, waited) = (StopWatch.Sight(), waited + pause)
+            case .stopped, .died, .gaveUp:
+                return step
+            }
+        }
+    }
+
     /// The database cannot be read (its -wal file deleted, a failing disk), so no request can be
     /// left in it; the process the kernel names as the session lock's holder still can be told:
     /// SIGTERM, which it records as an interrupted session through its own connection.
