@@ -244,7 +244,7 @@ private func planStarts(_ world: TestWorld) async -> [String] {
 }
 
 /// The in-memory server, where another app deletes the member focus is about to replace (once).
-private final class DeletedMeanwhile: CalDAVClient, @unchecked Sendable {
+private final class DeletedMeanwhile: FakeServerClient, @unchecked Sendable {
     let server: FakeCalDAVServer
     private var done = false
     init(server: FakeCalDAVServer) { self.server = server }
@@ -255,22 +255,5 @@ private final class DeletedMeanwhile: CalDAVClient, @unchecked Sendable {
             server.remove(url)
         }
         return try server.put(url, ics: ics, ifMatch: ifMatch, endpoint)
-    }
-    func discover(_ e: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount { try server.discover(e) }
-    func calendars(_ a: CalDAVAccount, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] { try server.calendars(a, e) }
-    func calendar(at url: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar { try server.calendar(at: url, e) }
-    func events(in url: String, from: Date, to: Date, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] {
-        try server.events(in: url, from: from, to: to, e)
-    }
-    func changes(in url: String, since token: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
-        try server.changes(in: url, since: token, e)
-    }
-    func delete(_ url: String, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.delete(url, ifMatch: ifMatch, e) }
-    func members(of url: String, _ e: CalDAVEndpoint) throws(FocusError) -> CollectionListing { try server.members(of: url, e) }
-    func replaceCollection(_ url: String, ics: Data, ifMatch: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
-        try server.replaceCollection(url, ics: ics, ifMatch: ifMatch, e)
-    }
-    func makeCalendar(_ url: String, displayName: String, components: [String], _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
-        try server.makeCalendar(url, displayName: displayName, components: components, e)
     }
 }

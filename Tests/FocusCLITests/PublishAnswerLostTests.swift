@@ -139,7 +139,7 @@ private func line(_ text: String, _ name: String) -> String? {
 /// The in-memory server, where the first new event written while another write is in flight
 /// (or, `alone`, the first at all) is stored (as `stored` makes its text) and its answer lost:
 /// the connection fails.
-private final class AnswerLost: CalDAVClient, @unchecked Sendable {
+private final class AnswerLost: FakeServerClient, @unchecked Sendable {
     let server: FakeCalDAVServer
     let alone: Bool
     let stored: @Sendable (String) -> String
@@ -187,24 +187,5 @@ private final class AnswerLost: CalDAVClient, @unchecked Sendable {
                 return RemoteWriteCompletion(tag: tag, result: .failure(error))
             }
         }
-    }
-
-    func put(_ url: String, ics: Data, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.put(url, ics: ics, ifMatch: ifMatch, e) }
-    func discover(_ e: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount { try server.discover(e) }
-    func calendars(_ a: CalDAVAccount, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] { try server.calendars(a, e) }
-    func calendar(at url: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar { try server.calendar(at: url, e) }
-    func events(in url: String, from: Date, to: Date, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] {
-        try server.events(in: url, from: from, to: to, e)
-    }
-    func changes(in url: String, since token: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
-        try server.changes(in: url, since: token, e)
-    }
-    func delete(_ url: String, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.delete(url, ifMatch: ifMatch, e) }
-    func members(of url: String, _ e: CalDAVEndpoint) throws(FocusError) -> CollectionListing { try server.members(of: url, e) }
-    func replaceCollection(_ url: String, ics: Data, ifMatch: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
-        try server.replaceCollection(url, ics: ics, ifMatch: ifMatch, e)
-    }
-    func makeCalendar(_ url: String, displayName: String, components: [String], _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
-        try server.makeCalendar(url, displayName: displayName, components: components, e)
     }
 }

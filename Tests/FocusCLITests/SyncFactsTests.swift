@@ -41,7 +41,7 @@ private func member(_ server: FakeCalDAVServer, _ component: String, _ summary: 
 /// A client that passes everything to the server, with a hook after each read of changes and
 /// a way to answer a first read as an empty calendar (as it was read before the other machine
 /// wrote) or to refuse every write.
-private final class Meddling: CalDAVClient, @unchecked Sendable {
+private final class Meddling: FakeServerClient, @unchecked Sendable {
     let server: FakeCalDAVServer
     var firstReadEmpty = false
     var afterRead: (() -> Void)?
@@ -50,10 +50,6 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     var refuseNext = 0
     init(_ server: FakeCalDAVServer) { self.server = server }
 
-    func discover(_ e: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount { try server.discover(e) }
-    func calendars(_ a: CalDAVAccount, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] { try server.calendars(a, e) }
-    func calendar(at url: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteCalendar { try server.calendar(at: url, e) }
-    func events(in c: String, from: Date, to: Date, _ e: CalDAVEndpoint) throws(FocusError) -> [RemoteResource] { try server.events(in: c, from: from, to: to, e) }
     func changes(in c: String, since token: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {
         if firstReadEmpty {
             firstReadEmpty = false
@@ -67,14 +63,6 @@ private final class Meddling: CalDAVClient, @unchecked Sendable {
     func put(_ url: String, ics: Data, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         if refuseNext > 0 { refuseNext -= 1; return .changedOnServer }
         return refuseWrites ? .changedOnServer : try server.put(url, ics: ics, ifMatch: ifMatch, e)
-    }
-    func delete(_ url: String, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.delete(url, ifMatch: ifMatch, e) }
-    func members(of c: String, _ e: CalDAVEndpoint) throws(FocusError) -> CollectionListing { try server.members(of: c, e) }
-    func replaceCollection(_ c: String, ics: Data, ifMatch: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
-        try server.replaceCollection(c, ics: ics, ifMatch: ifMatch, e)
-    }
-    func makeCalendar(_ url: String, displayName: String, components: [String], _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
-        try server.makeCalendar(url, displayName: displayName, components: components, e)
     }
 }
 
