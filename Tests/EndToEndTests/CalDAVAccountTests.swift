@@ -22,6 +22,16 @@ private func planStarts(_ sandbox: Sandbox) async throws -> [String] {
 }
 
 /// The calendar objects in a collection, as a raw REPORT (not focus's client) returns them.
+/// Twelve subtasks due Friday (twelve blocks to publish), and the server's account connected
+/// through `url` (a proxy in front of it).
+private func twelveBlocks(_ sandbox: Sandbox, connectedTo server: RadicaleServer, through url: String) async throws {
+    for n in 1...12 {
+        #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
+    }
+    let command = "printf '%s\\n' '\(server.password)'"
+    #expect(try await sandbox.run(["calendar", "connect", url, "--user", server.user, "--password-command", command], env: direct).code == 0)
+}
+
 private func objects(_ server: RadicaleServer, _ path: String) throws -> [String] {
     let body = """
         <?xml version="1.0" encoding="utf-8"?>
@@ -251,11 +261,7 @@ struct CalDAVAccountTests {
         let slow = try SlowPutServer(hold: 0.05, upstream: server.rootURL, holdDeletes: true)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        for n in 1...12 {
-            #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
-        }
-        let command = "printf '%s\\n' '\(server.password)'"
-        #expect(try await sandbox.run(["calendar", "connect", slow.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        try await twelveBlocks(sandbox, connectedTo: server, through: slow.rootURL)
 
         let publish = try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct)
         #expect(publish.out.contains("Published 12 planned blocks to Focus plan (12 new)."), "\(publish.out)\(publish.err)")
@@ -282,11 +288,7 @@ struct CalDAVAccountTests {
         let slow = try SlowPutServer(hold: 0.2, upstream: server.rootURL, loseAnswers: 1)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        for n in 1...12 {
-            #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
-        }
-        let command = "printf '%s\\n' '\(server.password)'"
-        #expect(try await sandbox.run(["calendar", "connect", slow.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        try await twelveBlocks(sandbox, connectedTo: server, through: slow.rootURL)
 
         let publish = try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct)
         #expect(publish.code == 0, "\(publish.err)")

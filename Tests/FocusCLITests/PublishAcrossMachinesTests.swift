@@ -5,28 +5,6 @@ import FocusTestSupport
 import Foundation
 import Testing
 
-/// `calendar publish` through an in-memory CalDAV server (README, "Your real calendar"): one
-/// calendar, one copy of each block, whatever other machines and apps do to it. Tuesday
-/// 24 November 2026, 23:00 in Berlin: the plan's first free time is Wednesday 08:00 (07:00 UTC).
-private let planURL = "https://dav.example.org/calendars/alice/focus-plan/"
-
-private func machine(_ server: FakeCalDAVServer, now: String = "2026-11-24T22:00:00Z") throws -> TestWorld {
-    let world = try TestWorld(now: now)
-    world.caldav = server
-    _ = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                       homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false, at: world.now)
-    try world.trustStoredSettings()
-    return world
-}
-
-private func texts(_ server: FakeCalDAVServer) -> [String: String] {
-    server.contents(planURL).mapValues { String(decoding: $0, as: UTF8.self) }
-}
-
-private func line(_ text: String, _ name: String) -> String? {
-    text.components(separatedBy: "\r\n").first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) }
-}
-
 private func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
 private func planStarts(_ world: TestWorld) async -> [String] {
@@ -35,10 +13,13 @@ private func planStarts(_ world: TestWorld) async -> [String] {
     return blocks.compactMap { $0["start"] as? String }
 }
 
+/// `calendar publish` through an in-memory CalDAV server (README, "Your real calendar"): one
+/// calendar, one copy of each block, whatever other machines and apps do to it (machines made by
+/// `publishingMachine`).
 @Suite struct PublishAcrossMachinesTests {
     @Test func aSecondMachineRefusesACalendarThatHoldsAnotherMachinesPlanAndWritesNothing() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try publishingMachine(server), desktop = try publishingMachine(server)
         // Local ids collide: the desktop's #1 is other work than the laptop's #1.
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
         #expect(await laptop.run("task", "add", "Report/Figures", "--estimate", "25m", "--due", "2026-11-27") == 0)
@@ -47,78 +28,78 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let first = await laptop.output("calendar", "publish", "Focus plan")
         #expect(first.code == 0, "\(first.err)")
         #expect(first.out.contains("Published 2 planned blocks to Focus plan (2 new)."), "\(first.out)")
-        let before = texts(server)
+        let before = planTexts(server)
         #expect(before.count == 2)
-        #expect(before.values.allSatisfy { line($0, "X-FOCUS-PUBLISHER") != nil && line($0, "UID")?.hasPrefix("focus-block-") == true })
+        #expect(before.values.allSatisfy { icsValue($0, "X-FOCUS-PUBLISHER") != nil && icsValue($0, "UID")?.hasPrefix("focus-block-") == true })
 
         let second = await desktop.output("calendar", "publish", "Focus plan")
         #expect(second.code == 69)
         #expect(second.err.contains("holds the plan that focus on") && second.err.contains("one calendar holds one plan"), "\(second.err)")
-        #expect(texts(server) == before, "the second machine wrote nothing")
+        #expect(planTexts(server) == before, "the second machine wrote nothing")
         // It does not publish there afterwards, and cannot stop what it never published.
         #expect(await desktop.run("task", "edit", "Report/Figures", "--estimate", "75m") == 0)
-        #expect(texts(server) == before)
+        #expect(planTexts(server) == before)
         let stop = await desktop.output("calendar", "publish", "Focus plan", "--stop")
-        #expect(stop.code == 64 && texts(server) == before, "\(stop.err)")
+        #expect(stop.code == 64 && planTexts(server) == before, "\(stop.err)")
 
         let again = await laptop.output("calendar", "publish", "Focus plan")
-        #expect(again.out.contains("(nothing changed)") && texts(server) == before, "\(again.out)")
+        #expect(again.out.contains("(nothing changed)") && planTexts(server) == before, "\(again.out)")
     }
 
     /// Two machines that were both publishing into one calendar (both began before this rule,
     /// or at the same moment): at their next changes exactly one plan stays, never both.
     @Test func twoMachinesAlreadyPublishingEndWithOnePlan() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try publishingMachine(server), desktop = try publishingMachine(server)
         for world in [laptop, desktop] {
             #expect(await world.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         }
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
-        _ = try desktop.database.savePublishTarget(accountID: try desktop.database.accounts()[0].id, url: planURL, name: "Focus plan", sessions: false)
+        _ = try desktop.database.savePublishTarget(accountID: try desktop.database.accounts()[0].id, url: publishPlanURL, name: "Focus plan", sessions: false)
         for world in [desktop, laptop, desktop, laptop] {
             #expect(await world.run("task", "edit", "Thesis/Draft", "--notes", "round \(world === laptop ? "l" : "d")") == 0)
         }
-        let publishers = Set(texts(server).values.compactMap { line($0, "X-FOCUS-PUBLISHER") })
-        #expect(publishers.count == 1 && texts(server).count == 2, "\(texts(server).keys.sorted())")
+        let publishers = Set(planTexts(server).values.compactMap { icsValue($0, "X-FOCUS-PUBLISHER") })
+        #expect(publishers.count == 1 && planTexts(server).count == 2, "\(planTexts(server).keys.sorted())")
         let gaveWay = [laptop, desktop].filter { $0.console.stderr.contains("This machine stopped publishing there") }
         #expect(gaveWay.count == 1, "exactly one machine gave way")
     }
 
     @Test func stopDeletesOnlyThisMachinesEvents() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
-        #expect(texts(server).count == 2)
+        #expect(planTexts(server).count == 2)
         // Another machine's focus wrote over one of them (an older focus did this).
-        let (url, text) = texts(server).sorted { $0.key < $1.key }[0]
-        server.store(url, text.replacingOccurrences(of: line(text, "X-FOCUS-PUBLISHER")!, with: "0123456789abcdef"))
+        let (url, text) = planTexts(server).sorted { $0.key < $1.key }[0]
+        server.store(url, text.replacingOccurrences(of: icsValue(text, "X-FOCUS-PUBLISHER")!, with: "0123456789abcdef"))
         // And someone's own event.
-        server.store(planURL + "lunch.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nDTEND:20261125T120000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        server.store(publishPlanURL + "lunch.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:lunch@example.org\r\nDTSTART:20261125T110000Z\r\nDTEND:20261125T120000Z\r\nSUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
 
         let stop = await laptop.output("calendar", "publish", "Focus plan", "--stop")
         #expect(stop.code == 0, "\(stop.err)")
         #expect(stop.out.contains("1 block still ahead deleted there"), "\(stop.out)")
-        #expect(Set(texts(server).keys) == [url, planURL + "lunch.ics"])
+        #expect(Set(planTexts(server).keys) == [url, publishPlanURL + "lunch.ics"])
     }
 
     @Test func anEventDeletedInAnotherAppIsWrittenAgainEvenWhereTheServerAnswers412() async throws {
         let server = FakeCalDAVServer()
         server.answerMissingIfMatchWith412(true)
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
-        let url = texts(server).keys.sorted()[0]
+        let url = planTexts(server).keys.sorted()[0]
         server.remove(url)
 
         let again = await laptop.output("calendar", "publish", "Focus plan")
         #expect(again.code == 0 && !again.err.contains("warning"), "\(again.err)")
         #expect(again.out.contains("Published 2 planned blocks to Focus plan (1 written again)."), "\(again.out)")
-        #expect(texts(server).count == 2 && texts(server)[url] != nil)
+        #expect(planTexts(server).count == 2 && planTexts(server)[url] != nil)
         // Deleted again, and the plan moved too: the If-Match write answered 412 is a new write.
         server.remove(url)
         #expect(await laptop.run("task", "edit", "Thesis/Draft", "--estimate", "75m") == 0)
-        #expect(texts(server).count == 3, "\(laptop.console.stderr)")
+        #expect(planTexts(server).count == 3, "\(laptop.console.stderr)")
         #expect(!laptop.console.stderr.contains("warning"), "\(laptop.console.stderr)")
     }
 
@@ -127,40 +108,40 @@ private func planStarts(_ world: TestWorld) async -> [String] {
     @Test func aWriteAnswered412ForAMemberDeletedMeanwhileWritesItAgain() async throws {
         let server = FakeCalDAVServer()
         server.answerMissingIfMatchWith412(true)
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
         laptop.caldav = DeletedMeanwhile(server: server)
         let edit = await laptop.output("task", "edit", "Thesis/Draft", "--notes", "Outline first")
         #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
         #expect(edit.err.contains("(1 written again)"), "\(edit.err)")
-        #expect(texts(server).values.filter { $0.contains("Outline first") }.count == 1)
+        #expect(planTexts(server).values.filter { $0.contains("Outline first") }.count == 1)
     }
 
     @Test func aCalendarDeletedInAnotherAppIsMadeAgainWithoutWarnings() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
-        server.deleteCalendar(planURL)
-        #expect(texts(server).isEmpty)
+        server.deleteCalendar(publishPlanURL)
+        #expect(planTexts(server).isEmpty)
 
         let plan = await laptop.output("plan")
         #expect(plan.code == 0)
         #expect(!plan.err.contains("warning"), "\(plan.err)")
         #expect(plan.err.contains("was deleted there: made it again"), "\(plan.err)")
         #expect(plan.out.contains("Published 2 planned blocks to Focus plan (2 new)."), "\(plan.out)")
-        #expect(texts(server).count == 2)
+        #expect(planTexts(server).count == 2)
     }
 
     @Test func aBlockDraggedInTheCalendarAppIsPinnedThereUntilUnpinned() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
         #expect(await planStarts(laptop) == ["2026-11-25T07:00:00Z", "2026-11-25T07:30:00Z"])
         // The person drags the first block to 14:00 (13:00 UTC), as a calendar app writes it.
-        let (url, text) = texts(server).first { $0.value.contains("DTSTART:20261125T070000Z") }!
+        let (url, text) = planTexts(server).first { $0.value.contains("DTSTART:20261125T070000Z") }!
         let moved = text.replacingOccurrences(of: "DTSTART:20261125T070000Z", with: "DTSTART;TZID=Europe/Berlin:20261125T140000")
             .replacingOccurrences(of: "DTEND:20261125T072500Z", with: "DTEND;TZID=Europe/Berlin:20261125T142500")
             .replacingOccurrences(of: "END:VEVENT", with: "SEQUENCE:1\r\nEND:VEVENT")
@@ -169,11 +150,11 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let plan = await laptop.output("plan")
         #expect(plan.err.contains("Thesis/Draft is pinned at") && plan.err.contains("focus plan --unpin"), "\(plan.err)")
         #expect(await planStarts(laptop) == ["2026-11-25T07:00:00Z", "2026-11-25T13:00:00Z"], "the rest planned around it, nothing more")
-        #expect(texts(server)[url] == moved, "the person's event is not written over")
+        #expect(planTexts(server)[url] == moved, "the person's event is not written over")
         let listed = (json(await laptop.output("plan", "--json").out) as? [String: Any])?["blocks"] as? [[String: Any]] ?? []
         #expect(listed.filter { $0["pinned"] as? Bool == true }.compactMap { $0["start"] as? String } == ["2026-11-25T13:00:00Z"])
         #expect(await laptop.output("plan").out.contains("Thesis/Draft  planned (pinned)"))
-        #expect(texts(server).count == 2)
+        #expect(planTexts(server).count == 2)
         // Still pinned after other changes.
         #expect(await laptop.run("task", "add", "Report/Figures", "--estimate", "25m", "--due", "2026-11-27") == 0)
         #expect(await planStarts(laptop).contains("2026-11-25T13:00:00Z"))
@@ -181,21 +162,21 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let unpin = await laptop.output("plan", "--unpin", "Thesis")
         #expect(unpin.code == 0 && unpin.err.contains("unpinned 1 block"), "\(unpin.err)")
         #expect(!(await planStarts(laptop)).contains("2026-11-25T13:00:00Z"))
-        #expect(!texts(server).values.contains { $0.contains("20261125T140000") }, "the event follows the plan again")
-        #expect(texts(server).count == 3)
+        #expect(!planTexts(server).values.contains { $0.contains("20261125T140000") }, "the event follows the plan again")
+        #expect(planTexts(server).count == 3)
     }
 
     @Test func everyCommandThatChangesThePlanPublishesItAndOfflineItWaits() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
         #expect(await laptop.run("task", "add", "Report/Figures", "--estimate", "25m", "--due", "2026-11-27") == 0)
-        #expect(texts(server).count == 2, "task add published")
+        #expect(planTexts(server).count == 2, "task add published")
         #expect(await laptop.run("task", "done", "Report/Figures") == 0)
-        #expect(texts(server).count == 1, "task done published")
+        #expect(planTexts(server).count == 1, "task done published")
         #expect(await laptop.run("log", "add", "Thesis/Draft", "--start", "2026-11-24 20:00", "--duration", "25m") == 0)
-        #expect(texts(server).isEmpty, "log add published: the work is done")
+        #expect(planTexts(server).isEmpty, "log add published: the work is done")
 
         // Offline: the command succeeds, says the plan waits, and the next one publishes it.
         server.failAfter(0)
@@ -207,7 +188,7 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         #expect(waiting.contains("✗ the plan waits to be published to 'Focus plan'"), "\(waiting)")
         server.failAfter(nil)
         #expect(await laptop.run("config", "set", "day_end", "21:00") == 0)
-        #expect(texts(server).count == 1, "\(laptop.console.stderr)")
+        #expect(planTexts(server).count == 1, "\(laptop.console.stderr)")
         #expect(!(await laptop.output("doctor").out.contains("waits to be published")), "published: nothing waits")
         // A change that leaves the plan as it is costs no request.
         let requests = server.requests
@@ -217,7 +198,7 @@ private func planStarts(_ world: TestWorld) async -> [String] {
 
     @Test func blocksAndSessionsHaveTheirSyncNamesOnEveryMachine() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server), desktop = try machine(server)
+        let laptop = try publishingMachine(server), desktop = try publishingMachine(server)
         // The desktop had other work first: its local ids differ from the laptop's.
         #expect(await desktop.run("task", "add", "Other/Work") == 0)
         #expect(await desktop.run("task", "rm", "Other", "--force") == 0)

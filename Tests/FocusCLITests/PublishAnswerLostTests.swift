@@ -10,25 +10,6 @@ import Testing
 /// A publication's new event (`If-None-Match: *`) that finds its address taken (412), through an
 /// in-memory CalDAV server (README, "Your real calendar"). Tuesday 24 November 2026, 23:00 in
 /// Berlin: the plan's first free time is Wednesday 08:00 (07:00 UTC).
-private let planURL = "https://dav.example.org/calendars/alice/focus-plan/"
-
-private func machine(_ server: FakeCalDAVServer) throws -> TestWorld {
-    let world = try TestWorld(now: "2026-11-24T22:00:00Z")
-    world.caldav = server
-    _ = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
-                                       homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false, at: world.now)
-    try world.trustStoredSettings()
-    return world
-}
-
-private func texts(_ server: FakeCalDAVServer) -> [String: String] {
-    server.contents(planURL).mapValues { String(decoding: $0, as: UTF8.self) }
-}
-
-private func line(_ text: String, _ name: String) -> String? {
-    text.components(separatedBy: "\r\n").first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) }
-}
-
 @Suite struct PublishAnswerLostTests {
     /// Twelve blocks: the send window is wider than one by the last few (`SendWindow`), so the
     /// lost answer comes while another write is in flight and the create is sent again.
@@ -40,7 +21,7 @@ private func line(_ text: String, _ name: String) -> String? {
 
     @Test func aCreateStoredThereWhoseAnswerWasLostIsFollowedAndWrittenOverInTheVersionThere() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         await twelveTasks(laptop)
         // The server keeps the event in its own words (one property more) and the answer is lost.
         let lossy = AnswerLost(server: server) { $0.replacingOccurrences(of: "END:VEVENT", with: "X-SERVER-NOTE:kept\r\nEND:VEVENT") }
@@ -50,50 +31,50 @@ private func line(_ text: String, _ name: String) -> String? {
         #expect(publish.code == 0 && !publish.err.contains("warning"), "\(publish.err)")
         #expect(publish.out.contains("Published 12 planned blocks to Focus plan (12 new)."), "\(publish.out)")
         let url = try #require(lossy.lost)
-        let text = try #require(texts(server)[url])
+        let text = try #require(planTexts(server)[url])
         #expect(!text.contains("X-SERVER-NOTE"), "written over with what focus writes: \(text)")
-        #expect(texts(server).count == 12)
+        #expect(planTexts(server).count == 12)
 
         // Followed: its task done, its block goes from the calendar.
-        let title = try #require(line(text, "SUMMARY"))
+        let title = try #require(icsValue(text, "SUMMARY"))
         let done = await laptop.output("task", "done", title)
         #expect(done.code == 0 && !done.err.contains("warning"), "\(done.err)")
         #expect(done.err.contains("1 removed"), "\(done.err)")
-        #expect(texts(server)[url] == nil && texts(server).count == 11)
+        #expect(planTexts(server)[url] == nil && planTexts(server).count == 11)
     }
 
     @Test func aCreateSentAloneWhoseAnswerWasLostFailsThePublicationAndTheNextFollowsIt() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
         let lossy = AnswerLost(server: server, alone: true) { $0 }
         laptop.caldav = lossy
         let publish = await laptop.output("calendar", "publish", "Focus plan")
         #expect(publish.code == 69 && publish.err.contains("connection was reset"), "\(publish.err)")
         let url = try #require(lossy.lost)
-        #expect(texts(server).count == 1)
+        #expect(planTexts(server).count == 1)
 
         // The next publication finds it this focus's own, as focus writes it: followed, not
         // written again, no warning, no second copy; and a re-plan deletes it.
         let edit = await laptop.output("task", "edit", "Thesis/Draft", "--estimate", "50m")
         #expect(edit.code == 0 && !edit.err.contains("warning"), "\(edit.err)")
         #expect(edit.err.contains("Published 2 planned blocks to Focus plan (1 new)."), "\(edit.err)")
-        #expect(texts(server).count == 2 && texts(server)[url] != nil)
+        #expect(planTexts(server).count == 2 && planTexts(server)[url] != nil)
         #expect(lossy.puts[url] == 1, "written once: \(lossy.puts)")
         let done = await laptop.output("task", "done", "Thesis/Draft")
         #expect(done.err.contains("(2 removed)") && !done.err.contains("warning"), "\(done.err)")
-        #expect(texts(server).isEmpty)
+        #expect(planTexts(server).isEmpty)
     }
 
     @Test func anEventNotThisFocussAtANewBlocksAddressIsLeftWithAWarning() async throws {
         let server = FakeCalDAVServer()
-        let laptop = try machine(server)
+        let laptop = try publishingMachine(server)
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)
         #expect(await laptop.output("calendar", "publish", "Focus plan").code == 0)
-        let (url, first) = try #require(texts(server).min { $0.key < $1.key })
-        let uid = try #require(line(first, "UID"))
+        let (url, first) = try #require(planTexts(server).min { $0.key < $1.key })
+        let uid = try #require(icsValue(first, "UID"))
         #expect(await laptop.output("calendar", "publish", "Focus plan", "--stop").code == 0)
-        #expect(texts(server).isEmpty)
+        #expect(planTexts(server).isEmpty)
         // Another app wrote an event of its own at that block's address, with its UID.
         let theirs = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTART:20261125T110000Z\r\nDTEND:20261125T120000Z\r\n"
             + "SUMMARY:Lunch\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
@@ -102,8 +83,8 @@ private func line(_ text: String, _ name: String) -> String? {
         let publish = await laptop.output("calendar", "publish", "Focus plan")
         #expect(publish.err.contains("warning: 'Thesis/Draft' was not written: another event is at its place in the calendar"), "\(publish.err)")
         #expect(publish.out.contains("(1 new)"), "\(publish.out)")
-        #expect(texts(server)[url] == theirs, "left as it is")
-        #expect(texts(server).count == 2)
+        #expect(planTexts(server)[url] == theirs, "left as it is")
+        #expect(planTexts(server).count == 2)
     }
 }
 
