@@ -108,6 +108,9 @@ extension AppDatabase {
     /// database, even to read it). Nil when none of these is the cause.
     static func diagnosis(path: String) -> String? {
         guard path.hasPrefix("/") || !path.hasPrefix(":") else { return nil }
+        if let limit = fileSizeLimit(reachedBy: path) {
+            return "the file size limit (`ulimit -f`, \(limit / 1024) kB) leaves no room for the database to grow; raise it and try again (nothing was written)"
+        }
         var directory = Paths.directory(of: path)
         if directory.isEmpty { directory = "." }
         var fs = statvfs()
@@ -129,7 +132,22 @@ extension AppDatabase {
         }
         return nil
     }
+
+    /// The process's file size limit (getrlimit(2), RLIMIT_FSIZE: a write past it fails with
+    /// EFBIG), in bytes, when the database or its write-ahead log is within a megabyte of it:
+    /// what a write that failed ran into. Nil when there is no limit, or room to spare.
+    static func fileSizeLimit(reachedBy path: String) -> UInt64? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        var largest: UInt64 = 0
+        for file in [path, path + "-wal", path + "-journal"] {
+            var info = stat()
+            if stat(file, &info) == 0 { largest = max(largest, UInt64(info.st_size)) }
+        }
+        return largest + 1024 * 1024 >= UInt64(limit.rlim_cur) ? UInt64(limit.rlim_cur) : nil
+    }
 }
+
 
 extension AppDatabase {
     /// Whether the file at `path` is a focus database another process has finished creating

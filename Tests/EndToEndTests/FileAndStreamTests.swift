@@ -242,3 +242,40 @@ import Glibc
         #expect(r.err.components(separatedBy: "a focus daemon is already running for this database").count == 4, "\(r.err)")
     }
 }
+
+/// A file size limit (`ulimit -f`, prlimit(1)): a write past it fails with EFBIG. The error names
+/// the limit (it said "input/output error (disk I/O error)"), and what was there stays.
+@Suite struct FileSizeLimitTests {
+    private func limited(_ s: Sandbox, kB: Int, _ args: [String]) async throws -> Spawn.Output {
+        try await offPool {
+            try Spawn.run("/usr/bin/prlimit", ["--fsize=\(kB * 1024)", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
+        }
+    }
+
+    @Test func aWritePastTheFileSizeLimitNamesTheLimitAndKeepsWhatWasThere() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        // A new database does not fit in 8 kB: nothing is made half.
+        let first = try await limited(s, kB: 8, ["task", "add", "Thesis"])
+        #expect(first.status == 74, "\(first.err)")
+        #expect(first.err.contains("the file size limit (`ulimit -f`, 8 kB) leaves no room for the database to grow"), "\(first.err)")
+        #expect(first.err.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(first.err)")
+        #expect(try await s.run("task", "add", "Thesis").code == 0)
+        // An import that would grow it past 300 kB: refused whole, the task still there.
+        let size = try FileManager.default.attributesOfItem(atPath: s.db)[.size] as? Int ?? 0
+        let history = s.dir.appendingPathComponent("history.jsonl").path
+        let iso = ISO8601DateFormatter()
+        let lines = (0..<2000).map { i in
+            let start = Date(timeIntervalSince1970: 1_735_689_600 + Double(i) * 3600)
+            return "{\"task\": \"Thesis\", \"status\": \"completed\", \"start\": \"\(iso.string(from: start))\", "
+                + "\"end\": \"\(iso.string(from: start.addingTimeInterval(1800)))\", \"note\": \"\(String(repeating: "x", count: 200))\"}"
+        }
+        try lines.joined(separator: "\n").write(toFile: history, atomically: true, encoding: .utf8)
+        let big = try await limited(s, kB: size / 1024 + 100, ["import", history])
+        #expect(big.status == 74, "\(big.out) \(big.err)")
+        #expect(big.err.contains("the file size limit (`ulimit -f`"), "\(big.err)")
+        let list = try await s.run("log", "--json", "--last", "36600")
+        #expect(list.out == "[]\n", "\(list.out.prefix(300))")
+        #expect(try await s.run("task", "show", "Thesis").code == 0)
+    }
+}
