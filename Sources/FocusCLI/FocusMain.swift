@@ -18,6 +18,9 @@ package enum FocusMain {
         // A reader that goes away (`focus log | head -1`) is an EPIPE to handle, not a signal
         // that kills focus wherever it is (mid-session, mid-import). Hooks get the default back.
         signal(SIGPIPE, SIG_IGN)
+        // A write past the file size limit (`ulimit -f`) is an EFBIG to report (README, exit
+        // codes), not a signal that kills focus on whichever thread wrote.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = ProcessEnvironment.current()
         let console = StandardConsole(environment: environment)
