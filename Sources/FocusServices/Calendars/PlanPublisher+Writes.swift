@@ -26,11 +26,14 @@ extension PlanPublisher {
         /// The sync token of the look before the writes (nil: none): what changed since holds
         /// every event this publication wrote.
         let token: String?
+        /// This database's publisher name (`X-FOCUS-PUBLISHER`).
+        let publisherName: String
 
         init(publisher: PlanPublisher, target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, texts: [String], gone: Set<String>,
-             token: String?) {
+             token: String?, publisherName: String) {
             self.gone = gone
             self.token = token
+            self.publisherName = publisherName
             self.publisher = publisher
             self.target = target
             self.endpoint = endpoint
@@ -119,7 +122,7 @@ extension PlanPublisher {
                     try db.forgetPublished(targetID: target.id, uid: existing.uid)
                     refusals.again.append(want)
                 } else {
-                    summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
+                    summary.warnings.append(changedThere(want))
                 }
             }
             for existing in refusals.deletions {
@@ -148,6 +151,10 @@ extension PlanPublisher {
             if again || gone.contains(want.uid) { summary.restored += 1 } else { summary.created += 1 }
         }
 
+        private func changedThere(_ want: WantedEvent) -> String {
+            "'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now."
+        }
+
         private func notWritten(_ want: WantedEvent) -> String {
             "'\(DisplayText(summaryOf(want)).string)' was not written: another event is at its place in the calendar, and focus writes over no event it did not write."
         }
@@ -158,22 +165,17 @@ extension PlanPublisher {
         /// where it differs; any other event is left, with a warning.
         private func claim(_ taken: [(want: WantedEvent, again: Bool)], summary: inout Summary) throws {
             guard !taken.isEmpty else { return }
-            let changes = try publisher.client.changes(in: target.url, since: token, endpoint)
-            var there: [String: RemoteResource] = [:]
-            for resource in changes.changed { there[CalDAVHTTPClient.normalized(resource.url)] = resource }
-            let name = try db.publisherName()
+            let there = publisher.copies(in: try publisher.client.changes(in: target.url, since: token, endpoint)).byAddress
             var overwrites: [(want: WantedEvent, again: Bool, url: String, etag: String?)] = []
             for (want, again) in taken {
                 let url = Publication.resourceURL(calendar: target.url, uid: want.uid)
-                let resource = there[CalDAVHTTPClient.normalized(url)]
-                let copy = resource.flatMap { r in r.data.flatMap { PublishedCopyReader.copy(data: $0, url: r.url, etag: r.etag, local: publisher.env.calendar) } }
-                let text = resource?.data.map { String(decoding: $0, as: UTF8.self) }
-                switch Publication.placeTaken(want, text: texts[want.index], found: copy, foundText: text, publisher: name) {
+                let found = there[CalDAVHTTPClient.normalized(url)]
+                switch Publication.placeTaken(want, text: texts[want.index], found: found?.copy, foundText: found?.text, publisher: publisherName) {
                 case let .adopt(etag):
-                    try record(want, url: resource?.url ?? url, etag: etag)
+                    try record(want, url: found?.copy.url ?? url, etag: etag)
                     count(want, again: again, summary: &summary)
                 case let .overwrite(etag):
-                    overwrites.append((want, again, resource?.url ?? url, etag))
+                    overwrites.append((want, again, found?.copy.url ?? url, etag))
                 case .leave:
                     summary.warnings.append(notWritten(want))
                 }
@@ -186,7 +188,7 @@ extension PlanPublisher {
                     try record(want, url: url, etag: etag)
                     count(want, again: again, summary: &summary)
                 } else {
-                    summary.warnings.append("'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now.")
+                    summary.warnings.append(changedThere(want))
                 }
             }
         }

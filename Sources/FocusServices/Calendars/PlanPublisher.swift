@@ -108,7 +108,7 @@ package struct PlanPublisher {
         summary.blocks = wanted.filter { $0.kind == .block }.count
         summary.sessions = wanted.count - summary.blocks
         let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)),
-                            token: token)
+                            token: token, publisherName: publisher)
         try writer.perform(actions, summary: &summary)
         try db.notePublication(targetID: target.id, at: env.now(), error: nil)
         return summary
@@ -130,12 +130,7 @@ package struct PlanPublisher {
             summary.notes.append("calendar \(DisplayText(target.name).string) was deleted there: made it again.")
             return (PublicationReview(), nil)
         }
-        var found: [String: (copy: ServerCopy, text: String)] = [:]
-        let copies = changes.changed.compactMap { r -> ServerCopy? in
-            guard let data = r.data, let copy = PublishedCopyReader.copy(data: data, url: r.url, etag: r.etag, local: env.calendar) else { return nil }
-            found[CalDAVHTTPClient.normalized(r.url)] = (copy, String(decoding: data, as: UTF8.self))
-            return copy
-        }
+        let (copies, found) = self.copies(in: changes)
         var review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
                                         complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)
         if let wanted {
@@ -143,6 +138,18 @@ package struct PlanPublisher {
                                                            publisher: publisher, key: CalDAVHTTPClient.normalized)
         }
         return (review, changes.token)
+    }
+
+    /// The events among `changes` that read, in their order, and with their texts by address
+    /// (`CalDAVHTTPClient.normalized`): what the review and a refused new event are judged on.
+    func copies(in changes: RemoteChanges) -> (ordered: [ServerCopy], byAddress: [String: (copy: ServerCopy, text: String)]) {
+        var byAddress: [String: (copy: ServerCopy, text: String)] = [:]
+        let ordered = changes.changed.compactMap { r -> ServerCopy? in
+            guard let data = r.data, let copy = PublishedCopyReader.copy(data: data, url: r.url, etag: r.etag, local: env.calendar) else { return nil }
+            byAddress[CalDAVHTTPClient.normalized(r.url)] = (copy, String(decoding: data, as: UTF8.self))
+            return copy
+        }
+        return (ordered, byAddress)
     }
 
     /// Whether the target's calendar is no longer in its account (a failure that is not that,
