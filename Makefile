@@ -19,7 +19,14 @@ RUN_PACKAGES = libsqlite3-dev pkg-config tzdata libnotify4 libcurl4
 # notifications, timewarrior for a real `timew export` to import, man-db + groff-base to render
 # the manual, the shells for completions, openssl and curl for the test servers, sqlite3 to
 # inspect databases. `make test` installs them too.
-TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi sqlite3 curl timewarrior man-db groff-base zsh fish
+TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi python3-venv sqlite3 curl timewarrior man-db groff-base zsh fish
+# The CalDAV servers the tests run, Radicale and Xandikos, come from PyPI, at the versions pinned
+# in scripts/test-python.txt (CI uses the same), into a virtual environment of Debian's python3
+# under the build folder: Debian's own Python refuses `pip install` outside one (PEP 668).
+# `make -s print-TEST_PYTHON` names it; `make test` passes it to the tests as FOCUS_TEST_PYTHON.
+TEST_VENV = .build/test-python
+TEST_PYTHON = $(abspath $(TEST_VENV))/bin/python3
+TEST_REQUIREMENTS = scripts/test-python.txt
 
 # The same flags whatever stdout is: SwiftPM colours diagnostics only on a terminal, and the
 # changed compiler flag made every switch between a terminal and a pipe rebuild everything.
@@ -54,13 +61,25 @@ LEGACY = share/focus/focus.svg share/focus/focus.png share/focus/focus.service
 # The commit `focus --version` prints: written before each build, read by FocusVersion.swift.
 COMMIT_FILE = Sources/FocusCLI/Generated/FocusBuild+Commit.swift
 
-.PHONY: deps deps-test apt-install stamp build start path-hint test test-unit deb install install-files uninstall clean
+.PHONY: deps deps-test test-python apt-install stamp build start path-hint test test-unit deb install install-files uninstall clean
 
 deps:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES)"
 
 deps-test:
 	@$(MAKE) --no-print-directory apt-install PACKAGES="$(RUN_PACKAGES) $(TEST_PACKAGES)"
+	@$(MAKE) --no-print-directory test-python
+
+# The virtual environment of TEST_PYTHON, made again only when the pinned list changed or a
+# server cannot be imported. Debian's python3 (python3-venv) when there is one, else python3.
+test-python:
+	@if cmp -s $(TEST_REQUIREMENTS) $(TEST_VENV)/requirements.txt && $(TEST_PYTHON) -c "import radicale, xandikos" 2>/dev/null; then exit 0; fi; \
+	base=/usr/bin/python3; [ -x $$base ] || base=python3; \
+	echo "Installing Radicale and Xandikos for the tests into $(TEST_VENV) ($(TEST_REQUIREMENTS))"; \
+	rm -rf $(TEST_VENV) && $$base -m venv $(TEST_VENV) && \
+	$(TEST_VENV)/bin/python3 -m pip install -q --disable-pip-version-check --no-input -r $(TEST_REQUIREMENTS) && \
+	$(TEST_PYTHON) -c "import radicale, xandikos" && cp $(TEST_REQUIREMENTS) $(TEST_VENV)/requirements.txt || { \
+	  echo "Could not install the test servers from PyPI into $(TEST_VENV) (see above). The CalDAV tests need them."; exit 1; }
 
 # Installs the missing ones of PACKAGES when root; otherwise prints the line to run.
 apt-install:
@@ -120,14 +139,15 @@ path-hint:
 print-%:
 	@echo $($*)
 
-# Every test, then one last line that says how many passed and how many were skipped (a test
-# skips when a tool it drives is missing: Radicale, chromium). scripts/test-summary reads
-# swift test's output (and counts the build's compiler warnings); with NO_SKIPS=1 (CI, .ci/run)
-# a skipped test or a compiler warning fails the run.
+# Every test, after deps-test has installed what they drive. A test whose tool is still missing
+# (not root, no network; chromium and lintian, which only CI installs) is skipped, never failed.
+# scripts/test-summary reads swift test's output and ends with the failed tests, the skipped ones
+# with the reason, the compiler warnings, and one line: `N of M tests failed` or `M tests
+# passed`, and how many were skipped. With NO_SKIPS=1 (CI, .ci/run) a skip or a warning fails.
 TEST_LOG = .build/test-output.txt
 test: deps-test stamp
 	@mkdir -p .build; \
-	{ $(SWIFT) test $(SWIFT_FLAGS) 2>&1; echo $$? > $(TEST_LOG).status; } | tee $(TEST_LOG); \
+	{ FOCUS_TEST_PYTHON=$(TEST_PYTHON) $(SWIFT) test $(SWIFT_FLAGS) 2>&1; echo $$? > $(TEST_LOG).status; } | tee $(TEST_LOG); \
 	status=$$(cat $(TEST_LOG).status); \
 	scripts/test-summary $(TEST_LOG) $(if $(NO_SKIPS),--no-skips) || status=1; exit $$status
 

@@ -31,16 +31,30 @@ package final class RadicaleServer: @unchecked Sendable {
     package let directory: URL
     private var pid: pid_t = 0
 
-    /// Whether `python3 -m radicale` can run here (`.ci/run` installs it with pip). Tests that
-    /// need the server fail without it (a server that does not start says what to install).
-    package static let available: Bool = {
-        (try? run(["/usr/bin/env", "python3", "-c", "import radicale"], output: nil)) == 0
+    /// The Python that runs the servers: `$FOCUS_TEST_PYTHON` (`make test` sets it to
+    /// `make -s print-TEST_PYTHON`), else the virtual environment `make deps-test` makes under
+    /// `.build/test-python` (so a plain `swift test` after it finds the servers too), else the
+    /// `python3` on the PATH.
+    package static let python: String = {
+        if let set = ProcessInfo.processInfo.environment["FOCUS_TEST_PYTHON"], !set.isEmpty { return set }
+        let venv = repositoryRoot.appendingPathComponent(".build/test-python/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }()
 
-    /// Whether both servers can run here (`.ci/run` installs them with pip).
-    package static let bothAvailable: Bool = {
-        available && (try? run(["/usr/bin/env", "python3", "-c", "import xandikos"], output: nil)) == 0
-    }()
+    /// Whether `kind` can be imported by `python` (`make deps-test` installs both servers).
+    package static func installed(_ kind: Kind) -> Bool {
+        (try? run(["/usr/bin/env", python, "-c", "import \(kind)"], output: nil)) == 0
+    }
+
+    /// Whether Radicale can run here. Suites that need it are enabled only then, so that a
+    /// machine without it lists them as skipped with `missing` as the reason (README, "Tests").
+    package static let available: Bool = installed(.radicale)
+
+    /// Whether both servers can run here.
+    package static let bothAvailable: Bool = available && installed(.xandikos)
+
+    /// The reason a suite that needs the servers was skipped.
+    package static let missing = "Radicale or Xandikos is not installed for \(python): run `make deps-test` (it makes .build/test-python)"
 
     /// The repository's root (scripts/ is found from it).
     package static var repositoryRoot: URL {
@@ -55,7 +69,7 @@ package final class RadicaleServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = Self.repositoryRoot.appendingPathComponent("scripts/caldav-server.py").path
         do {
-            pid = try Self.spawn(["/usr/bin/env", "python3", script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
+            pid = try Self.spawn(["/usr/bin/env", Self.python, script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
                                  output: directory.appendingPathComponent("log").path)
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -83,8 +97,7 @@ package final class RadicaleServer: @unchecked Sendable {
                 waitpid(pid, nil, 0)
             }
             try? FileManager.default.removeItem(at: directory)
-            let missing = (try? Self.run(["/usr/bin/env", "python3", "-c", "import \(kind)"], output: nil)) != 0
-            throw RadicaleFailure(message: missing ? "\(kind) is not installed: pip install radicale xandikos (.ci/run installs them)"
+            throw RadicaleFailure(message: !Self.installed(kind) ? "\(kind) is not installed for \(Self.python): run `make deps-test`"
                                                    : "\(kind) did not start: \(log.suffix(2000))")
         }
         port = found

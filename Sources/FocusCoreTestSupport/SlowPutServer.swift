@@ -20,7 +20,7 @@ package final class SlowPutServer: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
-        pid = try RadicaleServer.spawn(["/usr/bin/env", "python3", script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
+        pid = try RadicaleServer.spawn(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
                                        + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
                                        + (holdDeletes ? ["--hold-deletes"] : [])
                                        + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),

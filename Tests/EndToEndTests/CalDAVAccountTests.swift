@@ -48,7 +48,8 @@ private func objects(_ server: RadicaleServer, _ path: String) throws -> [String
 }
 
 /// Each runs against Radicale and Xandikos (`RadicaleServer.Kind`); where they differ, the test says whose way is whose.
-@Suite("CalDAV accounts against Radicale and Xandikos", .serialized)
+@Suite("CalDAV accounts against Radicale and Xandikos", .serialized,
+       .enabled(if: RadicaleServer.bothAvailable, Comment(rawValue: RadicaleServer.missing)))
 struct CalDAVAccountTests {
     @Test("connect finds the account, lists its calendars and reads busy time; refresh follows the server and the plan moves",
           arguments: RadicaleServer.Kind.allCases)
@@ -378,7 +379,8 @@ struct CalDAVAccountTests {
 /// `focus daemon` refreshes the connected calendar at start-up (then every `calendar_refresh`),
 /// re-plans, and says what moved in a desktop notification, recorded on a private bus.
 @Suite("The daemon keeps CalDAV calendars current", .serialized,
-       .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
+       .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"),
+       .enabled(if: RadicaleServer.available, Comment(rawValue: RadicaleServer.missing)))
 struct CalDAVDaemonTests {
     @Test("a changed event on the server moves the block, and a notification says so")
     func movedNotice() async throws {

@@ -17,7 +17,7 @@ private func text(_ resource: RemoteResource?) -> String {
 
 private let week = (from: Date(timeIntervalSince1970: 1_795_392_000), to: Date(timeIntervalSince1970: 1_795_996_800))  // 2026-11-23 … 11-30
 
-@Suite("CalDAV against Radicale", .serialized)
+@Suite("CalDAV against Radicale", .serialized, .enabled(if: RadicaleServer.available, Comment(rawValue: RadicaleServer.missing)))
 struct CalDAVRadicaleTests {
     @Test("Discovery finds the principal and home from the root and from /.well-known/caldav")
     func discovery() throws {
