@@ -123,9 +123,12 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc 
 build: deps stamp
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product focus
 
+# Ctrl-C stops the countdown as `q` does and the PATH hint still follows (the shell's INT trap
+# outlives the signal the terminal sends the whole group; focus gets the default action back at
+# exec). make itself then exits 130, as any interrupted make does.
 start: build
 	@$(RELEASE_BIN) task show "$(TASK)" >/dev/null 2>&1 || $(RELEASE_BIN) task add "$(TASK)"
-	@status=0; $(RELEASE_BIN) start "$(TASK)" --duration $(DURATION) || status=$$?; \
+	@trap : INT; status=0; $(RELEASE_BIN) start "$(TASK)" --duration $(DURATION) || status=$$?; \
 	echo; $(MAKE) -s --no-print-directory path-hint; exit $$status
 
 # The end of `make start`: where `focus` is on the PATH, or how to put it there.

@@ -55,6 +55,15 @@ import Glibc
         (["agneda"], "focus: error: unknown command 'agneda'. Did you mean `focus agenda`? See `focus --help` for the commands.\n"),
         (["task", "ad", "Thesis"],
          "focus: error: unknown command 'ad' for `focus task`; its commands are add, list, show, edit, done, rm. Did you mean `focus task add`? See `focus task --help`.\n"),
+        // Two letters swapped, the commonest slip, is one edit away: commands, subcommands,
+        // options and config keys alike.
+        (["strat", "Thesis"], "focus: error: unknown command 'strat'. Did you mean `focus start`? See `focus --help` for the commands.\n"),
+        (["task", "lsit"],
+         "focus: error: unknown command 'lsit' for `focus task`; its commands are add, list, show, edit, done, rm. Did you mean `focus task list`? See `focus task --help`.\n"),
+        (["task", "add", "Thesis", "--deu", "fri"],
+         "focus: error: unknown option '--deu' for `focus task add`. Did you mean --due? See `focus task add --help` for its options.\n"),
+        (["config", "set", "wrok", "50m"],
+         "focus: error: unknown config key 'wrok'. Did you mean 'work'? `focus config list` shows every key and its value.\n"),
     ])
     func aMistypedCommandGetsTheNearestOne(arguments: [String], expected: String) async throws {
         let s = try Sandbox()
