@@ -110,7 +110,7 @@ extension AppDatabase {
     ///
     /// Stepped through SQLite's C API (`RawColumns`, the same checked conversions as `Row`):
     /// copying each of a year's 10,000 rows into a `Row` cost more than SQLite's reading of
-    /// them (README, "Fast paths"). `viaRow` reads them through `Row` instead, the plain way
+    /// them (docs/PERFORMANCE.md, "Fast paths"). `viaRow` reads them through `Row` instead, the plain way
     /// StatsReaderEqualityTests holds this one to.
     static func statsSessions(
         _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64], viaRow: Bool = false
