@@ -14,6 +14,28 @@ package enum StatsMath {
         overlap >= wall ? focused : focused * overlap / wall
     }
 
+    /// Parts of a whole as a report shows them, in whole minutes that add up to the whole as
+    /// shown (`shownWhole` seconds, itself whole minutes): each part rounded down, then the spare
+    /// minutes to the parts with the largest remainders (the earlier part on a tie), as careful
+    /// reports round. Parts that do not make up the whole (beyond a second each of rounding), or
+    /// a whole under a minute (shown in seconds), are returned as they are.
+    package static func shownMinutes(_ parts: [Int], whole: Int, shownWhole: Int? = nil) -> [Int] {
+        let sum = parts.reduce(0, +)
+        guard whole >= 60, abs(sum - whole) <= parts.count, parts.allSatisfy({ $0 >= 0 }) else { return parts }
+        let target = (shownWhole ?? (whole + 30) / 60 * 60) / 60
+        var minutes = parts.map { $0 / 60 }
+        var spare = target - minutes.reduce(0, +)
+        guard spare >= 0, spare <= parts.count else { return parts }
+        let order = parts.indices.sorted { a, b in
+            parts[a] % 60 != parts[b] % 60 ? parts[a] % 60 > parts[b] % 60 : a < b
+        }
+        for i in order where spare > 0 {
+            minutes[i] += 1
+            spare -= 1
+        }
+        return minutes.map { $0 * 60 }
+    }
+
     /// `part / whole` in percent, rounded to nearest; nil when `whole` is 0.
     package static func percent(_ part: Int, of whole: Int) -> Int? {
         guard whole > 0 else { return nil }

@@ -163,10 +163,7 @@ extension AppDatabase {
                 FROM (\(sql)) AS l JOIN timeLogTag ON timeLogTag.timeLogId = l.id JOIN tag ON tag.id = timeLogTag.tagId
                 """, arguments: StatementArguments(args + filterIDs))
             for row in rows {
-                var session = statsSession(row) { .index($0 + 1) }
-                // Tagged sessions have always been read without the open flag (StatsTags does not ask).
-                session.open = false
-                out.append(TaggedStatsSession(tag: row.text(0), session: session))
+                out.append(TaggedStatsSession(tag: row.text(0), session: statsSession(row) { .index($0 + 1) }))
             }
         }
         return out
