@@ -14,6 +14,25 @@ package enum StatsMath {
         overlap >= wall ? focused : focused * overlap / wall
     }
 
+    /// "Focus inside an interval", the one rule every figure uses (stats' days, tasks and tags,
+    /// "today" in `status`, the agenda's sessions across midnight, the daily cap, how much of a
+    /// block was worked): the `focused` seconds of a session from `start` to `end` (seconds since
+    /// the epoch) that lie inside `[lo, hi)`, spread in proportion to wall time (README, "Stats":
+    /// with pauses, the focused seconds are spread in proportion to wall time). Exact: round
+    /// once, where the figure is shown, never per session.
+    @inlinable package static func focusInside(focused: Double, start: Double, end: Double, lo: Double, hi: Double) -> Double {
+        let wall = end - start
+        guard wall > 0, focused > 0 else { return 0 }
+        let overlap = min(end, hi) - max(start, lo)
+        return overlap > 0 ? share(focused, overlap: overlap, wall: wall) : 0
+    }
+
+    /// `focusInside` over instants.
+    package static func focusInside(focused: Int, start: Date, end: Date, from: Date, to: Date) -> Double {
+        focusInside(focused: Double(focused), start: start.timeIntervalSince1970, end: end.timeIntervalSince1970,
+                    lo: from.timeIntervalSince1970, hi: to.timeIntervalSince1970)
+    }
+
     /// Parts of a whole as a report shows them, in whole minutes that add up to the whole as
     /// shown (`shownWhole` seconds, itself whole minutes): each part rounded down, then the spare
     /// minutes to the parts with the largest remainders (the earlier part on a tie), as careful

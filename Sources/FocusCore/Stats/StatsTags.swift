@@ -42,11 +42,9 @@ package enum StatsTags {
         var touched: [String] = []
         for tagged in input.taggedSessions {
             let s = Double(tagged.session.start)
-            let e = max(Double(tagged.session.end), s)
             let startsInside = s >= lo && s < hi
-            let overlap = min(e, hi) - max(s, lo)
-            let focused = Double(max(0, tagged.session.focusedSeconds))
-            let share = e > s && overlap > 0 && focused > 0 ? StatsMath.share(focused, overlap: overlap, wall: e - s) : 0
+            let share = StatsMath.focusInside(focused: Double(tagged.session.focusedSeconds), start: s,
+                                              end: Double(tagged.session.end), lo: lo, hi: hi)
             guard startsInside || share > 0 else { continue }
             if exact[tagged.tag] == nil { touched.append(tagged.tag) }
             exact[tagged.tag, default: 0] += share

@@ -183,9 +183,9 @@ extension AppDatabase {
         let lo = from.unixSeconds, hi = to.unixSeconds
         guard lo < hi else { return 0 }
         var total = 0.0
-        for session in try statsSessions(db, from, to, filter: "", []) where session.focusedSeconds > 0 && session.end > lo && session.start < hi {
-            let overlap = Double(min(session.end, hi) - max(session.start, lo))
-            total += StatsMath.share(Double(session.focusedSeconds), overlap: overlap, wall: Double(session.end - session.start))
+        for session in try statsSessions(db, from, to, filter: "", []) {
+            total += StatsMath.focusInside(focused: Double(session.focusedSeconds), start: Double(session.start), end: Double(session.end),
+                                           lo: Double(lo), hi: Double(hi))
         }
         return total
     }
