@@ -104,18 +104,19 @@ extension SyncEngine {
             lines.append("Settings from the other machines: \(DisplayText(said).string).")
         }
         let present = try db.calendars()
-        let names = Set(present.map { TaskCatalog.key($0.name) }), sources = Set(present.map(\.source))
-        for feed in change.subscribe where !sources.contains(feed.address) {
-            var name = feed.name
-            if names.contains(TaskCatalog.key(name)) { name += " (\(CalendarFeed.host(of: feed.address)))" }
+        let sources = Set(present.map(\.source))
+        let arriving = SyncSettings.arriving(change.subscribe.filter { !sources.contains($0.address) }, taken: present.map(\.name))
+        lines += arriving.warnings
+        for feed in arriving.subscribe {
             let now = env.now()
-            var calendar = CalendarImport(name: name, source: feed.address, content: Data(), timeZone: env.calendar.identifier,
+            var calendar = CalendarImport(name: feed.name, source: feed.address, content: Data(), timeZone: env.calendar.identifier,
                                           horizon: DateInterval(start: now, duration: 0), eventCount: 0, importedAt: now)
             calendar.feedState = FeedState().encoded
+            // A free name (`arriving`): the DELETE of a same-named calendar replaces nothing.
             _ = try db.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
-            // Subscribed by this person on their other machine, through their own calendar.
-            try env.trustSettings([StoredSetting(kind: .feed, url: feed.address).digest])
-            lines.append("Subscribed to calendar \(DisplayText(name).string) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
+            // Not trusted here: the stored-settings rule asks before its first fetch.
+            lines.append("Subscribed to calendar \(DisplayText(feed.name).string) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): "
+                         + "`focus calendar refresh` at a terminal asks before fetching it.")
         }
         for address in change.drop {
             for calendar in try db.calendars() where !calendar.connected && calendar.source == address {
