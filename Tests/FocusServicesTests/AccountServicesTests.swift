@@ -118,6 +118,29 @@ struct CalendarRefresherTests {
         #expect(warnings.isEmpty)
     }
 
+    /// Issue #39: a calendar of the account named as a calendar here replaced it (a feed, an
+    /// imported file, its busy time with it). It takes a free name instead, also when renamed
+    /// on the server later.
+    @Test("A calendar of the account never replaces a calendar here of its name")
+    func anAccountsCalendarNamedAsOneHereTakesAFreeName() throws {
+        let world = try ServiceWorld()
+        var mine = CalendarImport(name: "work", source: "/home/me/work.ics", content: Data(), timeZone: "UTC",
+                                  horizon: DateInterval(start: world.now, duration: 0), eventCount: 0, importedAt: world.now)
+        mine.feedState = ""
+        _ = try world.db.importCalendar(mine, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
+        try world.makeCalendar("work", "Work")
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
+        var warnings: [String] = []
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"])
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"], "stable at the next refresh")
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
     @Test("An account the person refuses is never contacted; one warning says why, and nothing changes")
     func aRefusedAccountIsNotContacted() throws {
         let world = try ServiceWorld()

@@ -35,24 +35,11 @@ extension SyncSettings {
                 continue
             }
             let base = SyncAdmission.clamp(feed.name, kind: "calendar").0
-            let name = freeName(base, host: CalendarFeed.host(of: checked), taken: keys)
+            let name = CalendarNaming.free(base, host: CalendarFeed.host(of: checked), taken: keys)
             keys.insert(TaskCatalog.key(name))
             subscribe.append(ArrivingFeed(address: checked, name: name))
         }
         return (subscribe, warnings)
-    }
-
-    /// `name` when no calendar here has it, else `name (host)`, else `name (host) 2`, `3`, ….
-    static func freeName(_ name: String, host: String, taken: Set<String>) -> String {
-        if !taken.contains(TaskCatalog.key(name)) { return name }
-        let qualified = "\(name) (\(host))"
-        var candidate = qualified
-        var number = 1
-        while taken.contains(TaskCatalog.key(candidate)) {
-            number += 1
-            candidate = "\(qualified) \(number)"
-        }
-        return candidate
     }
 
     /// Why an address was refused, without the address itself: its path may be a secret

@@ -133,7 +133,7 @@ package struct ConnectedCalendarFetch {
             return ConnectedExpansion(content: content, eventCount: events,
                                       occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         }
-        try db.replaceDeclined(calendarNamed: name, declined)
+        try db.replaceDeclined(calendarID: stored.id, declined)
         return .stored(events: stored.events, occurrences: stored.occurrences, horizon: window)
     }
 
