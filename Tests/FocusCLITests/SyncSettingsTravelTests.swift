@@ -186,4 +186,37 @@ private extension FocusConfig {
         try sync(laptop, server)
         #expect(try feeds(laptop) == ["work https://feeds.example.org/work.ics"])
     }
+
+    /// Issue #39: one malformed key (`off.today`) stopped the settings syncing both ways while
+    /// `sync` said nothing changed. It is skipped alone, the rest merged, `sync status` says
+    /// so, and the event is written again without it; days off past their bound likewise.
+    @Test func aMalformedSyncedKeyIsSkippedAloneAndTheRestMerged() async throws {
+        let server = FakeCalDAVServer()
+        let desktop = try machine(server)
+        let at: Int64 = 1_795_000_000_000
+        var values: [String: SyncSettings.Value] = ["off.today": .init("yes", modified: at), "off.2026-12-24": .init("yes", modified: at),
+                                                     "day_start": .init("25:00", modified: at), "day_end": .init("18:00", modified: at)]
+        // Past the bound: the 2,000 latest days off are kept.
+        var day = LocalDate(year: 2030, month: 1, day: 1)
+        for _ in 0..<(SyncSettings.maximumDaysOff + 10) {
+            values["off." + day.description] = .init("yes", modified: at)
+            day = day.adding(days: 1)
+        }
+        let url = Publication.resourceURL(calendar: calendarURL, uid: SyncSettings.uid)
+        server.store(url, SyncSettings(values).encode(stamp: Date(timeIntervalSince1970: 1_795_000_000)))
+        let arrived = try sync(desktop, server)
+        let warning = try #require(arrived.settings.first { $0.hasPrefix("warning: settings from the other machines skipped here") }, "\(arrived.settings)")
+        #expect(warning.contains("day_start (not a value of day_start)") && warning.contains("off.today (not a day: YYYY-MM-DD)"), "\(warning)")
+        #expect(desktop.config.value(ofKnown: "day_end") == "18:00")
+        let off = desktop.config.value(ofKnown: "off") ?? ""
+        #expect(off.hasPrefix("2030-01-11,") && off.split(separator: ",").count == SyncSettings.maximumDaysOff, "\(off.prefix(40))")
+        let status = await desktop.output("sync", "status").out
+        #expect(status.contains("skipped at the last sync (the rest were merged): day_start (not a value of day_start)"), "\(status)")
+        let event = try #require(server.contents(calendarURL)[url])
+        let written = try #require(SyncSettings.decode(event))
+        // Written again without the skipped keys; day_start is this machine's own, as for a key the calendar lacks.
+        #expect(written.values["off.today"] == nil && written.values["day_start"]?.value == desktop.config.value(ofKnown: "day_start")
+                && written.values["day_end"]?.value == "18:00", "\(written.values.keys.filter { !$0.hasPrefix("off.20") }.sorted())")
+        #expect(try sync(desktop, server).settings.isEmpty, "nothing more to say")
+    }
 }

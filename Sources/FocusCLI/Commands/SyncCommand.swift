@@ -141,6 +141,7 @@ package struct SyncStatusCommand: FocusRunnable {
         }
         let pending = try db.pendingSyncCount()
         let conflicts = try db.syncConflicts(since: env.now().addingTimeInterval(-30 * 86_400))
+        let skipped = try db.skippedSettings()
         if json {
             let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
             env.console.line(JSON.object([
@@ -153,6 +154,7 @@ package struct SyncStatusCommand: FocusRunnable {
                              ("remote", .string(c.conflict.remote)), ("kept", .string(c.conflict.chosen == .local ? "local" : "remote")),
                              ("at", .string(Timestamp.utc(c.at)))])
                 })),
+                ("skipped_settings", .array(skipped.map { .object([("key", .string($0.key)), ("reason", .string($0.reason))]) })),
             ]))
             return
         }
@@ -171,6 +173,10 @@ package struct SyncStatusCommand: FocusRunnable {
         } else {
             out += "Changed on both machines (last 30 days; the later edit was kept):\n"
             for c in conflicts { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: env.calendar)) · \(when(c.at))\n" }
+        }
+        if !skipped.isEmpty {
+            let keys = skipped.map(\.description).joined(separator: ", ")
+            out += "Settings from the other machines skipped at the last sync (the rest were merged): \(keys).\n"
         }
         env.console.show(out)
     }

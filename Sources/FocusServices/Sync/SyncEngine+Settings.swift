@@ -26,6 +26,24 @@ extension SyncEngine {
         case .gone: (remote, etag) = (nil, nil)
         case nil: (remote, etag) = (stored?.settings, stored?.etag)
         }
+        // What was read now is admitted key by key (what was agreed before already was).
+        guard seen != nil else { return try mergeSettings(target, remote: remote, etag: etag, stored: stored, rewrite: false, endpoint: endpoint) }
+        let admitted = remote.map(SyncSettings.admitted)
+        let skipped = admitted?.skipped ?? []
+        var result = try mergeSettings(target, remote: admitted?.settings, etag: etag, stored: stored, rewrite: !skipped.isEmpty, endpoint: endpoint)
+        try db.noteSkippedSettings(skipped)
+        if !skipped.isEmpty {
+            let shown = skipped.prefix(5).map(\.description).joined(separator: ", ") + (skipped.count > 5 ? ", and \(skipped.count - 5) more" : "")
+            result.lines.insert("warning: settings from the other machines skipped here, the rest merged: \(DisplayText(shown).string) (`focus sync status` lists them).", at: 0)
+        }
+        return result
+    }
+
+    /// The merge of the settings read (`remote`, admitted) with those here, applied here and
+    /// written to the calendar when they differ, or when `rewrite` (keys were skipped: the
+    /// event is written again without them).
+    private func mergeSettings(_ target: SyncTarget, remote: SyncSettings?, etag: String?, stored: (settings: SyncSettings, etag: String?)?,
+                               rewrite: Bool, endpoint: CalDAVEndpoint) throws -> (lines: [String], refused: Bool) {
         let local = SyncSettings.localValues(config: configValues(env.config), daysOff: env.config.daysOff.map(\.description),
                                              feeds: try travellingFeeds())
         // Nothing to share yet (every setting as focus comes, no day off, no feed): nothing is
@@ -43,7 +61,7 @@ extension SyncEngine {
                 return (["warning: the settings from the other machines were not applied here: \(error.description)"], false)
             }
         }
-        guard merge.write else {
+        guard merge.write || rewrite else {
             if merge.result != stored?.settings || etag != stored?.etag { try db.noteAgreedSettings(merge.result, etag: etag) }
             return (lines, false)
         }
