@@ -222,6 +222,13 @@ struct CompletionTests {
         try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
         try await t.keys("Enter")
         try await t.waitFor("Evil $(touch PWNED1) #")
+        // After an opening quote, quoted as that quote needs.
+        try await t.keys("C-l", "focus task show 'Evi", "Tab")
+        try await t.waitFor("$ focus task show 'Evil $(touch PWNED1)'")
+        try await t.keys("C-u", "focus task show \"Quo", "Tab")
+        try await t.waitFor("$ focus task show \"Quote \\\"q\\\" 's\"")
+        try await t.keys("Enter")
+        try await t.waitFor("Quote \"q\" 's #")
         #expect(nothingRan(s.dir))
     }
 

@@ -91,19 +91,31 @@ enum CompletionScripts {
     private static func candidatesAsDataInBash(_ script: String) -> String {
         let call = "__focus_add_completions -W \"$(__focus_custom_complete "
         let end = "\"$(__focus_cursor_index_in_current_word)\")\""
-        let function = """
+        // After an opening quote (the word as typed, `COMP_WORDS[COMP_CWORD]`, begins with it;
+        // readline closes it) the name goes inside it: in '…' only a ' needs care, in "…" a
+        // backslash, $, ` and " (bash(1), QUOTING).
+        let function = #"""
             # focus: candidates as data, one a line, never through `compgen -W` (which expands them).
             __focus_add_candidates() {
                 compopt +o filenames 2>/dev/null
                 local candidate quoted
                 while IFS='' read -r candidate; do
-                    printf -v quoted '%q' "${candidate}"
+                    case "${COMP_WORDS[COMP_CWORD]}" in
+                    \'*) quoted="${candidate//\'/\'\\\'\'}" ;;
+                    \"*)
+                        quoted="${candidate//\\/\\\\}"
+                        quoted="${quoted//\$/\\\$}"
+                        quoted="${quoted//\`/\\\`}"
+                        quoted="${quoted//\"/\\\"}"
+                        ;;
+                    *) printf -v quoted '%q' "${candidate}" ;;
+                    esac
                     COMPREPLY+=("${quoted}")
                 done < <(__focus_custom_complete "${@}")
             }
 
             _focus() {
-            """
+            """#
         var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() where line.contains(call) && line.hasSuffix(end) {
             lines[index] = String(line.replacing(call, with: "__focus_add_candidates ").dropLast(3)) + "\""
