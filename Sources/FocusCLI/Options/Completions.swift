@@ -129,7 +129,8 @@ enum CompletionScripts {
     private static func candidatesAsDataInZsh(_ script: String) -> String {
         script.replacing(
             "    if [[ \"${#completions[@]}\" -gt 1 ]]; then\n        __focus_complete \"${completions[@]:0:-1}\"\n",
-            with: "    if [[ \"${#completions[@]}\" -gt 1 ]]; then\n        compadd -V '' -- \"${completions[@]:0:-1}\"\n",
+            with: "    if [[ \"${#completions[@]}\" -gt 1 ]]; then\n        local -a names=(\"${completions[@]:0:-1}\")\n"
+                + "        compadd -V '' -d names -- \"${names[@]}\"\n",
             maxReplacements: 1)
     }
 
