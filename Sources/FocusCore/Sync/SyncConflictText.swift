@@ -11,7 +11,7 @@ package enum SyncConflictText {
         let label = DisplayText(stored.label).string
         switch c.field {
         case "deleted":
-            let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: focus task rm '\(label)' --force)"
+            let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: \(DisplayText(Quoted.command("focus task rm", stored.label, then: "--force")).string))"
             return c.chosen == .local
                 ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
                 : "\(label) · deleted here, back: another machine recorded work in it\(path)"
