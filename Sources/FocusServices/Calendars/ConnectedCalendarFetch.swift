@@ -137,6 +137,17 @@ package struct ConnectedCalendarFetch {
         return .stored(events: stored.events, occurrences: stored.occurrences, horizon: window)
     }
 
+    /// The calendars (of those that may hold to-dos) that hold focus's synced history: another
+    /// machine's sync calendar, never busy time (README, "Two machines").
+    package static func histories(_ calendars: [RemoteCalendar], client: any CalDAVClient, endpoint: CalDAVEndpoint) throws(FocusError) -> Set<String> {
+        var found: Set<String> = []
+        for calendar in calendars where calendar.components.isEmpty || calendar.components.contains("VTODO") {
+            let items = try client.changes(in: calendar.url, since: nil, endpoint).changed.compactMap(\.data)
+            if FocusHistoryCalendar.holdsFocusHistory(items) { found.insert(calendar.url) }
+        }
+        return found
+    }
+
     /// Records a failed fetch (the copy kept stays in use) and returns the one line to say.
     package func failed(_ error: FocusError, calendar: ConnectedCalendar, db: AppDatabase) -> FocusError {
         var state = FeedState.decode(calendar.fetchState)

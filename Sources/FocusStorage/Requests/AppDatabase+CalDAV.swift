@@ -189,6 +189,18 @@ extension AppDatabase {
         }
     }
 
+    /// Adds `urls` to the account's calendars a refresh never reads (as `calendar rm` does):
+    /// the calendars another machine syncs focus's history through.
+    package func excludeConnectedCalendars(accountID: Int64, urls: [String]) throws(FocusError) {
+        guard !urls.isEmpty else { return }
+        try write { db in
+            let current = try String.fetchOne(db, sql: "SELECT excludedUrls FROM calendarAccount WHERE id = ?", arguments: [accountID]) ?? ""
+            var lines = current.split(separator: "\n").map(String.init)
+            for url in urls where !lines.contains(url) { lines.append(url) }
+            try db.execute(sql: "UPDATE calendarAccount SET excludedUrls = ? WHERE id = ?", arguments: [lines.joined(separator: "\n"), accountID])
+        }
+    }
+
     /// Removes the account's calendars whose address is not in `keeping` (a connect that chose
     /// fewer); returns their names.
     package func removeConnectedCalendars(accountID: Int64, keeping: Set<String>) throws(FocusError) -> [String] {
