@@ -119,6 +119,25 @@ package struct SyncSetupCommand: FocusRunnable {
 
 /// `focus sync status [--json]`.
 package struct SyncStatusCommand: FocusRunnable {
+    /// The items changed on both machines, then those a sync did not apply (each reason once):
+    /// a refusal is no edit made on two machines.
+    static func conflictLines(_ conflicts: [StoredConflict], calendar: LocalCalendar, when: (Date) -> String) -> DisplayText {
+        let refused = conflicts.filter { $0.conflict.field == "not applied" }
+        let both = conflicts.filter { $0.conflict.field != "not applied" }
+        var out: DisplayText = ""
+        if both.isEmpty {
+            out += "No conflicts in the last 30 days.\n"
+        } else {
+            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
+            for c in both { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
+        }
+        if !refused.isEmpty {
+            out += "Not applied here (last 30 days):\n"
+            for c in refused { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
+        }
+        return out
+    }
+
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the last sync, what waits to be sent, and recent conflicts.")
 
@@ -168,12 +187,7 @@ package struct SyncStatusCommand: FocusRunnable {
         let waiting = pending.changed + pending.added + pending.removed
         out += waiting == 0 ? "Nothing waits to be sent.\n"
             : "Waiting to be sent: \(pending.changed) changed, \(pending.added) new, \(pending.removed) removed.\n"
-        if conflicts.isEmpty {
-            out += "No conflicts in the last 30 days.\n"
-        } else {
-            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
-            for c in conflicts { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: env.calendar)) · \(when(c.at))\n" }
-        }
+        out += Self.conflictLines(conflicts, calendar: env.calendar, when: when)
         if !skipped.isEmpty {
             let keys = skipped.map(\.description).joined(separator: ", ")
             out += "Settings from the other machines skipped at the last sync (the rest were merged): \(keys).\n"

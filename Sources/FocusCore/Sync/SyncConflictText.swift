@@ -16,7 +16,8 @@ package enum SyncConflictText {
                 ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
                 : "\(label) · deleted here, back: another machine recorded work in it\(path)"
         case "not applied":
-            return "\(label) · not applied: \(DisplayText(c.remote).string)"
+            // The reason is the label too (`SyncEngine` records refusals so): said once.
+            return c.remote == stored.label ? label : "\(label) · not applied: \(DisplayText(c.remote).string)"
         default:
             let kept = c.chosen == .local ? c.local : c.remote
             let other = c.chosen == .local ? c.remote : c.local
