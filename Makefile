@@ -19,7 +19,7 @@ RUN_PACKAGES = libsqlite3-dev pkg-config tzdata libnotify4 libcurl4
 # notifications, timewarrior for a real `timew export` to import, man-db + groff-base to render
 # the manual, the shells for completions, openssl and curl for the test servers, sqlite3 to
 # inspect databases. `make test` installs them too.
-TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi python3-venv sqlite3 curl timewarrior man-db groff-base zsh fish
+TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi python3-venv sqlite3 curl timewarrior man-db groff-base zsh fish bash-completion
 # The CalDAV servers the tests run, Radicale and Xandikos, come from PyPI, at the versions pinned
 # in scripts/test-python.txt (CI uses the same), into a virtual environment of Debian's python3
 # under the build folder: Debian's own Python refuses `pip install` outside one (PEP 668).

@@ -569,7 +569,9 @@ package struct CalDAVHTTPClient: CalDAVClient {
     }
 
     /// The responses whose address is inside `collection` (its origin, and a path under its
-    /// own); the others ignored with one warning.
+    /// own whose rest holds no encoded slash or backslash, nor a backslash: a server may decode
+    /// `..%2F..%2Fother%2F` into a path outside, RFC 3986 section 7.3); the others ignored with
+    /// one warning.
     func within(_ responses: [DAVResponse], _ collection: String) -> [DAVResponse] {
         let (origin, path) = (Self.originKey(collection), Self.path(collection))
         var kept: [DAVResponse] = []
@@ -578,10 +580,21 @@ package struct CalDAVHTTPClient: CalDAVClient {
         for item in responses {
             let itemPath = Self.path(item.url)
             // The collection itself may be named without its trailing slash.
-            if Self.originKey(item.url) == origin, itemPath.hasPrefix(path) || itemPath + "/" == path { kept.append(item) } else { outside.append(item.url) }
+            if Self.originKey(item.url) == origin, itemPath.hasPrefix(path) || itemPath + "/" == path,
+               !Self.hasEncodedSeparator(String(itemPath.dropFirst(path.count))) {
+                kept.append(item)
+            } else {
+                outside.append(item.url)
+            }
         }
         warnOutside(outside, scope: collection, what: "an href")
         return kept
+    }
+
+    /// Whether a path holds `%2F`, `%5C` (any case) or a backslash.
+    static func hasEncodedSeparator(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.contains("%2f") || lower.contains("%5c") || path.contains("\\")
     }
 
     func warnOutside(_ outside: [String], scope: String, what: String) {

@@ -23,6 +23,7 @@ extension AppDatabase {
         let fm = FileManager.default
         let directory = Paths.directory(of: path)
         let exists = try requireRegularOrMissing(path)
+        if exists { try requireOneName(path) }
         var created: [String] = []
         if !exists {
             created = missingFolders(above: path)
@@ -104,6 +105,19 @@ extension AppDatabase {
             throw .noInputFile(path: path, reason: "it is \(kind.phrase), not a regular file. Name a database file with --db or FOCUS_DB")
         }
         return true
+    }
+
+    /// Refuses a database file with more than one name (hard links, st_nlink > 1; exit 74):
+    /// SQLite names its write-ahead log after the name it opened (`NAME-wal`, https://sqlite.org/wal.html),
+    /// so two processes using two names of one file keep two logs, and changes written through
+    /// one name are lost when the other checkpoints. A symbolic link is no second name: SQLite
+    /// follows it to the file's own name.
+    static func requireOneName(_ path: String) throws(FocusError) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_nlink > 1 else { return }
+        throw .io(path: path, reason: "the database file has \(info.st_nlink) names (hard links), and SQLite keeps a separate write-ahead log "
+                  + "for each name, so sessions recorded through one name can vanish through another. Give it one name: remove the "
+                  + "other links (`find DIR -samefile FILE` lists them), or use a symbolic link instead", access: .open)
     }
 
     /// `path` as SQLite must be given it to read it as a plain file name: a relative name is

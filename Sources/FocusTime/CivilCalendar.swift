@@ -33,27 +33,30 @@ package enum CivilCalendar {
 
     package static func daysInYear(_ year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
 
-    /// Days since 1970-01-01 (the civil-from-days algorithm, era based).
+    /// Days since 1970-01-01 (the civil-from-days algorithm, era based). The arithmetic wraps
+    /// rather than traps: readers refuse years outside 1–9999 before they get here, and a value
+    /// that slipped past one (a year near Int.max) gives a meaningless day, never a crash.
     package static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
+        let y = month <= 2 ? year &- 1 : year
         let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        let yoe = y &- era &* 400
+        let mp = (month &+ 9) % 12
+        let doy = (153 &* mp &+ 2) / 5 &+ day &- 1
+        let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+        return era &* 146_097 &+ doe &- 719_468
     }
 
+    /// The civil date of a day number; wraps rather than traps, as `dayNumber` does.
     package static func date(fromDayNumber n: Int) -> (year: Int, month: Int, day: Int) {
-        let z = n + 719_468
+        let z = n &+ 719_468
         let era = floorDiv(z, 146_097)
-        let doe = z - era * 146_097
+        let doe = z &- era &* 146_097
         let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        return (yoe &+ era &* 400 &+ (m <= 2 ? 1 : 0), m, d)
     }
 
     /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
@@ -68,8 +71,9 @@ package enum CivilCalendar {
     @inline(__always)
     package static func secondOfDay(ofWall w: Int) -> Int { floorMod(w, secondsPerDay) }
 
+    /// Wall seconds of a civil date and time; wraps rather than traps, as `dayNumber` does.
     package static func wall(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
-        dayNumber(year: year, month: month, day: day) * secondsPerDay + hour * 3600 + minute * 60 + second
+        dayNumber(year: year, month: month, day: day) &* secondsPerDay &+ hour &* 3600 &+ minute &* 60 &+ second
     }
 
     /// The first day of the week (starting on `weekStart`, 0 = Sunday) that contains `day`.

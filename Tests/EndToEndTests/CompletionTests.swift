@@ -135,3 +135,145 @@ struct CompletionTests {
         #expect(try Set(offers("focus --")).isSuperset(of: ["--db", "--tz"]))
     }
 }
+
+/// Names another app, a shared calendar or an imported history chose reach every shell as data
+/// (README, "Shell completion"): pressing Tab never runs what a name holds, and the name still
+/// completes to itself, quoted.
+@Suite(.serialized) struct HostileNameCompletionTests {
+    static let names = ["Evil $(touch PWNED1)", "Back `touch PWNED2`", "Semi; touch PWNED3", "Quote \"q\" 's", "Glob *",
+                        "Col:on", "-dash", "Dollar $HOME", "Back\\slash"]
+
+    /// A sandbox whose database holds a task of each hostile name.
+    func sandbox() async throws -> Sandbox {
+        let s = try Sandbox()
+        for name in Self.names {
+            let added = try await s.run("task", "add", "--", name)
+            #expect(added.code == 0, "\(name): \(added.err)")
+        }
+        return s
+    }
+
+    /// No `PWNED…` file was made in `dir`.
+    func nothingRan(_ dir: URL) -> Bool {
+        !((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).contains { $0.hasPrefix("PWNED") }
+    }
+
+    /// What bash's completion function offers for `focus WORDS…`, each word as bash reads it
+    /// back once inserted in a command line (`NUMBER-OF-WORDS:WORD`), run in the sandbox's
+    /// directory with bash-completion's functions loaded (when Debian's `bash-completion` is
+    /// installed).
+    func bashOffers(_ s: Sandbox, script: String, _ words: [String]) throws -> [String] {
+        let quoted = ([Sandbox.binary] + words).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let program = """
+            cd '\(s.dir.path)'
+            [ -r /usr/share/bash-completion/bash_completion ] && source /usr/share/bash-completion/bash_completion
+            source '\(script)'
+            COMP_WORDS=(\(quoted.joined(separator: " ")))
+            COMP_CWORD=\(words.count)
+            COMP_LINE="${COMP_WORDS[*]}"
+            COMP_POINT=${#COMP_LINE}
+            _focus focus "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+            for candidate in "${COMPREPLY[@]}"; do eval "set -- ${candidate}"; printf '%s:%s\\n' "$#" "$1"; done
+            """
+        let r = try Spawn.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
+        return r.out.split(separator: "\n").map { String($0.drop { $0 != ":" }.dropFirst()) + ($0.hasPrefix("1:") ? "" : " (not one word)") }
+    }
+
+    @Test func bashOffersEachHostileNameAsOneWordThatReadsBackAsItAndRunsNothing() async throws {
+        let s = try await sandbox()
+        defer { s.remove() }
+        let script = s.dir.appendingPathComponent("focus.bash").path
+        let generated = try await s.run("--generate-completion-script", "bash").out
+        #expect(!generated.contains("-W \"$(__focus_custom_complete"), "candidates never go through compgen -W")
+        try generated.write(toFile: script, atomically: true, encoding: .utf8)
+        // A name with a line break and a tab, as only an edited database holds: never offered
+        // (the scripts read one candidate a line; fish splits a description off at a tab).
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+            let sql = "INSERT INTO pathId DEFAULT VALUES; INSERT INTO task (id, title, titleKey, createdAt) "
+                + "VALUES (last_insert_rowid(), 'New' || char(10) || 'line $(touch PWNED9)' || char(9) || 'x', 'new line x', 0);"
+            let inserted = try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true)
+            #expect(inserted.status == 0, "\(inserted.err)")
+        }
+        let all = try bashOffers(s, script: script, ["task", "show", ""])
+        #expect(Set(all) == Set(Self.names), "\(all)")
+        for name in Self.names where !name.hasPrefix("-") {
+            #expect(try bashOffers(s, script: script, ["task", "show", String(name.prefix(4))]).contains(name), "\(name)")
+        }
+        #expect(nothingRan(s.dir))
+    }
+
+    @Test(.enabled(if: Terminal.available, "tmux is not installed"))
+    func tabInBashQuotesTheNameAndTheCommandRunsOnIt() async throws {
+        let s = try await sandbox()
+        defer { s.remove() }
+        let t = Terminal(sandbox: s)
+        let rc = s.dir.appendingPathComponent("bashrc").path
+        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        try """
+            [ -r /usr/share/bash-completion/bash_completion ] && source /usr/share/bash-completion/bash_completion
+            export PATH='\(bin)':$PATH PS1='$ '
+            source <(focus --generate-completion-script bash)
+            cd '\(s.dir.path)'
+            """.write(toFile: rc, atomically: true, encoding: .utf8)
+        try await t.start("exec bash --noprofile --rcfile '\(rc)' -i")
+        defer { t.kill() }
+        try await t.waitFor("$")
+        try await t.keys("focus task show Evi", "Tab")
+        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
+        try await t.keys("Enter")
+        try await t.waitFor("Evil $(touch PWNED1) #")
+        // After an opening quote, quoted as that quote needs.
+        try await t.keys("C-l", "focus task show 'Evi", "Tab")
+        try await t.waitFor("$ focus task show 'Evil $(touch PWNED1)'")
+        try await t.keys("C-u", "focus task show \"Quo", "Tab")
+        try await t.waitFor("$ focus task show \"Quote \\\"q\\\" 's\"")
+        try await t.keys("Enter")
+        try await t.waitFor("Quote \"q\" 's #")
+        #expect(nothingRan(s.dir))
+    }
+
+    @Test(.enabled(if: Terminal.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "tmux or zsh is missing"))
+    func tabInZshQuotesTheNameAndKeepsAColon() async throws {
+        let s = try await sandbox()
+        defer { s.remove() }
+        let functions = s.dir.appendingPathComponent("zfunc")
+        try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+        try await s.run("--generate-completion-script", "zsh").out.write(to: functions.appendingPathComponent("_focus"), atomically: true, encoding: .utf8)
+        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        try """
+            export PATH='\(bin)':$PATH PS1='$ '
+            fpath=('\(functions.path)' $fpath)
+            autoload -U compinit && compinit -u -D
+            cd '\(s.dir.path)'
+            """.write(to: s.dir.appendingPathComponent(".zshrc"), atomically: true, encoding: .utf8)
+        let t = Terminal(sandbox: s)
+        try await t.start("ZDOTDIR='\(s.dir.path)' exec zsh -i")
+        defer { t.kill() }
+        try await t.waitFor("$")
+        try await t.keys("focus task show Evi", "Tab")
+        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
+        try await t.keys("C-u", "focus task show Col", "Tab")
+        try await t.waitFor("$ focus task show Col:on")
+        try await t.keys("Enter")
+        try await t.waitFor("Col:on #")
+        #expect(nothingRan(s.dir))
+    }
+
+    @Test(.enabled(if: Terminal.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "tmux or fish is missing"))
+    func tabInFishQuotesTheName() async throws {
+        let s = try await sandbox()
+        defer { s.remove() }
+        let script = s.dir.appendingPathComponent("focus.fish")
+        try await s.run("--generate-completion-script", "fish").out.write(to: script, atomically: true, encoding: .utf8)
+        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        let t = Terminal(sandbox: s)
+        try await t.start("cd '\(s.dir.path)' && PATH='\(bin)':$PATH exec fish --no-config -C 'function fish_prompt; echo \"\\$ \"; end; source \(script.path)'")
+        defer { t.kill() }
+        try await t.waitFor("$")
+        try await t.keys("focus task show Evi", "Tab")
+        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
+        try await t.keys("C-u", "focus task show Sem", "Tab")
+        try await t.waitFor("$ focus task show Semi\\;\\ touch\\ PWNED3")
+        #expect(nothingRan(s.dir))
+    }
+}

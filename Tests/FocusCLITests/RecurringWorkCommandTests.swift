@@ -3,6 +3,7 @@ import FocusTestSupport
 import Foundation
 import Testing
 import FocusStorage
+import FocusSQLite
 
 /// `task add --every/--on` and the commands on a series (README, "Planning"). Europe/Berlin;
 /// 2026-11-25 is a Wednesday.
@@ -157,5 +158,25 @@ import FocusStorage
         let editText = edit.out + edit.err
         #expect(editText.contains("--every and --on change the rule"), "\(editText)")
         #expect(editText.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(editText)")
+    }
+
+    /// Issue #39: a series starting 9999-12-31 made every `plan` and `task add` fail (65): its
+    /// instances fell in year 10000. Typed, it is refused (64); one already stored (from sync,
+    /// or a hand edit) makes no instance and breaks no plan.
+    @Test(arguments: [("week", "9999-12-31"), ("month", "9999-12-01"), ("day", "9999-12-31")])
+    func aSeriesWhosePeriodsLeaveYear9999IsRefusedAndAStoredOneBreaksNoPlan(every: String, start: String) async throws {
+        let world = try TestWorld(now: "2026-11-25T09:00:00Z")
+        let refused = await world.output("task", "add", "Admin/Far", "--estimate", "1h", "--every", every, "--start", start)
+        #expect(refused.code == 64, "\(refused.err)")
+        #expect(refused.err.contains("start date") && refused.err.contains("9999-12-30"), "\(refused.err)")
+        #expect(await world.run("task", "add", "Admin/Far", "--estimate", "1h", "--every", every) == 0)
+        _ = try world.database.write { db in
+            try db.execute(sql: "UPDATE subtask SET startDate = ? WHERE title = 'Far'", arguments: [start])
+            try db.execute(sql: "DELETE FROM subtask WHERE seriesId IS NOT NULL")
+        }
+        let plan = await world.output("plan")
+        #expect(plan.code == 0, "\(plan.err)")
+        let added = await world.output("task", "add", "Thesis/Draft", "--estimate", "1h", "--due", "2026-11-27")
+        #expect(added.code == 0 && !added.err.contains("not updated"), "\(added.err)")
     }
 }

@@ -67,4 +67,32 @@ private func instances(_ world: TestWorld) throws -> [(title: String, logged: In
             #expect(made.map(\.logged) == [0, 600, 0])
         }
     }
+
+    /// Another app's copies of this week's instance (new UIDs and titles, focus's X- properties
+    /// copied along, as to-do apps copy unknown properties) are that app's to-dos: plain work
+    /// here, and neither they nor focus's instance is deleted (issue #39: the copies took the
+    /// period's place in turn, and a sync deleted focus's instance and most of the copies).
+    @Test func anotherAppsCopiesOfAnInstanceDeleteNothing() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server)
+        #expect(await laptop.run("task", "add", "Admin/Weekly review", "--estimate", "1h", "--every", "week", "--on", "fri") == 0)
+        #expect(await laptop.run("sync") == 0, "\(laptop.console.stderr)")
+        let calendar = TestWorld.syncCalendarURL
+        let (url, data) = try #require(server.contents(calendar).first { String(decoding: $0.value, as: UTF8.self).contains("X-FOCUS-PERIOD:2026-11-23") })
+        let original = String(decoding: data, as: UTF8.self)
+        let uidLine = try #require(original.split(separator: "\r\n").first { $0.hasPrefix("UID:") })
+        let titleLine = try #require(original.split(separator: "\r\n").first { $0.hasPrefix("SUMMARY:") })
+        let copies = 6
+        for n in 0..<copies {
+            server.store(calendar + "copy-\(n).ics", original.replacingOccurrences(of: String(uidLine), with: "UID:copy-\(n)@other.example")
+                .replacingOccurrences(of: String(titleLine), with: "SUMMARY:Copy \(n)"))
+        }
+        for _ in 0..<3 { #expect(await laptop.run("sync") == 0, "\(laptop.console.stderr)") }
+        let held = server.contents(calendar)
+        #expect(held[url] != nil, "focus's instance is still on the server")
+        #expect((0..<copies).allSatisfy { held[calendar + "copy-\($0).ics"] != nil }, "every copy is still on the server")
+        #expect(try instances(laptop).map(\.title) == ["Weekly review · 2026-11-27", "Weekly review · 2026-12-04"])
+        let list = await laptop.output("task", "list").out
+        #expect((0..<copies).allSatisfy { list.contains("Copy \($0)") }, "\(list)")
+    }
 }

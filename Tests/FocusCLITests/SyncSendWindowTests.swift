@@ -73,6 +73,16 @@ import ArgumentParser
         #expect(server.writtenPerURL.count == 62 && server.writtenPerURL.values.allSatisfy { $0 == 1 })
     }
 
+    /// A `Retry-After` date far past year 9999 (issue #39: an overflow trap crashed sync and
+    /// the daemon) is no `Retry-After`: the write is sent again after the usual wait.
+    @Test func aRetryAfterDateBeyondYear9999IsNoRetryAfterAndTheSyncEnds() async throws {
+        let server = FakeCalDAVServer()
+        server.throttlePut(3, retryAfter: "Sun, 06 Nov 999999999999 08:49:37 GMT")
+        let laptop = try await machine(server, sessions: 4)
+        #expect(try sync(laptop, server).sent == 6)
+        #expect(server.contents(TestWorld.syncCalendarURL).count == 6)
+    }
+
     @Test func aServerThatFailsAWriteSentAloneEndsTheSyncAndTheNextSendsTheRest() async throws {
         let server = FakeCalDAVServer()
         server.holdWrites(0.01, oneAtATime: true)

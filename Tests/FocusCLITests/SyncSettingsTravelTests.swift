@@ -65,9 +65,10 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         #expect(desktop.config.value(ofKnown: "off") == "2026-12-24")
         #expect(desktop.config.value(ofKnown: "work") == "50m", "a setting that does not travel stays as it was")
         #expect(try feeds(desktop) == ["Team https://feeds.example.org/team.ics"])
-        // The feed is trusted here: set up by this person on their other machine.
+        // Not set up on this machine: the stored-settings rule asks before its first fetch.
         let doctor = await desktop.output("doctor").out
-        #expect(doctor.contains("feed https://feeds.example.org/… (set up on this machine)"), "\(doctor)")
+        #expect(!doctor.contains("(set up on this machine)"), "\(doctor)")
+        #expect(doctor.contains("feed https://feeds.example.org/…: not set up by you on this machine"), "\(doctor)")
         // Nothing more to say at the next syncs.
         #expect(try sync(desktop, server).settings.isEmpty)
         #expect(try sync(laptop, server).settings.isEmpty)
@@ -140,4 +141,82 @@ private func feeds(_ world: TestWorld) throws -> [String] {
 
 private extension FocusConfig {
     func value(ofKnown key: String) -> String? { try? value(of: key) }
+
+    /// Whoever can write the sync calendar can add a feed key (issue #39): it passes the checks
+    /// a typed `calendar subscribe` makes, or it is not applied, with one warning, once.
+    @Test(arguments: ["http://feeds.example.org/team.ics", "https://me:pw@feeds.example.org/team.ics", "/etc/passwd"])
+    func aSyncedFeedATypedSubscribeWouldRefuseIsNotSubscribedToNorTrusted(address: String) async throws {
+        let server = FakeCalDAVServer()
+        let desktop = try machine(server)
+        // The settings event as a hostile writer of the calendar makes it.
+        let feed = SyncSettings.Feed(address: address, name: "Team")
+        let settings = SyncSettings(["day_start": .init("09:00", modified: 1_795_000_000_000),
+                                     feed.key: .init(address + "\n" + "Team", modified: 1_795_000_000_000)])
+        server.store(Publication.resourceURL(calendar: calendarURL, uid: SyncSettings.uid), settings.encode(stamp: Date(timeIntervalSince1970: 1_795_000_000)))
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.filter { $0.hasPrefix("warning: the feed ") }.count == 1, "\(arrived.settings)")
+        #expect(arrived.settings.contains { $0.contains("day_start = 09:00") }, "the other settings still arrive")
+        #expect(try feeds(desktop).isEmpty)
+        #expect(try desktop.database.calendars().isEmpty)
+        let trusted = (try? String(contentsOfFile: desktop.configPath.replacingOccurrences(of: "config.toml", with: "trusted-settings"), encoding: .utf8)) ?? ""
+        #expect(!trusted.contains(StoredSetting(kind: .feed, url: address).digest))
+        #expect(try sync(desktop, server).settings.isEmpty, "said once")
+    }
+
+    /// A synced feed named as a calendar here takes a free name: the calendar here, its busy
+    /// time with it, stays (issue #39: the feed replaced it, and its removal travelled).
+    @Test func aSyncedFeedNamedAsACalendarHereNeverReplacesIt() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:m@x\r\nDTSTART:20261125T100000Z\r\nDTEND:20261125T110000Z\r\n"
+            + "SUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let file = NSTemporaryDirectory() + "work-\(UUID().uuidString).ics"
+        try ics.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(await desktop.run("calendar", "import", file, "--name", "Work") == 0, "\(desktop.console.stderr)")
+        #expect(await desktop.run("calendar", "import", file, "--name", "Work (feeds.example.org)") == 0)
+        try subscribe(laptop, "work", "https://feeds.example.org/work.ics")
+        try sync(laptop, server)
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.contains { $0.contains("Subscribed to calendar work (feeds.example.org) 2") }, "\(arrived.settings)")
+        let here = try desktop.database.calendars().map { "\($0.name) \($0.eventCount)" }.sorted()
+        #expect(here == ["Work (feeds.example.org) 1", "Work 1", "work (feeds.example.org) 2 0"], "\(here)")
+        // Nothing travels back as removed: the laptop keeps its feed.
+        try sync(desktop, server)
+        try sync(laptop, server)
+        #expect(try feeds(laptop) == ["work https://feeds.example.org/work.ics"])
+    }
+
+    /// Issue #39: one malformed key (`off.today`) stopped the settings syncing both ways while
+    /// `sync` said nothing changed. It is skipped alone, the rest merged, `sync status` says
+    /// so, and the event is written again without it; days off past their bound likewise.
+    @Test func aMalformedSyncedKeyIsSkippedAloneAndTheRestMerged() async throws {
+        let server = FakeCalDAVServer()
+        let desktop = try machine(server)
+        let at: Int64 = 1_795_000_000_000
+        var values: [String: SyncSettings.Value] = ["off.today": .init("yes", modified: at), "off.2026-12-24": .init("yes", modified: at),
+                                                     "day_start": .init("25:00", modified: at), "day_end": .init("18:00", modified: at)]
+        // Past the bound: the 2,000 latest days off are kept.
+        var day = LocalDate(year: 2030, month: 1, day: 1)
+        for _ in 0..<(SyncSettings.maximumDaysOff + 10) {
+            values["off." + day.description] = .init("yes", modified: at)
+            day = day.adding(days: 1)
+        }
+        let url = Publication.resourceURL(calendar: calendarURL, uid: SyncSettings.uid)
+        server.store(url, SyncSettings(values).encode(stamp: Date(timeIntervalSince1970: 1_795_000_000)))
+        let arrived = try sync(desktop, server)
+        let warning = try #require(arrived.settings.first { $0.hasPrefix("warning: settings from the other machines skipped here") }, "\(arrived.settings)")
+        #expect(warning.contains("day_start (not a value of day_start)") && warning.contains("off.today (not a day: YYYY-MM-DD)"), "\(warning)")
+        #expect(desktop.config.value(ofKnown: "day_end") == "18:00")
+        let off = desktop.config.value(ofKnown: "off") ?? ""
+        #expect(off.hasPrefix("2030-01-11,") && off.split(separator: ",").count == SyncSettings.maximumDaysOff, "\(off.prefix(40))")
+        let status = await desktop.output("sync", "status").out
+        #expect(status.contains("skipped at the last sync (the rest were merged): day_start (not a value of day_start)"), "\(status)")
+        let event = try #require(server.contents(calendarURL)[url])
+        let written = try #require(SyncSettings.decode(event))
+        // Written again without the skipped keys; day_start is this machine's own, as for a key the calendar lacks.
+        #expect(written.values["off.today"] == nil && written.values["day_start"]?.value == desktop.config.value(ofKnown: "day_start")
+                && written.values["day_end"]?.value == "18:00", "\(written.values.keys.filter { !$0.hasPrefix("off.20") }.sorted())")
+        #expect(try sync(desktop, server).settings.isEmpty, "nothing more to say")
+    }
 }

@@ -171,4 +171,17 @@ import FocusStorage
         #expect(r.code == 64)
         #expect(r.err.contains("unknown config key 'nope'"))
     }
+
+    /// Issue #39: the command a message suggests for a name that starts with `-` runs as printed.
+    @Test func theSuggestedCommandForANameStartingWithADashRunsAsPrinted() async throws {
+        let world = try TestWorld(now: "2026-11-25T09:00:00Z")
+        #expect(await world.run("task", "add", "--", "--force") == 0)
+        #expect(await world.run("log", "add", "--start", "2026-11-24 09:00", "--duration", "25m", "--", "--force") == 0, "\(world.console.stderr)")
+        let refused = await world.output("task", "rm", "--", "--force")
+        #expect(refused.err.contains("Run `focus task rm --force -- --force` to delete it"), "\(refused.err)")
+        #expect(refused.err.contains("or `focus task done -- --force` to keep it"), "\(refused.err)")
+        // As printed, without `focus`.
+        #expect(await world.run("task", "rm", "--force", "--", "--force") == 0, "\(world.console.stderr)")
+        #expect(await world.output("task", "list", "--all").out.contains("--force") == false)
+    }
 }

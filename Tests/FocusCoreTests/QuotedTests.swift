@@ -19,4 +19,12 @@ import Testing
     func aNameIsOneShellWord(name: String, quoted: String) {
         #expect(Quoted.shell(name) == quoted)
     }
+
+    /// Issue #39: `focus task rm --force --force` did not run as printed; a name that starts
+    /// with `-` comes after the options and `--`.
+    @Test func aSuggestedCommandPutsANameThatStartsWithADashAfterDoubleDash() {
+        #expect(Quoted.command("focus task rm", "--force", then: "--force") == "focus task rm --force -- --force")
+        #expect(Quoted.command("focus task rm", "-draft notes") == "focus task rm -- \"-draft notes\"")
+        #expect(Quoted.command("focus task rm", "Thesis/Chapter 2", then: "--force") == "focus task rm \"Thesis/Chapter 2\" --force")
+    }
 }

@@ -132,14 +132,14 @@ struct CalDAVRequestTests {
     func hrefsCompareInNormalForm() throws {
         let http = ScriptedHTTPClient { request in
             body(request).contains("sync-collection")
-                ? multistatus(member("caf%c3%a9%7e.ics") + member("HAS SPACE.ics") + removed("old%2fpart.ics"), token: "t2")
+                ? multistatus(member("caf%c3%a9%7e.ics") + member("HAS SPACE.ics") + removed("old%3apart.ics"), token: "t2")
                 : multistatus(member("caf%C3%A9~.ics", data: "BEGIN:VCALENDAR&#13;&#10;UID:a&#13;&#10;END:VCALENDAR")
                     + member("HAS%20SPACE.ics", data: "BEGIN:VCALENDAR&#13;&#10;UID:b&#13;&#10;END:VCALENDAR"))
         }
         let changes = try CalDAVHTTPClient(http: http).changes(in: "HTTPS://DAV.example/alice/work/", since: "t1", login)
         #expect(changes.changed.map(\.url).sorted() == ["https://dav.example/alice/work/HAS%20SPACE.ics", "https://dav.example/alice/work/caf%C3%A9~.ics"])
         #expect(changes.changed.allSatisfy { $0.data?.isEmpty == false })
-        #expect(changes.removed == ["https://dav.example/alice/work/old%2Fpart.ics"], "a reserved character stays encoded")
+        #expect(changes.removed == ["https://dav.example/alice/work/old%3Apart.ics"], "a reserved character stays encoded (an encoded slash is refused: OriginRuleTests)")
         #expect(CalDAVHTTPClient.normalized("https://me@DAV.Example:8443/a%7Eb/%41?x=%2f") == "https://me@dav.example:8443/a~b/A?x=%2F")
     }
 

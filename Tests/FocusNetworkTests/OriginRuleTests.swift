@@ -96,6 +96,8 @@ struct OriginRuleTests {
     @Test("Hrefs outside the collection, by host, port or `..`, are never fetched, listed or written", arguments: [
         "http://localhost:6101/u/cal/evil.ics", "http://127.0.0.1:6009/u/cal/evil.ics", "/u/cal/../other/evil.ics",
         "/u/cal/%2e%2e/other/evil.ics", "https://127.0.0.1:6001/u/cal/evil.ics", "/u/calendar-next-door/evil.ics",
+        // Issue #39: an encoded slash or a backslash, which a server may read as a separator.
+        "/u/cal/..%2F..%2Fother%2Fevil.ics", "/u/cal/..%2f..%2fother%2fevil.ics", "/u/cal/..%5C..%5Cother%5Cevil.ics", "/u/cal/..\\..\\other\\evil.ics",
     ])
     func hrefsOutsideTheCollection(href: String) throws {
         let http = ScriptedHTTPClient { request in

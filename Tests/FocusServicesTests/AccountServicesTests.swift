@@ -118,6 +118,57 @@ struct CalendarRefresherTests {
         #expect(warnings.isEmpty)
     }
 
+    /// Issue #39: a refresh added the calendar another machine syncs focus's history through
+    /// (which connect leaves out), and downloaded it whole at every refresh.
+    @Test("A calendar made since that holds another machine's focus history is not busy time, and is read once")
+    func anotherMachinesHistoryCalendarIsLeftOutAndReadOnce() throws {
+        let world = try ServiceWorld()
+        try world.makeCalendar("work", "Work")
+        _ = try world.db.saveAccount(url: world.address, principalURL: "https://dav.example.org/principals/alice/", homeURLs: [world.server.home],
+                                     user: "alice", passwordCommand: nil, caFile: nil, insecure: false, calendarNames: [], at: world.now)
+        let account = try #require(try world.db.accounts().first)
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
+        var warnings: [String] = []
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        let endpoint = CalDAVEndpoint(url: world.address, user: "alice", password: nil, caFile: nil, insecure: false)
+        let history = world.server.home + "history/"
+        _ = try world.server.makeCalendar(history, displayName: "History", components: ["VEVENT", "VTODO"], endpoint)
+        world.server.store(history + "t.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//focus//sync//EN\r\nBEGIN:VTODO\r\nUID:focus-task-1@focus\r\n"
+                           + "SUMMARY:Thesis\r\nX-FOCUS-KIND:task\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        let second = refresher.refreshAccounts { warnings.append($0) }
+        #expect(second.added.isEmpty)
+        #expect(try world.db.connectedCalendars().map(\.name) == ["Work"])
+        let before = world.server.requests
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        #expect(world.server.requests - before == 1, "only the listing of calendars: the history calendar is not read again")
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    /// Issue #39: a calendar of the account named as a calendar here replaced it (a feed, an
+    /// imported file, its busy time with it). It takes a free name instead, also when renamed
+    /// on the server later.
+    @Test("A calendar of the account never replaces a calendar here of its name")
+    func anAccountsCalendarNamedAsOneHereTakesAFreeName() throws {
+        let world = try ServiceWorld()
+        var mine = CalendarImport(name: "work", source: "/home/me/work.ics", content: Data(), timeZone: "UTC",
+                                  horizon: DateInterval(start: world.now, duration: 0), eventCount: 0, importedAt: world.now)
+        mine.feedState = ""
+        _ = try world.db.importCalendar(mine, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
+        try world.makeCalendar("work", "Work")
+        let account = try world.saveAccount()
+        let env = world.context()
+        try TrustStore(env: env).trustAccount(account.id, in: world.db)
+        let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
+        var warnings: [String] = []
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"])
+        _ = refresher.refreshAccounts { warnings.append($0) }
+        #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"], "stable at the next refresh")
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
     @Test("An account the person refuses is never contacted; one warning says why, and nothing changes")
     func aRefusedAccountIsNotContacted() throws {
         let world = try ServiceWorld()

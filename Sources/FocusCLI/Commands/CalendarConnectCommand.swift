@@ -80,11 +80,13 @@ package struct CalendarConnectCommand: FocusRunnable {
         let syncURL = try db.syncTarget()?.url
         var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
         // Before sync is set up here, the calendar another machine syncs through is its history.
-        let histories = syncURL == nil ? try Self.histories(chosen, client: fetch.client, endpoint: endpoint) : []
+        let histories = syncURL == nil ? try ConnectedCalendarFetch.histories(chosen, client: fetch.client, endpoint: endpoint) : []
         chosen.removeAll { histories.contains($0.url) }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
                                            passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
+        // Never read by a refresh either (it would download it whole each time to judge it).
+        try db.excludeConnectedCalendars(accountID: accountID, urls: histories.sorted())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env.services).trustAccount(accountID, in: db)
         let who = user.map { " as \(DisplayText($0).string)" } ?? ""
@@ -138,15 +140,5 @@ package struct CalendarConnectCommand: FocusRunnable {
             }
         }
         return failures
-    }
-
-    /// The calendars (of those that may hold to-dos) that hold focus's synced history.
-    static func histories(_ calendars: [RemoteCalendar], client: any CalDAVClient, endpoint: CalDAVEndpoint) throws(FocusError) -> Set<String> {
-        var found: Set<String> = []
-        for calendar in calendars where calendar.components.isEmpty || calendar.components.contains("VTODO") {
-            let items = try client.changes(in: calendar.url, since: nil, endpoint).changed.compactMap(\.data)
-            if FocusHistoryCalendar.holdsFocusHistory(items) { found.insert(calendar.url) }
-        }
-        return found
     }
 }

@@ -48,7 +48,7 @@ package struct LogEditCommand: FocusRunnable {
         edit.allowLong = allowLong
         edit.allowFuture = allowFuture
         var log = try edit.applied(to: entry.log, now: env.now(), calendar: env.calendar)
-        log.tags = SessionTags.edited(log.tags, adding: added, removing: untags)
+        log.tags = try SessionTags.bounded(SessionTags.edited(log.tags, adding: added, removing: untags))
         let moved = log.startedAt != entry.log.startedAt || log.endedAt != entry.log.endedAt
         let overlaps = moved ? try db.overlappingCount(log.startedAt, log.endedAt, excluding: id) : 0
         try LogEditCommand.update(log, in: db, calendar: env.calendar)

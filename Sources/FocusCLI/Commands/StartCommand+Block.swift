@@ -45,10 +45,10 @@ extension StartCommand {
         var options: [String] = []
         if let next {
             let when = "\(RelativeTime.shortDay(env.calendar.day(of: next.start))) \(env.calendar.timeOfDay(of: next.start))"
-            options.append("the next planned block (\(when)) with `focus start \(Quoted.shell(next.path))`")
+            options.append("the next planned block (\(when)) with `\(Quoted.command("focus start", next.path))`")
         }
         if let last, last.path != next?.path {
-            options.append("the last work, \(last.path), with `focus start \(Quoted.shell(last.path))`")
+            options.append("the last work, \(last.path), with `\(Quoted.command("focus start", last.path))`")
         }
         guard !options.isEmpty else {
             return "name what to work on: `focus start \"Thesis/Chapter 2\"` (see `focus task list`)."

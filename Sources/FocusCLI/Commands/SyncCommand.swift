@@ -119,6 +119,25 @@ package struct SyncSetupCommand: FocusRunnable {
 
 /// `focus sync status [--json]`.
 package struct SyncStatusCommand: FocusRunnable {
+    /// The items changed on both machines, then those a sync did not apply (each reason once):
+    /// a refusal is no edit made on two machines.
+    static func conflictLines(_ conflicts: [StoredConflict], calendar: LocalCalendar, when: (Date) -> String) -> DisplayText {
+        let refused = conflicts.filter { $0.conflict.field == "not applied" }
+        let both = conflicts.filter { $0.conflict.field != "not applied" }
+        var out: DisplayText = ""
+        if both.isEmpty {
+            out += "No conflicts in the last 30 days.\n"
+        } else {
+            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
+            for c in both { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
+        }
+        if !refused.isEmpty {
+            out += "Not applied here (last 30 days):\n"
+            for c in refused { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
+        }
+        return out
+    }
+
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the last sync, what waits to be sent, and recent conflicts.")
 
@@ -141,6 +160,7 @@ package struct SyncStatusCommand: FocusRunnable {
         }
         let pending = try db.pendingSyncCount()
         let conflicts = try db.syncConflicts(since: env.now().addingTimeInterval(-30 * 86_400))
+        let skipped = try db.skippedSettings()
         if json {
             let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
             env.console.line(JSON.object([
@@ -153,6 +173,7 @@ package struct SyncStatusCommand: FocusRunnable {
                              ("remote", .string(c.conflict.remote)), ("kept", .string(c.conflict.chosen == .local ? "local" : "remote")),
                              ("at", .string(Timestamp.utc(c.at)))])
                 })),
+                ("skipped_settings", .array(skipped.map { .object([("key", .string($0.key)), ("reason", .string($0.reason))]) })),
             ]))
             return
         }
@@ -166,11 +187,10 @@ package struct SyncStatusCommand: FocusRunnable {
         let waiting = pending.changed + pending.added + pending.removed
         out += waiting == 0 ? "Nothing waits to be sent.\n"
             : "Waiting to be sent: \(pending.changed) changed, \(pending.added) new, \(pending.removed) removed.\n"
-        if conflicts.isEmpty {
-            out += "No conflicts in the last 30 days.\n"
-        } else {
-            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
-            for c in conflicts { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: env.calendar)) · \(when(c.at))\n" }
+        out += Self.conflictLines(conflicts, calendar: env.calendar, when: when)
+        if !skipped.isEmpty {
+            let keys = skipped.map(\.description).joined(separator: ", ")
+            out += "Settings from the other machines skipped at the last sync (the rest were merged): \(keys).\n"
         }
         env.console.show(out)
     }

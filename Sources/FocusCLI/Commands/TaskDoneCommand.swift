@@ -32,7 +32,7 @@ package struct TaskDoneCommand: FocusRunnable {
             }
             task.archived = !undo
             try db.updateTask(task)
-            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `focus task done \(Quoted.shell(shown)) --undo` reopens it.")
+            env.console.line(undo ? "Reopened task \(shown)." : "Archived task \(shown); its history stays in stats. `\(Quoted.command("focus task done", shown, then: "--undo"))` reopens it.")
         case let .subtask(_, id):
             guard var subtask = try work.subtask() else { return }
             subtask.done = !undo
@@ -58,7 +58,6 @@ package struct TaskDoneCommand: FocusRunnable {
         }
         let work = ArchiveCheck.plannedWork(subtasks: subtasks, blocks: blocks, now: now)
         guard !work.isEmpty else { return }
-        let command = "focus task done \(Quoted.shell(shown))"
-        throw .usage(DisplayText(ArchiveCheck.refusal(task: shown, work: work, command: command)).string)
+        throw .usage(DisplayText(ArchiveCheck.refusal(task: shown, work: work, command: Quoted.command("focus task done", shown, then: "--force"))).string)
     }
 }

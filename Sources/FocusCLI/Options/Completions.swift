@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusStorage
+import FocusText
 import FoundationEssentials
 
 /// What `<Tab>` offers for each kind of argument, in bash, zsh and fish (the scripts
@@ -33,11 +34,15 @@ enum Completions {
     }
 
     /// Candidates that start with what is typed so far, case-insensitively (quotes the shell
-    /// passes along are not part of it).
+    /// passes along are not part of it). A name holding a line break, a tab or another control
+    /// character is never offered: the scripts read candidates one a line (fish splits a
+    /// description off at a tab), so it would reach the shell as pieces of another name.
     static func matching(_ candidates: [String], _ prefix: String) -> [String] {
         let typed = TaskCatalog.key(unquoted(prefix))
-        guard !typed.isEmpty else { return candidates }
-        return candidates.filter { TaskCatalog.key($0).hasPrefix(typed) }
+        return candidates.filter { candidate in
+            !candidate.unicodeScalars.contains { DisplayText.isUnsafe($0) || DisplayText.isBreak($0) }
+                && (typed.isEmpty || TaskCatalog.key(candidate).hasPrefix(typed))
+        }
     }
 
     /// A shell word without its quotes and backslash escapes (`"Thesis/Ch` → `Thesis/Ch`).
@@ -68,11 +73,65 @@ enum CompletionScripts {
     /// only after one. A script whose shape this does not recognise is returned as it is.
     static func patched(_ script: String, shell: String) -> String {
         switch shell {
-        case "bash": return patchedBash(script) ?? script
-        case "zsh": return patchedZsh(script) ?? script
+        case "bash": return candidatesAsDataInBash(patchedBash(script) ?? script)
+        case "zsh": return candidatesAsDataInZsh(patchedZsh(script) ?? script)
         case "fish": return patchedFish(script) ?? script
         default: return script
         }
+    }
+
+    /// bash: the candidates `focus ---completion` prints (names from the database, which another
+    /// app or a shared calendar may have chosen) are read one a line and go into `COMPREPLY`
+    /// quoted by `printf %q`, so the word inserted reads back as the name (`Evil\ \$\(x\)`).
+    /// The parser's script hands them to `compgen -W "$(…)"`, which expands `$(…)`, backticks
+    /// and variables in each word (bash(1), "Programmable Completion": the word list undergoes
+    /// command substitution), so pressing Tab would run what a name holds; and readline's own
+    /// quoting of `-o filenames` leaves `$` and a closing parenthesis as they are, so it is
+    /// turned off for these candidates (`compopt +o filenames`).
+    private static func candidatesAsDataInBash(_ script: String) -> String {
+        let call = "__focus_add_completions -W \"$(__focus_custom_complete "
+        let end = "\"$(__focus_cursor_index_in_current_word)\")\""
+        // After an opening quote (the word as typed, `COMP_WORDS[COMP_CWORD]`, begins with it;
+        // readline closes it) the name goes inside it: in '…' only a ' needs care, in "…" a
+        // backslash, $, ` and " (bash(1), QUOTING).
+        let function = #"""
+            # focus: candidates as data, one a line, never through `compgen -W` (which expands them).
+            __focus_add_candidates() {
+                compopt +o filenames 2>/dev/null
+                local candidate quoted
+                while IFS='' read -r candidate; do
+                    case "${COMP_WORDS[COMP_CWORD]}" in
+                    \'*) quoted="${candidate//\'/\'\\\'\'}" ;;
+                    \"*)
+                        quoted="${candidate//\\/\\\\}"
+                        quoted="${quoted//\$/\\\$}"
+                        quoted="${quoted//\`/\\\`}"
+                        quoted="${quoted//\"/\\\"}"
+                        ;;
+                    *) printf -v quoted '%q' "${candidate}" ;;
+                    esac
+                    COMPREPLY+=("${quoted}")
+                done < <(__focus_custom_complete "${@}")
+            }
+
+            _focus() {
+            """#
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.enumerated() where line.contains(call) && line.hasSuffix(end) {
+            lines[index] = String(line.replacing(call, with: "__focus_add_candidates ").dropLast(3)) + "\""
+        }
+        return lines.joined(separator: "\n").replacing("\n_focus() {\n", with: "\n" + function + "\n", maxReplacements: 1)
+    }
+
+    /// zsh: the candidates are added with `compadd`, which quotes what it inserts, rather than
+    /// through `_describe`, which would take a name's first `:` for the start of a description
+    /// (zshcompsys(1), `_describe`): `Col:on` completes to itself.
+    private static func candidatesAsDataInZsh(_ script: String) -> String {
+        script.replacing(
+            "    if [[ \"${#completions[@]}\" -gt 1 ]]; then\n        __focus_complete \"${completions[@]:0:-1}\"\n",
+            with: "    if [[ \"${#completions[@]}\" -gt 1 ]]; then\n        local -a names=(\"${completions[@]:0:-1}\")\n"
+                + "        compadd -V '' -d names -- \"${names[@]}\"\n",
+            maxReplacements: 1)
     }
 
     /// zsh: the root function's `_arguments` takes the two options, with the specs (and so the

@@ -11,10 +11,9 @@ enum SeriesTarget {
                         reopening: Bool = false) throws(FocusError) -> PathTarget {
         guard case let .subtask(taskID, id) = target, let subtask = try db.subtask(id: id), subtask.isSeries else { return target }
         guard let instance = try db.currentInstance(ofSeries: id, now: env.now(), calendar: env.calendar, reopening: reopening) else {
-            let path = Quoted.shell(shown)
             throw FocusError.usage(reopening
                 ? "'\(shown)' has no done instance to reopen in this period or the next."
-                : "'\(shown)' is done for this period and the next; `focus task done \(path) --undo` reopens the last one.")
+                : "'\(shown)' is done for this period and the next; `\(Quoted.command("focus task done", shown, then: "--undo"))` reopens the last one.")
         }
         return .subtask(taskID: taskID, id: instance)
     }

@@ -96,6 +96,7 @@ package struct SubtaskOptions: ParsableArguments, Sendable {
             s.priority = level
         }
         try applyRule(to: &s)
+        if let rule = s.recurrence { try rule.checkStart(s.startDate ?? today) }
         if let start = s.startDate, let due = s.due, calendar.startOfDay(start) >= due {
             throw .invalidValue(what: "start date", value: start.description, expected: "a day before the due date")
         }

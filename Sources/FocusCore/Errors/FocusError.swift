@@ -86,9 +86,9 @@ package enum FocusError: Error, Equatable, Sendable, CustomStringConvertible {
             let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
             return "'\(path)' matches \(candidates.count) tasks: \(shown)\(more). Type more of the name, or use #ID."
         case let .alreadyExists(path):
-            return "'\(path)' already exists. Use `focus task edit \(Quoted.shell(path))` to change it."
+            return "'\(path)' already exists. Use `\(Quoted.command("focus task edit", path))` to change it."
         case let .hasHistory(path, sessions):
-            return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `focus task rm \(Quoted.shell(path)) --force` to delete it with its history, or `focus task done \(Quoted.shell(path))` to keep it."
+            return "'\(path)' has \(sessions) logged session\(sessions == 1 ? "" : "s"). Run `\(Quoted.command("focus task rm", path, then: "--force"))` to delete it with its history, or `\(Quoted.command("focus task done", path))` to keep it."
         case let .badInput(file, line, reason):
             if let line { return "\(file):\(line): \(reason)" }
             return "\(file): \(reason)"

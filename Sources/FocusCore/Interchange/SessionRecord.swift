@@ -195,7 +195,11 @@ extension SessionRecord {
             }
             out.append(name.trimmingSpaces())
         }
-        return SessionTags.sorted(out)
+        let tags = SessionTags.sorted(out)
+        guard tags.count <= SessionTags.maximumPerSession else {
+            throw InterchangeIssue("\(tags.count) tags on one session: at most \(SessionTags.maximumPerSession)")
+        }
+        return tags
     }
 
     /// Checks a session read from another tool's file (Timewarrior, Watson, Open Pomodoro):

@@ -23,12 +23,12 @@ package enum ArchiveCheck {
         }
     }
 
-    /// The refusal: what would close and how to go ahead anyway.
+    /// The refusal: what would close and how to go ahead anyway (`command`, the line that does).
     package static func refusal(task: String, work: [PlannedWork], command: String) -> String {
         let listed = work.map { w in
             "\(w.subtask) (\(DurationParser.format(w.seconds)) in \(w.blocks) block\(w.blocks == 1 ? "" : "s"))"
         }.joined(separator: ", ")
         let count = work.count == 1 ? "1 open subtask" : "\(work.count) open subtasks"
-        return "archiving '\(task)' would close \(count) with planned work: \(listed). Run `\(command) --force` to archive it anyway (`--undo` reopens it), or mark the subtasks done first."
+        return "archiving '\(task)' would close \(count) with planned work: \(listed). Run `\(command)` to archive it anyway (`--undo` reopens it), or mark the subtasks done first."
     }
 }

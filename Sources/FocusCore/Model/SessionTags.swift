@@ -13,6 +13,8 @@ import FocusText
 package enum SessionTags {
     /// The longest tag name, in characters.
     package static let maximumLength = 40
+    /// The most tags one session holds (typed, imported or from sync).
+    package static let maximumPerSession = 32
 
     /// The separator of the CSV `tags` column (README, "Moving history in and out").
     package static let csvSeparator: Character = ";"
@@ -40,11 +42,20 @@ package enum SessionTags {
         return raw.trimmingSpaces()
     }
 
-    /// Every name checked and trimmed, each tag once (its first spelling), sorted.
+    /// Every name checked and trimmed, each tag once (its first spelling), sorted; at most
+    /// `maximumPerSession` of them.
     package static func names(_ raws: [String]) throws(FocusError) -> [String] {
         var out: [String] = []
         for raw in raws { out.append(try name(raw)) }
-        return sorted(out)
+        return try bounded(sorted(out))
+    }
+
+    /// `tags` when a session may hold that many, else `invalidValue` (exit 64).
+    package static func bounded(_ tags: [String]) throws(FocusError) -> [String] {
+        guard tags.count <= maximumPerSession else {
+            throw .invalidValue(what: "tags", value: "\(tags.count) tags", expected: "at most \(maximumPerSession) tags on a session")
+        }
+        return tags
     }
 
     /// Each tag once (the first spelling of each key), sorted by key, then spelling.

@@ -126,11 +126,30 @@ package struct Recurrence: Sendable, Equatable, Hashable {
 
     /// The instances to keep in place on `today`: the current period's, unless its due day is
     /// already over or it was due before the series began (`since`), and the next period's. A
-    /// series that begins later counts its periods from its first day.
+    /// series that begins later counts its periods from its first day. A period that leaves
+    /// the years 0001–9999 (`days`) has no instance: a series from elsewhere starting on
+    /// 9999-12-31 makes none, rather than one no plan can store.
     package func instances(today: LocalDate, since: LocalDate) -> [Period] {
         let anchor = max(today, since)
         let current = period(containing: anchor)
         let next = period(after: current)
-        return (current.dueDay >= anchor ? [current] : []) + [next]
+        return ((current.dueDay >= anchor ? [current] : []) + [next]).filter(Self.isSupported)
+    }
+
+    /// The days a period may cover: the years 0001–9999, its due instant (the start of the day
+    /// after its due day) included.
+    package static let days = LocalDate(year: 1, month: 1, day: 1)...LocalDate(year: 9999, month: 12, day: 30)
+
+    static func isSupported(_ period: Period) -> Bool {
+        days.contains(period.start) && days.contains(period.dueDay)
+    }
+
+    /// Refuses (64) a first day whose period, or the one after it, leaves the years 0001–9999.
+    package func checkStart(_ day: LocalDate) throws(FocusError) {
+        let first = period(containing: day)
+        guard Self.isSupported(first), Self.isSupported(period(after: first)) else {
+            throw .invalidValue(what: "start date", value: day.description,
+                                expected: "a day whose period and the next end by 9999-12-30 (recurring work \(description))")
+        }
     }
 }

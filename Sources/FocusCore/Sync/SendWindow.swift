@@ -185,7 +185,8 @@ package struct SendWindow: Sendable, Equatable {
 
     /// The seconds a `Retry-After` value asks to wait (RFC 9110 section 10.2.3): delay-seconds,
     /// or an HTTP-date (the IMF-fixdate form, section 5.6.7) counted from `now`. Nil for
-    /// anything else.
+    /// anything else, a date outside the years 1–9999 and a day its month does not have
+    /// included: a server's header is never arithmetic that can overflow.
     package static func retryAfter(_ value: String?, now: Date) -> Double? {
         guard let text = value?.trimmingSpaces(), !text.isEmpty else { return nil }
         if text.allSatisfy(\.isASCII), let seconds = Int(text), seconds >= 0 { return Double(seconds) }
@@ -195,8 +196,8 @@ package struct SendWindow: Sendable, Equatable {
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
               let year = Int(parts[3]) else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (1...31).contains(day), (0..<24).contains(clock[0]), (0..<60).contains(clock[1]),
-              (0...60).contains(clock[2]) else { return nil }
+        guard clock.count == 3, (1...9999).contains(year), (1...CivilCalendar.daysInMonth(year: year, month: month + 1)).contains(day),
+              (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
         let wall = CivilCalendar.wall(year: year, month: month + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2])
         return max(0, Double(wall) - now.timeIntervalSince1970)
     }

@@ -34,6 +34,11 @@ package enum SyncAdmission {
             if s.end.timeIntervalSince(s.start) > Double(SessionRecord.maximumLengthSeconds) { return .refused("\(name) lasts more than 31 days: not applied") }
             if s.start < earliest { return .refused("\(name) starts before 2000: not applied") }
             if s.end > now.addingTimeInterval(skew) { return .refused("\(name) ends in the future (\(Timestamp.utc(s.end))): not applied") }
+            if s.tags.count > SessionTags.maximumPerSession {
+                var kept = s
+                kept.tags = Array(s.tags.prefix(SessionTags.maximumPerSession))
+                return .admitted(.session(kept), warning: "\(name) has \(s.tags.count) tags: the first \(SessionTags.maximumPerSession) are kept")
+            }
             return .admitted(item, warning: nil)
         }
     }

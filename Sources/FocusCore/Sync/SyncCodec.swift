@@ -381,13 +381,17 @@ package enum SyncCodec {
 
     /// A series' rule or an instance's series and period, as `componentLines` writes them; a
     /// rule focus does not know, or a malformed period, is left out (the to-do is then plain work).
+    /// Only a to-do named as focus names an instance (`SyncIdentity.isInstanceName`) is one: a
+    /// copy another app made of an instance (a new UID, the unknown properties copied along, as
+    /// to-do apps do) is plain work, never taken for the period's instance, which it would replace.
     static func recurring(_ props: ICSProperties, into s: inout SyncedSubtask) {
         if let every = props.value("X-FOCUS-EVERY")?.trimmingSpaces().lowercased(), let kind = Recurrence.Every(rawValue: every) {
             s.every = kind.rawValue
             s.onDay = Recurrence(every: kind, stored: props.value("X-FOCUS-ON").flatMap { Int($0.trimmingSpaces()) }).on
         }
         if let series = props.value("X-FOCUS-SERIES")?.trimmingSpaces(), !series.isEmpty, series.count <= 1000,
-           let period = props.value("X-FOCUS-PERIOD").flatMap({ DateOnly.parse($0.trimmingSpaces()) }) {
+           let period = props.value("X-FOCUS-PERIOD").flatMap({ DateOnly.parse($0.trimmingSpaces()) }),
+           SyncIdentity.isInstanceName(s.uid, periodStart: period.dashed) {
             s.seriesUID = series
             s.periodStart = period.dashed
         }

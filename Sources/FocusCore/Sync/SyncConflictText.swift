@@ -11,12 +11,13 @@ package enum SyncConflictText {
         let label = DisplayText(stored.label).string
         switch c.field {
         case "deleted":
-            let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: focus task rm '\(label)' --force)"
+            let path = stored.label.hasPrefix("session of ") ? "" : " (to delete it again: \(DisplayText(Quoted.command("focus task rm", stored.label, then: "--force")).string))"
             return c.chosen == .local
                 ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
                 : "\(label) · deleted here, back: another machine recorded work in it\(path)"
         case "not applied":
-            return "\(label) · not applied: \(DisplayText(c.remote).string)"
+            // The reason is the label too (`SyncEngine` records refusals so): said once.
+            return c.remote == stored.label ? label : "\(label) · not applied: \(DisplayText(c.remote).string)"
         default:
             let kept = c.chosen == .local ? c.local : c.remote
             let other = c.chosen == .local ? c.remote : c.local

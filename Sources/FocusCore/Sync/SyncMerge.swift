@@ -135,6 +135,16 @@ package enum SyncIdentity {
         return "focus-subtask-\(String(repeating: "0", count: 16 - digits.count) + digits)-\(day)@focus"
     }
 
+    /// Whether `uid` has the form `instanceUID` gives the instance of the period starting on
+    /// `periodStart` (`YYYY-MM-DD`): `focus-subtask-<16 hex>-<YYYYMMDD>@focus`. The hex is not
+    /// checked against the series, whose name may have changed since (two series unified).
+    package static func isInstanceName(_ uid: String, periodStart: String) -> Bool {
+        let day = periodStart.filter { $0 != "-" }
+        let prefix = "focus-subtask-", suffix = "-\(day)@focus"
+        guard uid.hasPrefix(prefix), uid.hasSuffix(suffix), uid.count == prefix.count + 16 + suffix.count else { return false }
+        return uid.dropFirst(prefix.count).prefix(16).allSatisfy(\.isHexDigit)
+    }
+
     /// `session-<16 hex>-<start, UTC>@focus`: made from the session's task, subtask and start,
     /// so two machines that hold the same session name it alike. A UID of the form focus gives
     /// the sessions it writes (never read back as busy time).

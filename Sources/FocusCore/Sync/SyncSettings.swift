@@ -208,10 +208,14 @@ extension SyncSettings {
     package static func changes(_ merge: Merge, local: [String: String]) -> (config: [String: String], subscribe: [Feed], drop: [String]) {
         var config: [String: String] = [:]
         var subscribe: [Feed] = [], drop: [String] = []
+        // The whole list of days off once, however many of them changed (linear in the keys).
+        if merge.apply.keys.contains(where: { $0.hasPrefix("off.") }) {
+            let days = merge.result.values.filter { $0.key.hasPrefix("off.") && $0.value.value == "yes" }.map { String($0.key.dropFirst(4)) }
+            config["off"] = days.isEmpty ? "none" : days.sorted().joined(separator: ",")
+        }
         for (key, value) in merge.apply {
             if key.hasPrefix("off.") {
-                let days = merge.result.values.filter { $0.key.hasPrefix("off.") && $0.value.value == "yes" }.map { String($0.key.dropFirst(4)) }
-                config["off"] = days.isEmpty ? "none" : days.sorted().joined(separator: ",")
+                continue
             } else if key.hasPrefix("feed.") {
                 if let feed = Feed.parse(value) { subscribe.append(feed) }
             } else if configKeys.contains(key) {

@@ -11,6 +11,16 @@ package enum Quoted {
         return "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
+    /// `words` followed by `operand` (quoted) and `options`, as a line a person can paste: an
+    /// operand that starts with `-` would be read as an option, so the options come first and
+    /// `--` ends them (POSIX, Utility Syntax Guidelines, guideline 10):
+    /// `focus task rm --force -- -draft`, else `focus task rm Draft --force`.
+    package static func command(_ words: String, _ operand: String, then options: String? = nil) -> String {
+        let after = options.map { " " + $0 } ?? ""
+        if operand.hasPrefix("-") { return "\(words)\(after) -- \(shell(operand))" }
+        return "\(words) \(shell(operand))\(after)"
+    }
+
     private static func isPlain(_ c: Unicode.Scalar) -> Bool {
         switch c {
         case "a"..."z", "A"..."Z", "0"..."9", "_", "/", ".", ":", "#", "@", "%", "+", "=", ",", "-": return true

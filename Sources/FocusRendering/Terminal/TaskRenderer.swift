@@ -242,7 +242,7 @@ package struct TaskRenderer {
     /// Why a subtask with an estimate but no due date is not planned (nil otherwise).
     package static func unplannedNote(_ s: Subtask, path: String) -> DisplayText? {
         guard unplannedReason(s) == "not planned: no due date" else { return nil }
-        return "note: '\(path)' has no due date, so it is not planned; give it one to plan it: `focus task edit \(Quoted.shell(path)) --due DATE`."
+        return "note: '\(path)' has no due date, so it is not planned; give it one to plan it: `\(Quoted.command("focus task edit", path, then: "--due DATE"))`."
     }
 
     /// The contract's `task list --json` element.

@@ -3,6 +3,7 @@ import FocusStorage
 import FocusText
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The stored-settings rule (README, "What focus promises"): an account's password command, a
 /// remembered `--ca-file` and the addresses of accounts and feeds are used only when this user
@@ -34,22 +35,74 @@ package struct TrustStore {
         return accounts + feeds
     }
 
-    /// The digests in the file; nil when there is no file yet.
+    /// The digests in the file; nil when there is no file yet. A file that is not a regular
+    /// file of this user's, or that group or others may write, is ignored (nothing in it is
+    /// trusted) with a warning: whoever can write it could approve a setting in this user's
+    /// name. ssh treats its own files so (sshd_config(5), StrictModes).
     package func load() throws(FocusError) -> Set<String>? {
         var info = stat()
-        if stat(path, &info) != 0, errno == ENOENT || errno == ENOTDIR { return nil }
+        if stat(path, &info) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+        } else if let problem = Self.unsafe(info) {
+            Self.warnOnce(path: path, console: env.console, "warning: ignoring \(path): \(problem); no setting in it is trusted.")
+            return []
+        }
         let data = try ChunkedFile.whole(path, limit: 4 << 20, what: "the trusted-settings file")
         return TrustedSettings.parse(String(decoding: data, as: UTF8.self))
     }
 
-    /// Adds `digests` to the file (made 0600 when missing).
+    /// Why a trusted-settings file with this status is not to be believed, and how to fix it;
+    /// nil for a regular file of this user's that only they may write.
+    static func unsafe(_ info: stat) -> String? {
+        if FileKind(mode: info.st_mode) != .regular {
+            return "it is not a regular file. Remove it; focus asks again about each setting"
+        }
+        if info.st_uid != geteuid() {
+            return "it belongs to another user (uid \(info.st_uid)). Remove it; focus asks again about each setting"
+        }
+        if info.st_mode & 0o022 != 0 {
+            return "group or others may write it. If every line in it is yours, run `chmod 600` on it; else remove it"
+        }
+        return nil
+    }
+
+    private static let warned = Mutex<Set<String>>([])
+
+    /// Says `text` once per process for `path` (the file is read several times a command).
+    private static func warnOnce(path: String, console: any Console, _ text: String) {
+        guard warned.withLock({ $0.insert(path).inserted }) else { return }
+        console.note(DisplayText(text))
+    }
+
+    /// Adds `digests` to the file (made 0600 when missing), under the lock, so that parallel
+    /// commands adding their own settings lose none of them.
     package func add(_ digests: [String]) throws(FocusError) {
-        // The upgrade first: a file made now without it would leave the old settings untrusted.
-        if try load() == nil, let db = env.openedDatabase() { try upgrade(db) }
-        let known = try load() ?? []
-        let all = known.union(digests)
-        guard all != known || !FileManager.default.fileExists(atPath: path) else { return }
-        try AtomicFile.write(TrustedSettings.render(all), to: path, access: .privateToUser)
+        try locked { () throws(FocusError) in
+            // The upgrade first: a file made now without it would leave the old settings untrusted.
+            if try load() == nil, let db = env.openedDatabase() { try upgrade(db) }
+            let known = try load() ?? []
+            let all = known.union(digests)
+            guard all != known || !FileManager.default.fileExists(atPath: path) else { return }
+            try AtomicFile.write(TrustedSettings.render(all), to: path, access: .privateToUser)
+        }
+    }
+
+    /// Runs `body` holding an exclusive lock (flock(2)) on `trusted-settings.lock` beside the
+    /// file: every read-modify-write of the file is one at a time. The file itself is replaced
+    /// by a rename on each write, so it cannot carry the lock.
+    func locked<T>(_ body: () throws(FocusError) -> T) throws(FocusError) -> T {
+        let lockPath = path + ".lock"
+        if let slash = path.lastIndex(of: "/") {
+            try? FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: lockPath, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .io(path: lockPath, reason: String(cString: strerror(errno))) }
+        }
+        return try body()
     }
 
     /// An account just set up by this user on this machine (`connect`): trusted from now on.
@@ -62,8 +115,12 @@ package struct TrustStore {
     /// What this user trusts, the upgrade done first when the file is missing (see above).
     package func trusted() throws(FocusError) -> Set<String> {
         if let known = try load() { return known }
-        if let db = env.openedDatabase() { try upgrade(db) }
-        return try load() ?? []
+        // Nothing to write unless the upgrade applies: no lock file is made for a read.
+        guard Self.isDefault(env.databasePath, environment: env.environment), let db = env.openedDatabase() else { return [] }
+        return try locked { () throws(FocusError) in
+            try upgrade(db)
+            return try load() ?? []
+        }
     }
 
     /// The one-time trust of the default database's settings, when there is no file yet and
@@ -77,10 +134,12 @@ package struct TrustStore {
     /// of the database at the default path, the upgrade), so that the restored file's settings
     /// are never taken for this user's own by a later upgrade.
     package func settleBeforeRestore() throws(FocusError) {
-        guard try load() == nil else { return }
-        let defaultPath = AppDatabase.defaultPath(environment: env.environment)
-        let current = FileManager.default.fileExists(atPath: defaultPath) ? try? AppDatabase.open(path: defaultPath) : nil
-        try startFile(with: current)
+        try locked { () throws(FocusError) in
+            guard try load() == nil else { return }
+            let defaultPath = AppDatabase.defaultPath(environment: env.environment)
+            let current = FileManager.default.fileExists(atPath: defaultPath) ? try? AppDatabase.open(path: defaultPath) : nil
+            try startFile(with: current)
+        }
     }
 
     private func startFile(with db: AppDatabase?) throws(FocusError) {

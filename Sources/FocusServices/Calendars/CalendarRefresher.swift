@@ -93,8 +93,13 @@ package struct CalendarRefresher {
         let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
         let fetch = ConnectedCalendarFetch(env: env)
         let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
-        let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
+        var change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
                                             names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)
+        // A calendar made since that holds focus's history (another machine's sync calendar) is
+        // not busy time, as at connect: left out, and never read again.
+        let histories = try ConnectedCalendarFetch.histories(change.added, client: fetch.client, endpoint: endpoint)
+        change.added.removeAll { histories.contains($0.url) }
+        try db.excludeConnectedCalendars(accountID: account.id, urls: histories.sorted())
         guard !change.isEmpty else {
             // `calendar list` shows what the last refresh changed: nothing, now.
             if !account.lastChange.isEmpty { try db.noteAccountChange(accountID: account.id, [], at: env.now()) }

@@ -133,8 +133,19 @@ package struct ConnectedCalendarFetch {
             return ConnectedExpansion(content: content, eventCount: events,
                                       occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         }
-        try db.replaceDeclined(calendarNamed: name, declined)
+        try db.replaceDeclined(calendarID: stored.id, declined)
         return .stored(events: stored.events, occurrences: stored.occurrences, horizon: window)
+    }
+
+    /// The calendars (of those that may hold to-dos) that hold focus's synced history: another
+    /// machine's sync calendar, never busy time (README, "Two machines").
+    package static func histories(_ calendars: [RemoteCalendar], client: any CalDAVClient, endpoint: CalDAVEndpoint) throws(FocusError) -> Set<String> {
+        var found: Set<String> = []
+        for calendar in calendars where calendar.components.isEmpty || calendar.components.contains("VTODO") {
+            let items = try client.changes(in: calendar.url, since: nil, endpoint).changed.compactMap(\.data)
+            if FocusHistoryCalendar.holdsFocusHistory(items) { found.insert(calendar.url) }
+        }
+        return found
     }
 
     /// Records a failed fetch (the copy kept stays in use) and returns the one line to say.

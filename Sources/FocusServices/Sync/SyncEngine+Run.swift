@@ -41,7 +41,7 @@ extension SyncEngine.Summary {
         }
         lines += settings
         for label in kept {
-            lines.append("warning: '\(DisplayText(label).string)' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: focus task rm '\(DisplayText(label).string)' --force")
+            lines.append("warning: '\(DisplayText(label).string)' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: \(DisplayText(Quoted.command("focus task rm", label, then: "--force")).string)")
         }
         return lines + warnings.map { "warning: " + DisplayText($0).string }
     }

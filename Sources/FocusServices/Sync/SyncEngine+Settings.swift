@@ -26,6 +26,24 @@ extension SyncEngine {
         case .gone: (remote, etag) = (nil, nil)
         case nil: (remote, etag) = (stored?.settings, stored?.etag)
         }
+        // What was read now is admitted key by key (what was agreed before already was).
+        guard seen != nil else { return try mergeSettings(target, remote: remote, etag: etag, stored: stored, rewrite: false, endpoint: endpoint) }
+        let admitted = remote.map(SyncSettings.admitted)
+        let skipped = admitted?.skipped ?? []
+        var result = try mergeSettings(target, remote: admitted?.settings, etag: etag, stored: stored, rewrite: !skipped.isEmpty, endpoint: endpoint)
+        try db.noteSkippedSettings(skipped)
+        if !skipped.isEmpty {
+            let shown = skipped.prefix(5).map(\.description).joined(separator: ", ") + (skipped.count > 5 ? ", and \(skipped.count - 5) more" : "")
+            result.lines.insert("warning: settings from the other machines skipped here, the rest merged: \(DisplayText(shown).string) (`focus sync status` lists them).", at: 0)
+        }
+        return result
+    }
+
+    /// The merge of the settings read (`remote`, admitted) with those here, applied here and
+    /// written to the calendar when they differ, or when `rewrite` (keys were skipped: the
+    /// event is written again without them).
+    private func mergeSettings(_ target: SyncTarget, remote: SyncSettings?, etag: String?, stored: (settings: SyncSettings, etag: String?)?,
+                               rewrite: Bool, endpoint: CalDAVEndpoint) throws -> (lines: [String], refused: Bool) {
         let local = SyncSettings.localValues(config: configValues(env.config), daysOff: env.config.daysOff.map(\.description),
                                              feeds: try travellingFeeds())
         // Nothing to share yet (every setting as focus comes, no day off, no feed): nothing is
@@ -43,7 +61,7 @@ extension SyncEngine {
                 return (["warning: the settings from the other machines were not applied here: \(error.description)"], false)
             }
         }
-        guard merge.write else {
+        guard merge.write || rewrite else {
             if merge.result != stored?.settings || etag != stored?.etag { try db.noteAgreedSettings(merge.result, etag: etag) }
             return (lines, false)
         }
@@ -104,18 +122,19 @@ extension SyncEngine {
             lines.append("Settings from the other machines: \(DisplayText(said).string).")
         }
         let present = try db.calendars()
-        let names = Set(present.map { TaskCatalog.key($0.name) }), sources = Set(present.map(\.source))
-        for feed in change.subscribe where !sources.contains(feed.address) {
-            var name = feed.name
-            if names.contains(TaskCatalog.key(name)) { name += " (\(CalendarFeed.host(of: feed.address)))" }
+        let sources = Set(present.map(\.source))
+        let arriving = SyncSettings.arriving(change.subscribe.filter { !sources.contains($0.address) }, taken: present.map(\.name))
+        lines += arriving.warnings
+        for feed in arriving.subscribe {
             let now = env.now()
-            var calendar = CalendarImport(name: name, source: feed.address, content: Data(), timeZone: env.calendar.identifier,
+            var calendar = CalendarImport(name: feed.name, source: feed.address, content: Data(), timeZone: env.calendar.identifier,
                                           horizon: DateInterval(start: now, duration: 0), eventCount: 0, importedAt: now)
             calendar.feedState = FeedState().encoded
+            // A free name (`arriving`): the DELETE of a same-named calendar replaces nothing.
             _ = try db.importCalendar(calendar, occurrences: [(Date, Date, String, Bool, String)](), occurrence: { $0 })
-            // Subscribed by this person on their other machine, through their own calendar.
-            try env.trustSettings([StoredSetting(kind: .feed, url: feed.address).digest])
-            lines.append("Subscribed to calendar \(DisplayText(name).string) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): `focus calendar refresh` fetches it.")
+            // Not trusted here: the stored-settings rule asks before its first fetch.
+            lines.append("Subscribed to calendar \(DisplayText(feed.name).string) as the other machines are (\(CalendarFeed.shownAddress(feed.address))): "
+                         + "`focus calendar refresh` at a terminal asks before fetching it.")
         }
         for address in change.drop {
             for calendar in try db.calendars() where !calendar.connected && calendar.source == address {

@@ -135,16 +135,18 @@ extension AppDatabase {
     /// Applies a fetch of a connected calendar in one transaction: the changed resources are
     /// stored and the removed ones dropped (all others too when `changes.complete`), then the
     /// whole set is expanded by `expand` and its busy times replace the stored ones. The
-    /// calendar row is kept (found by account and address) or made, replacing a calendar of the
-    /// same name from elsewhere. Returns the calendar's id, its events and busy times.
+    /// calendar row is kept (found by account and address) or made; it never replaces another
+    /// calendar of its name (a feed, an imported file): it takes a free name then
+    /// (`CalendarNaming.free`). Returns the calendar's id, its events and busy times.
     package func storeConnectedCalendar(
-        name: String, accountID: Int64, remoteURL: String, changes: RemoteChanges, fetchState: String, timeZone: String,
+        name wanted: String, accountID: Int64, remoteURL: String, changes: RemoteChanges, fetchState: String, timeZone: String,
         horizon: DateInterval, at now: Date, expand: ([RemoteResource]) throws -> ConnectedExpansion
     ) throws -> (id: Int64, events: Int, occurrences: Int) {
         try write { db in
             var id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE accountId = ? AND remoteUrl = ?", arguments: [accountID, remoteURL])
+            let others = try String.fetchAll(db, sql: "SELECT nameKey FROM calendar WHERE id IS NOT ?", arguments: [id])
+            let name = CalendarNaming.free(wanted, host: CalendarFeed.host(of: remoteURL), taken: Set(others))
             if id == nil {
-                try db.execute(sql: "DELETE FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)])
                 try db.execute(sql: """
                     INSERT INTO calendar (name, nameKey, source, content, timeZone, horizonStart, horizonEnd, importedAt, accountId, remoteUrl)
                     VALUES (?, ?, ?, '', ?, 0, 0, ?, ?, ?)
@@ -184,6 +186,18 @@ extension AppDatabase {
                 """, arguments: [name, TaskCatalog.key(name), timeZone, horizon.start.unixSeconds, horizon.end.unixSeconds, now.unixSeconds,
                                  expansion.eventCount, busy.longest, busy.count, changes.token, fetchState, id])
             return (id, expansion.eventCount, busy.count)
+        }
+    }
+
+    /// Adds `urls` to the account's calendars a refresh never reads (as `calendar rm` does):
+    /// the calendars another machine syncs focus's history through.
+    package func excludeConnectedCalendars(accountID: Int64, urls: [String]) throws(FocusError) {
+        guard !urls.isEmpty else { return }
+        try write { db in
+            let current = try String.fetchOne(db, sql: "SELECT excludedUrls FROM calendarAccount WHERE id = ?", arguments: [accountID]) ?? ""
+            var lines = current.split(separator: "\n").map(String.init)
+            for url in urls where !lines.contains(url) { lines.append(url) }
+            try db.execute(sql: "UPDATE calendarAccount SET excludedUrls = ? WHERE id = ?", arguments: [lines.joined(separator: "\n"), accountID])
         }
     }
 
@@ -361,11 +375,21 @@ extension AppDatabase {
     package func replaceDeclined(calendarNamed name: String, _ occurrences: [(start: Date, end: Date, summary: String)]) throws(FocusError) {
         try write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM calendar WHERE nameKey = ?", arguments: [TaskCatalog.key(name)]) else { return }
-            try db.execute(sql: "DELETE FROM declinedEvent WHERE calendarId = ?", arguments: [id])
-            let insert = try db.cachedStatement(sql: "INSERT INTO declinedEvent (calendarId, startedAt, endedAt, summary) VALUES (?, ?, ?, ?)")
-            for o in occurrences {
-                try insert.execute(arguments: [id, o.start.unixSeconds, o.end.unixSeconds, o.summary])
-            }
+            try Self.replaceDeclined(id, occurrences, db)
+        }
+    }
+
+    /// As above, for the calendar `id` (a connected calendar, whose name may not be the one
+    /// its server gives it).
+    package func replaceDeclined(calendarID id: Int64, _ occurrences: [(start: Date, end: Date, summary: String)]) throws(FocusError) {
+        try write { db in try Self.replaceDeclined(id, occurrences, db) }
+    }
+
+    private static func replaceDeclined(_ id: Int64, _ occurrences: [(start: Date, end: Date, summary: String)], _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM declinedEvent WHERE calendarId = ?", arguments: [id])
+        let insert = try db.cachedStatement(sql: "INSERT INTO declinedEvent (calendarId, startedAt, endedAt, summary) VALUES (?, ?, ?, ?)")
+        for o in occurrences {
+            try insert.execute(arguments: [id, o.start.unixSeconds, o.end.unixSeconds, o.summary])
         }
     }
 

@@ -134,15 +134,46 @@ extension AppDatabase {
     }
 
     package func noteAgreedSettings(_ settings: SyncSettings, etag: String?) throws(FocusError) {
+        let skipped = try storedSettingsState()?.skipped
+        try writeSettingsState(StoredSettingsState(agreed: settings, etag: etag, skipped: skipped))
+    }
+
+    /// The keys the last sync that read the settings event skipped (`SyncSettings.admitted`),
+    /// for `sync status`.
+    package func skippedSettings() throws(FocusError) -> [SyncSettings.Skipped] {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT settings FROM syncTarget WHERE id = 1"),
+                  let stored = try? JSONDecoder().decode(StoredSettingsState.self, from: Data(text.utf8)) else { return [] }
+            return stored.skipped ?? []
+        }
+    }
+
+    /// Remembers what a sync skipped of the settings event (none: forgets it).
+    package func noteSkippedSettings(_ skipped: [SyncSettings.Skipped]) throws(FocusError) {
+        guard var stored = try storedSettingsState() else { return }
+        stored.skipped = skipped.isEmpty ? nil : skipped
+        try writeSettingsState(stored)
+    }
+
+    private func storedSettingsState() throws(FocusError) -> StoredSettingsState? {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT settings FROM syncTarget WHERE id = 1") else { return nil }
+            return try? JSONDecoder().decode(StoredSettingsState.self, from: Data(text.utf8))
+        }
+    }
+
+    private func writeSettingsState(_ state: StoredSettingsState) throws(FocusError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let text = (try? String(decoding: encoder.encode(StoredSettingsState(agreed: settings, etag: etag)), as: UTF8.self)) ?? ""
+        let text = (try? String(decoding: encoder.encode(state), as: UTF8.self)) ?? ""
         try write { db in try db.execute(sql: "UPDATE syncTarget SET settings = ? WHERE id = 1", arguments: [text]) }
     }
 
     private struct StoredSettingsState: Codable {
         var agreed: SyncSettings
         var etag: String?
+        /// Absent in what earlier versions stored.
+        var skipped: [SyncSettings.Skipped]?
     }
 
     /// Forgets the sync token: the next sync reads the whole calendar.
