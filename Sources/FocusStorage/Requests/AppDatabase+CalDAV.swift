@@ -314,11 +314,12 @@ extension AppDatabase {
 
     package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt, startedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
-                             arguments: [targetID]).map { row in
+            try Row.fetchAll(db, sql: """
+                SELECT uid, kind, url, etag, fingerprint, endedAt, startedAt, content FROM publishedEvent WHERE targetId = ? ORDER BY uid
+                """, arguments: [targetID]).map { row in
                 PublishedEvent(uid: row.text("uid"), kind: PublishedEvent.Kind(rawValue: row.text("kind")) ?? .block, url: row.text("url"),
                                etag: row.optionalText("etag"), fingerprint: row.text("fingerprint"), end: row.date("endedAt"),
-                               start: row.optionalDate("startedAt"))
+                               start: row.optionalDate("startedAt"), content: row.optionalText("content"))
             }
         }
     }
@@ -328,11 +329,12 @@ extension AppDatabase {
     package func recordPublished(targetID: Int64, _ event: PublishedEvent) throws(FocusError) {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt, startedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt, startedAt, content)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (targetId, uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag,
-                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt, startedAt = excluded.startedAt
+                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt, startedAt = excluded.startedAt, content = excluded.content
                 """, arguments: [targetID, event.uid, event.kind.rawValue, event.url, event.etag, event.fingerprint, event.end.unixSeconds,
-                                  event.start?.unixSeconds])
+                                  event.start?.unixSeconds, event.content])
         }
     }
 
