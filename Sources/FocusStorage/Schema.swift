@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 21
+    package static let schemaVersion = 22
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
