@@ -90,9 +90,10 @@ package struct SyncSettings: Sendable, Equatable, Codable {
     }
 
     /// What a key that stands for one of a set means when this machine does not have it: a day
-    /// not off (`off.…`), a feed not subscribed (`feed.…`). Nil for a setting.
+    /// not off (`off.…`), a feed not subscribed (`feed.…`), a block not pinned (`pin.…`). Nil
+    /// for a setting.
     static func absentValue(_ key: String) -> String? {
-        key.hasPrefix("off.") ? "no" : key.hasPrefix("feed.") ? "" : nil
+        key.hasPrefix("off.") ? "no" : key.hasPrefix("feed.") || key.hasPrefix("pin.") ? "" : nil
     }
 
     /// Of two changes of one key, the later; on a tie the larger value (the same on every machine).
