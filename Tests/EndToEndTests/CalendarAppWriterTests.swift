@@ -123,4 +123,31 @@ struct CalendarAppWriterTests {
         #expect(again.code == 0 && !again.err.contains("deleted in the calendar"), "\(again.err)")
         #expect(try objects(server, "focus-plan/").allSatisfy { !$0.text.contains("DTSTART:20261125T070000Z") })
     }
+
+    @Test("commands of one database that publish at once write one after the other: no false 'changed in the calendar' warnings")
+    func twoProcessesPublishingAtOnceSayNothingFalse() async throws {
+        let server = try RadicaleServer()
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        for n in 1...4 {
+            #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "50m", "--due", "2026-11-27"], env: direct).code == 0)
+        }
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        #expect(try await sandbox.run(["calendar", "publish", "Focus plan"], env: direct).code == 0)
+        for round in 1...3 {
+            // Each command changes the plan (the notes of every block of its part) and publishes it.
+            let results = try await withThrowingTaskGroup(of: Sandbox.Result.self) { group in
+                for n in 1...4 {
+                    group.addTask { try await sandbox.run(["task", "edit", "Thesis/Part \(n)", "--notes", "round \(round)"], env: direct) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for r in results {
+                #expect(r.code == 0 && !r.err.contains("changed in the calendar") && !r.err.contains("warning"), "round \(round): \(r.err)")
+            }
+        }
+        let texts = try objects(server, "focus-plan/").map(\.text)
+        #expect(texts.count == 8 && texts.allSatisfy { $0.contains("DESCRIPTION:round 3") }, "\(texts)")
+    }
 }
