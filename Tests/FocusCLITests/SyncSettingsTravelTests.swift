@@ -153,6 +153,26 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         #expect(event.contains("DTSTART;VALUE=DATE:") && event.contains("DTEND;VALUE=DATE:") && event.contains("TRANSP:TRANSPARENT"), "\(event)")
     }
 
+    /// Issue #40: a feed that arrived by sync is not fetched yet on this machine: it is no busy
+    /// time (agenda, plan and task add used to fail with exit 65, "the file is empty"), and
+    /// `calendar list` says it was not fetched yet rather than "fetched 0 s ago".
+    @Test func aFeedNotFetchedYetIsNoBusyTimeAndSaysSo() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try subscribe(laptop, "Holidays", "https://feeds.example.org/holidays.ics")
+        #expect(await desktop.run("task", "add", "Thesis/Draft", "--estimate", "1h", "--due", "in 3 days") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(try feeds(desktop) == ["Holidays https://feeds.example.org/holidays.ics"])
+        for command in [["agenda"], ["plan"], ["task", "add", "Book/Intro", "--estimate", "25m", "--due", "in 2 days"]] {
+            let result = await desktop.output(command)
+            #expect(result.code == 0, "\(command): \(result.err)")
+        }
+        let list = await desktop.output("calendar", "list").out
+        #expect(list.contains("Holidays") && list.contains("not fetched yet"), "\(list)")
+        #expect(!list.contains("0 s ago"), "\(list)")
+    }
+
     @Test func aFeedDroppedOnOneMachineIsDroppedOnTheOtherAndTheSettingsEventIsNoItem() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server), desktop = try machine(server)

@@ -124,6 +124,24 @@ package struct CalendarRefresher {
         return (Set(change.added.map(\.url)), !removed.isEmpty)
     }
 
+    /// Fetches the feeds never fetched here: subscribed on another machine, they arrived
+    /// through sync (README, "Two machines"). Until then such a feed is no busy time and
+    /// `calendar list` says it was not fetched yet; a failure is a warning, and the next sync or
+    /// refresh tries again. Returns whether busy time changed.
+    package func fetchArrivedFeeds(warn: (String) -> Void) -> Bool {
+        guard let calendars = try? db.calendars() else { return false }
+        var changed = false
+        for feed in calendars where !feed.connected && CalendarFeed.isFeed(source: feed.source)
+            && FeedState.decode(feed.feedState).notFetchedYet(eventCount: feed.eventCount) {
+            do {
+                changed = try refreshFeed(feed) || changed
+            } catch {
+                warn("calendar \(DisplayText(feed.name).string) is not fetched yet: \((error as? FocusError)?.description ?? "\(error)")")
+            }
+        }
+        return changed
+    }
+
     static func label(_ feed: CalendarSummary) -> String {
         "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
     }
