@@ -137,6 +137,22 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Stand-up"])
     }
 
+    /// Issue #40: after `publish`, the next refresh listed `Focus plan` as a busy calendar with
+    /// 0 events. The calendar focus publishes into is never one of the busy calendars.
+    @Test func theCalendarFocusPublishesIntoIsNeverABusyCalendar() async throws {
+        let (_, world) = try account()
+        try world.trustStoredSettings()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await world.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
+        #expect(await world.output("calendar", "publish", "Focus plan").code == 0)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0 && !refresh.out.contains("Focus plan added"), "\(refresh.out)")
+        #expect(!(await world.output("calendar", "list").out.contains("Focus plan")))
+        let again = await world.output("calendar", "connect", "https://dav.example.org/")
+        #expect(again.code == 0)
+        #expect(!(await world.output("calendar", "list").out.contains("Focus plan")), "nor after connecting again")
+    }
+
     @Test func aNameDAViCalStoredEscapedMatchesTheNameAsTyped() async throws {
         let (server, world) = try account()
         server.behaveAsDAViCal(.escapedNames)

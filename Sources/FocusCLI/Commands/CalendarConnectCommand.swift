@@ -78,7 +78,9 @@ package struct CalendarConnectCommand: FocusRunnable {
         let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
-        var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
+        // Nor is the calendar focus publishes the plan into.
+        let published = Set(try db.publishTargets().map(\.url))
+        var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL && !published.contains($0.url) }
         // Before sync is set up here, the calendar another machine syncs through is its history.
         let histories = syncURL == nil ? try Self.histories(chosen, client: fetch.client, endpoint: endpoint) : []
         chosen.removeAll { histories.contains($0.url) }

@@ -93,8 +93,11 @@ package struct CalendarRefresher {
         let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
         let fetch = ConnectedCalendarFetch(env: env)
         let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        // The calendar focus publishes the plan into is no busy time of the person's (README, "A
+        // CalDAV account"): never added, and dropped if it was.
+        let published = Set(try db.publishTargets().filter { $0.accountID == account.id }.map(\.url))
         let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
-                                            names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)
+                                            names: account.calendarNames, excluded: account.excludedURLs.union(published), syncURL: syncURL)
         guard !change.isEmpty else {
             // `calendar list` shows what the last refresh changed: nothing, now.
             if !account.lastChange.isEmpty { try db.noteAccountChange(accountID: account.id, [], at: env.now()) }
