@@ -237,6 +237,26 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Bob's", "Stand-up"])
     }
 
+    /// Issue #40: `config set email` (or `tentative_busy`) after connecting left the declined
+    /// meetings busy until the server's calendar changed (a refresh answered "unchanged"). The
+    /// stored events are read again under the new rule at once.
+    @Test func aChangeOfEmailOrTentativeBusyAppliesAtOnceWithoutTheServerChanging() async throws {
+        let (server, world) = try account()
+        server.store(server.home + "work/review.ics", meeting("review@example.org", "Review", "20261123T130000Z", "20261123T140000Z",
+                                                              attendee: "me@home.example", partstat: "DECLINED"))
+        server.store(server.home + "work/planning.ics", meeting("planning@example.org", "Planning", "20261123T150000Z", "20261123T160000Z",
+                                                                attendee: "me@home.example", partstat: "TENTATIVE"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Planning", "Review", "Stand-up"])
+        #expect(await world.run("config", "set", "email", "me@home.example") == 0)
+        world.config.emails = ["me@home.example"]
+        #expect(await busy(world) == ["Planning", "Stand-up"], "declined: free at once")
+        #expect(await world.output("agenda", "2026-11-23").out.contains("Review · Work  (declined: free)"))
+        #expect(await world.run("config", "set", "tentative_busy", "false") == 0)
+        world.config.tentativeBusy = false
+        #expect(await busy(world) == ["Stand-up"], "tentative: free at once")
+    }
+
     @Test func aFileMeetingDeclinedByAnAddressOfConfigEmailIsFreeTime() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         let text = meeting("sync@example.org", "Sync", "20261123T130000Z", "20261123T140000Z", attendee: "me@work.example", partstat: "DECLINED")

@@ -141,6 +141,7 @@ extension SyncEngine {
         try db.markPlanStale()
         var updated = env
         updated.config = config
+        if !AttendanceReread.keys.isDisjoint(with: change.config.keys) { try AttendanceReread.run(updated, db) }
         _ = Planning.replanIfStale(updated, db)
         return lines
     }
