@@ -83,6 +83,14 @@ extension SyncPlan {
                 plan.kept.append(label)
                 plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted", local: "deleted", remote: "kept", chosen: .remote)))
             }
+            if let ticked = tickedSeries(outcome.result, base: base, theirs: remoteItem) {
+                // Another app knows no series (focus writes no RRULE): ticking one done there
+                // means this period's work is done. Its current instance is done here, and the
+                // series is written back open, as it goes on.
+                outcome = MergeOutcome(result: ticked, writeLocal: true, writeRemote: true)
+                plan.localChanges.append(.completeInstance(seriesUID: uid))
+                plan.seriesTicked.append(label)
+            }
             if outcome.result != nil, input.renamedParents.contains(uid) || there?.madeTask == true { outcome.writeRemote = true }
             plan.conflicts += outcome.conflicts.map { (label, $0) }
             if outcome.writeLocal {
@@ -111,6 +119,15 @@ extension SyncPlan {
         }
         plan.writes = plan.writes.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
         return plan
+    }
+
+    /// The series a merge would close because another app ticked it done (open in the version
+    /// agreed, done there), reopened; nil for anything else.
+    static func tickedSeries(_ result: SyncItem?, base: SyncItem?, theirs: SyncItem?) -> SyncItem? {
+        guard case var .subtask(merged)? = result, merged.every != nil, merged.done,
+              case let .subtask(agreed)? = base, !agreed.done, case let .subtask(remote)? = theirs, remote.done else { return nil }
+        merged.done = false
+        return .subtask(merged)
     }
 
     /// The tasks and subtasks that `items` (sessions and subtasks) belong to.

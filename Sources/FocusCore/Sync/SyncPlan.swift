@@ -34,6 +34,9 @@ package enum LocalSyncChange: Sendable {
     /// A task or subtask deleted in another app while its sessions are still there: kept here
     /// with them, archived (a subtask done), and no longer sent (README, "Two machines").
     case archive(uid: String, kind: SyncKind)
+    /// The series of recurring work ticked done in another app: its current instance is done
+    /// here, as `focus task done SERIES` does (README, "Two machines"); the series goes on.
+    case completeInstance(seriesUID: String)
 }
 
 /// A write to the server a round decided on.
@@ -116,6 +119,8 @@ package struct RoundPlan: Sendable {
     /// Tasks and subtasks this machine deleted that came back: another machine recorded work
     /// in them meanwhile (`RoundInput.deletedHere`).
     package var cameBack: [String] = []
+    /// Series of recurring work ticked done in another app (`LocalSyncChange.completeInstance`).
+    package var seriesTicked: [String] = []
 
     package var deletionsHere: Int {
         localChanges.filter { if case .delete = $0 { true } else { false } }.count

@@ -45,6 +45,8 @@ package struct SyncEngine {
         package var deletedElsewhere: [String] = []
         /// Tasks and subtasks deleted here that came back with work recorded elsewhere.
         package var cameBack: [String] = []
+        /// Series of recurring work ticked done in another app: their current instance done here.
+        package var seriesTicked: [String] = []
 
         package init() {}
     }
@@ -188,6 +190,7 @@ package struct SyncEngine {
         summary.kept += plan.kept
         summary.deletedElsewhere += plan.deletedElsewhere
         summary.cameBack += plan.cameBack
+        summary.seriesTicked += plan.seriesTicked
         try db.recordConflicts(plan.conflicts + applied.unapplied, at: env.now())
         return applied.waits ? token : observed.changes.token
     }

@@ -500,6 +500,7 @@ extension AppDatabase {
                 case let .upsert(.subtask(s)) where s.seriesUID != nil: 2
                 case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 3][item.kind] ?? 4
                 case .archive: 4
+                case .completeInstance: 4
                 case let .delete(_, kind): [SyncKind.session: 5, .subtask: 6, .task: 7][kind] ?? 8
                 }
             }
@@ -514,6 +515,12 @@ extension AppDatabase {
                         applied.skippedUIDs.insert(item.uid)
                         applied.unapplied.append((reason, SyncConflict(uid: item.uid, field: "not applied", local: "", remote: reason, chosen: .local)))
                     }
+                case let .completeInstance(seriesUID):
+                    // The earliest open instance is the current one (`RecurringWork`).
+                    try db.execute(sql: """
+                        UPDATE subtask SET done = 1 WHERE id = (SELECT i.id FROM subtask i JOIN subtask s ON s.id = i.seriesId
+                          WHERE s.syncUid = ? AND i.done = 0 ORDER BY i.periodStart LIMIT 1)
+                        """, arguments: [seriesUID])
                 case let .archive(uid, kind):
                     let closed = kind == .task ? "archived = 1" : "done = 1"
                     try db.execute(sql: "UPDATE \(AppDatabase.table(kind)) SET \(closed), deletedElsewhere = 1 WHERE syncUid = ?", arguments: [uid])
