@@ -92,6 +92,28 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
         #expect(sessionEvents(server) == 1)
     }
 
+    /// The phone deletes the to-do, laptop 1 keeps it for its session; then the phone deletes the
+    /// session too. Laptop 2, which read both deletions at once, never kept it: laptop 1 lets it
+    /// go once its last session went, and both hold the same (seen in scripts/torture's sync family).
+    @Test func aKeptSubtaskGoesWithItsLastSessionSoEveryMachineEndsAlike() async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Thesis/Literature review") == 0)
+        #expect(await one.run("log", "add", "Thesis/Literature review", "--start", "2026-11-23 09:00", "--duration", "1h") == 0)
+        try one.syncRound(server)
+        try two.syncRound(server)
+        server.remove(try todo(server, "Literature review"))
+        #expect(try one.syncRound(server).deletedElsewhere == ["Thesis/Literature review"])
+        let session = try #require(server.contents(calendarURL).first { String(decoding: $0.value, as: UTF8.self).contains("X-FOCUS-SESSION") }?.key)
+        server.remove(session)
+        try one.syncRound(server)
+        try two.syncRound(server)
+        for world in [one, two] {
+            #expect(await sessions(world).isEmpty)
+            #expect(!(await world.output("task", "list", "--all").out.contains("Literature review")))
+        }
+    }
+
     /// Laptop 1 deletes `Code` (`task rm`), laptop 2 meanwhile records work in it and keeps
     /// it: laptop 1's next sync and its `sync status` say that its deletion was undone.
     @Test func theMachineWhoseDeletionWasUndoneIsTold() async throws {

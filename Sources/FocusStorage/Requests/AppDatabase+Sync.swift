@@ -541,12 +541,26 @@ extension AppDatabase {
                 }
             }
             try AppDatabase.record(states.filter { !applied.skippedUIDs.contains($0.uid) }, forgetting: gone.filter { !applied.skippedUIDs.contains($0) }, db)
+            try AppDatabase.purgeEmptyDeletedElsewhere(db)
             if untouched { applied.fingerprint = try AppDatabase.localFingerprint(db) }
             return applied
         }
     }
 
     private enum Upserted { case inserted, updated, skipped(String) }
+
+    /// A task or subtask kept for its sessions after another app deleted it goes once none of
+    /// its sessions is left (deleted there too, or here): there is nothing left to keep, and a
+    /// machine that read both deletions at once never kept it (README, "Two machines").
+    static func purgeEmptyDeletedElsewhere(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM subtask WHERE deletedElsewhere = 1 AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.subtaskId = subtask.id)
+            """)
+        try db.execute(sql: """
+            DELETE FROM task WHERE deletedElsewhere = 1 AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.taskId = task.id)
+              AND NOT EXISTS (SELECT 1 FROM subtask WHERE subtask.taskId = task.id)
+            """)
+    }
 
     /// The columns of recurring work an arriving subtask sets (README, "Planning"): a series'
     /// rule; an instance's series (when this machine has it) and period.
