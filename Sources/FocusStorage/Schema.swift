@@ -735,6 +735,10 @@ extension AppDatabase {
             // location), so that an edit of it there is seen and left as it is (NULL: written
             // before focus kept it).
             try db.execute(sql: "ALTER TABLE publishedEvent ADD COLUMN content TEXT")
+            // The principal's scheduling inbox and outbox (RFC 6638 section 2.2: its
+            // schedule-inbox-URL and schedule-outbox-URL), one a line: DAViCal marks them as
+            // calendars, and every refresh must know them to leave them out.
+            try db.execute(sql: "ALTER TABLE calendarAccount ADD COLUMN schedulingUrls TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

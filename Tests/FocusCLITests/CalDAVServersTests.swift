@@ -153,6 +153,22 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(!(await world.output("calendar", "list").out.contains("Focus plan")), "nor after connecting again")
     }
 
+    /// Issue #40: DAViCal lists its inbox and outbox as calendars and names them only as the
+    /// principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638): they were stored
+    /// and listed as busy calendars after `connect`. Left out at connect and at every refresh.
+    @Test func aSchedulingInboxNamedOnlyByThePrincipalIsNeverABusyCalendar() async throws {
+        let (server, world) = try account()
+        server.behaveAsDAViCal(.schedulingNamedByPrincipal)
+        let connect = await world.output("calendar", "connect", "https://dav.example.org/")
+        #expect(connect.code == 0 && connect.out.contains("1 calendar."), "\(connect.out)")
+        #expect(await busy(world) == ["Stand-up"], "the invitation in the inbox is not busy time")
+        let refresh = await world.output("calendar", "refresh")
+        #expect(!refresh.out.contains("added"), "\(refresh.out)")
+        let list = await world.output("calendar", "list").out
+        #expect(!list.contains(".in") && !list.contains(".out"), "\(list)")
+        #expect(await busy(world) == ["Stand-up"])
+    }
+
     @Test func aNameDAViCalStoredEscapedMatchesTheNameAsTyped() async throws {
         let (server, world) = try account()
         server.behaveAsDAViCal(.escapedNames)

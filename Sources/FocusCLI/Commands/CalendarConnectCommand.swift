@@ -86,7 +86,8 @@ package struct CalendarConnectCommand: FocusRunnable {
         chosen.removeAll { histories.contains($0.url) }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses,
+                                           schedulingURLs: account.schedulingURLs, at: env.now())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env.services).trustAccount(accountID, in: db)
         let who = user.map { " as \(DisplayText($0).string)" } ?? ""

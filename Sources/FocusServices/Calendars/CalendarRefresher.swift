@@ -92,7 +92,7 @@ package struct CalendarRefresher {
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
         let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
         let fetch = ConnectedCalendarFetch(env: env)
-        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        let home = account.discovered
         // The calendar focus publishes the plan into is no busy time of the person's (README, "A
         // CalDAV account"): never added, and dropped if it was.
         let published = Set(try db.publishTargets().filter { $0.accountID == account.id }.map(\.url))

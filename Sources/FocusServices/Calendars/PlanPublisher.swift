@@ -176,7 +176,7 @@ package struct PlanPublisher {
     /// a server that is down, is the caller's to report).
     private func calendarIsGone(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Bool {
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else { return false }
-        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        let home = account.discovered
         guard let calendars = try? client.calendars(home, endpoint) else { return false }
         let url = CalDAVHTTPClient.normalized(target.url)
         return !calendars.contains { CalDAVHTTPClient.normalized($0.url) == url }

@@ -24,6 +24,13 @@ package struct StoredAccount: Sendable, Equatable {
     package var lastChangeAt: Date? = nil
     /// The principal's own addresses (`mailto:…`), as discovery found them.
     package var addresses: [String] = []
+    /// The principal's scheduling inbox and outbox (`CalDAVAccount.schedulingURLs`).
+    package var schedulingURLs: [String] = []
+
+    /// The account as discovery found it, for listing its calendars again.
+    package var discovered: CalDAVAccount {
+        CalDAVAccount(contextURL: url, principalURL: principalURL, homeURLs: homeURLs, addresses: addresses, schedulingURLs: schedulingURLs)
+    }
 }
 
 /// A calendar read from a CalDAV account.
@@ -73,18 +80,21 @@ extension AppDatabase {
     /// given. Returns its id.
     /// A connect is a new choice: `calendarNames` replaces the one kept and nothing stays excluded.
     package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
-                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, addresses: [String] = [], at now: Date) throws(FocusError) -> Int64 {
+                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, addresses: [String] = [],
+                             schedulingURLs: [String] = [], at now: Date) throws(FocusError) -> Int64 {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames, addresses)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames, addresses,
+                                             schedulingUrls)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (url, user) DO UPDATE SET
                   principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
                   passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
                   caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt,
-                  calendarNames = excluded.calendarNames, addresses = excluded.addresses, excludedUrls = '', lastChange = '', lastChangeAt = NULL
+                  calendarNames = excluded.calendarNames, addresses = excluded.addresses, excludedUrls = '', lastChange = '', lastChangeAt = NULL,
+                  schedulingUrls = excluded.schedulingUrls
                 """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds,
-                                 calendarNames.map { $0.joined(separator: "\n") }, addresses.joined(separator: "\n")])
+                                 calendarNames.map { $0.joined(separator: "\n") }, addresses.joined(separator: "\n"), schedulingURLs.joined(separator: "\n")])
             return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
         }
     }
@@ -92,7 +102,8 @@ extension AppDatabase {
     package func accounts() throws(FocusError) -> [StoredAccount] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt, addresses
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt, addresses,
+                       schedulingUrls
                 FROM calendarAccount ORDER BY connectedAt DESC, id DESC
                 """).map { row in
                 let lines = { (column: Row.Column) in row.text(column).split(separator: "\n").map(String.init) }
@@ -101,7 +112,7 @@ extension AppDatabase {
                               passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"),
                               calendarNames: row.optionalText("calendarNames").map { $0.split(separator: "\n").map(String.init) },
                               excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"),
-                              addresses: lines("addresses"))
+                              addresses: lines("addresses"), schedulingURLs: lines("schedulingUrls"))
             }
         }
     }
