@@ -140,9 +140,15 @@ struct CalDAVAccountTests {
         #expect(events.filter { $0.contains("CATEGORIES:focus") }.count == 2)
         #expect(events.filter { $0.contains("SUMMARY:Lunch") }.count == 1)
 
-        // The published calendar counted as busy too: focus's own blocks are not busy time.
+        // Every calendar of the account counts, but not the one focus publishes into (issue #40).
         let again = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user], env: direct)
         #expect(again.code == 0, "\(again.err)")
+        let all = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
+        #expect((json(all.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String } == ["Stand-up"], "\(all.out)")
+        // The published calendar named to count as busy too: focus's own blocks are not busy time.
+        let named = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--calendar", "Work", "--calendar", "Focus plan"],
+                                          env: direct)
+        #expect(named.code == 0, "\(named.err)")
         let busy = try await sandbox.run(["calendar", "busy", "--from", "2026-11-25", "--to", "2026-11-25", "--json"], env: direct)
         let summaries = (json(busy.out) as? [[String: Any]] ?? []).compactMap { $0["summary"] as? String }.sorted()
         #expect(summaries == ["Lunch", "Stand-up"], "\(busy.out)")

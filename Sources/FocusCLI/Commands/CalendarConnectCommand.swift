@@ -78,8 +78,8 @@ package struct CalendarConnectCommand: FocusRunnable {
         let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
-        // Nor is the calendar focus publishes the plan into.
-        let published = Set(try db.publishTargets().map(\.url))
+        // Nor is the calendar focus publishes the plan into, unless named.
+        let published = calendars.isEmpty ? Set(try db.publishTargets().map(\.url)) : []
         var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL && !published.contains($0.url) }
         // Before sync is set up here, the calendar another machine syncs through is its history.
         let histories = syncURL == nil ? try Self.histories(chosen, client: fetch.client, endpoint: endpoint) : []
