@@ -79,7 +79,7 @@ package struct CalendarConnectCommand: FocusRunnable {
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
         // Nor is the calendar focus publishes the plan into, unless named.
-        let published = calendars.isEmpty ? Set(try db.publishTargets().map(\.url)) : []
+        let published = CalDAVChoice.leftOut(published: try db.publishTargets().map(\.url), names: calendars)
         var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL && !published.contains($0.url) }
         // Before sync is set up here, the calendar another machine syncs through is its history.
         let histories = syncURL == nil ? try Self.histories(chosen, client: fetch.client, endpoint: endpoint) : []

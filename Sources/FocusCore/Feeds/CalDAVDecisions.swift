@@ -37,6 +37,13 @@ package enum CalDAVChoice {
             ?? calendars.first { TaskCatalog.key(lastSegment($0.url)) == key }
     }
 
+    /// The calendars focus publishes the plan into that are left out of busy time (README, "A
+    /// CalDAV account"): every one, unless the person named the calendars that count at
+    /// connect (then the names decide, and a published calendar named counts).
+    package static func leftOut(published: [String], names: [String]?) -> Set<String> {
+        (names ?? []).isEmpty ? Set(published) : []
+    }
+
     /// The calendars of a home listing a person has: scheduling inboxes and outboxes left out
     /// (RFC 6638), display names with XML character references decoded once more (DAViCal).
     package static func usable(_ found: [RemoteCalendar]) -> [RemoteCalendar] {

@@ -95,8 +95,8 @@ package struct CalendarRefresher {
         let home = account.discovered
         // The calendar focus publishes the plan into is no busy time of the person's (README, "A
         // CalDAV account"): never added, and dropped if it was, unless named with `--calendar`.
-        let named = !(account.calendarNames ?? []).isEmpty
-        let published = named ? [] : Set(try db.publishTargets().filter { $0.accountID == account.id }.map(\.url))
+        let published = CalDAVChoice.leftOut(published: try db.publishTargets().filter { $0.accountID == account.id }.map(\.url),
+                                             names: account.calendarNames)
         let change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
                                             names: account.calendarNames, excluded: account.excludedURLs.union(published), syncURL: syncURL)
         guard !change.isEmpty else {
