@@ -169,6 +169,22 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Stand-up"])
     }
 
+    /// Issue #40: DAViCal prunes sync tokens after 7 days and answers an old one with every
+    /// member as `200 OK`. A meeting deleted while the laptop was away a week stayed busy for
+    /// good; the refresh checks such an answer against a listing, as sync does.
+    @Test func aMeetingDeletedWhileAwayAWeekGoesDespiteAPrunedToken() async throws {
+        let (server, world) = try account()
+        server.store(server.home + "work/review.ics", event("review@example.org", "Review", "20261123T130000Z", "20261123T140000Z"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Review", "Stand-up"])
+        server.remove(server.home + "work/review.ics")
+        server.pruneSyncTokens()
+        world.now = world.now.addingTimeInterval(8 * 86_400)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(await busy(world) == ["Stand-up"], "the deleted meeting is no longer busy")
+    }
+
     @Test func aNameDAViCalStoredEscapedMatchesTheNameAsTyped() async throws {
         let (server, world) = try account()
         server.behaveAsDAViCal(.escapedNames)

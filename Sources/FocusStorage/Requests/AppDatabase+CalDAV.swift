@@ -323,6 +323,15 @@ extension AppDatabase {
         try write { db in try db.execute(sql: "DELETE FROM publishTarget WHERE id = ?", arguments: [id]) }
     }
 
+    /// A connected calendar's stored members, their addresses and entity tags (no data).
+    package func connectedResources(calendarID: Int64) throws(FocusError) -> [RemoteResource] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT url, etag FROM calendarResource WHERE calendarId = ?", arguments: [calendarID]).map {
+                RemoteResource(url: $0.text("url"), etag: $0.optionalText("etag"), data: nil)
+            }
+        }
+    }
+
     package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
         try read { db in
             try Row.fetchAll(db, sql: """
