@@ -509,8 +509,10 @@ class SyncFamily:
                            if p.get("X-FOCUS-SESSION") and not p.get("X-FOCUS-RUNNING") and p.get("DTSTART")]
         stored_todos = sum(1 for x in items.values() if props(x, "VTODO"))
         # A task with a due date holds it on a stand-in subtask (`<task UID>#due`), no to-do of its own.
-        held = self.q(0, "SELECT (SELECT count(*) FROM task) + (SELECT count(*) FROM subtask "
-                         "WHERE syncUid IS NULL OR syncUid NOT LIKE '%#due')")
+        # A task or subtask another app deleted while its sessions stayed is kept, archived, on
+        # every machine, and no longer travels (README, "Two machines").
+        held = self.q(0, "SELECT (SELECT count(*) FROM task WHERE deletedElsewhere = 0) + (SELECT count(*) FROM subtask "
+                         "WHERE deletedElsewhere = 0 AND (syncUid IS NULL OR syncUid NOT LIKE '%#due'))")
         if not row.check(str(stored_todos) == held, f"the server holds {stored_todos} to-dos, machine 0 {held} tasks and subtasks"):
             converged = min(converged, 2)
         duplicated = 0

@@ -18,6 +18,9 @@ package struct ServerCopy: Sendable, Equatable {
     /// Its start and end; nil when it is not a timed event.
     package var time: DateInterval?
     package var cancelled: Bool
+    /// What a person reads in it: its summary, description and location, one after another
+    /// (`PublishedCopyReader.content`).
+    package var content: String = ""
 
     package init(url: String, etag: String?, uid: String, byFocus: Bool, isBlock: Bool, publisher: String?, host: String?,
                  time: DateInterval?, cancelled: Bool) {
@@ -52,9 +55,17 @@ package enum PublishedCopyReader {
             if end > start { time = DateInterval(start: Date(timeIntervalSince1970: Double(start)), end: Date(timeIntervalSince1970: Double(end))) }
         }
         let block = property("X-FOCUS-BLOCK", in: text) != nil
-        return ServerCopy(url: url, etag: etag, uid: event.uid, byFocus: event.publishedByFocus, isBlock: block,
-                          publisher: property("X-FOCUS-PUBLISHER", in: text), host: property("X-FOCUS-HOST", in: text),
-                          time: time, cancelled: event.cancelled)
+        var copy = ServerCopy(url: url, etag: etag, uid: event.uid, byFocus: event.publishedByFocus, isBlock: block,
+                              publisher: property("X-FOCUS-PUBLISHER", in: text), host: property("X-FOCUS-HOST", in: text),
+                              time: time, cancelled: event.cancelled)
+        copy.content = content(of: event)
+        return copy
+    }
+
+    /// The text a person reads in an event, its values as read (unfolded, unescaped: RFC 5545
+    /// section 3.3.11), so that a server that writes the same event in other lines reads alike.
+    static func content(of event: ICSEvent) -> String {
+        [event.summary, event.description ?? "", event.location ?? ""].joined(separator: "\u{1F}")
     }
 
     /// The value of the first property of that name (no parameters, one physical line, as focus

@@ -57,13 +57,17 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
         /// The home lists the scheduling inbox and outbox (`.in/`, `.out/`, RFC 6638) with the
         /// calendar resource type; the inbox holds an invitation.
         package static let schedulingCollections = DAViCalModes(rawValue: 4)
+        /// The same inbox and outbox listed as plain calendars (no scheduling resource type), and
+        /// named only by the principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638
+        /// section 2.2): marked as the HTTP client marks them, from the account discovery found.
+        package static let schedulingNamedByPrincipal = DAViCalModes(rawValue: 8)
     }
 
     /// Answers as DAViCal does in `modes`.
     package func behaveAsDAViCal(_ modes: DAViCalModes) {
         state.withLock { s in
             s.davical = modes
-            guard modes.contains(.schedulingCollections) else { return }
+            guard modes.contains(.schedulingCollections) || modes.contains(.schedulingNamedByPrincipal) else { return }
             let invitation = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:invite@example.org\r\nDTSTAMP:20261120T090000Z\r\n"
                 + "DTSTART:20261123T100000Z\r\nDTEND:20261123T110000Z\r\nSUMMARY:Invitation\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             s.version += 1
@@ -135,8 +139,9 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func discover(_ endpoint: CalDAVEndpoint) throws(FocusError) -> CalDAVAccount {
         try answer()
+        let scheduling = state.withLock { $0.davical.contains(.schedulingNamedByPrincipal) } ? [home + ".in/", home + ".out/"] : []
         return CalDAVAccount(contextURL: endpoint.url, principalURL: "https://dav.example.org/principals/alice/", homeURLs: [home],
-                             addresses: ["mailto:alice@example.org"])
+                             addresses: ["mailto:alice@example.org"], schedulingURLs: scheduling)
     }
 
     package func calendars(_ account: CalDAVAccount, _ endpoint: CalDAVEndpoint) throws(FocusError) -> [RemoteCalendar] {
@@ -146,9 +151,11 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
                 RemoteCalendar(url: $0.key, displayName: s.davical.contains(.escapedNames) ? $0.value.replacingOccurrences(of: "&", with: "&amp;") : $0.value,
                                components: s.components[$0.key] ?? [], syncToken: "t\(s.version)", supportsSync: true)
             }
-            if s.davical.contains(.schedulingCollections) {
+            if s.davical.contains(.schedulingCollections) || s.davical.contains(.schedulingNamedByPrincipal) {
+                let typed = s.davical.contains(.schedulingCollections)
                 found += [".in/", ".out/"].map {
-                    RemoteCalendar(url: home + $0, displayName: $0, components: ["VEVENT", "VTODO"], syncToken: "t\(s.version)", supportsSync: true, scheduling: true)
+                    RemoteCalendar(url: home + $0, displayName: $0, components: ["VEVENT", "VTODO"], syncToken: "t\(s.version)", supportsSync: true,
+                                   scheduling: typed || account.schedulingURLs.contains(home + $0))
                 }
             }
             return found

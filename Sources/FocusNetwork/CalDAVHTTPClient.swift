@@ -51,7 +51,7 @@ package struct CalDAVHTTPClient: CalDAVClient {
         var homes = principal.homes
         // The principal's own addresses (RFC 6638 section 2.4.1) come with its home set; when the
         // home set is known already, a server that will not say them is no failure.
-        let body = Self.propfind(["<c:calendar-home-set/>", "<c:calendar-user-address-set/>"])
+        let body = Self.propfind(["<c:calendar-home-set/>", "<c:calendar-user-address-set/>", "<c:schedule-inbox-URL/>", "<c:schedule-outbox-URL/>"])
         let answer = homes.isEmpty ? try multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
             : try? multistatus("PROPFIND", principal.url, depth: "0", body: body, endpoint)
         if homes.isEmpty, let answer {
@@ -60,13 +60,19 @@ package struct CalDAVHTTPClient: CalDAVClient {
         }
         let addresses = answer?.responses.flatMap { $0.property(Self.caldav, "calendar-user-address-set")?.children(Self.dav, "href") ?? [] }
             .map(\.trimmedText).filter { $0.lowercased().hasPrefix("mailto:") } ?? []
+        // Its scheduling inbox and outbox (RFC 6638 section 2.2), whatever type they are listed with.
+        let scheduling = answer.map { answer in
+            answer.responses.flatMap { item in
+                ["schedule-inbox-URL", "schedule-outbox-URL"].flatMap { item.property(Self.caldav, $0)?.children(Self.dav, "href") ?? [] }
+            }.map { Self.collection(Self.resolve($0.trimmedText, against: answer.url)) }
+        } ?? []
         if homes.isEmpty {
             // A principal without a home set: some servers keep calendars under the principal.
             homes = [Self.collection(principal.url)]
         }
         var seen = Set<String>()
         return CalDAVAccount(contextURL: principal.context, principalURL: principal.url, homeURLs: homes.filter { seen.insert($0).inserted },
-                             addresses: addresses)
+                             addresses: addresses, schedulingURLs: scheduling)
     }
 
     /// Whether `url` answers a GET with an iCalendar file (a feed, README "Your real calendar").
@@ -143,7 +149,8 @@ package struct CalDAVHTTPClient: CalDAVClient {
         for home in onOrigin(account.homeURLs, endpoint, what: "a calendar home") {
             let answer = try multistatus("PROPFIND", home, depth: "1", body: Self.propfind(Self.calendarProperties), endpoint)
             for item in within(answer.responses, Self.collection(home)) {
-                guard let calendar = Self.calendar(item), seen.insert(calendar.url).inserted else { continue }
+                guard var calendar = Self.calendar(item), seen.insert(calendar.url).inserted else { continue }
+                if account.schedulingURLs.contains(calendar.url) { calendar.scheduling = true }
                 found.append(calendar)
             }
         }

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 21
+    package static let schemaVersion = 22
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -703,6 +703,42 @@ extension AppDatabase {
                 DROP TRIGGER IF EXISTS timeLog_quarter_update;
                 DROP TABLE IF EXISTS focusQuarter;
                 """)
+        }
+        migrator.registerMigration("v23-sync-deleted-elsewhere") { db in
+            // Another app's deletion of a to-do never deletes sessions (README, "Two machines"):
+            // a task or subtask deleted there while its sessions are still there is kept here,
+            // archived (a subtask done), with `deletedElsewhere` set; it no longer travels. The
+            // tasks and subtasks this machine deleted there (`focus task rm`) are remembered for
+            // 30 days in syncDeleted, so that one coming back (another machine recorded work in
+            // it meanwhile) is said here too.
+            try db.execute(sql: """
+                ALTER TABLE task ADD COLUMN deletedElsewhere INTEGER NOT NULL DEFAULT 0 CHECK (deletedElsewhere IN (0, 1));
+                ALTER TABLE subtask ADD COLUMN deletedElsewhere INTEGER NOT NULL DEFAULT 0 CHECK (deletedElsewhere IN (0, 1));
+                CREATE TABLE syncDeleted (
+                  uid TEXT PRIMARY KEY,
+                  at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+            // A future block deleted in the calendar app means "not in this slot" (README,
+            // "Publishing"): its slot is busy time for planning until `until` (the end of its day).
+            try db.execute(sql: """
+                CREATE TABLE declinedSlot (
+                  subtaskId INTEGER NOT NULL REFERENCES subtask(id) ON DELETE CASCADE,
+                  startedAt INTEGER NOT NULL,
+                  endedAt INTEGER NOT NULL CHECK (endedAt >= startedAt),
+                  until INTEGER NOT NULL
+                );
+                CREATE INDEX declinedSlot_until ON declinedSlot(until);
+                """)
+            // The calendar app is a writer too (README, "Publishing"): publishedEvent.content is a
+            // digest of the text a person reads in a block focus wrote (summary, description,
+            // location), so that an edit of it there is seen and left as it is (NULL: written
+            // before focus kept it).
+            try db.execute(sql: "ALTER TABLE publishedEvent ADD COLUMN content TEXT")
+            // The principal's scheduling inbox and outbox (RFC 6638 section 2.2: its
+            // schedule-inbox-URL and schedule-outbox-URL), one a line: DAViCal marks them as
+            // calendars, and every refresh must know them to leave them out.
+            try db.execute(sql: "ALTER TABLE calendarAccount ADD COLUMN schedulingUrls TEXT NOT NULL DEFAULT ''")
         }
         return migrator
     }

@@ -137,6 +137,54 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         #expect(await busy(world) == ["Stand-up"])
     }
 
+    /// Issue #40: after `publish`, the next refresh listed `Focus plan` as a busy calendar with
+    /// 0 events. The calendar focus publishes into is never one of the busy calendars.
+    @Test func theCalendarFocusPublishesIntoIsNeverABusyCalendar() async throws {
+        let (_, world) = try account()
+        try world.trustStoredSettings()
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await world.run("task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27") == 0)
+        #expect(await world.output("calendar", "publish", "Focus plan").code == 0)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0 && !refresh.out.contains("Focus plan added"), "\(refresh.out)")
+        #expect(!(await world.output("calendar", "list").out.contains("Focus plan")))
+        let again = await world.output("calendar", "connect", "https://dav.example.org/")
+        #expect(again.code == 0)
+        #expect(!(await world.output("calendar", "list").out.contains("Focus plan")), "nor after connecting again")
+    }
+
+    /// Issue #40: DAViCal lists its inbox and outbox as calendars and names them only as the
+    /// principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638): they were stored
+    /// and listed as busy calendars after `connect`. Left out at connect and at every refresh.
+    @Test func aSchedulingInboxNamedOnlyByThePrincipalIsNeverABusyCalendar() async throws {
+        let (server, world) = try account()
+        server.behaveAsDAViCal(.schedulingNamedByPrincipal)
+        let connect = await world.output("calendar", "connect", "https://dav.example.org/")
+        #expect(connect.code == 0 && connect.out.contains("1 calendar."), "\(connect.out)")
+        #expect(await busy(world) == ["Stand-up"], "the invitation in the inbox is not busy time")
+        let refresh = await world.output("calendar", "refresh")
+        #expect(!refresh.out.contains("added"), "\(refresh.out)")
+        let list = await world.output("calendar", "list").out
+        #expect(!list.contains(".in") && !list.contains(".out"), "\(list)")
+        #expect(await busy(world) == ["Stand-up"])
+    }
+
+    /// Issue #40: DAViCal prunes sync tokens after 7 days and answers an old one with every
+    /// member as `200 OK`. A meeting deleted while the laptop was away a week stayed busy for
+    /// good; the refresh checks such an answer against a listing, as sync does.
+    @Test func aMeetingDeletedWhileAwayAWeekGoesDespiteAPrunedToken() async throws {
+        let (server, world) = try account()
+        server.store(server.home + "work/review.ics", event("review@example.org", "Review", "20261123T130000Z", "20261123T140000Z"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Review", "Stand-up"])
+        server.remove(server.home + "work/review.ics")
+        server.pruneSyncTokens()
+        world.now = world.now.addingTimeInterval(8 * 86_400)
+        let refresh = await world.output("calendar", "refresh")
+        #expect(refresh.code == 0, "\(refresh.err)")
+        #expect(await busy(world) == ["Stand-up"], "the deleted meeting is no longer busy")
+    }
+
     @Test func aNameDAViCalStoredEscapedMatchesTheNameAsTyped() async throws {
         let (server, world) = try account()
         server.behaveAsDAViCal(.escapedNames)
@@ -219,6 +267,26 @@ private func addTravel(_ server: FakeCalDAVServer) throws {
         server.store(server.home + "work/touch.ics", event("touch@example.org", "Touch", "20261124T090000Z", "20261124T100000Z"))
         #expect(await world.run("calendar", "refresh") == 0)
         #expect(await busy(world) == ["Bob's", "Stand-up"])
+    }
+
+    /// Issue #40: `config set email` (or `tentative_busy`) after connecting left the declined
+    /// meetings busy until the server's calendar changed (a refresh answered "unchanged"). The
+    /// stored events are read again under the new rule at once.
+    @Test func aChangeOfEmailOrTentativeBusyAppliesAtOnceWithoutTheServerChanging() async throws {
+        let (server, world) = try account()
+        server.store(server.home + "work/review.ics", meeting("review@example.org", "Review", "20261123T130000Z", "20261123T140000Z",
+                                                              attendee: "me@home.example", partstat: "DECLINED"))
+        server.store(server.home + "work/planning.ics", meeting("planning@example.org", "Planning", "20261123T150000Z", "20261123T160000Z",
+                                                                attendee: "me@home.example", partstat: "TENTATIVE"))
+        #expect(await world.run("calendar", "connect", "https://dav.example.org/") == 0)
+        #expect(await busy(world) == ["Planning", "Review", "Stand-up"])
+        #expect(await world.run("config", "set", "email", "me@home.example") == 0)
+        world.config.emails = ["me@home.example"]
+        #expect(await busy(world) == ["Planning", "Stand-up"], "declined: free at once")
+        #expect(await world.output("agenda", "2026-11-23").out.contains("Review · Work  (declined: free)"))
+        #expect(await world.run("config", "set", "tentative_busy", "false") == 0)
+        world.config.tentativeBusy = false
+        #expect(await busy(world) == ["Stand-up"], "tentative: free at once")
     }
 
     @Test func aFileMeetingDeclinedByAnAddressOfConfigEmailIsFreeTime() async throws {

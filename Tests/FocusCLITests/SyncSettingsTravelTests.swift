@@ -53,7 +53,7 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         try await set(laptop, "hours.fri", "off", changedAt: "2026-11-24T18:00:00Z")
         try await set(laptop, "off", "2026-12-24", changedAt: "2026-11-24T18:00:00Z")
         try subscribe(laptop, "Team", "https://feeds.example.org/team.ics")
-        try await set(desktop, "work", "50m", changedAt: "2026-11-24T18:00:00Z")
+        try await set(desktop, "long_break", "20m", changedAt: "2026-11-24T18:00:00Z")
         try sync(laptop, server)
 
         let arrived = try sync(desktop, server)
@@ -63,7 +63,7 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         #expect(desktop.config.value(ofKnown: "day_start") == "09:00")
         #expect(desktop.config.value(ofKnown: "hours.fri") == "off")
         #expect(desktop.config.value(ofKnown: "off") == "2026-12-24")
-        #expect(desktop.config.value(ofKnown: "work") == "50m", "a setting that does not travel stays as it was")
+        #expect(desktop.config.value(ofKnown: "long_break") == "20m", "a setting the planner does not read does not travel")
         #expect(try feeds(desktop) == ["Team https://feeds.example.org/team.ics"])
         // Not set up on this machine: the stored-settings rule asks before its first fetch.
         let doctor = await desktop.output("doctor").out
@@ -116,6 +116,62 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         try sync(desktop, server)
         try sync(laptop, server)
         #expect(laptop.config.value(ofKnown: "max_per_day") == "none")
+    }
+
+    /// Issue #40: every setting the planner reads travels. The desktop planned 50-minute blocks
+    /// where the laptop planned 25-minute ones, and kept the meetings the laptop's person
+    /// declined busy: after a sync both plan alike.
+    @Test func theAttentionSpanAndWhoYouAreInMeetingsTravelSoBothPlanAlike() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try await set(laptop, "work", "50m", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "email", "me@example.org", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "tentative_busy", "false", changedAt: "2026-11-24T18:00:00Z")
+        try sync(laptop, server)
+        let arrived = try sync(desktop, server)
+        #expect(arrived.settings.contains { $0.contains("work = 50m") && $0.contains("email = me@example.org") && $0.contains("tentative_busy = false") },
+                "\(arrived.settings)")
+        #expect(desktop.config.value(ofKnown: "work") == "50m")
+        #expect(desktop.config.value(ofKnown: "email") == "me@example.org")
+        #expect(desktop.config.value(ofKnown: "tentative_busy") == "false")
+        for world in [laptop, desktop] {
+            #expect(await world.run("task", "add", "Book/Draft", "--estimate", "100m", "--due", "in 4 days") == 0)
+        }
+        let lengths = { (world: TestWorld) async -> [Int] in
+            let plan = await world.output("plan", "--json").out
+            let json = (try? JSONSerialization.jsonObject(with: Data(plan.utf8))) as? [String: Any]
+            let blocks = json?["blocks"] as? [[String: Any]] ?? []
+            let iso = ISO8601DateFormatter()
+            return blocks.compactMap { b in
+                guard let s = (b["start"] as? String).flatMap(iso.date(from:)), let e = (b["end"] as? String).flatMap(iso.date(from:)) else { return nil }
+                return Int(e.timeIntervalSince(s) / 60)
+            }
+        }
+        #expect(await lengths(desktop) == [50, 50], "the attention span arrived")
+        #expect(await lengths(laptop) == lengths(desktop))
+        // The settings event is a transparent all-day item a calendar app shows on its day.
+        let event = try #require(server.contents(calendarURL).values.map { String(decoding: $0, as: UTF8.self) }.first { $0.contains("X-FOCUS-SETTINGS") })
+        #expect(event.contains("DTSTART;VALUE=DATE:") && event.contains("DTEND;VALUE=DATE:") && event.contains("TRANSP:TRANSPARENT"), "\(event)")
+    }
+
+    /// Issue #40: a feed that arrived by sync is not fetched yet on this machine: it is no busy
+    /// time (agenda, plan and task add used to fail with exit 65, "the file is empty"), and
+    /// `calendar list` says it was not fetched yet rather than "fetched 0 s ago".
+    @Test func aFeedNotFetchedYetIsNoBusyTimeAndSaysSo() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        try subscribe(laptop, "Holidays", "https://feeds.example.org/holidays.ics")
+        #expect(await desktop.run("task", "add", "Thesis/Draft", "--estimate", "1h", "--due", "in 3 days") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(try feeds(desktop) == ["Holidays https://feeds.example.org/holidays.ics"])
+        for command in [["agenda"], ["plan"], ["task", "add", "Book/Intro", "--estimate", "25m", "--due", "in 2 days"]] {
+            let result = await desktop.output(command)
+            #expect(result.code == 0, "\(command): \(result.err)")
+        }
+        let list = await desktop.output("calendar", "list").out
+        #expect(list.contains("Holidays") && list.contains("not fetched yet"), "\(list)")
+        #expect(!list.contains("0 s ago"), "\(list)")
     }
 
     @Test func aFeedDroppedOnOneMachineIsDroppedOnTheOtherAndTheSettingsEventIsNoItem() async throws {

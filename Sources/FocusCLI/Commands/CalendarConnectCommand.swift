@@ -78,13 +78,16 @@ package struct CalendarConnectCommand: FocusRunnable {
         let remote = CalDAVChoice.usable(try fetch.client.calendars(account, endpoint))
         // The calendar focus syncs through holds history, never busy time (README, "Two machines").
         let syncURL = try db.syncTarget()?.url
-        var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL }
+        // Nor is the calendar focus publishes the plan into, unless named.
+        let published = CalDAVChoice.leftOut(published: try db.publishTargets().map(\.url), names: calendars)
+        var chosen = try CalDAVChoice.busyCalendars(remote, named: calendars).filter { $0.url != syncURL && !published.contains($0.url) }
         // Before sync is set up here, the calendar another machine syncs through is its history.
         let histories = syncURL == nil ? try ConnectedCalendarFetch.histories(chosen, client: fetch.client, endpoint: endpoint) : []
         chosen.removeAll { histories.contains($0.url) }
 
         let accountID = try db.saveAccount(url: address, principalURL: account.principalURL, homeURLs: account.homeURLs, user: user ?? "",
-                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses, at: env.now())
+                                           passwordCommand: passwordCommand, caFile: ca, insecure: insecure, calendarNames: calendars, addresses: account.addresses,
+                                           schedulingURLs: account.schedulingURLs, at: env.now())
         // Never read by a refresh either (it would download it whole each time to judge it).
         try db.excludeConnectedCalendars(accountID: accountID, urls: histories.sorted())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").

@@ -42,7 +42,9 @@ package struct CalendarListCommand: FocusRunnable {
             }
             let state = FeedState.decode(c.feedState)
             let fetched = state.fetchedAt ?? c.importedAt
-            out += "\(events)  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
+            out += state.notFetchedYet(eventCount: c.eventCount)
+                ? "\(events)  not fetched yet (`focus calendar refresh` fetches it)"
+                : "\(events)  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
             out += "  \(shown: CalendarFeed.shownAddress(c.source))\(c.connected ? " (CalDAV)" : "")\n"
             if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
                 out += "\(TerminalText.spaces(width))  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(shown: error)\n"

@@ -81,6 +81,7 @@ package struct ConfigSetCommand: FocusRunnable {
         var updated = env
         updated.config = config
         let db = try env.openDatabase()
+        if AttendanceReread.keys.contains(key) { try AttendanceReread.run(updated.services, db) }
         try db.markPlanStale()
         Planning.replanIfStale(updated.services, db)
     }

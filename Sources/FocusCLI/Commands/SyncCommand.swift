@@ -36,6 +36,13 @@ package struct SyncCommand: ParsableCommand {
         }
         if summary.unconverged { throw FocusError.unavailable("sync with '\(DisplayText(target.name).string)' " + SyncEngine.unconverged) }
     }
+
+    /// Fetches the feeds that arrived from the other machines (`CalendarRefresher.fetchArrivedFeeds`)
+    /// and plans again when busy time changed.
+    static func fetchArrivedFeeds(_ db: AppDatabase, env: FocusEnvironment) {
+        let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false))
+        if refresher.fetchArrivedFeeds(warn: { env.console.note(DisplayText("warning: " + $0)) }) { _ = Planning.replanIfStale(env.services, db) }
+    }
 }
 
 /// `focus sync`: send local changes and receive the other machines'.
@@ -59,6 +66,7 @@ package struct SyncNowCommand: FocusRunnable {
         }
         let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(of: target, db: db, env: env.services)
         try SyncCommand.say(try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env.services, progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
+        SyncCommand.fetchArrivedFeeds(db, env: env)
     }
 }
 
@@ -114,6 +122,7 @@ package struct SyncSetupCommand: FocusRunnable {
         env.console.line("Syncing through \(found.name) (\(CalendarFeed.shownAddress(found.url))).")
         try SyncCommand.say(try SyncEngine.sync(target, endpoint: found.endpoint, db: db, env: env.services, client: client,
                                                  progress: SyncCommand.meter(quiet: quiet, env: env)), target: target, env: env)
+        SyncCommand.fetchArrivedFeeds(db, env: env)
     }
 }
 

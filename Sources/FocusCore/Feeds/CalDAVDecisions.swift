@@ -37,6 +37,13 @@ package enum CalDAVChoice {
             ?? calendars.first { TaskCatalog.key(lastSegment($0.url)) == key }
     }
 
+    /// The calendars focus publishes the plan into that are left out of busy time (README, "A
+    /// CalDAV account"): every one, unless the person named the calendars that count at
+    /// connect (then the names decide, and a published calendar named counts).
+    package static func leftOut(published: [String], names: [String]?) -> Set<String> {
+        (names ?? []).isEmpty ? Set(published) : []
+    }
+
     /// The calendars of a home listing a person has: scheduling inboxes and outboxes left out
     /// (RFC 6638), display names with XML character references decoded once more (DAViCal).
     package static func usable(_ found: [RemoteCalendar]) -> [RemoteCalendar] {
@@ -159,8 +166,12 @@ package struct PublishedEvent: Sendable, Equatable {
     /// The event's start as written (nil for events recorded before focus kept it): a copy on
     /// the server with other times was moved there.
     package var start: Date?
+    /// `Publication.fingerprint` of the text a person reads in the event as focus wrote it
+    /// (`ServerCopy.content`; nil: written before focus kept it): a copy there that reads
+    /// otherwise was edited in the calendar.
+    package var content: String?
 
-    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date, start: Date? = nil) {
+    package init(uid: String, kind: Kind, url: String, etag: String?, fingerprint: String, end: Date, start: Date? = nil, content: String? = nil) {
         self.uid = uid
         self.kind = kind
         self.url = url
@@ -168,6 +179,7 @@ package struct PublishedEvent: Sendable, Equatable {
         self.fingerprint = fingerprint
         self.end = end
         self.start = start
+        self.content = content
     }
 
     /// Changed in the calendar by someone (not moved): left as it is, never written again.
@@ -183,6 +195,8 @@ package struct WantedEvent: Sendable, Equatable {
     package var start: Date?
     /// Index into the caller's list of event texts.
     package var index: Int
+    /// `PublishedEvent.content` of the text.
+    package var content: String?
 
     package init(uid: String, kind: PublishedEvent.Kind, fingerprint: String, end: Date, index: Int, start: Date? = nil) {
         self.uid = uid

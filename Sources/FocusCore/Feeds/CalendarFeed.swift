@@ -28,6 +28,12 @@ package struct FeedState: Codable, Equatable, Sendable {
         self.insecure = insecure
     }
 
+    /// Never fetched here: a feed that arrived through sync from another machine (README, "Two
+    /// machines") holds no copy and no events until its first fetch.
+    package func notFetchedYet(eventCount: Int) -> Bool {
+        fetchedAt == nil && etag == nil && lastModified == nil && eventCount == 0
+    }
+
     /// The stored text (empty for a calendar imported from a file).
     package static func decode(_ text: String) -> FeedState {
         guard !text.isEmpty, let state = try? JSONDecoder().decode(FeedState.self, from: Data(text.utf8)) else { return FeedState() }

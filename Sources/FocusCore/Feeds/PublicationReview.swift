@@ -91,6 +91,33 @@ extension Publication {
         return review
     }
 
+    /// The events gone there that mean "not in this slot" (README, "Publishing"): blocks still
+    /// ahead, deleted in the calendar app. When every block ahead went at once (two or more),
+    /// the calendar was emptied or made again rather than each one declined: they come back
+    /// whole, as a deleted calendar does.
+    package static func declined(_ gone: [PublishedEvent], published: [PublishedEvent], now: Date) -> [PublishedEvent] {
+        let ahead = { (e: PublishedEvent) in e.kind == .block && !e.leftToThePerson && (e.start ?? e.end) > now }
+        let declined = gone.filter(ahead)
+        let all = published.filter(ahead).count
+        return declined.count >= 2 && declined.count >= all ? [] : declined
+    }
+
+    /// Whether what changed in a calendar since the look before a publication's writes is those
+    /// writes and nothing else: every changed member is an event recorded with that entity tag,
+    /// and no recorded event went. The publication's token may then move past its own writes, so
+    /// that the next look sees what another app does to them: a server that reports changes as
+    /// the difference of two states (Xandikos) never reports an event made and then deleted
+    /// since a token.
+    package static func onlyOwnWrites(_ changes: RemoteChanges, published: [PublishedEvent], key: (String) -> String) -> Bool {
+        guard !changes.complete else { return false }
+        var recorded: [String: String?] = [:]
+        for event in published { recorded[key(event.url)] = event.etag }
+        for resource in changes.changed {
+            guard let etag = resource.etag, case let tag?? = recorded[key(resource.url)], tag == etag else { return false }
+        }
+        return !changes.removed.contains { recorded[key($0)] != nil }
+    }
+
     /// A published event whose copy on the server is not the version focus wrote.
     private static func judge(_ copy: ServerCopy, record: PublishedEvent, into review: inout PublicationReview) {
         var updated = record
@@ -109,6 +136,12 @@ extension Publication {
             return
         }
         switch BlockPin.decide(written: DateInterval(start: start, end: max(start, record.end)), found: copy.time, cancelled: copy.cancelled) {
+        case .unchanged where record.content.map { $0 != fingerprint(copy.content) } ?? false:
+            // At its time, but it reads otherwise (its summary or description edited there):
+            // left as it is, with one warning, never written over.
+            if !record.leftToThePerson { review.edited.append(updated) }
+            updated.fingerprint = leftFingerprint
+            review.records.append(updated)
         case .unchanged:
             review.records.append(updated)
         case let .pin(start, end):

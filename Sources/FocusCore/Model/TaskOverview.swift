@@ -7,6 +7,8 @@ package struct SubtaskOverview: Sendable, Equatable {
     package var lastWorkedAt: Date?
     /// For a series as a listing shows it (`RecurringWork.fold`): the instance it stands for.
     package var currentInstanceID: Int64?
+    /// Deleted in another app and kept here with its sessions (README, "Two machines").
+    package var deletedElsewhere = false
 
     package init(subtask: Subtask, loggedSeconds: Int, lastWorkedAt: Date? = nil) {
         self.subtask = subtask
@@ -27,6 +29,8 @@ package struct TaskOverview: Sendable, Equatable {
     package var loggedSeconds: Int
     package var sessionCount: Int
     package var subtasks: [SubtaskOverview]
+    /// Deleted in another app and kept here, archived, with its sessions (README, "Two machines").
+    package var deletedElsewhere = false
 
     package init(task: FocusTask, loggedSeconds: Int, sessionCount: Int, subtasks: [SubtaskOverview]) {
         self.task = task

@@ -33,9 +33,14 @@ package struct CalDAVAccount: Sendable, Equatable {
     /// The principal's `calendar-user-address-set` (RFC 6638 section 2.4.1): the person's own
     /// addresses (`mailto:alice@example.org`), for meetings they declined.
     package var addresses: [String]
+    /// The principal's `schedule-inbox-URL` and `schedule-outbox-URL` (RFC 6638 section 2.2):
+    /// never calendars of the person's time, whatever resource type the server gives them
+    /// (DAViCal marks them as calendars).
+    package var schedulingURLs: [String]
 
-    package init(contextURL: String, principalURL: String, homeURLs: [String], addresses: [String] = []) {
+    package init(contextURL: String, principalURL: String, homeURLs: [String], addresses: [String] = [], schedulingURLs: [String] = []) {
         self.addresses = addresses
+        self.schedulingURLs = schedulingURLs
         self.contextURL = contextURL
         self.principalURL = principalURL
         self.homeURLs = homeURLs

@@ -15,6 +15,8 @@ package enum SyncConflictText {
             return c.chosen == .local
                 ? "\(label) · deleted on another machine, kept: it holds work recorded here\(path)"
                 : "\(label) · deleted here, back: another machine recorded work in it\(path)"
+        case "deleted elsewhere":
+            return "\(label) · deleted in another app: archived here with its sessions (focus task list --all; to delete it with them: focus task rm '\(label)' --force)"
         case "not applied":
             // The reason is the label too (`SyncEngine` records refusals so): said once.
             return c.remote == stored.label ? label : "\(label) · not applied: \(DisplayText(c.remote).string)"

@@ -13,6 +13,9 @@ package struct RoundInput: Sendable {
     package var now: Date
     /// `Unified.renamedParents`.
     package var renamedParents: Set<String> = []
+    /// Tasks and subtasks this machine deleted there lately (`focus task rm`): one that
+    /// arrives again came back with work another machine recorded in it.
+    package var deletedHere: Set<String> = []
 
     package init(calendarURL: String, entries: [String: RemoteRead.Entry], states: [String: SyncState], local: [String: SyncItem],
                  touched: [String], bases: [String: Data], now: Date, renamedParents: Set<String> = []) {
@@ -38,6 +41,11 @@ extension SyncPlan {
         let unseenHere = work(input.local.values.filter { input.states[$0.uid] == nil })
         let unseenThere = work(input.entries.values.compactMap(\.item).filter { input.states[$0.uid] == nil && input.local[$0.uid] == nil })
         let holdsSessions = work(input.local.values.filter { $0.kind == .session })
+        // The tasks and subtasks whose sessions (agreed with the calendar) this read does not
+        // report deleted there.
+        let sessionsThere = work(input.local.values.filter { item in
+            item.kind == .session && input.states[item.uid] != nil && input.entries[item.uid].map { $0.item != nil } ?? true
+        })
         for uid in input.touched {
             let state = input.states[uid]
             let base = input.bases[uid].flatMap(decode)
@@ -56,11 +64,32 @@ extension SyncPlan {
                 plan.writes.append(.put(mine, url: url, etag: nil, exists: false, over: there?.data ?? input.bases[uid]))
                 continue
             }
+            if outcome.result == nil, let mine, mine.kind != .session, outcome.writeLocal, sessionsThere.contains(uid) {
+                // Deleted there while its sessions stay there: another app's deletion ("I won't
+                // do it"), not `focus task rm`, which deletes the sessions it had seen first.
+                plan.localChanges.append(.archive(uid: uid, kind: mine.kind))
+                if state != nil { plan.forgotten.append(uid) }
+                plan.deletedElsewhere.append(label)
+                plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted elsewhere", local: "archived", remote: "deleted", chosen: .local)))
+                continue
+            }
+            if state == nil, mine == nil, there?.item != nil, input.deletedHere.contains(uid) {
+                plan.cameBack.append(label)
+                plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted", local: "deleted", remote: "kept", chosen: .remote)))
+            }
             if outcome.result == nil, mine == nil, let remoteItem, remoteItem.kind != .session, outcome.writeRemote, unseenThere.contains(uid) {
                 // Deleted here while another machine recorded work in it: it comes back.
                 outcome = MergeOutcome(result: remoteItem, writeLocal: true, writeRemote: false)
                 plan.kept.append(label)
                 plan.conflicts.append((label, SyncConflict(uid: uid, field: "deleted", local: "deleted", remote: "kept", chosen: .remote)))
+            }
+            if let ticked = tickedSeries(outcome.result, base: base, theirs: remoteItem) {
+                // Another app knows no series (focus writes no RRULE): ticking one done there
+                // means this period's work is done. Its current instance is done here, and the
+                // series is written back open, as it goes on.
+                outcome = MergeOutcome(result: ticked, writeLocal: true, writeRemote: true)
+                plan.localChanges.append(.completeInstance(seriesUID: uid))
+                plan.seriesTicked.append(label)
             }
             if outcome.result != nil, input.renamedParents.contains(uid) || there?.madeTask == true { outcome.writeRemote = true }
             plan.conflicts += outcome.conflicts.map { (label, $0) }
@@ -90,6 +119,15 @@ extension SyncPlan {
         }
         plan.writes = plan.writes.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
         return plan
+    }
+
+    /// The series a merge would close because another app ticked it done (open in the version
+    /// agreed, done there), reopened; nil for anything else.
+    static func tickedSeries(_ result: SyncItem?, base: SyncItem?, theirs: SyncItem?) -> SyncItem? {
+        guard case var .subtask(merged)? = result, merged.every != nil, merged.done,
+              case let .subtask(agreed)? = base, !agreed.done, case let .subtask(remote)? = theirs, remote.done else { return nil }
+        merged.done = false
+        return .subtask(merged)
     }
 
     /// The tasks and subtasks that `items` (sessions and subtasks) belong to.

@@ -31,6 +31,12 @@ package struct SyncState: Sendable, Equatable {
 package enum LocalSyncChange: Sendable {
     case upsert(SyncItem)
     case delete(uid: String, kind: SyncKind)
+    /// A task or subtask deleted in another app while its sessions are still there: kept here
+    /// with them, archived (a subtask done), and no longer sent (README, "Two machines").
+    case archive(uid: String, kind: SyncKind)
+    /// The series of recurring work ticked done in another app: its current instance is done
+    /// here, as `focus task done SERIES` does (README, "Two machines"); the series goes on.
+    case completeInstance(seriesUID: String)
 }
 
 /// A write to the server a round decided on.
@@ -108,6 +114,13 @@ package struct RoundPlan: Sendable {
     package var kept: [String] = []
     /// The plan deletes a session here (itself or with its task or subtask): a backup first.
     package var deletesSessions = false
+    /// Tasks and subtasks deleted in another app that hold sessions: archived here with them.
+    package var deletedElsewhere: [String] = []
+    /// Tasks and subtasks this machine deleted that came back: another machine recorded work
+    /// in them meanwhile (`RoundInput.deletedHere`).
+    package var cameBack: [String] = []
+    /// Series of recurring work ticked done in another app (`LocalSyncChange.completeInstance`).
+    package var seriesTicked: [String] = []
 
     package var deletionsHere: Int {
         localChanges.filter { if case .delete = $0 { true } else { false } }.count

@@ -22,11 +22,14 @@ package struct SyncSettings: Sendable, Equatable, Codable {
 
     package init(_ values: [String: Value] = [:]) { self.values = values }
 
-    /// The config keys that travel, in the order they are shown; a key this build does not know
-    /// (`buffer`, `max_per_day` before they existed) travels untouched through it. `feeds` is the subscribed
-    /// feeds' addresses, one a line.
+    /// The config keys that travel, in the order they are shown: every one the planner reads
+    /// (the plan is a function of what every machine shares: `work` is the default attention
+    /// span, `short_break` the gap between blocks, `email` and `tentative_busy` say which
+    /// meetings are busy). A key this build does not know (`buffer`, `max_per_day` before they
+    /// existed) travels untouched through it. `feeds` is the subscribed feeds' addresses, one a line.
     package static let configKeys = ["day_start", "day_end", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri",
-                                     "hours.sat", "hours.sun", "off", "buffer", "max_per_day"]
+                                     "hours.sat", "hours.sun", "off", "buffer", "max_per_day", "work", "short_break", "minimum_block",
+                                     "email", "tentative_busy"]
     package static let feedsKey = "feeds"
 
     /// The UID of the settings event (one per sync calendar, whichever machine wrote it).
@@ -87,9 +90,10 @@ package struct SyncSettings: Sendable, Equatable, Codable {
     }
 
     /// What a key that stands for one of a set means when this machine does not have it: a day
-    /// not off (`off.…`), a feed not subscribed (`feed.…`). Nil for a setting.
+    /// not off (`off.…`), a feed not subscribed (`feed.…`), a block not pinned (`pin.…`). Nil
+    /// for a setting.
     static func absentValue(_ key: String) -> String? {
-        key.hasPrefix("off.") ? "no" : key.hasPrefix("feed.") ? "" : nil
+        key.hasPrefix("off.") ? "no" : key.hasPrefix("feed.") || key.hasPrefix("pin.") ? "" : nil
     }
 
     /// Of two changes of one key, the later; on a tie the larger value (the same on every machine).
@@ -102,9 +106,10 @@ package struct SyncSettings: Sendable, Equatable, Codable {
 }
 
 extension SyncSettings {
-    /// The settings as a transparent event in the sync calendar (`X-FOCUS-SETTINGS`; one
+    /// The settings as a transparent all-day event in the sync calendar (`X-FOCUS-SETTINGS`; one
     /// `X-FOCUS-SETTING;KEY=…;MODIFIED=…` line a key): never busy time, never a session. Dated
-    /// at its last change, so a calendar app shows it there.
+    /// on the day (UTC) of its last change, so a calendar app shows it there as a day's note
+    /// (RFC 5545 section 3.6.1: an all-day event's DTEND is the next date).
     package func encode(stamp: Date) -> String {
         var out: [UInt8] = []
         func line(_ text: String) { ICSWriter.appendLine(text, to: &out) }
@@ -115,8 +120,9 @@ extension SyncSettings {
         line("BEGIN:VEVENT")
         line("UID:" + SyncSettings.uid)
         line("DTSTAMP:" + SyncCodec.utc(stamp))
-        line("DTSTART:" + SyncCodec.utc(last))
-        line("DTEND:" + SyncCodec.utc(last))
+        let day = String(SyncCodec.utc(last).prefix(8))
+        line("DTSTART;VALUE=DATE:" + day)
+        line("DTEND;VALUE=DATE:" + String(SyncCodec.utc(last.addingTimeInterval(86_400)).prefix(8)))
         line("SUMMARY:focus settings (working hours\\, days off\\, feeds)")
         line("TRANSP:TRANSPARENT")
         line("X-FOCUS-SETTINGS:1")

@@ -37,7 +37,7 @@ package struct TaskRenderer {
             out.append(contentsOf: bold(DisplayText(shown: t.task.title)).utf8)
             out.append(0x20)
             out.append(contentsOf: dim("#\(t.task.id ?? 0)").utf8)
-            if t.task.archived { out.append(0x20); out.append(contentsOf: dim("(archived)").utf8) }
+            if t.task.archived { out.append(0x20); out.append(contentsOf: dim(t.deletedElsewhere ? "(deleted elsewhere)" : "(archived)").utf8) }
             out.append(contentsOf: "  ".utf8)
             out.append(contentsOf: DurationParser.format(t.loggedSeconds).utf8)
             out.append(contentsOf: " logged\n".utf8)
@@ -91,6 +91,10 @@ package struct TaskRenderer {
             line.append(contentsOf: " · ".utf8)
             line.append(contentsOf: dim(DisplayText(rule.description)).utf8)
         }
+        if s.deletedElsewhere {
+            line.append(0x20)
+            line.append(contentsOf: dim("(deleted elsewhere)").utf8)
+        }
         if TaskRenderer.isOverdue(s, now: now) {
             line.append(0x20)
             line.append(contentsOf: red("overdue").utf8)
@@ -101,7 +105,8 @@ package struct TaskRenderer {
     }
 
     package func show(task t: TaskOverview, blocks: [BlockView] = [], sessions: SessionPage? = nil) -> DisplayText {
-        var out = bold(DisplayText(shown: t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? " (archived)" : "") + "\n"
+        let closed = t.deletedElsewhere ? " (deleted elsewhere)" : " (archived)"
+        var out = bold(DisplayText(shown: t.task.title)) + " " + dim("#\(t.task.id ?? 0)") + (t.task.archived ? closed : "") + "\n"
         if let notes = t.task.notes { out += "  " + DisplayText(shown: notes).string + "\n" }
         out += "  \(DurationParser.format(t.loggedSeconds)) logged in \(t.sessionCount) session\(t.sessionCount == 1 ? "" : "s")\n"
         if t.subtasks.isEmpty {
@@ -254,7 +259,7 @@ package struct TaskRenderer {
             ("subtasks", .array(t.subtasks.map { subtaskJSON($0, calendar: calendar, now: now) })),
             ("archived", .bool(t.task.archived)),
             ("logged_seconds", .int(t.loggedSeconds)),
-        ])
+        ] + (t.deletedElsewhere ? [("deleted_elsewhere", .bool(true))] : []))
     }
 
     package static func subtaskJSON(_ s: SubtaskOverview, calendar: LocalCalendar, now: Date) -> JSON {
@@ -274,7 +279,7 @@ package struct TaskRenderer {
             ("progress_percent", .optional(s.progressPercent)),
             ("at_risk", .bool(sub.atRisk)),
             ("overdue", .bool(isOverdue(s, now: now))),
-        ] + seriesJSON(sub, instanceID: s.currentInstanceID))
+        ] + (s.deletedElsewhere ? [("deleted_elsewhere", .bool(true))] : []) + seriesJSON(sub, instanceID: s.currentInstanceID))
     }
 
     /// The keys a series adds (README, "Planning"): its rule, and the instance its `due`,

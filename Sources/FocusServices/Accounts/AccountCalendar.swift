@@ -29,7 +29,7 @@ package struct AccountCalendar {
         var fallback: (account: StoredAccount, endpoint: CalDAVEndpoint)?
         for account in accounts {
             let endpoint = try login.endpoint(account, env: env)
-            let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+            let home = account.discovered
             if let match = CalDAVChoice.calendar(named: calendar, in: CalDAVChoice.usable(try client.calendars(home, endpoint))) {
                 return try use(match, account: account, endpoint: endpoint, components: components, purpose: purpose, accept: accept)
             }

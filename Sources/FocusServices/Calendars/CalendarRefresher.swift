@@ -92,9 +92,13 @@ package struct CalendarRefresher {
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
         let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
         let fetch = ConnectedCalendarFetch(env: env)
-        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        let home = account.discovered
+        // The calendar focus publishes the plan into is no busy time of the person's (README, "A
+        // CalDAV account"): never added, and dropped if it was, unless named with `--calendar`.
+        let published = CalDAVChoice.leftOut(published: try db.publishTargets().filter { $0.accountID == account.id }.map(\.url),
+                                             names: account.calendarNames)
         var change = CalDAVChoice.reconcile(found: try fetch.client.calendars(home, endpoint), connected: connected.map(\.remoteURL),
-                                            names: account.calendarNames, excluded: account.excludedURLs, syncURL: syncURL)
+                                            names: account.calendarNames, excluded: account.excludedURLs.union(published), syncURL: syncURL)
         // A calendar made since that holds focus's history (another machine's sync calendar) is
         // not busy time, as at connect: left out, and never read again.
         let histories = try ConnectedCalendarFetch.histories(change.added, client: fetch.client, endpoint: endpoint)
@@ -127,6 +131,24 @@ package struct CalendarRefresher {
             }
         }
         return (Set(change.added.map(\.url)), !removed.isEmpty)
+    }
+
+    /// Fetches the feeds never fetched here: subscribed on another machine, they arrived
+    /// through sync (README, "Two machines"). Until then such a feed is no busy time and
+    /// `calendar list` says it was not fetched yet; a failure is a warning, and the next sync or
+    /// refresh tries again. Returns whether busy time changed.
+    package func fetchArrivedFeeds(warn: (String) -> Void) -> Bool {
+        guard let calendars = try? db.calendars() else { return false }
+        var changed = false
+        for feed in calendars where !feed.connected && CalendarFeed.isFeed(source: feed.source)
+            && FeedState.decode(feed.feedState).notFetchedYet(eventCount: feed.eventCount) {
+            do {
+                changed = try refreshFeed(feed) || changed
+            } catch {
+                warn("calendar \(DisplayText(feed.name).string) is not fetched yet: \((error as? FocusError)?.description ?? "\(error)")")
+            }
+        }
+        return changed
     }
 
     static func label(_ feed: CalendarSummary) -> String {

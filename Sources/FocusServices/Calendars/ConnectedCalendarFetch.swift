@@ -54,7 +54,11 @@ package struct ConnectedCalendarFetch {
     package func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
         var state = FeedState.decode(calendar.fetchState)
         if let token = calendar.syncToken {
-            let changes = try client.changes(in: calendar.remoteURL, since: token, endpoint)
+            var changes = try client.changes(in: calendar.remoteURL, since: token, endpoint)
+            let stored = try db.connectedResources(calendarID: calendar.id)
+            if ConnectedReconcile.needed(changes, stored: stored, lastFetch: state.fetchedAt, now: env.now()) {
+                changes = ConnectedReconcile.reconciled(changes, listing: try client.members(of: calendar.remoteURL, endpoint), stored: stored)
+            }
             if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty {
                 try markFetched(calendar, token: changes.token ?? token, state: &state, db: db)
                 return .unchanged(events: calendar.eventCount)

@@ -197,7 +197,8 @@ extension PlanPublisher {
 
         private func record(_ want: WantedEvent, url: String, etag: String?) throws {
             try db.recordPublished(targetID: target.id, PublishedEvent(uid: want.uid, kind: want.kind, url: url, etag: etag,
-                                                                         fingerprint: want.fingerprint, end: want.end, start: want.start))
+                                                                         fingerprint: want.fingerprint, end: want.end, start: want.start,
+                                                                         content: want.content))
         }
 
         private func summaryOf(_ want: WantedEvent) -> String {
@@ -252,6 +253,8 @@ extension PlanPublisher {
     /// (each only in the version it wrote, `If-Match`), the others stay, and the target is
     /// forgotten. Returns how many were deleted.
     package func stop(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Int {
+        let lock = try PublishLock.acquire(database: env.databasePath)
+        defer { lock?.release() }
         // What the calendar holds now: events gone or written over by another machine are not
         // this focus's to delete; a block the person moved is deleted in its moved version.
         var ignored = Summary()

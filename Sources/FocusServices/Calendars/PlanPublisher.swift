@@ -55,8 +55,12 @@ package struct PlanPublisher {
             event.description = notes[block.subtaskID] ?? "Work block planned by focus."
             event.properties = ["CATEGORIES:focus", "TRANSP:OPAQUE", "X-FOCUS-BLOCK:" + (block.id.map(String.init) ?? event.uid)] + marks
             let text = ICSWriter.calendar(events: [event], stamp: now)
-            events.append(WantedEvent(uid: event.uid, kind: .block, fingerprint: Publication.fingerprint(text), end: event.end,
-                                      index: texts.count, start: event.start))
+            var want = WantedEvent(uid: event.uid, kind: .block, fingerprint: Publication.fingerprint(text), end: event.end,
+                                   index: texts.count, start: event.start)
+            // What a person reads in it, as the calendar's copy will be read back (`ServerCopy.content`).
+            want.content = PublishedCopyReader.copy(data: Data(text.utf8), url: "", etag: nil, local: env.calendar)
+                .map { Publication.fingerprint($0.content) }
+            events.append(want)
             texts.append(text)
             byUID[event.uid] = block
         }
@@ -85,6 +89,9 @@ package struct PlanPublisher {
     /// calendar that holds another machine's plan is not written to (`otherPlan` says so), unless
     /// `established` and the other machine is the one that gives way (`Publication.yields`).
     package func publish(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase, established: Bool = false) throws -> Summary {
+        // One writer at a time per database (`PublishLock`).
+        let lock = try PublishLock.acquire(database: env.databasePath)
+        defer { lock?.release() }
         let publisher = try db.publisherName()
         var summary = Summary()
         let before = try wanted(target, db: db, publisher: publisher)
@@ -95,23 +102,36 @@ package struct PlanPublisher {
             return summary
         }
         try db.setPublishToken(targetID: target.id, token)
-        try apply(review, target: target, db: db, blocks: before.blocks, summary: &summary)
+        let declined = try apply(review, target: target, db: db, blocks: before.blocks, summary: &summary)
         let (wanted, texts, _) = try self.wanted(target, db: db, publisher: publisher)
         // A moved block is recorded as the text focus would now write for it: the person's copy
         // is not written over.
         for move in review.moved {
             guard let want = wanted.first(where: { $0.uid == move.event.uid }) else { continue }
             try db.recordPublished(targetID: target.id, PublishedEvent(uid: want.uid, kind: .block, url: move.event.url, etag: move.etag,
-                                                                         fingerprint: want.fingerprint, end: move.time.end, start: move.time.start))
+                                                                         fingerprint: want.fingerprint, end: move.time.end, start: move.time.start,
+                                                                         content: move.event.content))
         }
         let actions = Publication.actions(wanted: wanted, published: try db.publishedEvents(targetID: target.id), now: env.now())
         summary.blocks = wanted.filter { $0.kind == .block }.count
         summary.sessions = wanted.count - summary.blocks
-        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)),
+        let writer = Writer(publisher: self, target: target, endpoint: endpoint, db: db, texts: texts, gone: Set(review.gone.map(\.uid)).subtracting(declined),
                             token: token, publisherName: publisher)
         try writer.perform(actions, summary: &summary)
+        if summary.created + summary.restored + summary.updated + summary.deleted > 0, let token {
+            try catchUp(target, since: token, endpoint: endpoint, db: db)
+        }
         try db.notePublication(targetID: target.id, at: env.now(), error: nil)
         return summary
+    }
+
+    /// Moves the publication's token past its own writes when they are all that changed since
+    /// the look (`Publication.onlyOwnWrites`); otherwise the next look reads them again.
+    private func catchUp(_ target: PublishTarget, since token: String, endpoint: CalDAVEndpoint, db: AppDatabase) throws {
+        guard let after = try? client.changes(in: target.url, since: token, endpoint), let next = after.token,
+              Publication.onlyOwnWrites(after, published: try db.publishedEvents(targetID: target.id), key: CalDAVHTTPClient.normalized)
+        else { return }
+        try db.setPublishToken(targetID: target.id, next)
     }
 
     /// What changed in the calendar since the last publication, reviewed; the calendar is made
@@ -156,7 +176,7 @@ package struct PlanPublisher {
     /// a server that is down, is the caller's to report).
     private func calendarIsGone(_ target: PublishTarget, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Bool {
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else { return false }
-        let home = CalDAVAccount(contextURL: account.url, principalURL: account.principalURL, homeURLs: account.homeURLs)
+        let home = account.discovered
         guard let calendars = try? client.calendars(home, endpoint) else { return false }
         let url = CalDAVHTTPClient.normalized(target.url)
         return !calendars.contains { CalDAVHTTPClient.normalized($0.url) == url }
@@ -165,11 +185,13 @@ package struct PlanPublisher {
     /// Stores what the review found: events gone or taken over there forgotten, new versions
     /// recorded, moved blocks pinned (then the plan is made again around them).
     private func apply(_ review: PublicationReview, target: PublishTarget, db: AppDatabase, blocks: [String: BlockView],
-                       summary: inout Summary) throws {
+                       summary: inout Summary) throws -> Set<String> {
+        let declining = Publication.declined(review.gone, published: try db.publishedEvents(targetID: target.id), now: env.now())
         for event in review.gone + review.lost { try db.forgetPublished(targetID: target.id, uid: event.uid) }
         for event in review.records { try db.recordPublished(targetID: target.id, event) }
         for event in review.edited where event.kind == .block {
-            summary.warnings.append("an event focus wrote (\(DisplayText(event.uid).string)) was changed in the calendar: left as it is (delete it there and focus writes it again).")
+            let name = blocks[event.uid].map { "'\(DisplayText($0.path).string)'" } ?? "an event focus wrote (\(DisplayText(event.uid).string))"
+            summary.warnings.append("\(name) was changed in the calendar: left as it is (delete it there and focus writes it again).")
         }
         var pinned = false
         for move in review.moved {
@@ -187,7 +209,29 @@ package struct PlanPublisher {
             summary.notes.append("\(DisplayText(block.path).string) is pinned at \(when), where it was moved in the calendar "
                 + "(`focus plan --unpin \(Quoted.shell(block.path))` lets focus plan it again).")
         }
-        if pinned { _ = Planning.replanIfStale(env, db) }
+        var declined: [(block: BlockView, uid: String)] = []
+        for event in declining {
+            guard let block = blocks[event.uid], let id = block.id,
+                  try db.declineSlot(blockID: id, until: env.calendar.startOfDay(env.calendar.day(of: block.start).adding(days: 1))) else { continue }
+            declined.append((block, event.uid))
+        }
+        if pinned || !declined.isEmpty { _ = Planning.replanIfStale(env, db) }
+        try sayDeclined(declined.map(\.block), db: db, summary: &summary)
+        return Set(declined.map(\.uid))
+    }
+
+    /// `Thesis/Draft: not at Tue 14:25 (deleted in the calendar); planned Wed 09:00`, once per
+    /// block deleted there, with the work's next block after the re-plan.
+    private func sayDeclined(_ declined: [BlockView], db: AppDatabase, summary: inout Summary) throws {
+        guard !declined.isEmpty else { return }
+        let now = env.now()
+        let ahead = try db.blocks(startingFrom: now).filter { $0.status == .planned && $0.start >= now }
+        for block in declined {
+            let at = RelativeTime.shortDateTime(block.start, calendar: env.calendar, now: now)
+            let next = ahead.filter { $0.subtaskID == block.subtaskID }.min { $0.start < $1.start }
+            let then = next.map { "planned " + RelativeTime.shortDateTime($0.start, calendar: env.calendar, now: now) } ?? "not planned again before its due date"
+            summary.notes.append("\(DisplayText(block.path).string): not at \(at) (deleted in the calendar); \(then).")
+        }
     }
 
     /// One line about a publication.

@@ -37,6 +37,9 @@ package enum Planning {
     /// out meetings the person declined by the same rule as the stored occurrences.
     package static func expand(_ content: String, _ name: String, _ from: Date, _ to: Date, _ zone: LocalCalendar,
                        attendance: AttendancePolicy) throws -> [BusyEvent] {
+        // A feed subscribed on another machine and not fetched here yet has no copy: no busy
+        // time until it is (README, "Two machines").
+        guard !content.isEmpty else { return [] }
         let document: ICSDocument
         do {
             document = try ICSReader.parse(content, detail: .busyTime)

@@ -43,6 +43,18 @@ extension SyncEngine.Summary {
         for label in kept {
             lines.append("warning: '\(DisplayText(label).string)' was deleted on one machine but holds work the other recorded: kept on both (`focus sync status`). To delete it again: \(DisplayText(Quoted.command("focus task rm", label, then: "--force")).string)")
         }
+        for label in deletedElsewhere {
+            let path = DisplayText(label).string
+            lines.append("'\(path)' was deleted in another app: archived here with its sessions, which still count (`focus task list --all`). To delete it with them: focus task rm '\(path)' --force")
+        }
+        for label in seriesTicked {
+            let path = DisplayText(label).string
+            lines.append("'\(path)' was ticked done in another app: this period's work is done here, and the series goes on (to end it: focus task rm '\(path)').")
+        }
+        for label in cameBack {
+            let path = DisplayText(label).string
+            lines.append("warning: '\(path)', deleted here, is back: another machine recorded work in it meanwhile (`focus sync status`). To delete it again: focus task rm '\(path)' --force")
+        }
         return lines + warnings.map { "warning: " + DisplayText($0).string }
     }
 }

@@ -44,6 +44,7 @@ extension SyncEngine {
             return false
         case let (.delete(uid, _, _), .written), let (.delete(uid, _, _), .missing):
             try db.recordSyncStates([], forgetting: [uid])
+            if !uid.hasPrefix("session-") { try db.noteDeletedHere([uid], at: env.now()) }
             summary.deletedThere += 1
         case (.delete, .changedOnServer):
             return false

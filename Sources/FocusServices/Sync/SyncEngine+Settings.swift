@@ -44,8 +44,9 @@ extension SyncEngine {
     /// event is written again without them).
     private func mergeSettings(_ target: SyncTarget, remote: SyncSettings?, etag: String?, stored: (settings: SyncSettings, etag: String?)?,
                                rewrite: Bool, endpoint: CalDAVEndpoint) throws -> (lines: [String], refused: Bool) {
-        let local = SyncSettings.localValues(config: configValues(env.config), daysOff: env.config.daysOff.map(\.description),
+        var local = SyncSettings.localValues(config: configValues(env.config), daysOff: env.config.daysOff.map(\.description),
                                              feeds: try travellingFeeds())
+        local.merge(SyncSettings.localPins(try db.travellingPins())) { here, _ in here }
         // Nothing to share yet (every setting as focus comes, no day off, no feed): nothing is
         // written, so a calendar only gets the settings event once there is a plan to share.
         if remote == nil, stored == nil, local == SyncSettings.localValues(config: configValues(FocusConfig()), daysOff: [], feeds: []) {
@@ -55,7 +56,7 @@ extension SyncEngine {
         var lines: [String] = []
         if !merge.apply.isEmpty {
             do {
-                lines += try applySettings(SyncSettings.changes(merge, local: local))
+                lines += try applySettings(SyncSettings.changes(merge, local: local), pins: SyncSettings.pinChanges(merge, local: local))
             } catch let error as FocusError {
                 // Not applied: nothing counts as agreed, so the next sync tries again.
                 return (["warning: the settings from the other machines were not applied here: \(error.description)"], false)
@@ -93,6 +94,18 @@ extension SyncEngine {
         return Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec / 1_000_000)
     }
 
+    /// Pins and unpins the blocks the other machines did (README, "Two machines": a block dragged
+    /// on the phone is pinned on every machine), and says so.
+    private func applyPins(_ pins: (pin: [SyncSettings.Pin], unpin: [String])) throws -> [String] {
+        guard !pins.pin.isEmpty || !pins.unpin.isEmpty else { return [] }
+        let applied = try db.applyPins(pins.pin, unpin: pins.unpin)
+        let now = env.now()
+        return applied.pinned.map { pin in
+            "\(DisplayText(pin.path).string) is pinned at \(RelativeTime.shortDateTime(pin.start, calendar: env.calendar, now: now)), "
+                + "as on the other machines (`focus plan --unpin \(Quoted.shell(pin.path))` lets focus plan it again)."
+        } + applied.unpinned.map { "\(DisplayText($0).string) is no longer pinned: unpinned on another machine." }
+    }
+
     /// The feeds subscribed here that travel: those with neither a CA file nor `--insecure`.
     private func travellingFeeds() throws -> [SyncSettings.Feed] {
         try db.calendars().compactMap { calendar in
@@ -106,7 +119,8 @@ extension SyncEngine {
     /// Applies what the other machines changed: the config file (checked whole before it is
     /// written, as `config set` does), feeds subscribed (fetched by the next `calendar
     /// refresh`, the daemon's included) and dropped; then plans again under the new settings.
-    private func applySettings(_ change: (config: [String: String], subscribe: [SyncSettings.Feed], drop: [String])) throws -> [String] {
+    private func applySettings(_ change: (config: [String: String], subscribe: [SyncSettings.Feed], drop: [String]),
+                               pins: (pin: [SyncSettings.Pin], unpin: [String])) throws -> [String] {
         var lines: [String] = []
         var config = env.config
         if !change.config.isEmpty {
@@ -142,9 +156,11 @@ extension SyncEngine {
                 lines.append("Removed calendar \(DisplayText(calendar.name).string): the other machines no longer subscribe to it.")
             }
         }
+        lines += try applyPins(pins)
         try db.markPlanStale()
         var updated = env
         updated.config = config
+        if !AttendanceReread.keys.isDisjoint(with: change.config.keys) { try AttendanceReread.run(updated, db) }
         _ = Planning.replanIfStale(updated, db)
         return lines
     }

@@ -41,6 +41,12 @@ package struct SyncEngine {
         package var unconverged = false
         /// What the settings from the other machines changed here (README, "Two machines").
         package var settings: [String] = []
+        /// Tasks and subtasks deleted in another app, archived here with their sessions.
+        package var deletedElsewhere: [String] = []
+        /// Tasks and subtasks deleted here that came back with work recorded elsewhere.
+        package var cameBack: [String] = []
+        /// Series of recurring work ticked done in another app: their current instance done here.
+        package var seriesTicked: [String] = []
 
         package init() {}
     }
@@ -154,8 +160,9 @@ package struct SyncEngine {
         let unified = SyncPlan.unify(local: local, entries: SyncPlan.nestedParents(read.entries, local: local, states: states), states: states)
         let touched = SyncPlan.touched(unified.entries, states: states, local: unified.local)
         let bases = try db.syncBases(touched.filter { states[$0] != nil })
-        let input = RoundInput(calendarURL: target.url, entries: unified.entries, states: states, local: unified.local,
+        var input = RoundInput(calendarURL: target.url, entries: unified.entries, states: states, local: unified.local,
                                touched: touched, bases: bases, now: env.now(), renamedParents: unified.renamedParents)
+        input.deletedHere = try db.deletedHere()
         observed.plan = SyncPlan.decide(input, decode: decode)
         observed.readAs = readAs
         observed.undecodable = read.undecodable
@@ -181,6 +188,9 @@ package struct SyncEngine {
         summary.warnings += applied.skipped
         summary.conflicts += plan.conflicts.filter { $0.conflict.field != "deleted" }.count
         summary.kept += plan.kept
+        summary.deletedElsewhere += plan.deletedElsewhere
+        summary.cameBack += plan.cameBack
+        summary.seriesTicked += plan.seriesTicked
         try db.recordConflicts(plan.conflicts + applied.unapplied, at: env.now())
         return applied.waits ? token : observed.changes.token
     }

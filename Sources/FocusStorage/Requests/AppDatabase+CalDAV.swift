@@ -24,6 +24,13 @@ package struct StoredAccount: Sendable, Equatable {
     package var lastChangeAt: Date? = nil
     /// The principal's own addresses (`mailto:…`), as discovery found them.
     package var addresses: [String] = []
+    /// The principal's scheduling inbox and outbox (`CalDAVAccount.schedulingURLs`).
+    package var schedulingURLs: [String] = []
+
+    /// The account as discovery found it, for listing its calendars again.
+    package var discovered: CalDAVAccount {
+        CalDAVAccount(contextURL: url, principalURL: principalURL, homeURLs: homeURLs, addresses: addresses, schedulingURLs: schedulingURLs)
+    }
 }
 
 /// A calendar read from a CalDAV account.
@@ -73,18 +80,21 @@ extension AppDatabase {
     /// given. Returns its id.
     /// A connect is a new choice: `calendarNames` replaces the one kept and nothing stays excluded.
     package func saveAccount(url: String, principalURL: String, homeURLs: [String], user: String, passwordCommand: String?,
-                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, addresses: [String] = [], at now: Date) throws(FocusError) -> Int64 {
+                             caFile: String?, insecure: Bool, calendarNames: [String]? = nil, addresses: [String] = [],
+                             schedulingURLs: [String] = [], at now: Date) throws(FocusError) -> Int64 {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames, addresses)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO calendarAccount (url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, connectedAt, calendarNames, addresses,
+                                             schedulingUrls)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (url, user) DO UPDATE SET
                   principalUrl = excluded.principalUrl, homeUrls = excluded.homeUrls,
                   passwordCommand = ifnull(excluded.passwordCommand, passwordCommand),
                   caFile = excluded.caFile, insecure = excluded.insecure, connectedAt = excluded.connectedAt,
-                  calendarNames = excluded.calendarNames, addresses = excluded.addresses, excludedUrls = '', lastChange = '', lastChangeAt = NULL
+                  calendarNames = excluded.calendarNames, addresses = excluded.addresses, excludedUrls = '', lastChange = '', lastChangeAt = NULL,
+                  schedulingUrls = excluded.schedulingUrls
                 """, arguments: [url, principalURL, homeURLs.joined(separator: "\n"), user, passwordCommand, caFile, insecure ? 1 : 0, now.unixSeconds,
-                                 calendarNames.map { $0.joined(separator: "\n") }, addresses.joined(separator: "\n")])
+                                 calendarNames.map { $0.joined(separator: "\n") }, addresses.joined(separator: "\n"), schedulingURLs.joined(separator: "\n")])
             return try Int64.fetchOne(db, sql: "SELECT id FROM calendarAccount WHERE url = ? AND user = ?", arguments: [url, user]) ?? db.lastInsertedRowID
         }
     }
@@ -92,7 +102,8 @@ extension AppDatabase {
     package func accounts() throws(FocusError) -> [StoredAccount] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt, addresses
+                SELECT id, url, principalUrl, homeUrls, user, passwordCommand, caFile, insecure, calendarNames, excludedUrls, lastChange, lastChangeAt, addresses,
+                       schedulingUrls
                 FROM calendarAccount ORDER BY connectedAt DESC, id DESC
                 """).map { row in
                 let lines = { (column: Row.Column) in row.text(column).split(separator: "\n").map(String.init) }
@@ -101,7 +112,7 @@ extension AppDatabase {
                               passwordCommand: row.optionalText("passwordCommand"), caFile: row.optionalText("caFile"), insecure: row.bool("insecure"),
                               calendarNames: row.optionalText("calendarNames").map { $0.split(separator: "\n").map(String.init) },
                               excludedURLs: Set(lines("excludedUrls")), lastChange: lines("lastChange"), lastChangeAt: row.optionalDate("lastChangeAt"),
-                              addresses: lines("addresses"))
+                              addresses: lines("addresses"), schedulingURLs: lines("schedulingUrls"))
             }
         }
     }
@@ -326,13 +337,23 @@ extension AppDatabase {
         try write { db in try db.execute(sql: "DELETE FROM publishTarget WHERE id = ?", arguments: [id]) }
     }
 
+    /// A connected calendar's stored members, their addresses and entity tags (no data).
+    package func connectedResources(calendarID: Int64) throws(FocusError) -> [RemoteResource] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT url, etag FROM calendarResource WHERE calendarId = ?", arguments: [calendarID]).map {
+                RemoteResource(url: $0.text("url"), etag: $0.optionalText("etag"), data: nil)
+            }
+        }
+    }
+
     package func publishedEvents(targetID: Int64) throws(FocusError) -> [PublishedEvent] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT uid, kind, url, etag, fingerprint, endedAt, startedAt FROM publishedEvent WHERE targetId = ? ORDER BY uid",
-                             arguments: [targetID]).map { row in
+            try Row.fetchAll(db, sql: """
+                SELECT uid, kind, url, etag, fingerprint, endedAt, startedAt, content FROM publishedEvent WHERE targetId = ? ORDER BY uid
+                """, arguments: [targetID]).map { row in
                 PublishedEvent(uid: row.text("uid"), kind: PublishedEvent.Kind(rawValue: row.text("kind")) ?? .block, url: row.text("url"),
                                etag: row.optionalText("etag"), fingerprint: row.text("fingerprint"), end: row.date("endedAt"),
-                               start: row.optionalDate("startedAt"))
+                               start: row.optionalDate("startedAt"), content: row.optionalText("content"))
             }
         }
     }
@@ -342,11 +363,12 @@ extension AppDatabase {
     package func recordPublished(targetID: Int64, _ event: PublishedEvent) throws(FocusError) {
         try write { db in
             try db.execute(sql: """
-                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt, startedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO publishedEvent (targetId, uid, kind, url, etag, fingerprint, endedAt, startedAt, content)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (targetId, uid) DO UPDATE SET kind = excluded.kind, url = excluded.url, etag = excluded.etag,
-                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt, startedAt = excluded.startedAt
+                  fingerprint = excluded.fingerprint, endedAt = excluded.endedAt, startedAt = excluded.startedAt, content = excluded.content
                 """, arguments: [targetID, event.uid, event.kind.rawValue, event.url, event.etag, event.fingerprint, event.end.unixSeconds,
-                                  event.start?.unixSeconds])
+                                  event.start?.unixSeconds, event.content])
         }
     }
 

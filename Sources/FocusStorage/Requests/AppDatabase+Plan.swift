@@ -216,6 +216,7 @@ extension AppDatabase {
                 }
             }
         }
+        events += try declinedSlots(db, now: now)
         var input = ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
                                 subtasks: subtasks, running: running, events: events)
         input.allDayEvents = allDay

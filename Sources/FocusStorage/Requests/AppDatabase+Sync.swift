@@ -32,6 +32,8 @@ package struct AppliedSync: Sendable {
     package var inserted = 0
     package var updated = 0
     package var deleted = 0
+    /// Tasks and subtasks archived here, deleted in another app (`LocalSyncChange.archive`).
+    package var archived = 0
     /// Items that could not be applied (a session whose task is nowhere), with the reason.
     package var skipped: [String] = []
     /// Their UIDs: no version is agreed for them, so the next sync tries again (and never
@@ -268,6 +270,23 @@ extension AppDatabase {
         for uid in gone { try forget.execute(arguments: [uid]) }
     }
 
+    // MARK: Deleted here
+
+    /// Notes tasks and subtasks this machine deleted there; those older than 30 days are
+    /// forgotten.
+    package func noteDeletedHere(_ uids: [String], at now: Date) throws(FocusError) {
+        guard !uids.isEmpty else { return }
+        try write { db in
+            try db.execute(sql: "DELETE FROM syncDeleted WHERE at < ?", arguments: [now.unixSeconds - 30 * 86_400])
+            for uid in uids { try db.execute(sql: "INSERT OR REPLACE INTO syncDeleted (uid, at) VALUES (?, ?)", arguments: [uid, now.unixSeconds]) }
+        }
+    }
+
+    /// The tasks and subtasks this machine deleted there in the last 30 days.
+    package func deletedHere() throws(FocusError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT uid FROM syncDeleted")) }
+    }
+
     // MARK: Conflicts
 
     package func recordConflicts(_ conflicts: [(label: String, conflict: SyncConflict)], at now: Date) throws(FocusError) {
@@ -406,7 +425,7 @@ extension AppDatabase {
                 SELECT t.syncUid, t.title, t.notes, t.archived, t.modifiedAt, t.createdAt,
                        d.id AS standIn, d.due, d.estimateSeconds, d.done, d.modifiedAt AS standInModified
                 FROM task t LEFT JOIN subtask d ON d.taskId = t.id AND d.syncUid = t.syncUid || '#due'
-                WHERE t.syncUid IS NOT NULL
+                WHERE t.syncUid IS NOT NULL AND t.deletedElsewhere = 0
                 """) {
                 let uid = row.text("syncUid")
                 let standIn = row.storedInteger("standIn") != nil
@@ -421,7 +440,7 @@ extension AppDatabase {
                        s.earliestMinutes, s.done, s.modifiedAt, s.createdAt, s.priority, s.maxPerDaySeconds, s.every, s.onDay,
                        s.periodStart, series.syncUid AS seriesUid
                 FROM subtask s JOIN task t ON t.id = s.taskId LEFT JOIN subtask series ON series.id = s.seriesId
-                WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND s.syncUid <> t.syncUid || '#due'
+                WHERE s.syncUid IS NOT NULL AND t.syncUid IS NOT NULL AND s.syncUid <> t.syncUid || '#due' AND s.deletedElsewhere = 0
                 """) {
                 let uid = row.text("syncUid")
                 var subtask = SyncedSubtask(
@@ -511,6 +530,8 @@ extension AppDatabase {
                 // An instance of recurring work after its series, which it points to.
                 case let .upsert(.subtask(s)) where s.seriesUID != nil: 2
                 case let .upsert(item): [SyncKind.task: 0, .subtask: 1, .session: 3][item.kind] ?? 4
+                case .archive: 4
+                case .completeInstance: 4
                 case let .delete(_, kind): [SyncKind.session: 5, .subtask: 6, .task: 7][kind] ?? 8
                 }
             }
@@ -525,6 +546,16 @@ extension AppDatabase {
                         applied.skippedUIDs.insert(item.uid)
                         applied.unapplied.append((reason, SyncConflict(uid: item.uid, field: "not applied", local: "", remote: reason, chosen: .local)))
                     }
+                case let .completeInstance(seriesUID):
+                    // The earliest open instance is the current one (`RecurringWork`).
+                    try db.execute(sql: """
+                        UPDATE subtask SET done = 1 WHERE id = (SELECT i.id FROM subtask i JOIN subtask s ON s.id = i.seriesId
+                          WHERE s.syncUid = ? AND i.done = 0 ORDER BY i.periodStart LIMIT 1)
+                        """, arguments: [seriesUID])
+                case let .archive(uid, kind):
+                    let closed = kind == .task ? "archived = 1" : "done = 1"
+                    try db.execute(sql: "UPDATE \(AppDatabase.table(kind)) SET \(closed), deletedElsewhere = 1 WHERE syncUid = ?", arguments: [uid])
+                    applied.archived += db.changesCount
                 case let .delete(uid, kind):
                     let table = AppDatabase.table(kind)
                     // A session that is running now keeps its task and subtask until it ends.
@@ -541,12 +572,26 @@ extension AppDatabase {
                 }
             }
             try AppDatabase.record(states.filter { !applied.skippedUIDs.contains($0.uid) }, forgetting: gone.filter { !applied.skippedUIDs.contains($0) }, db)
+            try AppDatabase.purgeEmptyDeletedElsewhere(db)
             if untouched { applied.fingerprint = try AppDatabase.localFingerprint(db) }
             return applied
         }
     }
 
     private enum Upserted { case inserted, updated, skipped(String) }
+
+    /// A task or subtask kept for its sessions after another app deleted it goes once none of
+    /// its sessions is left (deleted there too, or here): there is nothing left to keep, and a
+    /// machine that read both deletions at once never kept it (README, "Two machines").
+    static func purgeEmptyDeletedElsewhere(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM subtask WHERE deletedElsewhere = 1 AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.subtaskId = subtask.id)
+            """)
+        try db.execute(sql: """
+            DELETE FROM task WHERE deletedElsewhere = 1 AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.taskId = task.id)
+              AND NOT EXISTS (SELECT 1 FROM subtask WHERE subtask.taskId = task.id)
+            """)
+    }
 
     /// The columns of recurring work an arriving subtask sets (README, "Planning"): a series'
     /// rule; an instance's series (when this machine has it) and period.
@@ -660,6 +705,11 @@ extension AppDatabase {
             try applyTags(s, db)
         }
         try db.execute(sql: "UPDATE \(table) SET modifiedAt = ? WHERE syncUid = ?", arguments: [item.modified, item.uid])
+        if item.kind != .session {
+            // Back there (made again, or adopted by title): it travels again.
+            try db.execute(sql: "UPDATE \(table) SET deletedElsewhere = 0 WHERE syncUid = ? AND deletedElsewhere = 1", arguments: [item.uid])
+            try db.execute(sql: "DELETE FROM syncDeleted WHERE uid = ?", arguments: [item.uid])
+        }
         if case .inserted = result { try moveIfKindChanged(item, db) }
         return result
     }

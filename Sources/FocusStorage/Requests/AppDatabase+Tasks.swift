@@ -181,10 +181,16 @@ extension AppDatabase {
                     return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
                 }.map(\.overview)
             }
+            // Deleted in another app, kept here (README, "Two machines"): only `--all` lists them.
+            let elsewhere = all ? Set(try Int64.fetchAll(db, sql: "SELECT id FROM subtask WHERE deletedElsewhere = 1")) : []
             return tasks.map { row in
                 let task = FocusTask(row: row)
-                return TaskOverview(task: task, loggedSeconds: row.seconds("loggedSeconds"), sessionCount: row.count("sessionCount"),
-                                    subtasks: subRows[task.id ?? 0] ?? [])
+                var subtasks = subRows[task.id ?? 0] ?? []
+                for i in subtasks.indices where elsewhere.contains(subtasks[i].subtask.id ?? 0) { subtasks[i].deletedElsewhere = true }
+                var overview = TaskOverview(task: task, loggedSeconds: row.seconds("loggedSeconds"), sessionCount: row.count("sessionCount"),
+                                            subtasks: subtasks)
+                overview.deletedElsewhere = row.bool("deletedElsewhere")
+                return overview
             }
         }
     }

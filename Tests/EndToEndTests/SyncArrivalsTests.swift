@@ -1,0 +1,36 @@
+import FocusCoreTestSupport
+import Foundation
+import Testing
+
+/// Issue #40: a change that reaches the other machine must work there. Tuesday 24 November
+/// 2026, 23:00 in Berlin: the plan's first free time is Wednesday 08:00.
+private let now = "2026-11-24T23:00:00+01:00"
+private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": now, "TZ": "Europe/Berlin"]
+
+@Suite("what arrives through sync works there (Radicale)", .serialized,
+       .enabled(if: RadicaleServer.available, Comment(rawValue: RadicaleServer.missing)))
+struct SyncArrivalsTests {
+    @Test("a feed subscribed on the laptop is fetched by the desktop's sync and is busy time there; before that it is none and says so")
+    func aFeedFromTheOtherMachineIsFetchedBySync() async throws {
+        let server = try RadicaleServer()
+        let feed = try FeedServer()
+        defer { feed.stop() }
+        // Wednesday 08:00–12:00 in Berlin is taken.
+        try feed.setFeed(RadicaleServer.event(uid: "fair@example.org", summary: "Book fair", start: "20261125T070000Z", end: "20261125T110000Z"))
+        let laptop = try Sandbox(), desktop = try Sandbox()
+        defer { laptop.remove(); desktop.remove() }
+        let command = "printf '%s\\n' '\(server.password)'"
+        #expect(try await laptop.run(["calendar", "subscribe", feed.url(), "--name", "Fair"], env: direct).code == 0)
+        #expect(try await desktop.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
+        for sandbox in [laptop, desktop] {
+            #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
+        }
+        #expect(try await laptop.run(["sync", "setup", "Focus"], env: direct).code == 0)
+        let setup = try await desktop.run(["sync", "setup", "Focus"], env: direct)
+        #expect(setup.code == 0 && setup.out.contains("Subscribed to calendar Fair"), "\(setup.out) \(setup.err)")
+        let list = try await desktop.run(["calendar", "list"], env: direct).out
+        #expect(list.contains("Fair") && !list.contains("not fetched yet"), "fetched by the sync: \(list)")
+        let plan = try await desktop.run(["plan", "--json"], env: direct)
+        #expect(plan.code == 0 && plan.out.contains("\"start\": \"2026-11-25T11:00:00Z\""), "planned after the fair: \(plan.out) \(plan.err)")
+    }
+}
