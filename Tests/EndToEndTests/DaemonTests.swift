@@ -95,7 +95,7 @@ extension DaemonTests {
         let shell = """
             recorder=$1 record=$2 err=$3 db=$4 later=$5
             wait_for() { n=0; while [ $n -lt 600 ] && ! eval "$1"; do sleep 0.1; n=$((n + 1)); done; }
-            t0=$(date +%s); "$0" daemon 2>"$err" & p=$!
+            : > "$err"; t0=$(date +%s); "$0" daemon 2>"$err" & p=$!
             wait_for 'grep -q "Chapter 1 — 50 min block starts now" "$err"'
             /usr/bin/python3 "$recorder" "$record" & r=$!
             wait_for 'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true'
@@ -137,7 +137,7 @@ extension DaemonTests {
         // Until both notices reached the terminal (at most 60 s), then SIGTERM.
         let err = s.dir.appendingPathComponent("daemon.err").path
         let shell = """
-            "$0" daemon 2>"$1" & p=$!; n=0
+            : > "$1"; "$0" daemon 2>"$1" & p=$!; n=0
             while [ $n -lt 600 ] && [ "$(grep -c '^🔔 .*block starts now' "$1")" -lt 2 ]; do sleep 0.1; n=$((n + 1)); done
             kill -TERM $p; wait $p; c=$?; cat "$1" >&2; exit $c
             """

@@ -10,7 +10,7 @@ private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS":
 @Suite("what arrives through sync works there (Radicale)", .serialized,
        .enabled(if: RadicaleServer.available, Comment(rawValue: RadicaleServer.missing)))
 struct SyncArrivalsTests {
-    @Test("a feed subscribed on the laptop is fetched by the desktop's sync and is busy time there; before that it is none and says so")
+    @Test("a feed subscribed on the laptop arrives on the desktop as no busy time that says it is not fetched yet, until the person there says yes to it")
     func aFeedFromTheOtherMachineIsFetchedBySync() async throws {
         let server = try RadicaleServer()
         let feed = try FeedServer()
@@ -28,8 +28,16 @@ struct SyncArrivalsTests {
         #expect(try await laptop.run(["sync", "setup", "Focus"], env: direct).code == 0)
         let setup = try await desktop.run(["sync", "setup", "Focus"], env: direct)
         #expect(setup.code == 0 && setup.out.contains("Subscribed to calendar Fair"), "\(setup.out) \(setup.err)")
+        // Not set up by the person on this machine: never contacted unasked (the stored-settings
+        // rule, issue #39), and no failure either (issue #40): no busy time, and it says so.
         let list = try await desktop.run(["calendar", "list"], env: direct).out
-        #expect(list.contains("Fair") && !list.contains("not fetched yet"), "fetched by the sync: \(list)")
+        #expect(list.contains("Fair") && list.contains("not fetched yet"), "\(list)")
+        let before = try await desktop.run(["plan", "--json"], env: direct)
+        #expect(before.code == 0 && before.out.contains("\"start\": \"2026-11-25T07:00:00Z\""), "\(before.out) \(before.err)")
+        // The person says yes by subscribing to it here too: fetched, and busy time from then on.
+        #expect(try await desktop.run(["calendar", "subscribe", feed.url(), "--name", "Fair"], env: direct).code == 0)
+        let fetched = try await desktop.run(["calendar", "list"], env: direct).out
+        #expect(fetched.contains("Fair") && !fetched.contains("not fetched yet"), "\(fetched)")
         let plan = try await desktop.run(["plan", "--json"], env: direct)
         #expect(plan.code == 0 && plan.out.contains("\"start\": \"2026-11-25T11:00:00Z\""), "planned after the fair: \(plan.out) \(plan.err)")
     }
