@@ -90,7 +90,8 @@ extension PlanRefusal {
             if let previous = change.previous {
                 // The same focus logged and work promised as now: only the edited fields differ.
                 let spent = (change.current.estimateSeconds ?? 0) - item.remainingSeconds
-                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
+                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent,
+                                                                         syncName: item.syncName),
                                                 credit: 0, calendar: rules.calendar), old.due > now {
                     before.append(old)
                 }

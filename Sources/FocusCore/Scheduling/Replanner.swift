@@ -6,11 +6,15 @@ package struct PlanSubtask: Sendable, Equatable {
     /// `Thesis/Chapter 2`.
     package var label: String
     package var loggedSeconds: Int
+    /// Its sync name (UID) when it has one: with the label, what orders equal work the same way
+    /// on every machine.
+    package var syncName: String?
 
-    package init(subtask: Subtask, label: String, loggedSeconds: Int) {
+    package init(subtask: Subtask, label: String, loggedSeconds: Int, syncName: String? = nil) {
         self.subtask = subtask
         self.label = label
         self.loggedSeconds = loggedSeconds
+        self.syncName = syncName
     }
 }
 
@@ -199,7 +203,7 @@ package enum Replanner {
                 items.append(item)
             }
         }
-        overdue.sort { ($0.due, $0.itemID) < ($1.due, $1.itemID) }
+        overdue.sort { ($0.due, $0.label, $0.itemID) < ($1.due, $1.label, $1.itemID) }
         undated.sort { ($0.label, $0.itemID) < ($1.label, $1.itemID) }
         var busy = Buffer.widen(input.events, by: input.rules.bufferSeconds) + input.allDayEvents
         let pause = Double(input.rules.breakSeconds)
@@ -217,10 +221,12 @@ package enum Replanner {
     package static func workItem(_ entry: PlanSubtask, credit: Int, calendar: LocalCalendar) -> WorkItem? {
         let s = entry.subtask
         guard let id = s.id, let estimate = s.estimateSeconds, let due = s.due else { return nil }
-        return WorkItem(
+        var item = WorkItem(
             id: id, label: entry.label, remainingSeconds: estimate - entry.loggedSeconds - credit,
             notBefore: s.startDate.map(calendar.startOfDay), due: due, spanSeconds: s.spanSeconds, earliest: s.earliest,
             priority: s.priority.rawValue)
+        item.syncName = entry.syncName
+        return item
     }
 
     /// What counts against each subtask's daily cap besides new blocks: focus logged today,

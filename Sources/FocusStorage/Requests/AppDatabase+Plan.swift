@@ -175,14 +175,17 @@ extension AppDatabase {
         var titles: [Int64: (task: String, subtask: String)] = [:]
         var subtasks: [PlanSubtask] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT \(Subtask.selection), task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
+            SELECT \(Subtask.selection), task.title AS taskTitle, subtask.syncUid AS syncUid
+            FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL
+            ORDER BY task.title, subtask.title, subtask.syncUid
             """) {
             let s = Subtask(row: row)
             guard RecurringWork.isPlanned(s, now: now) else { continue }
             let taskTitle = row.text("taskTitle")
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds")))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds"),
+                                        syncName: row.optionalText("syncUid")))
         }
 
         var sessions: [TimeLog] = []

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import FocusCore
+
+/// #41, "Defaults a person accepts": with the settings a newcomer has, the plan fits a working
+/// week (Monday to Friday 09:00–17:00, lunch free, at most 4h of one subtask a day), keeps the
+/// Pomodoro rhythm (a long break after every 4 blocks in a row) and puts blocks on 5-minute marks.
+struct PlanningDefaultsTests: SchedulerTestHelpers {
+    let rules = SchedulingRules(config: FocusConfig(), calendar: SchedulerFixtures.berlin)
+
+    func item(_ id: Int64, _ title: String, _ seconds: Int, due: String) -> WorkItem {
+        var item = WorkItem(id: id, label: "Thesis/\(title)", remainingSeconds: seconds, due: local(due))
+        item.maxPerDaySeconds = rules.maxPerDaySeconds
+        return item
+    }
+
+    /// The three subtasks, seen by a newcomer on Monday morning.
+    var newcomerPlan: Schedule {
+        // Monday 7 Dec 2026, 08:25:37: a time with seconds.
+        let now = local("2026-12-07 08:25:37")
+        return Scheduler.plan(items: [
+            item(1, "Outline", 45 * 60, due: "2026-12-08 17:00"),
+            item(2, "Draft", 2 * 3600, due: "2026-12-10 17:00"),
+            item(3, "Chapter", 6 * 3600, due: "2026-12-11 17:00"),
+        ], busy: [], now: now, rules: rules)
+    }
+
+    @Test func aNewcomersPlanFitsAWorkingWeekWithLunchFree() {
+        let plan = newcomerPlan
+        #expect(plan.atRisk.isEmpty)
+        #expect(plan.blocks.reduce(0) { $0 + $1.seconds } == (45 + 120 + 360) * 60)
+        for block in plan.blocks {
+            let day = berlin.day(of: block.start)
+            #expect(day.weekday != 0 && day.weekday != 6, "a block on a weekend: \(block)")
+            let start = berlin.timeOfDay(of: block.start).minutes
+            let end = berlin.timeOfDay(of: block.end).minutes
+            #expect(start >= 9 * 60 && end <= 17 * 60, "outside 09:00–17:00: \(block)")
+            #expect(end <= 12 * 60 || start >= 13 * 60, "over lunch: \(block)")
+        }
+        // As early as possible within those limits: Monday at 09:00.
+        #expect(plan.blocks.first?.start == local("2026-12-07 09:00"))
+        // No subtask gets more than 4h on one day.
+        var perDay: [String: Int] = [:]
+        for block in plan.blocks { perDay["\(block.itemID) \(berlin.day(of: block.start))", default: 0] += block.seconds }
+        #expect(perDay.values.allSatisfy { $0 <= 4 * 3600 }, "\(perDay)")
+    }
+
+    @Test func blocksBeginAndEndOnFiveMinuteMarks() {
+        var odd = item(4, "Odd", 32 * 60 + 17, due: "2026-12-08 17:00")
+        odd.spanSeconds = 23 * 60
+        let plan = Scheduler.plan(items: [odd] , busy: [busy("2026-12-07 09:00", "2026-12-07 09:13:20")],
+                                  now: local("2026-12-07 08:59:41"), rules: rules)
+        #expect(!plan.blocks.isEmpty)
+        for block in newcomerPlan.blocks + plan.blocks {
+            #expect(Int(block.start.timeIntervalSince1970) % 300 == 0 && Int(block.end.timeIntervalSince1970) % 300 == 0, "\(block)")
+        }
+        // After an event ending 09:13:20, the first block starts at 09:15, never 09:14.
+        #expect(plan.blocks.first?.start == local("2026-12-07 09:15"))
+    }
+
+    /// Long breaks (15 minutes up to an hour) between blocks of one plan, checking that no more
+    /// than 4 blocks come in a row and that the others are a short break (5 minutes) apart.
+    func longBreaks(_ blocks: [PlannedBlock]) -> Int {
+        var inARow = 1
+        var longBreaks = 0
+        for (a, b) in zip(blocks, blocks.dropFirst()) {
+            let gap = b.start.timeIntervalSince(a.end)
+            if gap >= 900 || berlin.day(of: a.start) != berlin.day(of: b.start) {
+                if gap >= 900 && gap < 3600 { longBreaks += 1 }
+                inARow = 1
+                continue
+            }
+            #expect(gap == 300, "a break of \(gap) s between \(a) and \(b)")
+            inARow += 1
+            #expect(inARow <= 4, "more than 4 blocks in a row, up to \(b)")
+        }
+        return longBreaks
+    }
+
+    @Test func aLongBreakFollowsEveryFourBlocksInARowAndAShortOneTheOthers() {
+        #expect(longBreaks(newcomerPlan.blocks) > 0)
+        // A morning of one subtask alone: 09:00–10:55 four blocks, a long break, then on.
+        var long = item(5, "Long", 3 * 3600, due: "2026-12-07 17:00")
+        long.maxPerDaySeconds = nil
+        let alone = Scheduler.plan(items: [long], busy: [], now: local("2026-12-07 07:00"), rules: rules).blocks
+        #expect(longBreaks(alone) >= 1)
+        #expect(alone.count >= 5 && alone[3].end == local("2026-12-07 10:55") && alone[4].start == local("2026-12-07 11:10"))
+    }
+}
