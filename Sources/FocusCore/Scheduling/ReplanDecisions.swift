@@ -17,12 +17,19 @@ extension RunningWork {
 }
 
 /// Which rows a new plan keeps: a new block identical (subtask, start, end, to the second) to a
-/// replaced one keeps that block's id, so ids people saw (`#12`) stay valid across re-plans.
+/// replaced one keeps that block's id, so ids people saw (`#12`) stay valid across re-plans; so
+/// does a block of the same subtask moved within its local day (README, "Planning": the
+/// published event is updated, not replaced), the subtask's remaining blocks of a day paired
+/// with its new ones of that day in time order.
 package enum BlockIdentity {
-    /// The new plan's blocks as rows (`id` nil for a row to insert), and the ids of the replaced
-    /// blocks no new block kept (rows to delete).
-    package static func assign(_ planned: [PlannedBlock], replacing replaced: [ScheduledBlock]) -> (blocks: [ScheduledBlock], removed: [Int64]) {
+    /// The new plan's blocks as rows (`id` nil for a row to insert), the ids of the replaced
+    /// blocks no new block kept (rows to delete), and the kept ids whose times changed (rows to
+    /// update; their reminders are due again at the new time).
+    package static func assign(_ planned: [PlannedBlock], replacing replaced: [ScheduledBlock], calendar: LocalCalendar)
+        -> (blocks: [ScheduledBlock], removed: [Int64], moved: [Int64])
+    {
         struct Key: Hashable { let subtask: Int64, start: Int64, end: Int64 }
+        struct Day: Hashable { let subtask: Int64, day: LocalDate }
         func seconds(_ date: Date) -> Int64 { TimeRange.seconds(date.timeIntervalSince1970) }
         var reusable: [Key: [Int64]] = [:]
         for block in replaced {
@@ -39,7 +46,24 @@ package enum BlockIdentity {
             }
             blocks.append(ScheduledBlock(id: id, subtaskID: block.itemID, startedAt: block.start, endedAt: block.end))
         }
-        return (blocks, reusable.values.joined().sorted())
+        // Blocks moved within their day: the rest of each subtask's day, paired in time order.
+        let left = Set(reusable.values.joined())
+        var waiting: [Day: [ScheduledBlock]] = [:]
+        for block in replaced.sorted(by: { ($0.startedAt, $0.id ?? 0) < ($1.startedAt, $1.id ?? 0) })
+        where block.id.map(left.contains) ?? false {
+            waiting[Day(subtask: block.subtaskID, day: calendar.day(of: block.startedAt)), default: []].append(block)
+        }
+        var moved: [Int64] = []
+        for index in blocks.indices where blocks[index].id == nil {
+            let day = Day(subtask: blocks[index].subtaskID, day: calendar.day(of: blocks[index].startedAt))
+            guard var candidates = waiting[day], !candidates.isEmpty else { continue }
+            let old = candidates.removeFirst()
+            waiting[day] = candidates
+            blocks[index].id = old.id
+            if let id = old.id { moved.append(id) }
+        }
+        let kept = Set(blocks.compactMap(\.id))
+        return (blocks, left.filter { !kept.contains($0) }.sorted(), moved.sorted())
     }
 }
 
