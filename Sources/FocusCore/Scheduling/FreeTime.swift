@@ -173,7 +173,7 @@ struct FreeTime {
 
     /// Takes a placed block and the break on both sides of it out of the free span holding it
     /// (after it the long break when it is the `run`-th block in a row and `run` is a multiple
-    /// of `cycles`). Spans on the far side of a busy event keep their time: an event separates
+    /// of `cycles`; before it, with `cycles`, always the long break). Spans on the far side of a busy event keep their time: an event separates
     /// two blocks as well as a break does.
     mutating func occupy(_ block: MinuteSpan, day index: Int, run: Int = 1) {
         guard index >= 0, index < days.count else { return }
@@ -187,7 +187,9 @@ struct FreeTime {
         guard low < spans.count, spans[low].start <= block.start else { return }
         let span = spans[low]
         var pieces: [MinuteSpan] = []
-        let left = MinuteSpan(start: span.start, end: min(span.end, block.start - pause), run: span.run)
+        // With the Pomodoro rhythm, work placed later before this block keeps a long break from
+        // it: it never joins the block's row, whose count is already fixed.
+        let left = MinuteSpan(start: span.start, end: min(span.end, block.start - (cycles == nil ? pause : longPause)), run: span.run)
         let resets = cycles.map { run % $0 == 0 } ?? false
         let right = MinuteSpan(start: max(span.start, block.end + pause(after: run)), end: span.end, run: resets ? 0 : run)
         if left.length >= threshold { pieces.append(left) }

@@ -87,3 +87,44 @@ struct PlanningDefaultsTests: SchedulerTestHelpers {
         #expect(alone.count >= 5 && alone[3].end == local("2026-12-07 10:55") && alone[4].start == local("2026-12-07 11:10"))
     }
 }
+
+/// The Pomodoro rhythm, lunch and 5-minute marks on the random instances of the property tests.
+struct RhythmPropertyTests {
+    @Test(arguments: SchedulerPropertyTests.groups)
+    func blocksKeepTheirMarksLunchAndTheLongBreakOnRandomInstances(group: Int) {
+        var blocks = 0
+        for seed in SchedulerPropertyTests.seeds(group) {
+            let instance = RandomSchedulingInstance(seed: seed)
+            var rules = instance.rules
+            rules.grainMinutes = 5
+            rules.cycles = 4
+            rules.breakSeconds = max(300, rules.breakSeconds)
+            rules.longBreakSeconds = rules.breakSeconds + 600
+            rules.lunch = DayHours(start: TimeOfDay(hour: 12, minute: 0), end: TimeOfDay(hour: 13, minute: 0))
+            let schedule = Scheduler.plan(items: instance.items, busy: instance.busy, now: instance.now, rules: rules)
+            let calendar = rules.calendar
+            let busy = instance.busy.filter { $0.duration > 0 }
+            var inARow = 1
+            for (index, block) in schedule.blocks.enumerated() {
+                #expect(Int(block.start.timeIntervalSince1970) % 300 == 0 && Int(block.end.timeIntervalSince1970) % 300 == 0,
+                        "seed \(seed): \(block) is off the 5-minute marks")
+                let day = calendar.day(of: block.start)
+                let lunch = DateInterval(start: calendar.instant(day, TimeOfDay(hour: 12, minute: 0)),
+                                         end: calendar.instant(day, TimeOfDay(hour: 13, minute: 0)))
+                #expect(!(block.start < lunch.end && lunch.start < block.end), "seed \(seed): \(block) over lunch")
+                for event in busy where event.start < block.end && block.start < event.end {
+                    Issue.record("seed \(seed): \(block) overlaps busy \(event)")
+                }
+                guard index > 0 else { continue }
+                let previous = schedule.blocks[index - 1]
+                let gap = block.start.timeIntervalSince(previous.end)
+                let between = busy.contains { $0.start < block.start && $0.end > previous.end }
+                #expect(gap >= 300 || between, "seed \(seed): \(previous) and \(block) only \(gap) s apart")
+                inARow = gap == Double(rules.breakSeconds) && !between ? inARow + 1 : 1
+                #expect(inARow <= 4, "seed \(seed): more than 4 blocks in a row up to \(block)")
+            }
+            blocks += schedule.blocks.count
+        }
+        #expect(blocks > 100, "group \(group): only \(blocks) blocks planned")
+    }
+}
