@@ -109,23 +109,45 @@ extension PlanRefusal {
             return PlanVerdict(overdue: overdue)
         }
         guard let item = result.items.first(where: { $0.id == target }) else { return PlanVerdict() }
-        let problems = problems(after: result.schedule, target: target) {
+        var cached: Schedule?
+        func planBefore() -> Schedule {
+            if let cached { return cached }
             var before = result.items.filter { $0.id != target }
             if let previous = change.previous {
                 // The same focus logged and work promised as now: only the edited fields differ.
                 let spent = (change.current.estimateSeconds ?? 0) - item.remainingSeconds
-                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent,
+                if var old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent,
                                                                          syncName: item.syncName),
                                                 credit: 0, calendar: rules.calendar), old.due > now {
+                    old.maxPerDaySeconds = previous.maxPerDaySeconds ?? rules.maxPerDaySeconds
+                    old.usedPerDay = item.usedPerDay
                     before.append(old)
                 }
             }
-            return Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
+            let schedule = Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
+            cached = schedule
+            return schedule
         }
+        let problems = problems(after: result.schedule, target: target, before: planBefore)
         if !problems.isEmpty, !change.force {
+            // An edit that makes nothing worse (work already at risk, now short of no more time,
+            // and nothing else pushed out) is saved without --force (README, "Planning").
+            if change.previous != nil, problems.allSatisfy({ $0.itemID == target }),
+               let shortNow = shortfall(of: target, in: result.schedule),
+               let shortBefore = shortfall(of: target, in: planBefore()), shortNow <= shortBefore {
+                return PlanVerdict(problems: problems)
+            }
             throw .doesNotFit(message(problems, label: item.label, calendar: rules.calendar, now: now))
         }
         return PlanVerdict(problems: problems)
+    }
+
+    /// The work an item at risk lacks in a plan (needed minus planned, in seconds); nil when it
+    /// is not at risk there.
+    static func shortfall(of item: Int64, in schedule: Schedule) -> Int? {
+        guard let risk = schedule.atRisk.first(where: { $0.itemID == item }) else { return nil }
+        let planned = schedule.blocks.filter { $0.itemID == item }.reduce(0) { $0 + $1.seconds }
+        return max(0, risk.neededSeconds - planned)
     }
 
     /// `'X/Past due' is overdue: it was due Fri 20 Nov (end of day) and needs 1h of work. …`

@@ -145,7 +145,13 @@ package enum Scheduler {
             placed += blocks.map { (item: index, span: $0.span, day: $0.day) }
             let total = blocks.reduce(0) { $0 + $1.span.length }
             if problem.plannable(index), total == problem.needed[index] { continue }
-            let capped = planner.cap != nil && uncapped >= problem.needed[index]
+            // The cap is what binds when the free time would hold the work without it: the time
+            // the other work leaves, or all the time before the due date, which the cap alone
+            // keeps from holding it.
+            var alone = problem.empty
+            var lone = problem.planner(index, alone)
+            let capped = planner.cap != nil && (uncapped >= problem.needed[index]
+                || (lone.capacity(free: &alone) < problem.needed[index] && lone.uncappedCapacity(free: &alone) >= problem.needed[index]))
             atRisk.append(AtRiskItem(
                 itemID: item.id, label: item.label, due: item.due, neededSeconds: item.remainingSeconds,
                 freeSeconds: capacity * 60, competitors: [], capSeconds: capped ? item.maxPerDaySeconds : nil

@@ -58,6 +58,20 @@ struct PlanningDefaultsTests: SchedulerTestHelpers {
         #expect(plan.blocks.first?.start == local("2026-12-07 09:15"))
     }
 
+    /// #41: when the daily cap keeps work from fitting, the plan names the cap, even where other
+    /// work takes part of its time too.
+    @Test func theDailyCapIsNamedWhenItIsWhatBinds() {
+        var capped = item(1, "Draft", 7 * 3600, due: "2026-12-09 17:00")
+        capped.maxPerDaySeconds = 2 * 3600
+        var other = item(2, "Other", 10 * 3600, due: "2026-12-08 17:00")
+        other.maxPerDaySeconds = nil
+        let plan = Scheduler.plan(items: [capped, other], busy: [], now: local("2026-12-07 08:00"), rules: rules)
+        let risk = plan.atRisk.first { $0.itemID == 1 }
+        #expect(risk?.capSeconds == 2 * 3600, "\(plan.atRisk)")
+        let message = PlanRefusal.message(plan.atRisk.filter { $0.itemID == 1 }, label: "Thesis/Draft", calendar: berlin)
+        #expect(message.contains("at 2h a day (its daily cap; raise it with --max-per-day)"), "\(message)")
+    }
+
     /// Long breaks (15 minutes up to an hour) between blocks of one plan, checking that no more
     /// than 4 blocks come in a row and that the others are a short break (5 minutes) apart.
     func longBreaks(_ blocks: [PlannedBlock]) -> Int {
