@@ -45,6 +45,20 @@ import Testing
         #expect(try blocks(world) == ["Wed 08:00-08:25"])
     }
 
+    /// #41: `config set off -DATE`, the README's way to remove a day off, is a value, not an option.
+    @Test func aDayOffIsRemovedWithAMinusAsTheReadmeSays() async throws {
+        let world = try TestWorld(now: "2026-12-07T08:00:00Z")
+        #expect(await world.run("config", "set", "off", "2026-12-11,2026-12-12") == 0)
+        world.config = try ConfigFile.parse(String(contentsOfFile: world.configPath, encoding: .utf8), path: world.configPath)
+        let removed = await world.output("config", "set", "off", "-2026-12-11")
+        #expect(removed.code == 0, "\(removed.err)")
+        #expect(removed.out == "off = 2026-12-12\n")
+        world.config = try ConfigFile.parse(String(contentsOfFile: world.configPath, encoding: .utf8), path: world.configPath)
+        #expect(await world.output("config", "set", "off", "--", "-2026-12-12").out == "off = none\n")
+        let two = await world.output("config", "set", "work", "50", "m")
+        #expect(two.code == 64 && two.err.contains("takes one value"), "\(two.err)")
+    }
+
     @Test func configTakesWeekdayHoursAndAddsOrRemovesDaysOff() async throws {
         let world = try world()
         #expect(await world.output("config", "set", "hours.mon", "09:00-17:00").out == "hours.mon = 09:00-17:00\n")
