@@ -54,7 +54,7 @@ package struct LogAddCommand: FocusRunnable {
 /// Start and end of a manual entry from the flags.
 private enum LogTimes {
     static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
-        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
+        let s = DateParser.resolve(try DateParser.moment(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
         let e: Date
         switch (end, duration) {
         case let (end?, nil):

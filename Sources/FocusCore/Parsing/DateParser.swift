@@ -43,6 +43,16 @@ package enum DateParser {
         return .local(day, t, second: sec)
     }
 
+    /// When something began (`log add --start`): a date-time with its time of day. A day alone
+    /// (`3 days ago`, `2026-12-04`) is refused rather than read as its midnight (#41).
+    package static func moment(_ text: String, today: LocalDate, what: String) throws(FocusError) -> DateTimeInput {
+        let input = try dateTime(text, today: today, what: what)
+        if case .day(let day) = input {
+            throw .invalidValue(what: what, value: text, expected: "a time of day too, like '\(day) 09:00' or '\(text.trimmingSpaces()) 9am'")
+        }
+        return input
+    }
+
     /// The forms a refused date-time lists.
     /// The example dates are tomorrow's, never a day already past (#41).
     package static func dateTimeForms(today: LocalDate) -> String {
