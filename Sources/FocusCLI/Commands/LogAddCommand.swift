@@ -32,7 +32,8 @@ package struct LogAddCommand: FocusRunnable {
         let db = try env.openDatabase()
         let names = try db.catalog()
         let named = try names.resolve(path)
-        let target = try SeriesTarget.resolve(named, shown: names.path(of: named), db: db, env: env)
+        let (target, seriesNote) = try SeriesTarget.resolve(named, shown: names.path(of: named), db: db, env: env, sessionAt: s)
+        if let seriesNote { env.console.note(DisplayText(seriesNote)) }
         // A series' instance may be new: the catalog read again names it.
         let catalog = target == named ? names : try db.catalog()
         let seconds = Int(e.timeIntervalSince(s))
