@@ -16,6 +16,18 @@ package final class TestWorld: @unchecked Sendable {
     private let lock = NSLock()
     private var _now: Date
     package var config = FocusConfig()
+
+    /// The planning settings many command tests were written against (working hours 08:00–22:00
+    /// on every day, no lunch gap, no daily cap), for tests about something other than the defaults.
+    package static var roundTheWeek: FocusConfig {
+        var config = FocusConfig()
+        config.dayStart = TimeOfDay(hour: 8, minute: 0)
+        config.dayEnd = TimeOfDay(hour: 22, minute: 0)
+        config.weekdayHours = Array(repeating: nil, count: 7)
+        config.lunch = nil
+        config.maxPerDaySeconds = nil
+        return config
+    }
     private var _answers: [String]?
     /// What the person types at each yes-or-no question, in turn; nil: no terminal to ask at.
     /// Each question is written to `console`'s standard error, as the live one is.

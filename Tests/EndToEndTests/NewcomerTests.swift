@@ -125,10 +125,38 @@ import Glibc
 
     /// The `$ ` lines of the README's tour, in order.
     static func tourLines() throws -> [String] {
+        try tourSteps().map(\.command)
+    }
+
+    /// The README's tour: each `$ ` line with the lines printed under it (`...` standing for
+    /// lines left out).
+    static func tourSteps() throws -> [(command: String, printed: [String])] {
         let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
         let tour = try #require(readme.components(separatedBy: "## A short tour").dropFirst().first)
         let block = try #require(tour.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "```").first)
-        return block.split(separator: "\n").filter { $0.hasPrefix("$ ") }.map { String($0.dropFirst(2)) }
+        var steps: [(command: String, printed: [String])] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("$ ") {
+                steps.append((String(line.dropFirst(2)), []))
+            } else if !steps.isEmpty {
+                steps[steps.count - 1].printed.append(line)
+            }
+        }
+        return steps.map { step in
+            var printed = step.printed
+            while printed.last == "" { printed.removeLast() }
+            return (step.command, printed)
+        }
+    }
+
+    /// Whether `lines` are what the README printed, a `...` line standing for any lines.
+    static func matches(_ lines: ArraySlice<String>, _ printed: ArraySlice<String>) -> Bool {
+        guard let first = printed.first else { return lines.isEmpty }
+        if first.trimmingCharacters(in: .whitespaces) == "..." {
+            return (lines.startIndex...lines.endIndex).contains { matches(lines[$0...], printed.dropFirst()) }
+        }
+        guard let line = lines.first, line == first else { return false }
+        return matches(lines.dropFirst(), printed.dropFirst())
     }
 
     /// Pasted as printed into a shell whose home holds the person's data, the tour writes
@@ -145,8 +173,10 @@ import Glibc
         #expect(lines.first?.hasPrefix("export ") == true)
         // A countdown would take its whole length: one second, one session.
         lines = lines.map { $0.hasPrefix("focus start") ? "focus start --duration 1s --no-break" : $0 }
-        // Each line in turn, in one shell; a refused line (the tour shows one) goes on.
-        let script = lines.joined(separator: "\n") + "\necho TOUR=$TOUR\n"
+        // Each line in turn, in one shell, a marker before each; a refused line (the tour shows
+        // one) goes on. Errors go where the README shows them: among the output.
+        let script = "exec 2>&1\n" + lines.enumerated().map { "echo '@@ step \($0.offset)'\n\($0.element)" }.joined(separator: "\n")
+            + "\necho '@@ end'\necho TOUR=$TOUR\n"
         var env = ProcessInfo.processInfo.environment
         for key in ["FOCUS_DB", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "FOCUS_NOW", "DBUS_SESSION_BUS_ADDRESS"] {
             env.removeValue(forKey: key)
@@ -161,6 +191,17 @@ import Glibc
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("Imported 180 sessions"), "\(r.out)")
         #expect(r.out.contains("hours.fri = 09:00-13:00"), "\(r.out)")
+        // Every command prints what the README says it prints (#41: the README cannot drift).
+        let steps = try Self.tourSteps()
+        let parts = r.out.components(separatedBy: "@@ step ").dropFirst()
+        #expect(parts.count == steps.count, "\(r.out)")
+        for (index, part) in parts.enumerated() where index < steps.count && !steps[index].command.hasPrefix("focus start") {
+            var printed = part.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().map(String.init)
+            if let end = printed.firstIndex(where: { $0.hasPrefix("@@ end") }) { printed = Array(printed[..<end]) }
+            while printed.last == "" { printed.removeLast() }
+            #expect(Self.matches(printed[...], steps[index].printed[...]),
+                    "`\(steps[index].command)` printed:\n\(printed.joined(separator: "\n"))\nthe README says:\n\(steps[index].printed.joined(separator: "\n"))")
+        }
         let left = FileManager.default.enumerator(atPath: home.path)?.allObjects as? [String] ?? []
         #expect(left.isEmpty, "the tour wrote into the home: \(left)")
         // Its own folder holds what it made.

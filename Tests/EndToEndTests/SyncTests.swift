@@ -505,6 +505,37 @@ struct SyncTests {
         #expect(down.code == 69, "\(down.err)")
         #expect(down.err.split(separator: "\n").count == 1, "\(down.err)")
     }
+
+    /// Issue #40: the README's "Two machines" gestures (set up once on each, add work on both,
+    /// sync both) end in the same `plan --json` on both, apart from the blocks' local ids. Two
+    /// subtasks with the same constraints, each added on its own machine, are ordered alike.
+    @Test("work added on two machines and synced is planned alike on both")
+    func twoMachinesPlanTheSameWeek() async throws {
+        let server = try RadicaleServer()
+        let laptop = try await Machine(server)
+        let desktop = try await Machine(server)
+        defer { laptop.sandbox.remove(); desktop.sandbox.remove() }
+        #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
+        #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
+        let same = ["--estimate", "2h", "--due", "2026-11-27", "--span", "50m"]
+        // The desktop adds its work first, so its local ids run the other way round.
+        #expect(try await desktop.run(["task", "add", "Book/Outro"] + same).code == 0)
+        #expect(try await desktop.run(["task", "add", "Garden/Plant bulbs", "--estimate", "1h", "--due", "2026-11-26"]).code == 0)
+        #expect(try await laptop.run(["task", "add", "Book/Intro"] + same).code == 0)
+        #expect(try await laptop.run(["task", "add", "Book/Outro"] + same).code == 0)
+        #expect(try await laptop.run("config", "set", "work", "50m").code == 0)
+        for machine in [laptop, desktop, laptop, desktop] { try await machine.sync() }
+        #expect(try await laptop.tasks() == desktop.tasks())
+        let plans = try await [laptop, desktop].asyncMap { machine in
+            let r = try await machine.run("plan", "--json")
+            #expect(r.code == 0, "\(r.err)")
+            return canonical(withoutIDs(json(r.out)))
+        }
+        #expect(plans[0] == plans[1], "laptop: \(plans[0])\ndesktop: \(plans[1])")
+        let blocks = (json(try await laptop.run("plan", "--json").out) as? [String: Any])?["blocks"] as? [[String: Any]] ?? []
+        let planned = Set(blocks.compactMap { b in (b["task"] as? String).map { "\($0)/\(b["subtask"] as? String ?? "")" } })
+        #expect(planned == ["Book/Intro", "Book/Outro", "Garden/Plant bulbs"], "\(blocks)")
+    }
 }
 
 private extension Array {

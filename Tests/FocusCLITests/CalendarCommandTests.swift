@@ -28,6 +28,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 @Suite struct CalendarCommandTests {
     @Test func importStoresTheCalendarUnderItsOwnNameAndListsIt() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         let r = await world.output("calendar", "import", sampleCalendarPath)
         #expect(r.code == 0)
         #expect(r.out == "Imported calendar Classes: 7 events, 362 busy times stored from 2026-11-08 to 2027-05-21.\n")
@@ -44,6 +45,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
     /// "1 event" is shorter than "7 events": the columns after it stay in line.
     @Test func listKeepsItsColumnsInLineForOneEvent() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", sampleCalendarPath)
         let one = try temporaryFile("gym.ics", oneEventCalendar("Gym", "20261124T170000Z", "20261124T180000Z"))
         await world.run("calendar", "import", one, "--name", "Gym")
@@ -57,6 +59,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func busyJSONForTheSampleCalendarIsExactlyTheContractsShape() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", sampleCalendarPath)
         let expected = """
             [{"start": "2026-11-23T08:00:00Z", "end": "2026-11-23T09:30:00Z", "summary": "Math 101", "calendar": "Classes"}, \
@@ -73,6 +76,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func busyTimeBeyondTheStoredHorizonIsExpandedFromTheStoredFile() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", sampleCalendarPath)
         let r = await world.output("calendar", "busy", "--from", "2028-03-08", "--to", "2028-03-08")
         #expect(r.out == """
@@ -86,6 +90,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func aMalformedFileIsRejectedWithItsLineAndNothingIsStored() async throws {
         let world = try TestWorld()
+        world.config = TestWorld.roundTheWeek
         let path = try temporaryFile("bad.ics", """
             BEGIN:VCALENDAR
             VERSION:2.0
@@ -119,6 +124,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func aFileWhoseEveryEventIsBrokenIsRefused() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         let path = try temporaryFile("allbad.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:2026-11-23\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
         let r = await world.output("calendar", "import", path)
         #expect(r.code == 65)
@@ -128,6 +134,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func reimportingANameReplacesThatCalendar() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         let first = try temporaryFile("work.ics", oneEventCalendar("Standup", "20261123T080000Z", "20261123T081500Z"))
         let second = try temporaryFile("other.ics", oneEventCalendar("Review", "20261123T100000Z", "20261123T110000Z", name: "Ignored"))
         #expect(await world.output("calendar", "import", first).out.hasPrefix("Imported calendar work: 1 event, 1 busy time stored"))
@@ -140,6 +147,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func focusOwnPublishedEventsAreNotReadBackAsBusyTime() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         let text = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//focus tests//EN",
             "BEGIN:VEVENT", "UID:standup@example.com", "DTSTART:20261123T080000Z", "DTEND:20261123T081500Z", "SUMMARY:Standup", "END:VEVENT",
@@ -162,6 +170,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func removingACalendarFreesItsTime() async throws {
         let world = try TestWorld()
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", sampleCalendarPath)
         #expect(await world.output("calendar", "rm", "classes").out == "Removed calendar Classes.\n")
         #expect(await world.output("calendar", "busy", "--from", "2026-11-23", "--to", "2026-11-23", "--json").out == "[]\n")
@@ -172,6 +181,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func exportWritesPlannedBlocksWhoseUIDsSurviveARePlan() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-23")
         let path = try temporaryFile("plan.ics", "")
         #expect(await world.output("calendar", "export", path).out == "Wrote 2 planned blocks to \(path).\n")
@@ -193,6 +203,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 @Suite struct CalendarImportLimitTests {
     @Test func aCalendarFileOverTheCapIsRefusedWithoutReadingItAll() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         let dir = try TempDir()
         let path = dir.path + "/huge.ics"
         // A sparse 100 MB file: costs no disk, reads as zeros.
@@ -212,6 +223,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 @Suite struct PosixZoneCalendarCommandTests {
     @Test func summerEventsImportedInWinterUseTheSummerOffset() async throws {
         let world = try TestWorld(now: "2026-01-15T08:00:00Z", zone: "CET-1CEST,M3.5.0,M10.5.0/3")
+        world.config = TestWorld.roundTheWeek
         let file = try temporaryFile("summer.ics", """
             BEGIN:VCALENDAR\r
             VERSION:2.0\r
@@ -264,6 +276,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func aMomentIsNotBusyButTheAgendaMarksIt() async throws {
         let world = try TestWorld(now: "2026-11-29T19:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", try temporaryFile("moments.ics", Self.file), "--name", "Work")
         let busy = await world.output("calendar", "busy", "--from", "2026-11-30", "--to", "2026-11-30", "--json")
         #expect(busy.out == "[]\n")
@@ -276,6 +289,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
     @Test func anEventAcrossMidnightShowsOnBothDaysByWhenItCoversThem() async throws {
         let world = try TestWorld(now: "2026-11-29T19:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("calendar", "import", try temporaryFile("nights.ics", Self.file), "--name", "Work")
         await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-29 19:00", "--duration", "10m")
         let tuesday = await world.output("agenda", "2026-12-01")

@@ -56,12 +56,13 @@ import Testing
         #expect(r.err == "focus: error: \(option) \(value): the value is negative; give one that is not (text that starts with '-' is written \(option)=\(value)).\n")
     }
 
-    @Test func aNegativeValueWhereAnArgumentGoesIsSaidToBeNegative() async throws {
+    @Test func aNegativeConfigValueIsJudgedByTheSettingItself() async throws {
         let world = try TestWorld()
+        // `config set` takes its value as typed (#41: `config set off -2026-12-11`), so the
+        // setting itself says what it expected, with or without `--`.
         let r = await world.output("config", "set", "work", "-5m")
         #expect(r.code == 64)
-        #expect(r.err == "focus: error: -5m: the value is negative; give one that is not (text that starts with '-' is written after --: `-- -5m`).\n")
-        // Written after `--`, the value reaches the command, which says what it expected.
+        #expect(r.err == "focus: error: invalid work '-5m': expected a duration that is not negative, like 25m.\n")
         let after = await world.output("config", "set", "work", "--", "-5m")
         #expect(after.code == 64)
         #expect(after.err == "focus: error: invalid work '-5m': expected a duration that is not negative, like 25m.\n")

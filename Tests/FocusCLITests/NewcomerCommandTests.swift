@@ -9,6 +9,7 @@ import FocusStorage
     /// `#9` and `#10` on one day: the times after them stay in one column.
     @Test func logKeepsItsTimesInOneColumnWhateverTheIdWidth() async throws {
         let world = try TestWorld(now: "2026-11-22T20:00:00Z")
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Thesis") == 0)
         for hour in 8...18 {
             let start = "2026-11-22 \(hour < 10 ? "0" : "")\(hour):00"
@@ -28,6 +29,7 @@ import FocusStorage
     /// names the next planned block and the last work, each with the line that starts it.
     @Test func startWithNothingLeftTodaySuggestsTheNextBlockAndTheLastWork() async throws {
         let world = try TestWorld(now: "2026-11-23T21:30:00Z")
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Side/Reading") == 0)
         #expect(await world.run("log", "add", "Side/Reading", "--start", "2026-11-23 18:00", "--duration", "25m") == 0)
         #expect(await world.run("task", "add", "Thesis/Chapter 4", "--estimate", "1h", "--due", "2026-11-27") == 0)
@@ -43,6 +45,7 @@ import FocusStorage
     /// re-planned: it re-plans first, so their work is placed again from now.
     @Test func theAgendaReplansFirstWhenBlocksHavePassedUnworked() async throws {
         let world = try TestWorld(now: "2026-11-23T06:30:00Z")
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Thesis/Chapter 4", "--estimate", "50m", "--due", "2026-11-27") == 0)
         let morning = try world.database.blocks(startingFrom: world.now)
         #expect(morning.count == 2 && morning.allSatisfy { $0.status == .planned })
@@ -66,6 +69,7 @@ import FocusStorage
     /// `#9` at the end of a plan line read as task 9: it is `block 9`.
     @Test func planLinesNameTheirBlockSoItIsNotReadAsAPath() async throws {
         let world = try TestWorld(now: "2026-11-23T06:30:00Z")
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Thesis/Chapter 4", "--estimate", "25m", "--due", "2026-11-27") == 0)
         let plan = await world.output("plan")
         let line = try #require(plan.out.split(separator: "\n").first { $0.contains("Thesis/Chapter 4") })

@@ -33,6 +33,7 @@ import FocusSQLite
 
     @Test func removingATaskGivesItsTimeBackToTheOthersAtOnce() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Hog/All", "--estimate", "12h", "--due", "2026-11-30 22:00") == 0)
         #expect(await world.run("task", "add", "Report/Draft", "--estimate", "2h", "--due", "2026-11-30 22:00", "--force") == 0)
         #expect(try world.database.savedRisks().map(\.subtask) == ["Draft"])
@@ -45,6 +46,7 @@ import FocusSQLite
 
     @Test func aSessionLoggedByHandRePlansTheRest() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-12-01")
         await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-29 18:00", "--duration", "25m")
         let blocks = try world.database.blocks(startingFrom: TestWorld.instant(Self.sundayEvening))
@@ -53,6 +55,7 @@ import FocusSQLite
 
     @Test func aChangeMadeOutsideFocusIsRePlannedByTheNextCommandThatWrites() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-12-01")
         // A hand edit (as `sqlite3` would make it) marks the plan stale through the triggers.
         try world.database.writer.write { db in try db.execute(sql: "UPDATE subtask SET estimateSeconds = 6000") }
@@ -65,6 +68,7 @@ import FocusSQLite
 
     @Test func changingWorkingHoursRePlans() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "25m", "--due", "2026-12-01")
         let before = try world.database.blocks(startingFrom: TestWorld.instant(Self.sundayEvening)).map(\.start)
         #expect(before == [TestWorld.instant("2026-11-29T19:00:00Z")])
@@ -75,6 +79,7 @@ import FocusSQLite
 
     @Test func overdueWorkIsRefusedUnlessForcedAndThenListedEverywhere() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         var r = await world.output("task", "add", "X/Past due", "--estimate", "1h", "--due", "2026-11-20")
         #expect(r.code == 65)
         #expect(r.err.hasPrefix("focus: error: 'X/Past due' is overdue: it was due Fri 20 Nov (end of day) and still needs 1h of work."))
@@ -99,6 +104,7 @@ import FocusSQLite
 
     @Test func forcedWorkNeverTakesTimeFromWorkThatFits() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         #expect(await world.run("task", "add", "Report/Draft", "--estimate", "2h", "--due", "2026-12-01 10:00") == 0)
         // 20 hours by Monday night cannot fit whatever happens: refused, then forced.
         var r = await world.output("task", "add", "Hog/All", "--estimate", "20h", "--due", "2026-11-30 22:00")
@@ -113,6 +119,7 @@ import FocusSQLite
 
     @Test func workWithoutADueDateSaysItIsNotPlanned() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         let r = await world.output("task", "add", "Someday/Idea", "--estimate", "2h")
         #expect(r.code == 0)
         #expect(r.err == "focus: note: 'Someday/Idea' has no due date, so it is not planned; give it one to plan it: `focus task edit Someday/Idea --due DATE`.\n")
@@ -126,6 +133,7 @@ import FocusSQLite
 
     @Test func taskShowNamesTheSpanItPlansWith() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Short", "--estimate", "30m", "--due", "2026-12-01")
         await world.run("task", "add", "Thesis/Long", "--estimate", "2h", "--due", "2026-12-01", "--span", "50m")
         #expect(await world.output("task", "show", "Thesis/Short").out.contains("span          25m (the work length)"))
@@ -134,6 +142,7 @@ import FocusSQLite
 
     @Test func anEarliestTimeAfterTheWorkingDayIsRefusedWithItsRealCause() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         var r = await world.output("task", "add", "Night/Owl", "--estimate", "1h", "--due", "2026-12-04", "--earliest", "23:00")
         #expect(r.code == 65)
         #expect(r.err.hasPrefix("focus: error: 'Night/Owl' can never be planned: its earliest time, 23:00, leaves nothing before working hours end at 22:00"))

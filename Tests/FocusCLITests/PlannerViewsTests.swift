@@ -30,6 +30,7 @@ import Testing
 
     @Test func taskShowListsASubtasksBlocksAheadThenEarlierOnesAndItsSessionsNewestFirst() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Chapter 2", "--estimate", "1h", "--due", "2026-12-01")
         await world.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-27 09:00", "--duration", "25m")
         await world.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-28 10:00", "--duration", "20m", "--interrupted", "--note", "phone")
@@ -57,6 +58,7 @@ import Testing
 
     @Test func taskShowCountsTheSessionsItDoesNotList() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Chapter 2")
         for day in 1...25 {
             let date = String(format: "2026-10-%02d 09:00", day)
@@ -76,6 +78,7 @@ import Testing
 
     @Test func taskShowOfATaskListsItsSubtasksBlocksAndAllItsSessions() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "25m", "--due", "2026-12-01")
         await world.run("task", "add", "Thesis/Methods", "--estimate", "50m", "--due", "2026-12-01")
         await world.run("task", "add", "Other/Work", "--estimate", "25m", "--due", "2026-12-01")
@@ -86,10 +89,11 @@ import Testing
         #expect(r.code == 0)
         let ids = try world.database.blocks(of: .task(id: 1)).map { $0.id ?? 0 }
         #expect(ids.count == 2)
+        // Work due alike goes by its name (#40): Other/Work's 15 minutes first, at 20:00.
         #expect(r.out.contains("""
               upcoming blocks:
-                Sun 29 Nov 20:00–20:25  Intro    planned  block \(ids[0])
-                Sun 29 Nov 20:30–20:55  Methods  planned  block \(ids[1])
+                Sun 29 Nov 20:20–20:45  Intro    planned  block \(ids[0])
+                Sun 29 Nov 20:50–21:15  Methods  planned  block \(ids[1])
               sessions, newest first (2, 55m):
                 ✓ Fri 27 Nov 09:00–09:25  25m     Methods  #2
                 ✓ Thu 26 Nov 09:00–09:30  30m     –        #1
@@ -100,6 +104,7 @@ import Testing
 
     @Test func taskShowJSONGainsBlocksAndSessionsInTheShapesOfPlanAndLog() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-12-01")
         await world.run("log", "add", "Thesis/Intro", "--start", "2026-11-28 09:00", "--duration", "25m", "--note", "draft")
         for path in ["Thesis/Intro", "Thesis"] {
@@ -126,6 +131,7 @@ import Testing
 
     @Test func taskShowOfWorkWithNothingPlannedOrLoggedListsNeither() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Groceries")
         let r = await world.output("task", "show", "Groceries")
         #expect(r.out == "Groceries #1\n  0m logged in 0 sessions\n  No subtasks.\n")
@@ -153,6 +159,7 @@ import Testing
     /// Three tasks due at different times, one with no due date, one whose only due subtask is done.
     func listWorld() async throws -> TestWorld {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Alpha/Late", "--estimate", "1h", "--due", "2026-12-20")
         await world.run("task", "add", "Beta/Soon", "--estimate", "1h", "--due", "2026-12-02 12:00", "--notes", "Ask the café")
         await world.run("task", "add", "Beta/Later", "--estimate", "2h", "--due", "2026-12-10")
@@ -228,6 +235,7 @@ import Testing
 
     @Test func taskListAtRiskShowsWorkMarkedAtRiskOrOverdue() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Fine/Easy", "--estimate", "25m", "--due", "2026-12-01")
         #expect(await world.run("task", "add", "Tight/Huge", "--estimate", "40h", "--due", "2026-11-30 22:00", "--force") == 0)
         #expect(await world.run("task", "add", "Late/Past", "--estimate", "1h", "--due", "2026-11-20", "--force") == 0)
@@ -243,6 +251,7 @@ import Testing
     /// Thesis/Chapter 2 with two sessions (1h 15m), Thesis/Intro with one, Thesis itself one.
     func logWorld() async throws -> TestWorld {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Chapter 2")
         await world.run("task", "add", "Thesis/Intro")
         await world.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-27 09:00", "--duration", "25m")
@@ -368,6 +377,7 @@ import Testing
 
     @Test func aDueDateGivenAsADayIsStoredAsTheEndOfThatDay() async throws {
         let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Chapter 2", "--estimate", "1h", "--due", "2026-12-02")
         await world.run("task", "add", "Thesis/Chapter 3", "--estimate", "1h", "--due", "2026-12-02 17:00")
         let due = try world.database.subtasksDue(after: TestWorld.instant("2026-12-01T23:00:00Z"), through: TestWorld.instant("2026-12-02T23:00:00Z"))

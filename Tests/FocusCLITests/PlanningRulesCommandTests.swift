@@ -49,6 +49,20 @@ import FocusStorage
         #expect(await world.output("plan").out.contains("held to 1h a day by its daily cap"))
     }
 
+    /// #41: work saved at risk with --force can be edited without it when the edit makes
+    /// nothing worse (loosening its cap); an edit that makes it worse is still refused.
+    @Test func anEditThatMakesNothingWorseIsSavedWithoutForce() async throws {
+        let world = try TestWorld(now: "2026-11-23T07:00:00Z")
+        #expect(await world.run("task", "add", "Essay/Write", "--estimate", "3h", "--due", "2026-11-24", "--max-per-day", "1h", "--force") == 0)
+        let loosened = await world.output("task", "edit", "Essay/Write", "--max-per-day", "80m")
+        #expect(loosened.code == 0, "\(loosened.err)")
+        #expect(loosened.err.contains("warning: saved although it does not fit"), "\(loosened.err)")
+        #expect(try world.database.subtask(id: 2)?.maxPerDaySeconds == 4800)
+        let worse = await world.output("task", "edit", "Essay/Write", "--estimate", "4h")
+        #expect(worse.code == 65, "\(worse.err)")
+        #expect(try world.database.subtask(id: 2)?.estimateSeconds == 3 * 3600)
+    }
+
     @Test func theBufferKeepsFreeTimeAroundCalendarEvents() async throws {
         let world = try TestWorld(now: "2026-11-23T07:00:00Z")
         let ics = try temporaryFile("meeting.ics", oneEventCalendar("Meeting", "20261123T090000Z", "20261123T100000Z"))

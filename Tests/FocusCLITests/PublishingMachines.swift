@@ -11,6 +11,7 @@ let publishPlanURL = "https://dav.example.org/calendars/alice/focus-plan/"
 /// 2026, 23:00 in Berlin: the plan's first free time is Wednesday 08:00 (07:00 UTC).
 func publishingMachine(_ server: FakeCalDAVServer, now: String = "2026-11-24T22:00:00Z") throws -> TestWorld {
     let world = try TestWorld(now: now)
+    world.config = TestWorld.roundTheWeek
     world.caldav = server
     _ = try world.database.saveAccount(url: "https://dav.example.org/", principalURL: "https://dav.example.org/principals/alice/",
                                        homeURLs: [server.home], user: "alice", passwordCommand: nil, caFile: nil, insecure: false, at: world.now)

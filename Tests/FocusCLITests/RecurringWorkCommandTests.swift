@@ -84,6 +84,25 @@ import FocusSQLite
         #expect(stats.out.contains("Weekly review · 2026-12-11") && !stats.out.contains("2026-11-27"), "\(stats.out)")
     }
 
+    /// #41: last Friday's review, logged this week, is last week's, not this week's.
+    @Test func aPastSessionGoesToTheInstanceWhosePeriodHoldsItsStart() async throws {
+        let world = try TestWorld(now: "2026-11-25T09:00:00Z")
+        _ = await weeklyReview(world)
+        world.now = TestWorld.instant("2026-12-01T09:00:00Z")
+        let last = await world.output("log", "add", "Admin/Weekly review", "--start", "2026-11-27 15:00", "--duration", "45m")
+        #expect(last.code == 0, "\(last.err)")
+        #expect(last.out.contains("Weekly review · 2026-11-27"), "\(last.out)")
+        // This week's instance is untouched: all of its hour still to do.
+        #expect(await world.output("task", "list").out.contains("0m / 1h"))
+        // A week before the series began has no instance: the series holds it, and says so.
+        let earlier = await world.output("log", "add", "Admin/Weekly review", "--start", "2026-11-13 15:00", "--duration", "10m")
+        #expect(earlier.code == 0, "\(earlier.err)")
+        #expect(earlier.err.contains("has no instance for the period of 2026-11-13: recorded on the series itself"), "\(earlier.err)")
+        // From this period on, the current instance as before.
+        let now = await world.output("log", "add", "Admin/Weekly review", "--start", "2026-12-01 08:00", "--duration", "10m")
+        #expect(now.out.contains("Weekly review · 2026-12-04"), "\(now.out)")
+    }
+
     @Test func removingASeriesRemovesItsInstancesWithTheSessionRuleOfASubtask() async throws {
         let world = try TestWorld(now: "2026-11-25T09:00:00Z")
         _ = await weeklyReview(world)

@@ -13,6 +13,7 @@ import Glibc
     /// Thesis/Intro planned from 10:00 local (now), and 25 minutes of Side/Reading logged today.
     func plannedWorld() async throws -> TestWorld {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-23")
         await world.run("task", "add", "Side/Reading")
         await world.run("log", "add", "Side/Reading", "--start", "2026-11-22 08:00", "--duration", "25m")
@@ -53,6 +54,7 @@ import Glibc
     /// their spaces along and a separator with nothing after it goes.
     @Test func idleTemplateLeavesNoRunOfBlanksOrDanglingSeparator() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         #expect(await world.output("status", "--format", "{state} {path} {remaining} | {next}").out == "idle\n")
         let planned = try await plannedWorld()
         #expect(await planned.output("status", "--format", "{state} {path} {remaining} | {next}").out == "idle | 10:00 Thesis/Intro\n")
@@ -62,6 +64,7 @@ import Glibc
 
     @Test func aBlockTomorrowIsNamedWithItsWeekday() async throws {
         let world = try TestWorld(now: "2026-11-22T20:50:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "Thesis/Intro", "--estimate", "25m", "--due", "2026-11-24")
         #expect(await world.output("status", "--format", "{next}").out == "Mon 08:00 Thesis/Intro\n")
     }
@@ -104,6 +107,7 @@ import Glibc
 
     @Test func waybarEscapesMarkupInTitles() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek
         await world.run("task", "add", "R&D/<draft>")
         try startSession(world, path: "R&D/<draft>", remaining: 1500)
         let r = await world.output("status", "--waybar")
@@ -126,6 +130,7 @@ import Glibc
 
     @Test func onlyOneOutputFormatAtATime() async throws {
         let world = try TestWorld()
+        world.config = TestWorld.roundTheWeek
         let r = await world.output("status", "--waybar", "--format", "{path}")
         #expect(r.code == 64)
         #expect(r.err == "focus: error: --format and --waybar cannot be used together; choose one.\n")

@@ -49,7 +49,7 @@ private func feeds(_ world: TestWorld) throws -> [String] {
     @Test func workingHoursDaysOffAndFeedsSetOnOneMachineArriveOnTheOther() async throws {
         let server = FakeCalDAVServer()
         let laptop = try machine(server), desktop = try machine(server)
-        try await set(laptop, "day_start", "09:00", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "day_start", "07:30", changedAt: "2026-11-24T18:00:00Z")
         try await set(laptop, "hours.fri", "off", changedAt: "2026-11-24T18:00:00Z")
         try await set(laptop, "off", "2026-12-24", changedAt: "2026-11-24T18:00:00Z")
         try subscribe(laptop, "Team", "https://feeds.example.org/team.ics")
@@ -57,10 +57,10 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         try sync(laptop, server)
 
         let arrived = try sync(desktop, server)
-        #expect(arrived.settings.contains { $0.contains("day_start = 09:00") && $0.contains("hours.fri = off") && $0.contains("off = 2026-12-24") },
+        #expect(arrived.settings.contains { $0.contains("day_start = 07:30") && $0.contains("hours.fri = off") && $0.contains("off = 2026-12-24") },
                 "\(arrived.settings)")
         #expect(arrived.settings.contains { $0.contains("Subscribed to calendar Team") }, "\(arrived.settings)")
-        #expect(desktop.config.value(ofKnown: "day_start") == "09:00")
+        #expect(desktop.config.value(ofKnown: "day_start") == "07:30")
         #expect(desktop.config.value(ofKnown: "hours.fri") == "off")
         #expect(desktop.config.value(ofKnown: "off") == "2026-12-24")
         #expect(desktop.config.value(ofKnown: "long_break") == "20m", "a setting the planner does not read does not travel")
@@ -78,18 +78,18 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         let server = FakeCalDAVServer()
         let laptop = try machine(server), desktop = try machine(server)
         // Both have synced the settings once (a machine's first sync takes the calendar's).
-        try await set(laptop, "day_start", "09:00", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "day_start", "07:30", changedAt: "2026-11-24T18:00:00Z")
         try sync(laptop, server)
         try sync(desktop, server)
         try await set(laptop, "day_end", "18:00", changedAt: "2026-11-24T19:00:00Z")
         try await set(laptop, "off", "2026-12-31", changedAt: "2026-11-24T19:00:00Z")
-        try await set(desktop, "day_end", "17:00", changedAt: "2026-11-24T19:05:00Z")
+        try await set(desktop, "day_end", "16:00", changedAt: "2026-11-24T19:05:00Z")
         try await set(desktop, "off", "2027-01-02", changedAt: "2026-11-24T19:05:00Z")
         try sync(laptop, server)
         try sync(desktop, server)
         try sync(laptop, server)
         for world in [laptop, desktop] {
-            #expect(world.config.value(ofKnown: "day_end") == "17:00", "the later change")
+            #expect(world.config.value(ofKnown: "day_end") == "16:00", "the later change")
             #expect(world.config.value(ofKnown: "off") == "2026-12-31,2027-01-02")
         }
     }

@@ -10,7 +10,11 @@ import Testing
 @Suite struct WorkingHoursTests {
     static let sundayEvening = "2026-11-29T19:00:00Z"
 
-    func world() throws -> TestWorld { try TestWorld(now: Self.sundayEvening) }
+    func world() throws -> TestWorld {
+        let world = try TestWorld(now: Self.sundayEvening)
+        world.config = TestWorld.roundTheWeek
+        return world
+    }
 
     /// Local (Berlin) start and end of the stored planned blocks, `Mon 09:00-09:25`.
     func blocks(_ world: TestWorld) throws -> [String] {
@@ -41,6 +45,20 @@ import Testing
         #expect(try blocks(world) == ["Wed 08:00-08:25"])
     }
 
+    /// #41: `config set off -DATE`, the README's way to remove a day off, is a value, not an option.
+    @Test func aDayOffIsRemovedWithAMinusAsTheReadmeSays() async throws {
+        let world = try TestWorld(now: "2026-12-07T08:00:00Z")
+        #expect(await world.run("config", "set", "off", "2026-12-11,2026-12-12") == 0)
+        world.config = try ConfigFile.parse(String(contentsOfFile: world.configPath, encoding: .utf8), path: world.configPath)
+        let removed = await world.output("config", "set", "off", "-2026-12-11")
+        #expect(removed.code == 0, "\(removed.err)")
+        #expect(removed.out == "off = 2026-12-12\n")
+        world.config = try ConfigFile.parse(String(contentsOfFile: world.configPath, encoding: .utf8), path: world.configPath)
+        #expect(await world.output("config", "set", "off", "--", "-2026-12-12").out == "off = none\n")
+        let two = await world.output("config", "set", "work", "50", "m")
+        #expect(two.code == 64 && two.err.contains("takes one value"), "\(two.err)")
+    }
+
     @Test func configTakesWeekdayHoursAndAddsOrRemovesDaysOff() async throws {
         let world = try world()
         #expect(await world.output("config", "set", "hours.mon", "09:00-17:00").out == "hours.mon = 09:00-17:00\n")
@@ -60,7 +78,7 @@ import Testing
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 30))?.description == "09:00-17:00")
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 11, day: 29)) == nil)
         #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 24)) == nil)
-        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 1))?.description == "08:00-22:00")
+        #expect(file.workingHours.hours(on: LocalDate(year: 2026, month: 12, day: 1))?.description == "09:00-17:00")
     }
 
     @Test func timesOfDayAsPeopleSayThemAreTakenAndStoredAsHHMM() async throws {
@@ -129,6 +147,7 @@ import Testing
 @Suite struct SamplePlanConstraintTests {
     @Test func thePlanOverTheSampleCalendarKeepsEveryConstraint() async throws {
         let world = try TestWorld(now: "2026-11-23T06:30:00Z")
+        world.config = TestWorld.roundTheWeek
         try world.config.set("hours.fri", to: "09:00-13:00")
         try world.config.set("hours.sat", to: "off")
         try world.config.set("off", to: "2026-11-26")

@@ -14,7 +14,7 @@ import Testing
         let world = try TestWorld()
         let refused = await world.output("config", "set", "day_start", "22:30")
         #expect(refused.code == 64)
-        #expect(refused.err == "focus: error: invalid day_start '22:30': expected a time that keeps day_start before day_end (day_end is 22:00: change it first).\n")
+        #expect(refused.err == "focus: error: invalid day_start '22:30': expected a time that keeps day_start before day_end (day_end is 17:00: change it first).\n")
         #expect(!FileManager.default.fileExists(atPath: world.configPath))
         #expect(await world.run("config", "set", "day_end", "23:30") == 0)
         world.config = try ConfigFile.parse(String(contentsOfFile: world.configPath, encoding: .utf8), path: world.configPath)

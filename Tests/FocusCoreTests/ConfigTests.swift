@@ -5,8 +5,31 @@ import Testing
     @Test func defaultsAreThoseOfTheContract() {
         let c = FocusConfig()
         #expect(c.workSeconds == 1500 && c.shortBreakSeconds == 300 && c.longBreakSeconds == 900 && c.cycles == 4)
-        #expect(c.dayStart.description == "08:00" && c.dayEnd.description == "22:00")
         #expect(c.minimumBlockSeconds == 900 && c.reminderSeconds == 300)
+    }
+
+    /// #41: the defaults a working person expects: Monday to Friday 09:00–17:00, weekends off,
+    /// lunch 12:00–13:00 kept free, at most 4h of one subtask a day; `focus config` says so.
+    @Test func defaultsAreAWorkingWeekWithLunchAndADailyCap() throws {
+        let c = FocusConfig()
+        let values = try ["day_start", "day_end", "hours.mon", "hours.sat", "hours.sun", "lunch", "max_per_day"].map { key throws(FocusError) in
+            try c.value(of: key)
+        }
+        #expect(values == ["09:00", "17:00", "default", "off", "off", "12:00-13:00", "4h"])
+        let help = Dictionary(FocusConfig.keys.map { ($0.key, $0.help) }, uniquingKeysWith: { a, _ in a })
+        #expect(help["day_start"]?.hasSuffix("(09:00)") == true && help["day_end"]?.hasSuffix("(17:00)") == true)
+        #expect(help["hours.sat"]?.hasSuffix("(off)") == true && help["hours.sun"]?.hasSuffix("(off)") == true)
+        #expect(help["lunch"]?.hasSuffix("(12:00-13:00)") == true && help["max_per_day"]?.hasSuffix("(4h)") == true)
+    }
+
+    @Test func lunchTakesAGapOrOff() throws {
+        var c = FocusConfig()
+        try c.set("lunch", to: "12:30-13:15")
+        #expect(try c.value(of: "lunch") == "12:30-13:15")
+        try c.set("lunch", to: "off")
+        #expect(c.lunch == nil)
+        #expect(try c.value(of: "lunch") == "off")
+        #expect(throws: FocusError.self) { try c.set("lunch", to: "13:00-12:00") }
     }
 
     @Test func readsTheFileOverTheDefaults() throws {
@@ -65,7 +88,7 @@ import Testing
         #expect(throws: FocusError.badInput(file: "c.toml", line: 3, reason: "invalid working hours '23:30–22:30': expected day_start before day_end.")) {
             try ConfigFile.parse("day_start = 23:30\nwork = 50m\nday_end = 22:30\nbell = false", path: "c.toml")
         }
-        #expect(throws: FocusError.badInput(file: "c.toml", line: 1, reason: "invalid working hours '22:30–22:00': expected day_start before day_end.")) {
+        #expect(throws: FocusError.badInput(file: "c.toml", line: 1, reason: "invalid working hours '22:30–17:00': expected day_start before day_end.")) {
             try ConfigFile.parse("day_start = 22:30", path: "c.toml")
         }
     }

@@ -54,7 +54,7 @@ package struct AgendaCommand: FocusRunnable {
         let first = day
         let count = week ? 7 : (days ?? 1)
         let agendas = try (0..<count).map { offset throws(FocusError) in
-            try Self.load(day: first.adding(days: offset), now: now, env: env, db: db, hours: rules.hours)
+            try Self.load(day: first.adding(days: offset), now: now, env: env, db: db, rules: rules)
         }
         let atRisk = try db.savedRisks()
         let overdue = try db.overdueWork(now: now)
@@ -119,7 +119,7 @@ package struct AgendaCommand: FocusRunnable {
         ]
     }
 
-    static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, hours: WorkingHours) throws(FocusError) -> AgendaDay {
+    static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, rules: SchedulingRules) throws(FocusError) -> AgendaDay {
         let cal = env.calendar
         let start = cal.startOfDay(day)
         let end = cal.startOfDay(day.adding(days: 1))
@@ -135,33 +135,12 @@ package struct AgendaCommand: FocusRunnable {
             let others = sessions.filter { $0.log.blockID == nil && $0.log.subtaskID == b.subtaskID }.map(\.log)
             blocks[index].status = Replanner.status(of: block, linked: linked, others: others)
         }
-        var busy = events.map { DateInterval(start: $0.start, end: max($0.start, $0.end)) }
-        busy += blocks.filter { $0.status == .planned }.map { DateInterval(start: $0.start, end: $0.end) }
-        let window = hours.hours(on: day)
-        var free = 0
-        if let window {
-            let workStart = cal.instant(day, window.start)
-            let workEnd = window.end.minutes >= 1440 ? end : cal.instant(day, window.end)
-            free = freeSeconds(in: DateInterval(start: max(workStart, now), end: max(workStart, now, workEnd)), busy: busy)
-        }
+        let window = rules.hours.hours(on: day)
+        let free = DayFreeTime.seconds(
+            day: day, now: now, rules: rules,
+            events: events.map { DayFreeTime.Event(interval: DateInterval(start: $0.start, end: max($0.start, $0.end)), allDay: $0.allDay) },
+            planned: blocks.filter { $0.status == .planned }.map { DateInterval(start: $0.start, end: $0.end) })
         return AgendaDay(day: day, events: events, declined: try db.declinedEvents(from: start, to: end), blocks: blocks, sessions: sessions,
                          freeSeconds: free, hours: window, due: try db.subtasksDue(after: start, through: end))
-    }
-
-    /// Seconds of `window` not covered by any busy interval.
-    static func freeSeconds(in window: DateInterval, busy: [DateInterval]) -> Int {
-        guard window.duration > 0 else { return 0 }
-        let clipped = busy.compactMap { b -> (Double, Double)? in
-            let s = max(b.start, window.start).timeIntervalSince1970
-            let e = min(b.end, window.end).timeIntervalSince1970
-            return e > s ? (s, e) : nil
-        }.sorted { $0.0 < $1.0 }
-        var covered = 0.0
-        var reach = window.start.timeIntervalSince1970
-        for (s, e) in clipped where e > reach {
-            covered += e - max(s, reach)
-            reach = e
-        }
-        return Int((window.duration - covered).rounded())
     }
 }

@@ -51,12 +51,29 @@ package struct ConfigGetCommand: FocusRunnable {
 }
 
 package struct ConfigSetCommand: FocusRunnable {
-    package static let configuration = CommandConfiguration(commandName: "set", abstract: "Change one setting (validated before it is written).")
+    package static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Change one setting (validated before it is written).",
+        usage: "focus config set <key> <value> [--db <path>] [--tz <zone>]")
     @Argument(help: ArgumentHelp("The setting, e.g. work.", valueName: "key"), completion: Completions.configKeys) var key: String
-    @Argument(help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var value: String
+    /// One value; taken as typed even when it starts with `-` (`off -2026-12-11` removes a day off,
+    /// README "Configuration").
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, e.g. 50m.", valueName: "value")) var values: [String] = []
     @Option(help: GlobalOptions.dbHelp, completion: GlobalOptions.dbCompletion) package var db: String?
     @Option(help: GlobalOptions.tzHelp, completion: GlobalOptions.tzCompletion) package var tz: String?
     package init() {}
+
+    /// The value given (after `--`, the way such values were written before).
+    var given: [String] { values.first == "--" ? Array(values.dropFirst()) : values }
+    var value: String { given.first ?? "" }
+
+    package func validate() throws {
+        let values = given
+        guard values.count == 1 else {
+            throw FocusError.usage(values.isEmpty
+                ? "`focus config set \(key)` needs a value: `focus config set \(key) VALUE` (see `focus config` for each key's values)."
+                : "`focus config set` takes one value; quote a value with spaces: `focus config set \(key) \"\(values.joined(separator: " "))\"`.")
+        }
+    }
 
     package func run(in env: FocusEnvironment) async throws {
         var config = env.config

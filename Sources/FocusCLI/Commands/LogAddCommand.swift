@@ -32,7 +32,8 @@ package struct LogAddCommand: FocusRunnable {
         let db = try env.openDatabase()
         let names = try db.catalog()
         let named = try names.resolve(path)
-        let target = try SeriesTarget.resolve(named, shown: names.path(of: named), db: db, env: env)
+        let (target, seriesNote) = try SeriesTarget.resolve(named, shown: names.path(of: named), db: db, env: env, sessionAt: s)
+        if let seriesNote { env.console.note(DisplayText(seriesNote)) }
         // A series' instance may be new: the catalog read again names it.
         let catalog = target == named ? names : try db.catalog()
         let seconds = Int(e.timeIntervalSince(s))
@@ -54,7 +55,7 @@ package struct LogAddCommand: FocusRunnable {
 /// Start and end of a manual entry from the flags.
 private enum LogTimes {
     static func resolve(start: String, end: String?, duration: String?, allowLong: Bool, env: FocusEnvironment) throws(FocusError) -> (Date, Date) {
-        let s = DateParser.resolve(try DateParser.dateTime(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
+        let s = DateParser.resolve(try DateParser.moment(start, today: env.today, what: "start"), in: env.calendar, warn: { env.console.note(DisplayText($0)) })
         let e: Date
         switch (end, duration) {
         case let (end?, nil):

@@ -8,8 +8,8 @@ package struct FocusConfig: Sendable, Equatable {
     package var longBreakSeconds = 15 * 60
     /// Work sessions before a long break.
     package var cycles = 4
-    package var dayStart = TimeOfDay(hour: 8, minute: 0)
-    package var dayEnd = TimeOfDay(hour: 22, minute: 0)
+    package var dayStart = TimeOfDay(hour: 9, minute: 0)
+    package var dayEnd = TimeOfDay(hour: 17, minute: 0)
     package var minimumBlockSeconds = 15 * 60
     package var notifications = true
     package var bell = true
@@ -24,7 +24,10 @@ package struct FocusConfig: Sendable, Equatable {
     /// How long a hook script may run before it is stopped.
     package var hookTimeoutSeconds = 10
     /// Per weekday (0 = Sunday): nil keeps `day_start`–`day_end`; `.some(nil)` is a day off.
-    package var weekdayHours: [DayHours??] = Array(repeating: nil, count: 7)
+    /// Saturday and Sunday are off unless told (README, "Planning").
+    package var weekdayHours: [DayHours??] = FocusConfig.defaultWeekdayHours
+    /// The gap kept free every working day (`lunch`); nil: none.
+    package var lunch: DayHours? = DayHours(start: TimeOfDay(hour: 12, minute: 0), end: TimeOfDay(hour: 13, minute: 0))
     /// Dated days off (`focus config set off 2026-12-24`).
     package var daysOff: Set<LocalDate> = []
     /// How often `focus daemon` fetches subscribed and connected calendars (nil: never).
@@ -38,11 +41,14 @@ package struct FocusConfig: Sendable, Equatable {
     /// Free time the planner keeps before and after every timed calendar event (`buffer`).
     package var bufferSeconds = 0
     /// The daily cap of a subtask without `--max-per-day` (`max_per_day`); nil: none.
-    package var maxPerDaySeconds: Int?
+    package var maxPerDaySeconds: Int? = 4 * 3600
     /// What time behind a locked screen is during a countdown (README, "Away from the screen").
     package var idle: IdlePolicy = .ask
 
     package init() {}
+
+    /// Weekends off, weekdays at `day_start`–`day_end`.
+    package static let defaultWeekdayHours: [DayHours??] = [.some(nil), nil, nil, nil, nil, nil, .some(nil)]
 
     /// `hours.sun` … `hours.sat`, by weekday number (0 = Sunday).
     package static let weekdayKeys = ["hours.sun", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri", "hours.sat"]
@@ -53,8 +59,9 @@ package struct FocusConfig: Sendable, Equatable {
         ("short_break", "length of a short break (5m)"),
         ("long_break", "length of a long break (15m)"),
         ("cycles", "work sessions before a long break (4)"),
-        ("day_start", "working hours start, for planning (08:00)"),
-        ("day_end", "working hours end, for planning (22:00)"),
+        ("day_start", "working hours start, for planning (09:00)"),
+        ("day_end", "working hours end, for planning (17:00)"),
+        ("lunch", "a gap kept free every working day, 12:00-13:00, or off (12:00-13:00)"),
         ("minimum_block", "shortest work block the planner places (15m)"),
         ("notifications", "desktop notifications on or off (true)"),
         ("bell", "terminal bell at the end of each phase (true)"),
@@ -68,15 +75,15 @@ package struct FocusConfig: Sendable, Equatable {
         ("email", "your addresses, comma-separated: meetings you declined there are free time (none)"),
         ("tentative_busy", "meetings not answered or accepted tentatively are busy time (true)"),
         ("buffer", "free time the planner keeps around calendar events (0m)"),
-        ("max_per_day", "most work planned for one subtask a day, or none (none)"),
+        ("max_per_day", "most work planned for one subtask a day, or none (4h)"),
         ("idle", "time behind a locked screen: ask, discard (a pause) or keep (ask)"),
         ("hours.mon", "Monday's working hours, 9am-5pm, off, or default (day_start-day_end)"),
         ("hours.tue", "Tuesday's working hours (default)"),
         ("hours.wed", "Wednesday's working hours (default)"),
         ("hours.thu", "Thursday's working hours (default)"),
         ("hours.fri", "Friday's working hours (default)"),
-        ("hours.sat", "Saturday's working hours (default)"),
-        ("hours.sun", "Sunday's working hours (default)"),
+        ("hours.sat", "Saturday's working hours (off)"),
+        ("hours.sun", "Sunday's working hours (off)"),
         ("off", "dated days off: set off DATE adds one, off -DATE removes one, off none clears (none)"),
     ]
 
@@ -104,6 +111,7 @@ package struct FocusConfig: Sendable, Equatable {
         case "tentative_busy": return tentativeBusy ? "true" : "false"
         case "buffer": return DurationParser.format(bufferSeconds).replacing(" ", with: "")
         case "max_per_day": return maxPerDaySeconds.map { DurationParser.format($0).replacing(" ", with: "") } ?? "none"
+        case "lunch": return lunch?.description ?? "off"
         case "idle": return idle.rawValue
         default:
             guard let weekday = FocusConfig.weekdayKeys.firstIndex(of: key) else { throw FocusConfig.unknownKey(key) }
@@ -194,6 +202,15 @@ package struct FocusConfig: Sendable, Equatable {
             } else {
                 maxPerDaySeconds = try FocusConfig.dailyCap(text, what: key)
             }
+        case "lunch":
+            if ["off", "none", ""].contains(text.lowercased()) {
+                lunch = nil
+            } else {
+                guard let window = DayHours.parse(text), window.end.minutes < 1440 else {
+                    throw .invalidValue(what: key, value: raw, expected: "a gap like 12:00-13:00 (start before end), or off")
+                }
+                lunch = window
+            }
         case "idle":
             guard let policy = IdlePolicy(rawValue: text.lowercased()) else {
                 throw .invalidValue(what: key, value: raw, expected: "ask, discard or keep")
@@ -268,5 +285,24 @@ package struct FocusConfig: Sendable, Equatable {
         let quoted = near.map { "'\($0)'" }
         let choice = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
         return .usage("unknown config key '\(key)'. Did you mean \(choice)? `focus config list` shows every key and its value.")
+    }
+}
+
+extension SchedulingRules {
+    /// The planner's rules from the person's settings (README, "Planning"): working hours, days
+    /// off, lunch, block shape and breaks, the Pomodoro rhythm, buffer and daily cap; blocks on
+    /// 5-minute marks.
+    package init(config: FocusConfig, calendar: LocalCalendar) {
+        self.init(calendar: calendar, workdayStart: config.dayStart, workdayEnd: config.dayEnd,
+                  minimumBlockSeconds: config.minimumBlockSeconds, breakSeconds: config.shortBreakSeconds,
+                  defaultSpanSeconds: config.workSeconds)
+        weekdayHours = config.weekdayHours
+        daysOff = config.daysOff
+        bufferSeconds = config.bufferSeconds
+        maxPerDaySeconds = config.maxPerDaySeconds
+        lunch = config.lunch
+        grainMinutes = 5
+        cycles = config.cycles
+        longBreakSeconds = config.longBreakSeconds
     }
 }

@@ -37,14 +37,29 @@ package enum DateParser {
         let s = text.trimmingSpaces()
         if let input = isoDateTime(s, today: today) { return input }
         guard let (day, time) = DayPhrase.dayAndTime(s, today: today) else {
-            throw .invalidValue(what: what, value: text, expected: dateTimeForms)
+            throw .invalidValue(what: what, value: text, expected: dateTimeForms(today: today))
         }
         guard let (t, sec) = time else { return .day(day) }
         return .local(day, t, second: sec)
     }
 
+    /// When something began (`log add --start`): a date-time with its time of day. A day alone
+    /// (`3 days ago`, `2026-12-04`) is refused rather than read as its midnight (#41).
+    package static func moment(_ text: String, today: LocalDate, what: String) throws(FocusError) -> DateTimeInput {
+        let input = try dateTime(text, today: today, what: what)
+        if case .day(let day) = input {
+            throw .invalidValue(what: what, value: text, expected: "a time of day too, like '\(day) 09:00' or '\(text.trimmingSpaces()) 9am'")
+        }
+        return input
+    }
+
     /// The forms a refused date-time lists.
-    package static let dateTimeForms = "'2026-11-22 17:00', 2026-11-22T17:00:00+01:00, 17:00, or a day (today, tomorrow, fri, next fri, in 3 days, end of month) with an optional time (fri 17:00, monday 9am)"
+    /// The example dates are tomorrow's, never a day already past (#41).
+    package static func dateTimeForms(today: LocalDate) -> String {
+        let day = today.adding(days: 1)
+        return "'\(day) 17:00', \(day)T17:00:00+01:00, 17:00, or a day (today, tomorrow, fri, next fri, in 3 days, end of month) "
+            + "with an optional time (fri 17:00, monday 9am)"
+    }
 
     /// `2026-11-22`, `2026-11-22 17:00`, `2026-11-22T17:00:00+01:00` or a bare `17:00`; nil otherwise.
     private static func isoDateTime(_ s: String, today: LocalDate) -> DateTimeInput? {

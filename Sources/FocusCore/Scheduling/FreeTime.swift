@@ -17,6 +17,17 @@ enum Minutes {
         Date(timeIntervalSince1970: Double(minute) * 60)
     }
 
+    /// A minute rounded up (or down) to a multiple of `grain` (the 5-minute marks blocks keep).
+    static func up(_ minute: Int, grain: Int) -> Int {
+        grain <= 1 ? minute : down(minute + grain - 1, grain: grain)
+    }
+
+    static func down(_ minute: Int, grain: Int) -> Int {
+        guard grain > 1 else { return minute }
+        let r = minute % grain
+        return r >= 0 ? minute - r : minute - r - grain
+    }
+
     /// Seconds rounded up to whole minutes; negative counts as 0.
     static func up(seconds: Int) -> Int {
         seconds <= 0 ? 0 : seconds / 60 + (seconds % 60 == 0 ? 0 : 1)
@@ -33,6 +44,9 @@ enum Minutes {
 struct MinuteSpan: Equatable {
     var start: Int
     var end: Int
+    /// On a free span: the blocks in a row (each a short break from the next) whose last ends
+    /// a short break before `start` (0 when it begins after anything else).
+    var run = 0
     var length: Int { end - start }
 }
 
@@ -68,6 +82,13 @@ struct FreeTime {
     let lastIndex: Int
     /// Busy time, merged and sorted.
     let busy: [MinuteSpan]
+    /// Blocks begin and end on multiples of it (`SchedulingRules.grainMinutes`).
+    let grain: Int
+    /// The daily gap kept free (`SchedulingRules.lunch`).
+    let lunch: DayHours?
+    /// The Pomodoro rhythm: after `cycles` blocks in a row, `longPause` minutes are kept free.
+    let cycles: Int?
+    let longPause: Int
     private(set) var days: [WorkingDay] = []
 
     init(rules: SchedulingRules, busy intervals: [DateInterval], origin: Int, horizon: Int, threshold: Int, pause: Int) {
@@ -79,16 +100,21 @@ struct FreeTime {
         firstDayNumber = rules.calendar.day(of: Minutes.date(origin)).dayNumber
         let lastDay = rules.calendar.day(of: Minutes.date(max(origin, horizon))).dayNumber
         lastIndex = lastDay - firstDayNumber
-        busy = FreeTime.merge(intervals, from: origin - 1440, to: horizon + 1440)
+        grain = max(1, rules.grainMinutes)
+        lunch = rules.lunch
+        cycles = rules.cycles.flatMap { $0 > 0 ? $0 : nil }
+        longPause = max(pause, Minutes.up(Minutes.up(seconds: rules.longBreakSeconds), grain: grain))
+        busy = FreeTime.merge(intervals, from: origin - 1440, to: horizon + 1440, grain: grain)
     }
 
-    /// Busy intervals widened to whole minutes, clipped to [from, to), sorted and merged.
-    static func merge(_ intervals: [DateInterval], from: Int, to: Int) -> [MinuteSpan] {
+    /// Busy intervals widened to whole minutes (to the grain's marks), clipped to [from, to),
+    /// sorted and merged.
+    static func merge(_ intervals: [DateInterval], from: Int, to: Int, grain: Int = 1) -> [MinuteSpan] {
         var spans: [MinuteSpan] = []
         spans.reserveCapacity(intervals.count)
         for interval in intervals where interval.duration > 0 {
-            let start = max(Minutes.down(interval.start), from)
-            let end = min(Minutes.up(interval.end), to)
+            let start = max(Minutes.down(Minutes.down(interval.start), grain: grain), from)
+            let end = min(Minutes.up(Minutes.up(interval.end), grain: grain), to)
             if start < end { spans.append(MinuteSpan(start: start, end: end)) }
         }
         spans.sort { $0.start < $1.start }
@@ -123,8 +149,8 @@ struct FreeTime {
         let day = days[index]
         if minuteOfDay <= day.startMinute { return day.start }
         if minuteOfDay >= day.endMinute { return day.end }
-        if day.uniform { return day.start + (minuteOfDay - day.startMinute) }
-        return Minutes.up(calendar.instant(localDate(index), TimeOfDay(minutes: minuteOfDay)))
+        if day.uniform { return min(day.end, Minutes.up(day.start + (minuteOfDay - day.startMinute), grain: grain)) }
+        return min(day.end, Minutes.up(Minutes.up(calendar.instant(localDate(index), TimeOfDay(minutes: minuteOfDay))), grain: grain))
     }
 
     /// Whether any worked weekday leaves room after `earliest` (minutes after midnight).
@@ -139,10 +165,17 @@ struct FreeTime {
         return (start, max(start, min(max(h.end.minutes, 0), 1440)))
     }
 
-    /// Takes a placed block and the break on both sides of it out of the free span holding it.
-    /// Spans on the far side of a busy event keep their time: an event separates two blocks
-    /// as well as a break does.
-    mutating func occupy(_ block: MinuteSpan, day index: Int) {
+    /// The break after a block that is the `run`-th in a row: long after every `cycles` blocks.
+    func pause(after run: Int) -> Int {
+        guard let cycles, run > 0, run % cycles == 0 else { return pause }
+        return longPause
+    }
+
+    /// Takes a placed block and the break on both sides of it out of the free span holding it
+    /// (after it the long break when it is the `run`-th block in a row and `run` is a multiple
+    /// of `cycles`; before it, with `cycles`, always the long break). Spans on the far side of a busy event keep their time: an event separates
+    /// two blocks as well as a break does.
+    mutating func occupy(_ block: MinuteSpan, day index: Int, run: Int = 1) {
         guard index >= 0, index < days.count else { return }
         let spans = days[index].free
         var low = 0
@@ -154,8 +187,11 @@ struct FreeTime {
         guard low < spans.count, spans[low].start <= block.start else { return }
         let span = spans[low]
         var pieces: [MinuteSpan] = []
-        let left = MinuteSpan(start: span.start, end: min(span.end, block.start - pause))
-        let right = MinuteSpan(start: max(span.start, block.end + pause), end: span.end)
+        // With the Pomodoro rhythm, work placed later before this block keeps a long break from
+        // it: it never joins the block's row, whose count is already fixed.
+        let left = MinuteSpan(start: span.start, end: min(span.end, block.start - (cycles == nil ? pause : longPause)), run: span.run)
+        let resets = cycles.map { run % $0 == 0 } ?? false
+        let right = MinuteSpan(start: max(span.start, block.end + pause(after: run)), end: span.end, run: resets ? 0 : run)
         if left.length >= threshold { pieces.append(left) }
         if right.length >= threshold { pieces.append(right) }
         days[index].free.replaceSubrange(low...low, with: pieces)
@@ -169,8 +205,8 @@ struct FreeTime {
         let endDate = workdayEnd >= 1440
             ? calendar.startOfDay(date.adding(days: 1))
             : calendar.instant(date, TimeOfDay(minutes: workdayEnd))
-        let start = Minutes.up(startDate)
-        var end = max(start, Minutes.down(endDate))
+        let start = Minutes.up(Minutes.up(startDate), grain: grain)
+        var end = max(start, Minutes.down(Minutes.down(endDate), grain: grain))
         if workdayEnd <= workdayStart {
             return WorkingDay(start: start, end: start, startMinute: workdayStart, endMinute: workdayStart, uniform: true, free: [])
         }
@@ -178,13 +214,30 @@ struct FreeTime {
         // a break away from the next day's start, so blocks either side of it are a break apart.
         let next = window(date.adding(days: 1))
         if pause > 0, next.end > next.start, 1440 - workdayEnd + next.start < pause + 180 {
-            let nextStart = Minutes.up(calendar.instant(date.adding(days: 1), TimeOfDay(minutes: next.start)))
+            let nextStart = Minutes.up(Minutes.up(calendar.instant(date.adding(days: 1), TimeOfDay(minutes: next.start))), grain: grain)
             end = max(start, min(end, nextStart - pause))
         }
         let uniform = calendar.utcOffset(at: startDate) == calendar.utcOffset(at: endDate)
             && calendar.timeOfDay(of: startDate) == startTime
         return WorkingDay(start: start, end: end, startMinute: workdayStart, endMinute: workdayEnd, uniform: uniform,
-                          free: freeSpans(from: max(start, origin), to: end))
+                          free: freeSpans(from: max(start, origin), to: end, lunch: lunchSpan(date, within: start..<end)))
+    }
+
+    /// The day's lunch gap in minutes (widened to the grain's marks), when it lies in its window.
+    private func lunchSpan(_ date: LocalDate, within window: Range<Int>) -> MinuteSpan? {
+        guard let lunch else { return nil }
+        let from = Minutes.down(Minutes.down(calendar.instant(date, lunch.start)), grain: grain)
+        let to = lunch.end.minutes >= 1440
+            ? Minutes.up(calendar.startOfDay(date.adding(days: 1)))
+            : Minutes.up(Minutes.up(calendar.instant(date, lunch.end)), grain: grain)
+        let span = MinuteSpan(start: max(from, window.lowerBound), end: min(to, window.upperBound))
+        return span.start < span.end ? span : nil
+    }
+
+    /// [from, to) minus busy time and the lunch gap, keeping spans of at least the threshold.
+    private func freeSpans(from: Int, to: Int, lunch: MinuteSpan?) -> [MinuteSpan] {
+        guard let lunch else { return freeSpans(from: from, to: to) }
+        return freeSpans(from: from, to: min(to, lunch.start)) + freeSpans(from: max(from, lunch.end), to: to)
     }
 
     /// [from, to) minus busy time, keeping spans of at least the threshold.

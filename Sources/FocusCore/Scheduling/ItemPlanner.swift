@@ -1,6 +1,8 @@
 import FoundationEssentials
 
-/// A free gap one item may use: a free span clipped to the item's window and hours.
+/// A free gap one item may use: a free span clipped to the item's window and hours (its `run`,
+/// the blocks in a row just before it, kept when it starts where the span does). For a placed
+/// block: the block, `run` being its place in its row.
 struct ItemGap {
     var span: MinuteSpan
     var day: Int
@@ -68,7 +70,8 @@ struct ItemPlanner {
                     let start = max(spans[index].start, from)
                     let end = min(spans[index].end, to)
                     if end - start >= shape.gapMinimum {
-                        append(ItemGap(span: MinuteSpan(start: start, end: end), day: nextDay))
+                        let run = start == spans[index].start ? spans[index].run : 0
+                        append(ItemGap(span: MinuteSpan(start: start, end: end, run: run), day: nextDay))
                         cursor = end
                         return true
                     }
@@ -92,8 +95,8 @@ struct ItemPlanner {
 
     private mutating func append(_ gap: ItemGap) {
         gaps.append(gap)
-        fullPrefix.append(fullPrefix[fullPrefix.count - 1] + shape.fullSlots(in: gap.span.length))
-        partials.append(shape.partialSlot(in: gap.span.length))
+        fullPrefix.append(fullPrefix[fullPrefix.count - 1] + shape.fullSlots(in: gap.span.length, run: gap.span.run))
+        partials.append(shape.partialSlot(in: gap.span.length, run: gap.span.run))
     }
 
     private mutating func findAllGaps(_ free: inout FreeTime) {
@@ -133,30 +136,31 @@ struct ItemPlanner {
 
     // MARK: Fitting
 
-    /// Whether `work` minutes fit in a gap of `room` minutes (room ≤ 0: none) followed by
-    /// gaps[index...]. Exact: `k` blocks hold any amount from `k·minimum` up to the sum of the
-    /// `k` largest slots, and fewer than ⌈work/span⌉ blocks cannot hold the work.
-    mutating func fits(_ work: Int, room: Int, from index: Int, roomCapLeft: Int = 0, free: inout FreeTime) -> Bool {
+    /// Whether `work` minutes fit in a gap of `room` minutes (room ≤ 0: none; after `roomRun`
+    /// blocks in a row) followed by gaps[index...]. Exact: `k` blocks hold any amount from
+    /// `k·minimum` up to the sum of the `k` largest slots, and fewer than ⌈work/span⌉ blocks
+    /// cannot hold the work.
+    mutating func fits(_ work: Int, room: Int, from index: Int, roomCapLeft: Int = 0, roomRun: Int = 0, free: inout FreeTime) -> Bool {
         if work == 0 { return true }
         guard shape.isSplittable(work) else { return false }
         if cap != nil {
             let roomDay = index > 0 && index <= gaps.count ? gaps[index - 1].day : nil
-            return cappedMost(room: room, roomDay: roomDay, roomCapLeft: roomCapLeft, from: index, free: &free) >= work
+            return cappedMost(room: room, roomDay: roomDay, roomCapLeft: roomCapLeft, roomRun: roomRun, from: index, free: &free) >= work
         }
         let needed = (work + shape.span - 1) / shape.span
-        let inRoom = shape.fullSlots(in: room)
+        let inRoom = shape.fullSlots(in: room, run: roomRun)
         while inRoom + fullSlots(from: index) < needed, findNextGap(&free) {}
         let full = inRoom + fullSlots(from: index)
         if full >= needed { return true }
         let blocks = work / shape.minimum
-        let most = full * shape.span + largestPartials(blocks - full, extra: shape.partialSlot(in: room), from: index)
+        let most = full * shape.span + largestPartials(blocks - full, extra: shape.partialSlot(in: room, run: roomRun), from: index)
         return most >= work
     }
 
     /// The most work up to `work` minutes that fits in all the item's gaps.
     mutating func mostThatFits(_ work: Int, free: inout FreeTime) -> Int {
         findAllGaps(&free)
-        if cap != nil { return min(work, cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, from: 0, free: &free)) }
+        if cap != nil { return min(work, cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, roomRun: 0, from: 0, free: &free)) }
         let full = fullSlots(from: 0)
         let slots = full + partials.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
         let blocks = min(work / shape.minimum, slots)
@@ -169,7 +173,7 @@ struct ItemPlanner {
     /// The most work the rules could place in all the item's gaps (its free time, as work).
     mutating func capacity(free: inout FreeTime) -> Int {
         findAllGaps(&free)
-        if cap != nil { return cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, from: 0, free: &free) }
+        if cap != nil { return cappedMost(room: 0, roomDay: nil, roomCapLeft: 0, roomRun: 0, from: 0, free: &free) }
         return uncappedCapacity(free: &free)
     }
 
@@ -179,21 +183,21 @@ struct ItemPlanner {
         return fullSlots(from: 0) * shape.span + partials.reduce(0, +)
     }
 
-    /// Minutes the cap leaves on a day (unbounded without a cap).
+    /// Minutes the cap leaves on a day (unbounded without a cap), down to the grain.
     func capLeft(on day: Int) -> Int {
         guard let cap else { return Int.max }
-        return max(0, cap - (capUsed[day] ?? 0))
+        return Minutes.down(max(0, cap - (capUsed[day] ?? 0)), grain: shape.grain)
     }
 
     /// The most work a capped item could place in a gap of `room` minutes on `roomDay` (with
     /// `roomCapLeft` of that day's cap left) and in gaps[index...]: per day, what its gaps
     /// hold, at most what the cap leaves (nothing when that is below the shortest block).
-    private mutating func cappedMost(room: Int, roomDay: Int?, roomCapLeft: Int, from index: Int, free: inout FreeTime) -> Int {
+    private mutating func cappedMost(room: Int, roomDay: Int?, roomCapLeft: Int, roomRun: Int, from index: Int, free: inout FreeTime) -> Int {
         findAllGaps(&free)
         func bounded(_ work: Int, _ left: Int) -> Int { left < shape.minimum ? 0 : min(work, left) }
         var total = 0
         var day = roomDay
-        var dayWork = room > 0 ? shape.capacity(of: room) : 0
+        var dayWork = room > 0 ? shape.capacity(of: room, run: roomRun) : 0
         var dayLeft = roomCapLeft
         for gap in gaps[min(index, gaps.count)...] {
             if gap.day != day {
@@ -202,7 +206,7 @@ struct ItemPlanner {
                 dayWork = 0
                 dayLeft = capLeft(on: gap.day)
             }
-            dayWork += shape.capacity(of: gap.span.length)
+            dayWork += shape.capacity(of: gap.span.length, run: gap.span.run)
         }
         return total + bounded(dayWork, dayLeft)
     }
@@ -218,36 +222,44 @@ struct ItemPlanner {
         var index = 0
         guard left > 0, !gaps.isEmpty || findNextGap(&free) else { return placed }
         var position = gaps[0].span.start
+        var run = gaps[0].span.run
         while left > 0 {
             let gap = gaps[index]
             let room = gap.span.end - position
             let dayLeft = capLeft(on: gap.day)
             var chosen: Int?
             if room >= shape.minimum, dayLeft >= shape.minimum {
-                var length = min(shape.span, left, room, dayLeft)
+                var length = Minutes.down(min(shape.span, left, room, dayLeft), grain: shape.grain)
                 if left - length > 0, left - length < shape.minimum { length = left - shape.minimum }
+                // The break after this block, and the blocks in a row the room after it follows.
+                let after = shape.pause(after: run + 1)
+                let nextRun = (shape.cycles.map { (run + 1) % $0 == 0 } ?? false) ? 0 : run + 1
                 while length >= shape.minimum {
                     let roomCapLeft = dayLeft == Int.max ? 0 : dayLeft - length
                     if length == left
-                        || fits(left - length, room: room - length - shape.pause, from: index + 1, roomCapLeft: roomCapLeft, free: &free)
+                        || fits(left - length, room: room - length - after, from: index + 1, roomCapLeft: roomCapLeft, roomRun: nextRun,
+                                free: &free)
                     {
                         chosen = length
                         break
                     }
-                    length -= 1
+                    length -= shape.grain
                 }
             }
             if let length = chosen {
-                let block = MinuteSpan(start: position, end: position + length)
+                run += 1
+                let block = MinuteSpan(start: position, end: position + length, run: run)
                 placed.append(ItemGap(span: block, day: gap.day))
-                free.occupy(block, day: gap.day)
+                free.occupy(block, day: gap.day, run: run)
                 if cap != nil { capUsed[gap.day, default: 0] += length }
                 left -= length
-                position = block.end + shape.pause
+                position = block.end + shape.pause(after: run)
+                if shape.cycles.map({ run % $0 == 0 }) ?? false { run = 0 }
             } else {
                 index += 1
                 guard index < gaps.count || findNextGap(&free) else { break }
                 position = gaps[index].span.start
+                run = gaps[index].span.run
             }
         }
         return placed

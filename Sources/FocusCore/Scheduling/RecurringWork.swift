@@ -94,6 +94,29 @@ package enum RecurringWork {
         instances.filter { !$0.done && !$0.isMissed(now: now) }.min { $0.periodStart < $1.periodStart }
     }
 
+    /// Where a session on a series belongs (`log add`, README "Planning").
+    package enum SessionHome: Sendable, Equatable {
+        /// The current instance (`current`): the session began in this period or later.
+        case current
+        /// The instance whose period holds the session's start, a period before this one.
+        case instance(Int64)
+        /// No instance was made for that period: the series itself.
+        case series
+    }
+
+    /// A session that began before this period goes to the instance whose period holds its
+    /// start (last Friday's review is last week's), or to the series when none was made for it;
+    /// one from this period on goes to the current instance.
+    package static func home(ofSessionAt start: Date, series: Subtask, instances: [Instance], now: Date,
+                             calendar: LocalCalendar) -> SessionHome {
+        guard let rule = series.recurrence else { return .current }
+        let day = calendar.day(of: start)
+        guard day < rule.period(containing: calendar.day(of: now)).start else { return .current }
+        let period = rule.period(containing: day)
+        guard period.start <= day, let held = instances.first(where: { $0.periodStart == period.start }) else { return .series }
+        return .instance(held.id)
+    }
+
     /// The instance `task done --undo` on the series reopens: the latest done one whose due
     /// date is still ahead.
     package static func lastDone(_ instances: [Instance], now: Date) -> Instance? {

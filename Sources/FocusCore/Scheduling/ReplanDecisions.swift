@@ -17,12 +17,19 @@ extension RunningWork {
 }
 
 /// Which rows a new plan keeps: a new block identical (subtask, start, end, to the second) to a
-/// replaced one keeps that block's id, so ids people saw (`#12`) stay valid across re-plans.
+/// replaced one keeps that block's id, so ids people saw (`#12`) stay valid across re-plans; so
+/// does a block of the same subtask moved within its local day (README, "Planning": the
+/// published event is updated, not replaced), the subtask's remaining blocks of a day paired
+/// with its new ones of that day in time order.
 package enum BlockIdentity {
-    /// The new plan's blocks as rows (`id` nil for a row to insert), and the ids of the replaced
-    /// blocks no new block kept (rows to delete).
-    package static func assign(_ planned: [PlannedBlock], replacing replaced: [ScheduledBlock]) -> (blocks: [ScheduledBlock], removed: [Int64]) {
+    /// The new plan's blocks as rows (`id` nil for a row to insert), the ids of the replaced
+    /// blocks no new block kept (rows to delete), and the kept ids whose times changed (rows to
+    /// update; their reminders are due again at the new time).
+    package static func assign(_ planned: [PlannedBlock], replacing replaced: [ScheduledBlock], calendar: LocalCalendar)
+        -> (blocks: [ScheduledBlock], removed: [Int64], moved: [Int64])
+    {
         struct Key: Hashable { let subtask: Int64, start: Int64, end: Int64 }
+        struct Day: Hashable { let subtask: Int64, day: LocalDate }
         func seconds(_ date: Date) -> Int64 { TimeRange.seconds(date.timeIntervalSince1970) }
         var reusable: [Key: [Int64]] = [:]
         for block in replaced {
@@ -39,7 +46,24 @@ package enum BlockIdentity {
             }
             blocks.append(ScheduledBlock(id: id, subtaskID: block.itemID, startedAt: block.start, endedAt: block.end))
         }
-        return (blocks, reusable.values.joined().sorted())
+        // Blocks moved within their day: the rest of each subtask's day, paired in time order.
+        let left = Set(reusable.values.joined())
+        var waiting: [Day: [ScheduledBlock]] = [:]
+        for block in replaced.sorted(by: { ($0.startedAt, $0.id ?? 0) < ($1.startedAt, $1.id ?? 0) })
+        where block.id.map(left.contains) ?? false {
+            waiting[Day(subtask: block.subtaskID, day: calendar.day(of: block.startedAt)), default: []].append(block)
+        }
+        var moved: [Int64] = []
+        for index in blocks.indices where blocks[index].id == nil {
+            let day = Day(subtask: blocks[index].subtaskID, day: calendar.day(of: blocks[index].startedAt))
+            guard var candidates = waiting[day], !candidates.isEmpty else { continue }
+            let old = candidates.removeFirst()
+            waiting[day] = candidates
+            blocks[index].id = old.id
+            if let id = old.id { moved.append(id) }
+        }
+        let kept = Set(blocks.compactMap(\.id))
+        return (blocks, left.filter { !kept.contains($0) }.sorted(), moved.sorted())
     }
 }
 
@@ -85,22 +109,45 @@ extension PlanRefusal {
             return PlanVerdict(overdue: overdue)
         }
         guard let item = result.items.first(where: { $0.id == target }) else { return PlanVerdict() }
-        let problems = problems(after: result.schedule, target: target) {
+        var cached: Schedule?
+        func planBefore() -> Schedule {
+            if let cached { return cached }
             var before = result.items.filter { $0.id != target }
             if let previous = change.previous {
                 // The same focus logged and work promised as now: only the edited fields differ.
                 let spent = (change.current.estimateSeconds ?? 0) - item.remainingSeconds
-                if let old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent),
+                if var old = Replanner.workItem(PlanSubtask(subtask: previous, label: item.label, loggedSeconds: spent,
+                                                                         syncName: item.syncName),
                                                 credit: 0, calendar: rules.calendar), old.due > now {
+                    old.maxPerDaySeconds = previous.maxPerDaySeconds ?? rules.maxPerDaySeconds
+                    old.usedPerDay = item.usedPerDay
                     before.append(old)
                 }
             }
-            return Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
+            let schedule = Scheduler.plan(items: before, busy: result.busy, now: now, rules: rules)
+            cached = schedule
+            return schedule
         }
+        let problems = problems(after: result.schedule, target: target, before: planBefore)
         if !problems.isEmpty, !change.force {
+            // An edit that makes nothing worse (work already at risk, now short of no more time,
+            // and nothing else pushed out) is saved without --force (README, "Planning").
+            if change.previous != nil, problems.allSatisfy({ $0.itemID == target }),
+               let shortNow = shortfall(of: target, in: result.schedule),
+               let shortBefore = shortfall(of: target, in: planBefore()), shortNow <= shortBefore {
+                return PlanVerdict(problems: problems)
+            }
             throw .doesNotFit(message(problems, label: item.label, calendar: rules.calendar, now: now))
         }
         return PlanVerdict(problems: problems)
+    }
+
+    /// The work an item at risk lacks in a plan (needed minus planned, in seconds); nil when it
+    /// is not at risk there.
+    static func shortfall(of item: Int64, in schedule: Schedule) -> Int? {
+        guard let risk = schedule.atRisk.first(where: { $0.itemID == item }) else { return nil }
+        let planned = schedule.blocks.filter { $0.itemID == item }.reduce(0) { $0 + $1.seconds }
+        return max(0, risk.neededSeconds - planned)
     }
 
     /// `'X/Past due' is overdue: it was due Fri 20 Nov (end of day) and needs 1h of work. …`

@@ -6,11 +6,15 @@ package struct PlanSubtask: Sendable, Equatable {
     /// `Thesis/Chapter 2`.
     package var label: String
     package var loggedSeconds: Int
+    /// Its sync name (UID) when it has one: with the label, what orders equal work the same way
+    /// on every machine.
+    package var syncName: String?
 
-    package init(subtask: Subtask, label: String, loggedSeconds: Int) {
+    package init(subtask: Subtask, label: String, loggedSeconds: Int, syncName: String? = nil) {
         self.subtask = subtask
         self.label = label
         self.loggedSeconds = loggedSeconds
+        self.syncName = syncName
     }
 }
 
@@ -52,6 +56,9 @@ package struct ReplanInput: Sendable {
     package var allDayEvents: [DateInterval] = []
     /// Focus logged today (the local day of `now`) per subtask, for the daily cap.
     package var loggedToday: [Int64: Int] = [:]
+    /// Blocks settled as missed or partial before their end: their time is spent until then
+    /// (the work they held goes after them, not back into them).
+    package var spent: [DateInterval] = []
 
     package init(now: Date, rules: SchedulingRules, planned: [ScheduledBlock], sessions: [TimeLog], subtasks: [PlanSubtask],
                  running: RunningWork?, events: [DateInterval]) {
@@ -72,7 +79,8 @@ package struct ReplanResult: Sendable {
     /// when its sessions ran.
     package var settled: [ScheduledBlock]
     /// Planned blocks kept as they are: a session runs on them, they are running now and
-    /// a session already ran on them, or the person pinned them (`BlockPin`). (A running block nobody started is planned again from now.)
+    /// a session already ran on them, the person pinned them (`BlockPin`), or they are starting
+    /// (begun less than `startingGraceSeconds` ago; later, unstarted, they are settled as missed).
     package var kept: [ScheduledBlock]
     /// Future planned blocks, replaced by the new plan.
     package var replaced: [ScheduledBlock]
@@ -121,6 +129,11 @@ package enum Replanner {
     /// (a session started a few seconds late still completes its block).
     package static let doneToleranceSeconds = 60
 
+    /// A block whose start has passed is *starting* for this long (README, "Planning"): re-plans keep its
+    /// place and id, so it is reminded of once. Not started by then, it is missed: settled,
+    /// its time spent, and its work planned again after it, once.
+    package static let startingGraceSeconds = 600
+
     package static func replan(_ input: ReplanInput) -> ReplanResult {
         let now = input.now
         var linked: [Int64: [TimeLog]] = [:]
@@ -136,6 +149,8 @@ package enum Replanner {
         var settled: [ScheduledBlock] = []
         var kept: [ScheduledBlock] = []
         var replaced: [ScheduledBlock] = []
+        var spent = input.spent
+        var starting = Set<Int64>()
         let open = Set(input.subtasks.compactMap(\.subtask.id))
         for block in input.planned {
             let id = block.id ?? -1
@@ -157,6 +172,17 @@ package enum Replanner {
             } else if BlockPin.holds(block, openSubtasks: open) {
                 // Moved by the person in a calendar app: planned around and counted as promised work.
                 kept.append(block)
+            } else if block.startedAt < now, now < block.startedAt.addingTimeInterval(Double(startingGraceSeconds)) {
+                // Starting: due to start and not started yet; it holds its place and its work
+                // (all of it: it has not begun) for the grace period.
+                kept.append(block)
+                starting.insert(id)
+            } else if block.startedAt < now {
+                // Missed: not started in the grace period. Its time is spent; its work goes after it.
+                var b = block
+                b.status = status(of: block, linked: [], others: unlinked[block.subtaskID] ?? [])
+                settled.append(b)
+                spent.append(DateInterval(start: block.startedAt, end: block.endedAt))
             } else {
                 replaced.append(block)
             }
@@ -166,7 +192,8 @@ package enum Replanner {
         var credit: [Int64: Int] = [:]
         var keptRest: [Int64: Int] = [:]
         for block in kept {
-            let rest = max(0, Int(block.endedAt.timeIntervalSince(max(block.startedAt, now)).rounded()))
+            let from = block.id.map(starting.contains) ?? false ? block.startedAt : max(block.startedAt, now)
+            let rest = max(0, Int(block.endedAt.timeIntervalSince(from).rounded()))
             credit[block.subtaskID, default: 0] += rest
             if let id = block.id { keptRest[id] = rest }
         }
@@ -199,13 +226,14 @@ package enum Replanner {
                 items.append(item)
             }
         }
-        overdue.sort { ($0.due, $0.itemID) < ($1.due, $1.itemID) }
+        overdue.sort { ($0.due, $0.label, $0.itemID) < ($1.due, $1.label, $1.itemID) }
         undated.sort { ($0.label, $0.itemID) < ($1.label, $1.itemID) }
         var busy = Buffer.widen(input.events, by: input.rules.bufferSeconds) + input.allDayEvents
         let pause = Double(input.rules.breakSeconds)
         for block in kept where block.endedAt > now {
             busy.append(DateInterval(start: block.startedAt, end: block.endedAt.addingTimeInterval(pause)))
         }
+        busy += spent.map { DateInterval(start: $0.start, end: $0.end.addingTimeInterval(pause)) }
         if let running = input.running { busy.append(running.busy) }
         let schedule = Scheduler.plan(items: items, busy: busy, now: now, rules: input.rules)
         return ReplanResult(settled: settled, kept: kept, replaced: replaced, items: items, busy: busy, schedule: schedule,
@@ -217,10 +245,12 @@ package enum Replanner {
     package static func workItem(_ entry: PlanSubtask, credit: Int, calendar: LocalCalendar) -> WorkItem? {
         let s = entry.subtask
         guard let id = s.id, let estimate = s.estimateSeconds, let due = s.due else { return nil }
-        return WorkItem(
+        var item = WorkItem(
             id: id, label: entry.label, remainingSeconds: estimate - entry.loggedSeconds - credit,
             notBefore: s.startDate.map(calendar.startOfDay), due: due, spanSeconds: s.spanSeconds, earliest: s.earliest,
             priority: s.priority.rawValue)
+        item.syncName = entry.syncName
+        return item
     }
 
     /// What counts against each subtask's daily cap besides new blocks: focus logged today,

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Places work blocks for items into free time before their due dates (a pure function).
 ///
 /// Work due first gets the time first (README, "Planning"): items go by the local day they
-/// are due, then priority (high first), then due instant, then id. Each one's blocks are placed
+/// are due, then priority (high first), then due instant, then label and sync name (never the
+/// local id, README "Two machines"). Each one's blocks are placed
 /// as early as possible: every block starts at the earliest free whole minute and is as long as
 /// its span (and its daily cap) allows while the rest of the work still fits in the time after
 /// it, so nothing is given up that could still fit.
@@ -61,7 +62,7 @@ package enum Scheduler {
     /// busy: calendar events and anything else that is not free (kept past blocks, the running session).
     /// Returns blocks sorted by start. Deterministic: same inputs → same output, whatever the input order.
     package static func plan(items: [WorkItem], busy: [DateInterval], now: Date, rules: SchedulingRules) -> Schedule {
-        let origin = Minutes.up(now)
+        let origin = Minutes.up(Minutes.up(now), grain: grain(rules))
         let queue = order(items.filter { $0.remainingSeconds > 0 }, calendar: rules.calendar)
         guard !queue.isEmpty else { return Schedule(blocks: [], atRisk: []) }
         let horizon = min(queue.map { Minutes.down($0.due) }.max() ?? origin, origin + horizonDays * 1440)
@@ -71,7 +72,7 @@ package enum Scheduler {
             threshold: shapes.map(\.gapMinimum).min() ?? 1, pause: pauseMinutes(rules)
         )
         let problem = Problem(
-            queue: queue, shapes: shapes, needed: queue.map { min(Minutes.up(seconds: $0.remainingSeconds), maximumWorkMinutes) },
+            queue: queue, shapes: shapes, needed: queue.map { neededMinutes($0, rules: rules) },
             origin: origin, horizon: horizon, rules: rules, empty: free
         )
 
@@ -112,15 +113,17 @@ package enum Scheduler {
                 _ = own.place(amount, free: &attempt)
                 return ((index + 1)..<problem.queue.count).allSatisfy { !fitting[$0] || problem.placeWhole($0, &attempt) != nil }
             }
+            // Amounts in steps of the grain, so every block keeps its marks.
+            let step = grain(problem.rules)
             var low = 0
-            var high = most
-            if laterFit(high) { low = high }
+            var high = most / step
+            if laterFit(high * step) { low = high }
             while low < high {
                 let middle = (low + high + 1) / 2
-                if laterFit(middle) { low = middle } else { high = middle - 1 }
+                if laterFit(middle * step) { low = middle } else { high = middle - 1 }
             }
             var own = problem.planner(index, free)
-            _ = own.place(low, free: &free)
+            _ = own.place(low * step, free: &free)
         }
         return placed
     }
@@ -130,7 +133,7 @@ package enum Scheduler {
     static func risks(_ problem: Problem, placed: inout [Placed]) -> [AtRiskItem] {
         var free = problem.empty
         let fittingIDs = Set(placed.map(\.item))
-        for block in placed { _ = free.ensure(block.day); free.occupy(block.span, day: block.day) }
+        for block in placed { _ = free.ensure(block.day); free.occupy(block.span, day: block.day, run: block.span.run) }
         var atRisk: [AtRiskItem] = []
         for index in problem.queue.indices where !fittingIDs.contains(index) {
             let item = problem.queue[index]
@@ -142,7 +145,13 @@ package enum Scheduler {
             placed += blocks.map { (item: index, span: $0.span, day: $0.day) }
             let total = blocks.reduce(0) { $0 + $1.span.length }
             if problem.plannable(index), total == problem.needed[index] { continue }
-            let capped = planner.cap != nil && uncapped >= problem.needed[index]
+            // The cap is what binds when the free time would hold the work without it: the time
+            // the other work leaves, or all the time before the due date, which the cap alone
+            // keeps from holding it.
+            var alone = problem.empty
+            var lone = problem.planner(index, alone)
+            let capped = planner.cap != nil && (uncapped >= problem.needed[index]
+                || (lone.capacity(free: &alone) < problem.needed[index] && lone.uncappedCapacity(free: &alone) >= problem.needed[index]))
             atRisk.append(AtRiskItem(
                 itemID: item.id, label: item.label, due: item.due, neededSeconds: item.remainingSeconds,
                 freeSeconds: capacity * 60, competitors: [], capSeconds: capped ? item.maxPerDaySeconds : nil
@@ -165,7 +174,9 @@ package enum Scheduler {
         for (index, ranges) in byItem {
             var seconds = ranges
             let item = problem.queue[index]
-            if !risky.contains(item.id) { trim(&seconds, by: problem.needed[index] * 60 - item.remainingSeconds) }
+            if !risky.contains(item.id), grain(problem.rules) == 1 {
+                trim(&seconds, by: problem.needed[index] * 60 - item.remainingSeconds)
+            }
             blocks += seconds.map {
                 PlannedBlock(itemID: item.id, start: Date(timeIntervalSince1970: Double($0.lowerBound)),
                              end: Date(timeIntervalSince1970: Double($0.upperBound)))
@@ -182,7 +193,7 @@ package enum Scheduler {
     /// Counted as work: the most the rules (hours, its earliest time, its span, the minimum
     /// block, breaks) would let it place before its due date.
     package static func freeSeconds(for item: WorkItem, busy: [DateInterval], now: Date, rules: SchedulingRules) -> Int {
-        let origin = Minutes.up(now)
+        let origin = Minutes.up(Minutes.up(now), grain: grain(rules))
         let horizon = min(Minutes.down(item.due), origin + horizonDays * 1440)
         let shape = shape(for: item, rules: rules)
         var free = FreeTime(
@@ -211,42 +222,56 @@ package enum Scheduler {
         }.map(\.item)
     }
 
-    /// Earliest due first, then id; the other fields only make the order total.
+    /// Earliest due first, then what every synced machine shares (README, "Two machines"): the
+    /// label, the sync name, then the other fields; the local id only between items equal in
+    /// all of them, which then plan alike whichever goes first.
     static func isPlannedBefore(_ a: WorkItem, _ b: WorkItem) -> Bool {
         if a.due != b.due { return a.due < b.due }
-        if a.id != b.id { return a.id < b.id }
         if a.label != b.label { return a.label < b.label }
+        if a.syncName != b.syncName { return (a.syncName ?? "") < (b.syncName ?? "") }
         if a.remainingSeconds != b.remainingSeconds { return a.remainingSeconds < b.remainingSeconds }
         let aStart = a.notBefore ?? .distantPast
         let bStart = b.notBefore ?? .distantPast
         if aStart != bStart { return aStart < bStart }
         if (a.spanSeconds ?? 0) != (b.spanSeconds ?? 0) { return (a.spanSeconds ?? 0) < (b.spanSeconds ?? 0) }
         if (a.maxPerDaySeconds ?? 0) != (b.maxPerDaySeconds ?? 0) { return (a.maxPerDaySeconds ?? 0) < (b.maxPerDaySeconds ?? 0) }
-        return (a.earliest?.minutes ?? -1) < (b.earliest?.minutes ?? -1)
+        if (a.earliest?.minutes ?? -1) != (b.earliest?.minutes ?? -1) { return (a.earliest?.minutes ?? -1) < (b.earliest?.minutes ?? -1) }
+        return a.id < b.id
     }
 
     static func pauseMinutes(_ rules: SchedulingRules) -> Int {
-        Minutes.up(seconds: rules.breakSeconds)
+        Minutes.up(Minutes.up(seconds: rules.breakSeconds), grain: grain(rules))
+    }
+
+    /// The marks blocks keep, in minutes (at least 1, at most an hour).
+    static func grain(_ rules: SchedulingRules) -> Int { min(60, max(1, rules.grainMinutes)) }
+
+    /// The minutes of work planned for an item: its remaining work rounded up to the grain.
+    static func neededMinutes(_ item: WorkItem, rules: SchedulingRules) -> Int {
+        let step = grain(rules)
+        return Minutes.down(min(Minutes.up(Minutes.up(seconds: item.remainingSeconds), grain: step), maximumWorkMinutes), grain: step)
     }
 
     /// The block shape of an item, in minutes. The span is rounded down to whole minutes
-    /// (at least 1, at most a day), the minimum and the break up; a minimum above the span
-    /// is lowered to the span.
+    /// (at least 1, at most a day), the minimum and the break up, each to the grain; a minimum
+    /// above the span is lowered to the span.
     static func shape(for item: WorkItem, rules: SchedulingRules) -> BlockShape {
+        let step = grain(rules)
         let spanSeconds = item.spanSeconds.flatMap { $0 > 0 ? $0 : nil } ?? rules.defaultSpanSeconds
-        let span = min(max(1, spanSeconds / 60), 1500)
-        let remaining = min(Minutes.up(seconds: item.remainingSeconds), maximumWorkMinutes)
+        let span = max(step, Minutes.down(min(max(1, spanSeconds / 60), 1500), grain: step))
         return BlockShape(
-            remaining: remaining, span: span,
-            minimum: max(1, Minutes.up(seconds: rules.minimumBlockSeconds)), pause: pauseMinutes(rules)
+            remaining: neededMinutes(item, rules: rules), span: span,
+            minimum: Minutes.up(max(1, Minutes.up(seconds: rules.minimumBlockSeconds)), grain: step), pause: pauseMinutes(rules),
+            grain: step, cycles: rules.cycles, longPause: Minutes.up(Minutes.up(seconds: rules.longBreakSeconds), grain: step)
         )
     }
 
     static func makePlanner(
         _ item: WorkItem, shape: BlockShape, origin: Int, horizon: Int, rules: SchedulingRules, free: FreeTime
     ) -> ItemPlanner {
-        let lower = max(origin, item.notBefore.map(Minutes.up) ?? origin)
-        let upper = min(Minutes.down(item.due), horizon)
+        let step = grain(rules)
+        let lower = max(origin, item.notBefore.map { Minutes.up(Minutes.up($0), grain: step) } ?? origin)
+        let upper = min(Minutes.down(Minutes.down(item.due), grain: step), horizon)
         let earliest = item.earliest?.minutes
         guard let capSeconds = item.maxPerDaySeconds else {
             return ItemPlanner(shape: shape, lower: lower, upper: upper, earliest: earliest, free: free)

@@ -23,6 +23,15 @@ package struct SchedulingRules: Sendable, Equatable {
     package var bufferSeconds = 0
     /// The daily cap of a subtask without one of its own (config `max_per_day`); nil: none.
     package var maxPerDaySeconds: Int?
+    /// A gap kept free every working day (config `lunch`, README "Planning"); nil: none.
+    package var lunch: DayHours?
+    /// Blocks begin and end on multiples of this many minutes of the hour (5 from the config:
+    /// `09:05`, never `09:04` nor seconds); the work planned is rounded up to it.
+    package var grainMinutes = 1
+    /// The Pomodoro rhythm (config `cycles`, `long_break`): after this many blocks in a row
+    /// (each a short break from the next), the next block waits `longBreakSeconds`; nil: never.
+    package var cycles: Int?
+    package var longBreakSeconds = 0
 
     /// Every day's working window, as the planner and the agenda use it.
     package var hours: WorkingHours {
@@ -51,15 +60,21 @@ package struct SchedulingRules: Sendable, Equatable {
             && a.minimumBlockSeconds == b.minimumBlockSeconds && a.breakSeconds == b.breakSeconds
             && a.defaultSpanSeconds == b.defaultSpanSeconds && a.weekdayHours == b.weekdayHours && a.daysOff == b.daysOff
             && a.bufferSeconds == b.bufferSeconds && a.maxPerDaySeconds == b.maxPerDaySeconds
+            && a.lunch == b.lunch && a.grainMinutes == b.grainMinutes && a.cycles == b.cycles
+            && a.longBreakSeconds == b.longBreakSeconds
     }
 }
 
 /// One piece of work to place: a subtask's remaining work and its constraints.
 package struct WorkItem: Sendable, Equatable {
-    /// Subtask id; ties between equal due dates are broken by it.
+    /// Subtask id: local to this machine, so it never orders work (README, "Two machines").
     package var id: Int64
-    /// `Thesis/Chapter 2`, for messages.
+    /// `Thesis/Chapter 2`, for messages; the same on every synced machine, so ties between
+    /// equal due dates are broken by it.
     package var label: String
+    /// The subtask's sync name (its UID, README "Two machines"), when it has one: the next
+    /// tie-break after the label.
+    package var syncName: String?
     /// Estimate minus already logged focus (the caller computes it); ≤ 0 means nothing to plan.
     package var remainingSeconds: Int
     /// The start date's local midnight (the caller converts); nil means no constraint.

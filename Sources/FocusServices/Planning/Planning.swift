@@ -9,15 +9,7 @@ import FoundationEssentials
 package enum Planning {
     /// The scheduling rules of the config, in the command's zone.
     package static func rules(_ env: ServiceContext) -> SchedulingRules {
-        var rules = SchedulingRules(
-            calendar: env.calendar, workdayStart: env.config.dayStart, workdayEnd: env.config.dayEnd,
-            minimumBlockSeconds: env.config.minimumBlockSeconds, breakSeconds: env.config.shortBreakSeconds,
-            defaultSpanSeconds: env.config.workSeconds)
-        rules.weekdayHours = env.config.weekdayHours
-        rules.daysOff = env.config.daysOff
-        rules.bufferSeconds = env.config.bufferSeconds
-        rules.maxPerDaySeconds = env.config.maxPerDaySeconds
-        return rules
+        SchedulingRules(config: env.config, calendar: env.calendar)
     }
 
     /// `db` gives the addresses of connected accounts, for meetings the person declined.

@@ -162,8 +162,9 @@ extension AppDatabase {
         if save { try addInstances(db, now: context.now, calendar: context.rules.calendar) }
         let (input, titles) = try loadReplanInput(db, context)
         let result = Replanner.replan(input)
-        var (newBlocks, removed) = BlockIdentity.assign(result.schedule.blocks, replacing: result.replaced)
-        if save { try apply(result, newBlocks: &newBlocks, removed: removed, db) }
+        var (newBlocks, removed, moved) = BlockIdentity.assign(result.schedule.blocks, replacing: result.replaced,
+                                                              calendar: context.rules.calendar)
+        if save { try apply(result, newBlocks: &newBlocks, removed: removed, moved: moved, db) }
         return try outcome(result, newBlocks: newBlocks, titles: titles, showFrom: showFrom, db)
     }
 
@@ -175,14 +176,17 @@ extension AppDatabase {
         var titles: [Int64: (task: String, subtask: String)] = [:]
         var subtasks: [PlanSubtask] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT \(Subtask.selection), task.title AS taskTitle FROM subtask JOIN task ON task.id = subtask.taskId
+            SELECT \(Subtask.selection), task.title AS taskTitle, subtask.syncUid AS syncUid
+            FROM subtask JOIN task ON task.id = subtask.taskId
             WHERE subtask.done = 0 AND task.archived = 0 AND subtask.estimateSeconds IS NOT NULL
+            ORDER BY task.title, subtask.title, subtask.syncUid
             """) {
             let s = Subtask(row: row)
             guard RecurringWork.isPlanned(s, now: now) else { continue }
             let taskTitle = row.text("taskTitle")
             titles[s.id ?? 0] = (taskTitle, s.title)
-            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds")))
+            subtasks.append(PlanSubtask(subtask: s, label: "\(taskTitle)/\(s.title)", loggedSeconds: row.seconds("loggedSeconds"),
+                                        syncName: row.optionalText("syncUid")))
         }
 
         var sessions: [TimeLog] = []
@@ -220,6 +224,9 @@ extension AppDatabase {
         var input = ReplanInput(now: now, rules: context.rules, planned: planned, sessions: sessions,
                                 subtasks: subtasks, running: running, events: events)
         input.allDayEvents = allDay
+        input.spent = try Row.fetchAll(db, sql: """
+            SELECT startedAt, endedAt FROM scheduledBlock WHERE status IN ('missed', 'partial') AND endedAt > ?1 AND startedAt <= ?1
+            """, arguments: [now.unixSeconds]).map { DateInterval(start: $0.date(0), end: max($0.date(0), $0.date(1))) }
         input.loggedToday = try loggedToday(db, now: now, rules: context.rules, subtasks: subtasks)
         return (input, titles)
     }
@@ -243,7 +250,7 @@ extension AppDatabase {
     }
 
     /// Writes a re-plan's decision; inserted blocks get their ids in `newBlocks`.
-    static func apply(_ result: ReplanResult, newBlocks: inout [ScheduledBlock], removed: [Int64], _ db: Database) throws {
+    static func apply(_ result: ReplanResult, newBlocks: inout [ScheduledBlock], removed: [Int64], moved: [Int64], _ db: Database) throws {
         let update = try db.cachedStatement(sql: "UPDATE scheduledBlock SET status = ?, startedAt = ?, endedAt = ? WHERE id = ?")
         for block in result.settled {
             try update.setUncheckedArguments([block.status.rawValue, block.startedAt.unixSeconds, block.endedAt.unixSeconds, block.id])
@@ -253,6 +260,16 @@ extension AppDatabase {
         for id in removed {
             try delete.setUncheckedArguments([id])
             try delete.execute()
+        }
+        // A block moved within its day keeps its row; its reminders are due at its new time.
+        let move = try db.cachedStatement(sql: "UPDATE scheduledBlock SET startedAt = ?, endedAt = ? WHERE id = ?")
+        let forget = try db.cachedStatement(sql: "DELETE FROM sentReminder WHERE blockId = ?")
+        let movedIDs = Set(moved)
+        for b in newBlocks where b.id.map(movedIDs.contains) ?? false {
+            try move.setUncheckedArguments([b.startedAt.unixSeconds, b.endedAt.unixSeconds, b.id])
+            try move.execute()
+            try forget.setUncheckedArguments([b.id])
+            try forget.execute()
         }
         let insert = try db.cachedStatement(sql: "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt, status) VALUES (?, ?, ?, 'planned')")
         for index in newBlocks.indices where newBlocks[index].id == nil {

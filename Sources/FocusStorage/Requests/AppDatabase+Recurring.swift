@@ -66,6 +66,11 @@ extension AppDatabase {
         }
     }
 
+    /// The instances of a series, as the decisions read them.
+    package func instances(ofSeries seriesID: Int64) throws(FocusError) -> [RecurringWork.Instance] {
+        try read { db in try AppDatabase.instances(of: seriesID, db).map(\.instance) }
+    }
+
     /// The instance work on a series is logged against now (`RecurringWork.current`), its
     /// instances added first when a period began since the last re-plan; with `reopening`, the
     /// one `task done --undo` reopens (`RecurringWork.lastDone`). Nil when there is none.

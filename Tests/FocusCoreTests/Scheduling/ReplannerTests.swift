@@ -65,14 +65,23 @@ import Testing
         #expect(result.schedule.blocks.first?.start == F.local("2026-11-23 10:30"))
     }
 
-    @Test func aRunningBlockNobodyStartedIsPlannedAgainFromNow() {
-        let input = ReplanInput(
-            now: F.local("2026-11-23 10:10"), rules: F.rules, planned: [block(1, "2026-11-23 10:00", "2026-11-23 10:25")],
-            sessions: [], subtasks: [subtask(estimate: 1500, due: "2026-11-24 00:00")], running: nil, events: [])
-        let result = Replanner.replan(input)
-        #expect(result.kept.isEmpty)
-        #expect(result.replaced.map(\.id) == [1])
-        #expect(result.schedule.blocks == [PlannedBlock(itemID: 1, start: F.local("2026-11-23 10:10"), end: F.local("2026-11-23 10:35"))])
+    /// #41: a block nobody started is "starting" for 10 minutes (kept, same id), then missed:
+    /// settled where it was, its time spent, its work planned after it, once.
+    @Test func aBlockNobodyStartedIsStartingForTenMinutesThenMissedAndItsWorkGoesAfterIt() {
+        func replan(at time: String, spent: [DateInterval] = []) -> ReplanResult {
+            var input = ReplanInput(
+                now: F.local(time), rules: F.rules, planned: [block(1, "2026-11-23 10:00", "2026-11-23 10:25")],
+                sessions: [], subtasks: [subtask(estimate: 1500, due: "2026-11-24 00:00")], running: nil, events: [])
+            input.spent = spent
+            return Replanner.replan(input)
+        }
+        let starting = replan(at: "2026-11-23 10:09")
+        #expect(starting.kept.map(\.id) == [1])
+        #expect(starting.schedule.blocks.isEmpty)
+        let missed = replan(at: "2026-11-23 10:10")
+        #expect(missed.kept.isEmpty && missed.replaced.isEmpty)
+        #expect(missed.settled.map(\.status) == [.missed])
+        #expect(missed.schedule.blocks == [PlannedBlock(itemID: 1, start: F.local("2026-11-23 10:30"), end: F.local("2026-11-23 10:55"))])
     }
 
     @Test func theRunningSessionIsBusyAndItsWorkIsCounted() {
