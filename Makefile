@@ -110,12 +110,12 @@ stamp:
 # information (-gnone): the installed binary is stripped of it anyway, and leaving it out makes
 # the first build about 9 % shorter (scripts/build-times). Each Swift function in a section of
 # its own (-function-sections), so that lld can lay out what `focus status` runs side by side
-# (Sources/focus/link-order.txt; README, Development). The scripts build through this target,
+# (Sources/focus/link-order.txt; docs/PERFORMANCE.md). The scripts build through this target,
 # so every release build has the same flags and none recompiles another's work.
 # Concrete generic types' metadata through their accessors rather than by mangled name
 # (-disable-concrete-type-metadata-mangled-name-accessors): the runtime resolving a name such as
 # `Set<Name>` checks `Name: Hashable` by scanning every conformance record of the binary, once
-# per type, at every start (README, Development).
+# per type, at every start (docs/PERFORMANCE.md).
 # No $$ORIGIN run path (--disable-local-rpath): focus loads only system libraries, and the loader
 # looked for each of them first in 20 hardware-capability folders beside the binary.
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -gnone -Xswiftc -Xfrontend -Xswiftc -function-sections \
@@ -123,9 +123,12 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc 
 build: deps stamp
 	$(SWIFT) build $(SWIFT_FLAGS) $(RELEASE_FLAGS) --product focus
 
+# Ctrl-C stops the countdown as `q` does and the PATH hint still follows (the shell's INT trap
+# outlives the signal the terminal sends the whole group; focus gets the default action back at
+# exec). make itself then exits 130, as any interrupted make does.
 start: build
 	@$(RELEASE_BIN) task show "$(TASK)" >/dev/null 2>&1 || $(RELEASE_BIN) task add "$(TASK)"
-	@status=0; $(RELEASE_BIN) start "$(TASK)" --duration $(DURATION) || status=$$?; \
+	@trap : INT; status=0; $(RELEASE_BIN) start "$(TASK)" --duration $(DURATION) || status=$$?; \
 	echo; $(MAKE) -s --no-print-directory path-hint; exit $$status
 
 # The end of `make start`: where `focus` is on the PATH, or how to put it there.

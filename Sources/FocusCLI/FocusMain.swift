@@ -91,24 +91,38 @@ package enum FocusMain {
         } catch {
             return report(parseError: error, arguments: hoistingGlobalOptions(arguments), console: console)
         }
+        var use: DatabaseUse?
         do {
             var env = try makeEnvironment(command.global)
             env.readsOnly = command.readsOnly
-            // The database is closed before the process exits (it holds the last reference):
-            // closing checkpoints the write-ahead log, so no -wal file is left behind.
-            defer { env.databaseUse.release() }
+            use = env.databaseUse
             try await command.run(in: env)
             if type(of: command).replansAfterChanges { followChanges(in: env) }
+            // The database is closed before the process exits (it holds the last reference):
+            // closing checkpoints the write-ahead log, so no -wal file is left behind.
+            env.databaseUse.release()
             return 0
-        } catch let error as FocusError {
+        } catch {
+            // A command that failed leaves no database it made and recorded nothing in (`focus
+            // start Nope` on a new machine).
+            use?.discardUnusedCreation()
+            use?.release()
+            return report(commandError: error, console: console)
+        }
+    }
+
+    /// The command's error as one line on standard error, and its exit code.
+    private static func report(commandError: any Error, console: any Console) -> Int32 {
+        switch commandError {
+        case let error as FocusError:
             if case let .output(failure) = error { return report(failure, console: console) }
             // Sanitised before cutting: a line break typed into a value must not cut the sentence.
             console.error("\(oneLine(DisplayText(error.description).string))")
             return error.exitCode
-        } catch let exit as ExitCode {
+        case let exit as ExitCode:
             return exit.rawValue
-        } catch {
-            console.error("\(oneLine(DisplayText(String(describing: error)).string))")
+        default:
+            console.error("\(oneLine(DisplayText(String(describing: commandError)).string))")
             return 70
         }
     }

@@ -26,7 +26,11 @@ enum ParseErrorText {
                 return "\(name) goes with a command and needs a value, as in `focus \(example)`. See `focus --help` for the commands."
             }
             var s = "unknown option '\(name)' for `\(command)`."
-            if let suggestion = between(message, "Did you mean '", "'?") { s += " Did you mean \(suggestion)?" }
+            if let suggestion = between(message, "Did you mean '", "'?") {
+                s += " Did you mean \(suggestion)?"
+            } else if let best = NearestNames.closest(to: String(name), among: optionNames(of: path)).first {
+                s += " Did you mean \(best)?"
+            }
             return s + " \(seeHelp.dropLast()) for its options."
         }
         if let value = unexpectedValue(message) {
@@ -88,6 +92,20 @@ enum ParseErrorText {
     /// The commands under `focus`, as help lists them.
     private static var topLevelNames: [String] {
         RootCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+    }
+
+    /// The long options of the command at the end of `path` (`--estimate`, `--due`, …), as its
+    /// usage and option lines in help name them.
+    private static func optionNames(of path: [Step]) -> [String] {
+        var level = RootCommand.configuration.subcommands
+        var command: ParsableCommand.Type?
+        for step in path {
+            command = level.first { $0._commandName == step.name }
+            level = command?.configuration.subcommands ?? []
+        }
+        let help = (command ?? RootCommand.self).helpMessage(columns: 1000)
+        let words = help.split(whereSeparator: { " ,=<>[]()\n".contains($0) })
+        return Array(Set(words.filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))).sorted()
     }
 
     /// " Did you mean `focus stats`?" for the command nearest to `typed`, or nothing.

@@ -47,7 +47,7 @@ package final class RadicaleServer: @unchecked Sendable {
     }
 
     /// Whether Radicale can run here. Suites that need it are enabled only then, so that a
-    /// machine without it lists them as skipped with `missing` as the reason (README, "Tests").
+    /// machine without it lists them as skipped with `missing` as the reason (README, "Try it on a fresh Debian machine").
     package static let available: Bool = installed(.radicale)
 
     /// Whether both servers can run here.

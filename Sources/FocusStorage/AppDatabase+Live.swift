@@ -23,7 +23,9 @@ extension AppDatabase {
         let fm = FileManager.default
         let directory = Paths.directory(of: path)
         let exists = try requireRegularOrMissing(path)
+        var created: [String] = []
         if !exists {
+            created = missingFolders(above: path)
             do {
                 try PrivateDirectory.makeParent(of: path)
             } catch {
@@ -38,6 +40,7 @@ extension AppDatabase {
                 }
             } else {
                 close(fd)
+                created.insert(path, at: 0)
             }
         } else if !fm.isReadableFile(atPath: path) {
             throw .io(path: path, reason: "permission denied", access: .read)
@@ -49,7 +52,7 @@ extension AppDatabase {
             throw map(error, path: path)
         }
         // Check what the file is before changing anything in it (the journal mode lives in its header).
-        let database = try AppDatabase(queue, path: path)
+        var database = try AppDatabase(queue, path: path)
         do {
             // Another opener may hold the write lock now (README, Files: commands started together
             // on a new file): the switch waits for it rather than fail at once.
@@ -57,7 +60,37 @@ extension AppDatabase {
         } catch {
             throw map(error, path: path)
         }
+        if created.first == path { database.creation = (created, try database.dataVersion()) }
         return database
+    }
+
+    /// The folders `mkdir -p` would make for the file at `path`, innermost first.
+    private static func missingFolders(above path: String) -> [String] {
+        var folders: [String] = []
+        var directory = Paths.directory(of: path)
+        var info = stat()
+        while !directory.isEmpty, directory != "/", stat(directory, &info) != 0 {
+            folders.append(directory)
+            directory = Paths.directory(of: directory)
+        }
+        return folders
+    }
+
+    /// What to remove of a database this process created, when a command fails before anything
+    /// was recorded (README, Files: the first command that records something makes it): the
+    /// file, and the folders made for it. Nil when the file was there before, when this command
+    /// wrote, or when another connection has committed to it since (`data_version` moved).
+    package func unusedCreation(wrote: Bool) -> [String]? {
+        guard let creation, !wrote, (try? dataVersion()) == creation.dataVersion else { return nil }
+        return creation.paths
+    }
+
+    /// Removes what `unusedCreation` named, once the connection is closed: the file with its
+    /// `-wal` and `-shm`, then each folder that is empty.
+    package static func remove(created paths: [String]) {
+        guard let file = paths.first else { return }
+        for suffix in ["-wal", "-shm", ""] { unlink(file + suffix) }
+        for folder in paths.dropFirst() where rmdir(folder) != 0 { break }
     }
 
     /// Whether the database file exists; throws `noInputFile` (66) when `path` names a directory,

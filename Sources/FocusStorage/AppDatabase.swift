@@ -11,6 +11,9 @@ package struct AppDatabase: Sendable {
     package var dailyBackup: DailyBackup?
     /// Told after every committed write (the environment re-plans after a command that wrote).
     package var onWrite: (@Sendable () -> Void)?
+    /// Set when this process made the file (live only): what it created, the file first and then
+    /// each folder it made, innermost first, and `data_version` once the schema was in place.
+    package var creation: (paths: [String], dataVersion: Int)?
 
     /// Wraps a connection, running the migrator unless the schema is already current.
     package init(_ writer: any DatabaseWriter, path: String) throws(FocusError) {

@@ -693,7 +693,7 @@ extension AppDatabase {
         }
         migrator.registerMigration("v22-drop-focus-quarter") { db in
             // No command reads v5's focus-by-quarter totals any more: the stats read the sessions
-            // of their window one by one (README, "Fast paths"). Kept, they cost every start the
+            // of their window one by one (docs/PERFORMANCE.md, "Fast paths"). Kept, they cost every start the
             // parsing of a table and three triggers (SQLite parses the whole schema on first use)
             // and every write to the log three more statements. The per-task and per-subtask
             // totals v1's triggers keep stay: `task`, `agenda` and `stats` read them.

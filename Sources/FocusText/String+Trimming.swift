@@ -1,5 +1,5 @@
 // Text handling FoundationEssentials leaves out (focus links no FoundationInternationalization
-// and no ICU: README, "Where things are").
+// and no ICU: docs/ARCHITECTURE.md, "Where things are").
 extension StringProtocol {
     /// The text without leading and trailing white space as Foundation's
     /// `CharacterSet.whitespaces` defines it (tab, the Unicode space separators and, as

@@ -21,15 +21,24 @@ struct DaemonTests {
         return s
     }
 
-    /// Runs `focus daemon` on the bus for `seconds`, then SIGTERM; the result is the daemon's.
-    static func runDaemon(_ s: Sandbox, record: String, seconds: Int) async throws -> Sandbox.Result {
+    /// Runs `focus daemon` on the bus until `record` holds `lines` notices (at most `seconds`),
+    /// then SIGTERM; the result is the daemon's. `lines: 0` waits the whole `seconds`: for what
+    /// must not happen, only time can tell.
+    static func runDaemon(_ s: Sandbox, record: String, lines: Int, seconds: Int = 60) async throws -> Sandbox.Result {
         let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
         var environment = s.environment
         environment["FOCUS_NOW"] = now
         let env = environment
-        let shell = "\"$0\" daemon & p=$!; sleep \(seconds); kill -TERM $p; wait $p"
+        let shell = """
+            "$0" daemon & p=$!; n=0
+            while [ $n -lt \(seconds * 10) ]; do
+              [ \(lines) -gt 0 ] && [ "$(cat "$1" 2>/dev/null | wc -l)" -ge \(lines) ] && break
+              sleep 0.1; n=$((n + 1))
+            done
+            kill -TERM $p; wait $p
+            """
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true)
+            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: env, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }
@@ -46,12 +55,12 @@ struct DaemonTests {
         let s = try await DaemonTests.sandboxWithBlock()
         defer { s.remove() }
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let first = try await DaemonTests.runDaemon(s, record: record, seconds: 6)
+        let first = try await DaemonTests.runDaemon(s, record: record, lines: 1)
         #expect(first.code == 0, "exits cleanly on SIGTERM: \(first.err)")
         // The early reminder's moment (4 min 57 s before FOCUS_NOW) is long past: skipped, not sent late.
         #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
 
-        let second = try await DaemonTests.runDaemon(s, record: record, seconds: 5)
+        let second = try await DaemonTests.runDaemon(s, record: record, lines: 0, seconds: 5)
         #expect(second.code == 0, "\(second.err)")
         let after = try DaemonTests.summaries(record)
         #expect(after.count == 1, "nothing twice: \(after)")
@@ -64,29 +73,39 @@ extension DaemonTests {
         defer { s.remove() }
         #expect(try await s.run("task", "add", "Thesis/Chapter 1").code == 0)
         #expect(try await s.run("task", "add", "Thesis/Chapter 2").code == 0)
-        // Chapter 1 starts 1 s after FOCUS_NOW, with no server on the bus; Chapter 2 at 6 s,
-        // after a server has come up at 2.5 s.
+        // Chapter 1 starts 1 s after FOCUS_NOW, with no server on the bus. Once its notice has
+        // gone to the terminal, a server comes up; once it owns its name, Chapter 2 is planned
+        // to start 2 s later (on the daemon's clock, which runs on from FOCUS_NOW): states, not
+        // shell windows, so a slow machine only makes the test slower.
         let n = DaemonTests.nowSeconds
         let sql = """
             INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
               SELECT id, \(n + 1), \(n + 3001) FROM subtask WHERE title = 'Chapter 1';
-            INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
-              SELECT id, \(n + 6), \(n + 3006) FROM subtask WHERE title = 'Chapter 2';
             """
         let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(insert.status == 0, "\(insert.err)")
+        let later = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(n) + $1, \(n) + $1 + 3000 FROM subtask WHERE title = 'Chapter 2';"
         let record = s.dir.appendingPathComponent("notices.jsonl").path
         let recorder = NotifyBus.repoRoot.appendingPathComponent("scripts/notify-recorder").path
         let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
+        let err = s.dir.appendingPathComponent("daemon.err").path
         let shell = """
-            "$0" daemon & p=$!; sleep 2.5; /usr/bin/python3 "$1" "$2" & r=$!; sleep 5; kill -TERM $p; wait $p; c=$?
-            kill -TERM $r; wait $r; exit $c
+            recorder=$1 record=$2 err=$3 db=$4 later=$5
+            wait_for() { n=0; while [ $n -lt 600 ] && ! eval "$1"; do sleep 0.1; n=$((n + 1)); done; }
+            t0=$(date +%s); "$0" daemon 2>"$err" & p=$!
+            wait_for 'grep -q "Chapter 1 — 50 min block starts now" "$err"'
+            /usr/bin/python3 "$recorder" "$record" & r=$!
+            wait_for 'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true'
+            sqlite3 "$db" "$(printf '%s' "$later" | sed "s/\\$1/$(( $(date +%s) - t0 + 2 ))/g")"
+            wait_for '[ -s "$record" ]'
+            kill -TERM $p; wait $p; c=$?; kill -TERM $r; wait $r; cat "$err" >&2; exit $c
             """
         let r = try await offPool {
-            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record], environment: env, stdin: nil, capture: true)
+            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record, err, s.db, later],
+                          environment: env, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "the first went to the fallback: \(r.err)")
@@ -115,9 +134,15 @@ extension DaemonTests {
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
-        let shell = "\"$0\" daemon & p=$!; sleep 5; kill -TERM $p; wait $p"
+        // Until both notices reached the terminal (at most 60 s), then SIGTERM.
+        let err = s.dir.appendingPathComponent("daemon.err").path
+        let shell = """
+            "$0" daemon 2>"$1" & p=$!; n=0
+            while [ $n -lt 600 ] && [ "$(grep -c '^🔔 .*block starts now' "$1")" -lt 2 ]; do sleep 0.1; n=$((n + 1)); done
+            kill -TERM $p; wait $p; c=$?; cat "$1" >&2; exit $c
+            """
         let r = try await offPool {
-            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary], environment: env, stdin: nil, capture: true)
+            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, err], environment: env, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "\(r.err)")

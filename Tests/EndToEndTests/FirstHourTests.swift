@@ -338,7 +338,8 @@ import Glibc
         ]
         for (args, fragment) in cases {
             let r = try await s.run(args, env: env)
-            #expect(r.code == 0 || args == ["doctor"], "\(args): \(r.err)")
+            // doctor too: a machine with no desktop (no notification server) is normal, a warning.
+            #expect(r.code == 0, "\(args): \(r.out) \(r.err)")
             #expect(fragment.isEmpty || r.out.contains(fragment), "\(args): \(r.out)")
             #expect(!r.err.contains("error"), "\(args): \(r.err)")
             #expect(!FileManager.default.fileExists(atPath: data.path), "\(args) created \(data.path)")
@@ -346,6 +347,12 @@ import Glibc
         let show = try await s.run(["task", "show", "Thesis"], env: env)
         #expect(show.code == 64 && show.err.contains("no task matches 'Thesis'"))
         #expect(!FileManager.default.fileExists(atPath: data.path))
+        // Commands that would record but fail first leave nothing behind either.
+        for args in [["start", "Nope"], ["continue"], ["start"], ["log", "add", "Nope", "--start", "2026-11-20 09:00", "--duration", "1s"]] {
+            let failed = try await s.run(args, env: env)
+            #expect(failed.code != 0 && failed.err.hasPrefix("focus: error: "), "\(args): \(failed.err)")
+            #expect(!FileManager.default.fileExists(atPath: data.path), "\(args) left \(data.path) behind")
+        }
         // The first command that records something makes the database.
         let add = try await s.run(["task", "add", "Thesis"], env: env)
         #expect(add.code == 0)

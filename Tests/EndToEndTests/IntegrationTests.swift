@@ -51,6 +51,24 @@ import Glibc
         #expect(!r.out.contains("generate-man"), "hidden commands stay out of the manual")
     }
 
+    /// The manual's EXIT STATUS names every code of the README's table "Exit codes" (it left
+    /// out 1 and 66), and no other.
+    @Test func theManualsExitStatusNamesEveryCodeTheReadmeLists() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let page = try await s.run("generate-man")
+        #expect(page.code == 0)
+        let section = page.out.components(separatedBy: ".SH EXIT STATUS").last?.components(separatedBy: ".SH ").first ?? ""
+        let manual = Set(section.split(separator: "\n").compactMap { $0.hasPrefix(".B ") ? Int($0.dropFirst(3)) : nil })
+        let readme = try String(contentsOf: NotifyBus.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.components(separatedBy: "## Exit codes").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first ?? ""
+        let documented = Set(table.split(separator: "\n").compactMap { line -> Int? in
+            line.hasPrefix("| ") ? Int(line.dropFirst(2).prefix { $0.isNumber }) : nil
+        })
+        #expect(documented.isSuperset(of: [0, 1, 64, 65, 66, 69, 74]), "\(documented)")
+        #expect(manual == documented, "manual \(manual.sorted()), README \(documented.sorted())")
+    }
+
     @Test func theBashCompletionLoadsAndCompletesASubcommand() async throws {
         let s = try Sandbox()
         defer { s.remove() }

@@ -55,6 +55,15 @@ import Glibc
         (["agneda"], "focus: error: unknown command 'agneda'. Did you mean `focus agenda`? See `focus --help` for the commands.\n"),
         (["task", "ad", "Thesis"],
          "focus: error: unknown command 'ad' for `focus task`; its commands are add, list, show, edit, done, rm. Did you mean `focus task add`? See `focus task --help`.\n"),
+        // Two letters swapped, the commonest slip, is one edit away: commands, subcommands,
+        // options and config keys alike.
+        (["strat", "Thesis"], "focus: error: unknown command 'strat'. Did you mean `focus start`? See `focus --help` for the commands.\n"),
+        (["task", "lsit"],
+         "focus: error: unknown command 'lsit' for `focus task`; its commands are add, list, show, edit, done, rm. Did you mean `focus task list`? See `focus task --help`.\n"),
+        (["task", "add", "Thesis", "--deu", "fri"],
+         "focus: error: unknown option '--deu' for `focus task add`. Did you mean --due? See `focus task add --help` for its options.\n"),
+        (["config", "set", "wrok", "50m"],
+         "focus: error: unknown config key 'wrok'. Did you mean 'work'? `focus config list` shows every key and its value.\n"),
     ])
     func aMistypedCommandGetsTheNearestOne(arguments: [String], expected: String) async throws {
         let s = try Sandbox()
@@ -63,6 +72,53 @@ import Glibc
         #expect(r.code == 64)
         #expect(r.err == expected)
         #expect(r.out.isEmpty)
+    }
+
+    // MARK: The reference
+
+    /// Every option the README's command summary names exists on the command it names, as the
+    /// binary's own help describes it (the manual and `focus help` are generated from the same).
+    @Test func everyOptionTheReadmeDocumentsExists() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let dump = try await s.run("--experimental-dump-help")
+        let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])?["command"] as? [String: Any])
+        func subcommands(_ c: [String: Any]) -> [[String: Any]] { c["subcommands"] as? [[String: Any]] ?? [] }
+        /// The long options of a command and of its default subcommand.
+        func options(_ c: [String: Any]) -> Set<String> {
+            var names = Set((c["arguments"] as? [[String: Any]] ?? []).flatMap { a in
+                (a["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
+            })
+            if let d = c["defaultSubcommand"] as? String, let sub = subcommands(c).first(where: { $0["commandName"] as? String == d }) {
+                names.formUnion(options(sub))
+            }
+            return names
+        }
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "## Commands\n\n```\n").dropFirst().first?.components(separatedBy: "```").first)
+        var checked = 0
+        var current: [String: Any]?
+        for line in block.split(separator: "\n").map(String.init) {
+            // Two commands may share a line; a line that starts with spaces goes on the last one.
+            var parts = line.components(separatedBy: "focus ").map { $0.trimmingCharacters(in: .whitespaces) }
+            if !line.hasPrefix(" ") { parts.removeFirst() }
+            for (i, part) in parts.enumerated() {
+                if !(line.hasPrefix(" ") && i == 0) {
+                    current = root
+                    for word in part.split(separator: " ").map(String.init) {
+                        guard let next = subcommands(current ?? [:]).first(where: { $0["commandName"] as? String == word }) else { break }
+                        current = next
+                    }
+                }
+                let command = try #require(current, "\(line)")
+                let named = part.matches(of: /--([a-z][a-z0-9-]*)/).map { String($0.output.1) }
+                for option in named {
+                    #expect(options(command).contains(option), "README: `focus \(command["commandName"] ?? "")` has no --\(option) (\(line))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 60, "read \(checked) options")
     }
 
     // MARK: The README tour

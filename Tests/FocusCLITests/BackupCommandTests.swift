@@ -105,7 +105,9 @@ final class FileWorld {
         #expect(await w.run("stats", "--last", "7", now: now).code == 0)
         #expect(await w.run("status", now: now).code == 0)
         #expect(await w.logSession("2026-11-22 08:00", now: now) == 64)  // no task "Thesis" yet
-        #expect(try w.backupNames() == [])
+        // The failed write left no database (nor its folder), so no backup either.
+        #expect(!FileManager.default.fileExists(atPath: w.db))
+        #expect(!FileManager.default.fileExists(atPath: w.dir.path + "/data"))
         #expect(await w.run("task", "add", "Thesis", now: now).code == 0)
         #expect(try w.backupNames() == ["focus.sqlite.backup-2026-11-22"])
     }

@@ -15,6 +15,20 @@ import Testing
 
         """
 
+    /// A session's figures to the second where minutes would round the difference away (90 s
+    /// of 120 read "Focused 2 min of 2 planned"); an open session has no planned length.
+    @Test func shortAndOpenSessionsSayTheirTimeAsItWas() async throws {
+        let world = try TestWorld()
+        try F.seed(world, """
+            {"task": "Quick", "start": "2026-11-23T08:00:00Z", "end": "2026-11-23T08:02:00Z", "status": "interrupted", "focused_seconds": 90}
+            {"task": "Quick", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T09:45:00Z", "status": "open"}
+
+            """)
+        let r = await world.output("export", "--format", "ics")
+        let doc = try ICSReader.parse(r.out)
+        #expect(doc.events.map(\.description) == ["Focused 1 min 30 s of 2 min planned.", "Focused 45 min."])
+    }
+
     @Test func sessionsReadBackAsTheSameEvents() async throws {
         let world = try TestWorld()
         try F.seed(world, Self.history)
@@ -25,7 +39,7 @@ import Testing
         #expect(doc.name == "focus sessions")
         #expect(doc.events.map(\.summary) == ["✓ Thesis/Chapter 2", "✗ Thesis/Chapter 2 (interrupted)", "✓ Reading, mostly"])
         #expect(doc.events.map(\.description) == [
-            "Focused 25 min.", "Focused 40 min of 50 planned.\nlate; tired, stopped\nback tomorrow \\ maybe", "Focused 50 min.",
+            "Focused 25 min.", "Focused 40 min of 50 min planned.\nlate; tired, stopped\nback tomorrow \\ maybe", "Focused 50 min.",
         ])
         #expect(doc.events.map(\.start.description) == ["20261120T080000Z", "20261121T223000Z", "20261122T080000Z"])
         #expect(doc.events.map { $0.end?.description } == ["20261120T082500Z", "20261121T232000Z", "20261122T085000Z"])

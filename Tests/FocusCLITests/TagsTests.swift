@@ -107,6 +107,27 @@ import ArgumentParser
         #expect((empty["totals"] as? [String: Any])?["focused_seconds"] as? Int == 0)
     }
 
+    /// An open session (a stopwatch) counts its time under its tags and in no outcome, as in
+    /// the task rows and totals: `writing ✗2` where one was a stopwatch was wrong.
+    @Test func anOpenSessionCountsUnderItsTagsNeitherCompletedNorInterrupted() async throws {
+        let world = try await Self.seeded()
+        let dir = try TempDir()
+        let file = try dir.file("open.jsonl", """
+            {"task": "C", "start": "2026-11-21T15:00:00+01:00", "end": "2026-11-21T15:40:00+01:00", "status": "open", "tags": ["writing"]}
+            {"task": "C", "start": "2026-11-21T16:00:00+01:00", "end": "2026-11-21T16:10:00+01:00", "status": "interrupted", "planned_seconds": 1500, "tags": ["writing"]}
+
+            """)
+        #expect(await world.run("import", file) == 0)
+        let r = await world.output("stats", "--last", "7", "--json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let writing = try #require((json["tags"] as? [[String: Any]])?.first { $0["tag"] as? String == "writing" })
+        #expect(writing["focused_seconds"] as? Int == 3000)
+        #expect(writing["completed"] as? Int == 0)
+        #expect(writing["interrupted"] as? Int == 1, "\(writing)")
+        let task = try #require((json["tasks"] as? [[String: Any]])?.first { $0["task"] as? String == "C" })
+        #expect(task["interrupted"] as? Int == writing["interrupted"] as? Int)
+    }
+
     @Test(arguments: ["jsonl", "csv"])
     func exportAndImportCarryTagsAndAReimportAddsNothing(_ format: String) async throws {
         let world = try await Self.seeded()

@@ -137,6 +137,42 @@ import FocusCore
         #expect(!text.contains("AAAA"))
     }
 
+    /// Three tasks of 1m40s each: each alone would round to 2m, 6m against a total of 5m. What
+    /// is shown adds up (2m + 2m + 1m), the days too, and the exact figures stay in --json.
+    @Test func theTimesShownAddUpToTheTotalShown() {
+        let report = F.week([
+            F.nov(18, 9, 0, minutes: 2, "Alpha", focused: 100, planned: 100),
+            F.nov(18, 10, 0, minutes: 2, "Beta", focused: 100, planned: 100),
+            F.nov(19, 9, 0, minutes: 2, "Gamma", focused: 100, planned: 100),
+        ])
+        let text = StatsRenderer(width: 80, color: false, today: Self.today).render(report).string
+        let lines = text.split(separator: "\n").map(String.init)
+        func time(_ row: String) -> String? { lines.first { $0.hasPrefix(row) }?.split(separator: " ").dropFirst().first.map(String.init) }
+        #expect(["Alpha", "Beta", "Gamma"].map(time) == ["2m", "2m", "1m"], "\(text)")
+        #expect(lines.contains { $0.hasPrefix("Total        5m") }, "\(text)")
+        let days = lines.filter { $0.hasPrefix("Wed 18 Nov") || $0.hasPrefix("Thu 19 Nov") }
+        // 3m20s and 1m40s: 3m and 2m, as the total's 5m.
+        #expect(days.map { $0.split(separator: " ").contains("3m") } == [true, false], "\(days)")
+        #expect(days.map { $0.split(separator: " ").contains("2m") } == [false, true], "\(days)")
+    }
+
+    /// Shown parts add up to the shown whole for any split (seeded), each within a minute of its
+    /// exact value.
+    @Test func shownMinutesAddUpForAnySplit() {
+        var random = SeededRandom(seed: 42)
+        for _ in 0..<2000 {
+            let parts = (0..<Int.random(in: 1...8, using: &random)).map { _ in Int.random(in: 0...20_000, using: &random) }
+            let whole = parts.reduce(0, +)
+            let shown = StatsMath.shownMinutes(parts, whole: whole)
+            guard whole >= 60 else {
+                #expect(shown == parts)
+                continue
+            }
+            #expect(shown.reduce(0, +) == (whole + 30) / 60 * 60, "\(parts) → \(shown)")
+            #expect(zip(parts, shown).allSatisfy { abs($0 - $1) < 60 }, "\(parts) → \(shown)")
+        }
+    }
+
     @Test func noEscapesWithoutColour() {
         let text = StatsRenderer(width: 80, color: false, today: Self.today).render(Self.crowded).string
         #expect(!text.contains("\u{1B}"))

@@ -26,13 +26,15 @@ package struct DoctorCommand: FocusRunnable {
     package init() {}
 
     /// One line of the report: a label, what was found, and whether it is a problem (marked ✗,
-    /// counted: any makes the exit status 1).
+    /// counted: any makes the exit status 1). A warning (marked !) is something to know that is
+    /// normal somewhere, a machine with no desktop for one: it is shown and not counted.
     struct Line {
         var label: String
         var value: String
         var problem = false
 
         static func problem(_ label: String, _ value: String) -> Line { Line(label: label, value: "✗ " + value, problem: true) }
+        static func warning(_ label: String, _ value: String) -> Line { Line(label: label, value: "! " + value) }
     }
 
     package func run(in env: FocusEnvironment) async throws {
@@ -138,7 +140,9 @@ package struct DoctorCommand: FocusRunnable {
         } else if let info = LibNotifyNotifier.serverInfo(timeoutMilliseconds: 1500, environment: env.environment) {
             lines.append(Line(label: "notifications", value: "\(info.name) \(info.version) by \(info.vendor) (spec \(info.specVersion))"))
         } else {
-            lines.append(.problem("notifications", "no notification server reachable on the D-Bus session bus; focus falls back to the terminal bell"))
+            // No desktop (a server, a container, ssh) is a normal machine for a terminal tool:
+            // reminders ring the terminal bell there. A warning, never the exit status 1.
+            lines.append(.warning("notifications", "no notification server reachable on the D-Bus session bus (normal without a desktop); focus rings the terminal bell instead"))
         }
         lines.append(Line(label: "idle detection", value: DoctorCommand.idleDetection(env: env)))
         return lines

@@ -6,7 +6,14 @@ import FoundationEssentials
 
 /// `focus log` / `focus log list`: recorded sessions, newest first.
 package struct LogListCommand: FocusRunnable {
-    package static let configuration = CommandConfiguration(commandName: "list", abstract: "List recent sessions, newest first.")
+    package static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List recent sessions, newest first.",
+        discussion: """
+            Each session's mark: ✓ completed (the countdown reached 0:00), ✗ interrupted (left \
+            early; its focused time is what was really focused), ↑ open (a stopwatch started with \
+            --open, counting up until it is stopped). The countdown's last line marks an open \
+            session it recorded with ■.
+            """)
     @Option(help: ArgumentHelp("How many local days back, today included.", valueName: "n")) var last: Int = 7
     @Option(name: .customLong("tag"), help: ArgumentHelp("Only the sessions with this tag.", valueName: "name")) var tag: String?
     @Flag(help: "Print JSON for scripts.") var json = false

@@ -111,6 +111,17 @@ package final class DatabaseUse: Sendable {
 
     /// Lets the database go (its connection closes when the command's own handle is gone too).
     package func release() { state.withLock { $0.database = nil } }
+
+    /// After a failed command: removes the database this process created when nothing was
+    /// recorded in it (`AppDatabase.unusedCreation`), once its connection is closed.
+    func discardUnusedCreation() {
+        let created = state.withLock { s -> [String]? in
+            let paths = s.database?.unusedCreation(wrote: s.wrote)
+            if paths != nil { s.database = nil }
+            return paths
+        }
+        if let created { AppDatabase.remove(created: created) }
+    }
 }
 
 /// A yes to a `[y/N]` question: `y` or `yes`, in any case; anything else (Enter included) is no.

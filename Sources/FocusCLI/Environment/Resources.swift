@@ -18,4 +18,22 @@ package enum Resources {
         ]
         return candidates.map { Paths.normalized($0) }.first { FileManager.default.fileExists(atPath: $0) }
     }
+
+    /// How to name this program in a hint (`See \`focus log\``): `focus` when the `focus` the
+    /// PATH finds is this binary, else the path it was started by (`.build/release/focus` from
+    /// `make start`, before it is installed), so that the hint runs as printed.
+    package static func commandName(environment: [String: String]) -> String {
+        let invoked = CommandLine.arguments.first ?? "focus"
+        guard invoked.contains("/") else { return "focus" }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? invoked
+        for dir in (environment["PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
+            let candidate = Paths.join(String(dir), "focus")
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)).map {
+                $0.hasPrefix("/") ? $0 : Paths.join(String(dir), $0)
+            } ?? candidate
+            return Paths.normalized(real) == Paths.normalized(exe) || candidate == exe ? "focus" : invoked
+        }
+        return invoked
+    }
 }

@@ -197,10 +197,11 @@ struct LiveRun {
         let focused = outcome.recorded.values.reduce(0) { $0 + $1.focusedSeconds }
         let completed = outcome.recorded.values.filter { $0.status == .completed }.count
         let sessions = outcome.recorded.count
+        let seeLog = "See `\(Resources.commandName(environment: env.environment)) log`."
         if plan.isOpen, let last {
-            env.console.line("Recorded as open: \(DurationParser.format(last.record.focusedSeconds)) focused (#\(last.id)). See `focus log`.")
+            env.console.line("Recorded as open: \(DurationParser.format(last.record.focusedSeconds)) focused (#\(last.id)). \(seeLog)")
         } else if sessions > 0 {
-            env.console.line("This run: \(completed) of \(sessions) session\(sessions == 1 ? "" : "s") completed, \(DurationParser.format(focused)) focused. See `focus log`.")
+            env.console.line("This run: \(completed) of \(sessions) session\(sessions == 1 ? "" : "s") completed, \(DurationParser.format(focused)) focused. \(seeLog)")
         } else if outcome.unrecorded.isEmpty {
             env.console.line("Stopped during a break; nothing more recorded.")
         }

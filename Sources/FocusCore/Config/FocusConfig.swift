@@ -277,8 +277,14 @@ package struct FocusConfig: Sendable, Equatable {
         }
     }
 
+    /// A mistyped key gets the nearest keys (`wrok` → `work`); one far from every key gets the list.
     private static func unknownKey(_ key: String) -> FocusError {
-        .usage("unknown config key '\(key)'. Keys: " + keys.map(\.key).joined(separator: ", ") + ".")
+        let names = keys.map(\.key)
+        let near = NearestNames.closest(to: key, among: names)
+        guard !near.isEmpty else { return .usage("unknown config key '\(key)'. Keys: " + names.joined(separator: ", ") + ".") }
+        let quoted = near.map { "'\($0)'" }
+        let choice = quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
+        return .usage("unknown config key '\(key)'. Did you mean \(choice)? `focus config list` shows every key and its value.")
     }
 }
 

@@ -43,3 +43,24 @@ package struct ActiveSession: Sendable, Equatable {
         return max(0, Int(ends.timeIntervalSince(now).rounded(.up)))
     }
 }
+
+extension ActiveSession {
+    /// The note a session recovered from a row whose process is gone carries.
+    package static let recoveredNote = "recovered: focus ended unexpectedly"
+
+    /// What a running-session row whose process is gone becomes (README, "What focus promises"):
+    /// its work in progress up to the last checkpoint, as an open session for a stopwatch and an
+    /// interrupted one otherwise, its focus no more than the time it covers, at most the longest
+    /// session the log holds (a timer left running for weeks, or a hand-edited checkpoint, must
+    /// not make every later command fail to recover it). Nil in a break: no work in progress.
+    /// `blockID`: the block it ran for, if that block is still there.
+    package func recoveredLog(blockID: Int64?) -> TimeLog? {
+        guard let started = snapshot.workStartedAt else { return nil }
+        let end = min(max(started, checkpointAt), started.addingTimeInterval(Double(SessionRecord.maximumLengthSeconds)))
+        return TimeLog(taskID: taskID, subtaskID: subtaskID, startedAt: started, endedAt: end,
+                       plannedSeconds: snapshot.workPlannedSeconds,
+                       focusedSeconds: min(snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
+                       status: snapshot.isOpen ? .open : .interrupted, blockID: blockID,
+                       note: Self.recoveredNote, tags: tags)
+    }
+}

@@ -153,9 +153,8 @@ private struct SessionPass {
         guard wall > 0, focused > 0, e > bounds[0], s < bounds[dayCount] else { return }
         var i = max(startIndex, 0)
         while i < dayCount, bounds[i] < e {
-            let overlap = min(e, bounds[i + 1]) - max(s, bounds[i])
-            if overlap > 0 {
-                let portion = StatsMath.share(focused, overlap: overlap, wall: wall)
+            let portion = StatsMath.focusInside(focused: focused, start: s, end: e, lo: bounds[i], hi: bounds[i + 1])
+            if portion > 0 {
                 dayExact[i] += portion
                 if i >= windowStart {
                     let found = slot ?? taskSlot(session)

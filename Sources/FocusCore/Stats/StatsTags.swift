@@ -28,7 +28,7 @@ package struct TagStats: Sendable, Equatable {
 
 /// The "by tag" figures of a report: each tag's focused time inside the window (each session's
 /// focus shared out by wall time, as the days and tasks are), and its sessions that started in
-/// the window, completed or interrupted. Sorted as tasks are: focused seconds descending, then
+/// the window, completed or interrupted (an open session in neither). Sorted as tasks are: focused seconds descending, then
 /// name. A session with several tags counts under each, so the tags' times may add up to more
 /// than the total.
 package enum StatsTags {
@@ -42,15 +42,14 @@ package enum StatsTags {
         var touched: [String] = []
         for tagged in input.taggedSessions {
             let s = Double(tagged.session.start)
-            let e = max(Double(tagged.session.end), s)
             let startsInside = s >= lo && s < hi
-            let overlap = min(e, hi) - max(s, lo)
-            let focused = Double(max(0, tagged.session.focusedSeconds))
-            let share = e > s && overlap > 0 && focused > 0 ? StatsMath.share(focused, overlap: overlap, wall: e - s) : 0
+            let share = StatsMath.focusInside(focused: Double(tagged.session.focusedSeconds), start: s,
+                                              end: Double(tagged.session.end), lo: lo, hi: hi)
             guard startsInside || share > 0 else { continue }
             if exact[tagged.tag] == nil { touched.append(tagged.tag) }
             exact[tagged.tag, default: 0] += share
-            if startsInside {
+            // An open session's time counts; its outcome counts nowhere (README, "Open sessions").
+            if startsInside, !tagged.session.open {
                 if tagged.session.completed { completed[tagged.tag, default: 0] += 1 } else { interrupted[tagged.tag, default: 0] += 1 }
             }
         }

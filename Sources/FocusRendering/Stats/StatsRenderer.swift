@@ -63,7 +63,7 @@ package struct StatsRenderer: Sendable {
     }
 
     private func dayChart(_ r: StatsReport, _ chart: StatsTaskChart) -> [StyledLine] {
-        let durations = r.days.map { TerminalText.duration($0.focusedSeconds) }
+        let durations = StatsMath.shownMinutes(r.days.map(\.focusedSeconds), whole: r.totals.focusedSeconds).map(TerminalText.duration)
         let durationWidth = durations.map(TerminalText.width).max() ?? 2
         let completedWidth = r.days.map { $0.completed > 0 ? 1 + digits($0.completed) : 0 }.max() ?? 0
         let interruptedWidth = r.days.map { $0.interrupted > 0 ? 1 + digits($0.interrupted) : 0 }.max() ?? 0
@@ -124,16 +124,25 @@ package struct StatsRenderer: Sendable {
         var name: DisplayText
         var indent: Bool
         var seconds: Int
+        /// The time shown: `seconds` rounded so that the rows add up to what they are part of.
+        var shown: Int
         var completed: Int
         var interrupted: Int
     }
 
+    /// The task table; the times shown add up (the tasks' to the total, a task's subtasks' to
+    /// the task when its sessions all have one: `StatsMath.shownMinutes`), the shares are of the
+    /// exact seconds.
     private func taskTable(_ r: StatsReport) -> [StyledLine] {
         var rows: [Row] = []
-        for t in r.tasks {
-            rows.append(Row(name: DisplayText(t.task), indent: false, seconds: t.focusedSeconds, completed: t.completed, interrupted: t.interrupted))
-            for s in t.subtasks {
-                rows.append(Row(name: DisplayText(s.subtask), indent: true, seconds: s.focusedSeconds, completed: s.completed, interrupted: s.interrupted))
+        let shownTasks = StatsMath.shownMinutes(r.tasks.map(\.focusedSeconds), whole: r.totals.focusedSeconds)
+        for (t, shown) in zip(r.tasks, shownTasks) {
+            rows.append(Row(name: DisplayText(t.task), indent: false, seconds: t.focusedSeconds, shown: shown,
+                            completed: t.completed, interrupted: t.interrupted))
+            let shownSubtasks = StatsMath.shownMinutes(t.subtasks.map(\.focusedSeconds), whole: t.focusedSeconds, shownWhole: shown)
+            for (s, shownSubtask) in zip(t.subtasks, shownSubtasks) {
+                rows.append(Row(name: DisplayText(s.subtask), indent: true, seconds: s.focusedSeconds, shown: shownSubtask,
+                                completed: s.completed, interrupted: s.interrupted))
             }
         }
         return table("Task", rows, total: r.totals.focusedSeconds)
@@ -143,13 +152,14 @@ package struct StatsRenderer: Sendable {
     /// with two tags counts under each, so the shares may add up to more than 100%.
     private func tagTable(_ r: StatsReport) -> [StyledLine] {
         let rows = r.tags.map {
-            Row(name: "+\($0.tag)", indent: false, seconds: $0.focusedSeconds, completed: $0.completed, interrupted: $0.interrupted)
+            Row(name: "+\($0.tag)", indent: false, seconds: $0.focusedSeconds, shown: $0.focusedSeconds, completed: $0.completed,
+                interrupted: $0.interrupted)
         }
         return [StyledLine("By tag", .bold)] + table("Tag", rows, total: r.totals.focusedSeconds)
     }
 
     private func table(_ title: DisplayText, _ rows: [Row], total: Int) -> [StyledLine] {
-        let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.seconds)) }.max() ?? 0)
+        let timeWidth = max(4, rows.map { TerminalText.width(TerminalText.duration($0.shown)) }.max() ?? 0)
         let shareWidth = 5
         let completedWidth = max(1, rows.map { digits($0.completed) }.max() ?? 1)
         let interruptedWidth = max(1, rows.map { digits($0.interrupted) }.max() ?? 1)
@@ -168,7 +178,7 @@ package struct StatsRenderer: Sendable {
             var line = StyledLine()
             let name: DisplayText = row.indent ? "  \(row.name.truncated(to: nameWidth - 2))" : row.name
             line.add(name.paddedRight(nameWidth), row.indent ? .plain : .bold)
-            line.add("  \(TerminalText.padLeft(TerminalText.duration(row.seconds), timeWidth))")
+            line.add("  \(TerminalText.padLeft(TerminalText.duration(row.shown), timeWidth))")
             let share = StatsMath.percent(row.seconds, of: total).map { "\($0)%" } ?? "–"
             line.add("  \(TerminalText.padLeft(share, shareWidth))")
             line.add("  \(TerminalText.padLeft(String(row.completed), completedWidth))", .green)

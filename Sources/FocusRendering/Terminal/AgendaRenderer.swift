@@ -103,9 +103,8 @@ package enum AgendaRenderer {
         let focused = DurationParser.format(log.focusedSeconds)
         var said = "\(focused) focused"
         if log.startedAt < day.start || log.endedAt > day.end {
-            let wall = log.endedAt.timeIntervalSince(log.startedAt)
-            let overlap = min(log.endedAt, day.end).timeIntervalSince(max(log.startedAt, day.start))
-            let share = StatsMath.seconds(StatsMath.share(Double(log.focusedSeconds), overlap: overlap, wall: wall))
+            let share = StatsMath.seconds(StatsMath.focusInside(focused: log.focusedSeconds, start: log.startedAt, end: log.endedAt,
+                                                                from: day.start, to: day.end))
             said = "\(DurationParser.format(share)) of \(focused) focused this day"
         }
         return "  \(span(log.startedAt, log.endedAt, on: day, calendar))  \(mark) \(path)  \(said)"

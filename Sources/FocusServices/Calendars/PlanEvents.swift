@@ -44,6 +44,14 @@ package enum PlanEvents {
     /// one (README, "Two machines": the same session has it on every machine), else its local
     /// identity (task id, subtask id or 0, start in UTC); the same in every export while the
     /// session exists unchanged.
+    /// `25 min`, or to the second when it is not whole minutes (`1 min 30 s`, `45 s`): rounding
+    /// made 90 s focused of 120 planned read "Focused 2 min of 2 planned".
+    static func minutesText(_ seconds: Int) -> String {
+        let (m, s) = (max(0, seconds) / 60, max(0, seconds) % 60)
+        if s == 0 { return "\(m) min" }
+        return m == 0 ? "\(s) s" : "\(m) min \(s) s"
+    }
+
     package static func sessionEvent(_ r: SessionRecord, identity: SessionIdentity) -> ExportEvent {
         let path = r.subtask.map { "\(r.task)/\($0)" } ?? r.task
         let summary: String
@@ -54,9 +62,9 @@ package enum PlanEvents {
         }
         let startDate = Date(timeIntervalSince1970: Double(r.start))
         let uid = identity.syncUID ?? "session-\(identity.taskID)-\(identity.subtaskID ?? 0)-\(ICSWriter.utcDateTime(startDate))@focus"
-        let minutes = (r.focusedSeconds + 30) / 60
-        var description = "Focused \(minutes) min"
-        if r.plannedSeconds != r.focusedSeconds { description += " of \((r.plannedSeconds + 30) / 60) planned" }
+        var description = "Focused \(minutesText(r.focusedSeconds))"
+        // An open session (a stopwatch) had no planned length to fall short of.
+        if r.plannedSeconds > 0, r.plannedSeconds != r.focusedSeconds { description += " of \(minutesText(r.plannedSeconds)) planned" }
         description += "."
         if let note = r.note, !note.isEmpty { description += "\n" + note }
         return ExportEvent(uid: uid, start: startDate, end: Date(timeIntervalSince1970: Double(r.end)),

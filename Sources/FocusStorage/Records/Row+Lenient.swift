@@ -91,7 +91,7 @@ package enum StoredNumber {
 
     /// The longest session the log keeps (a forgotten timer: 31 days; README, "Sessions longer
     /// than a day").
-    package static let longestSession: Int64 = 31 * 86_400
+    package static let longestSession: Int64 = SessionRecord.maximumLengthSeconds
 
     /// A session's start and end within the rules of its table (the end from the start to
     /// `longestSession` after it), from the stored values (nil for NULL): what is read is then what the store

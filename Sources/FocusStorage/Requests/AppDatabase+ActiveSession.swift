@@ -40,22 +40,14 @@ extension AppDatabase {
         }
     }
 
-    /// Records the work in progress of a row whose process is gone as interrupted, or open for an
-    /// open session (focus up to its last checkpoint), and deletes the row, in the caller's transaction.
+    /// Records what a row whose process is gone becomes (`ActiveSession.recoveredLog`, Core's
+    /// decision) and deletes the row, in the caller's transaction.
     static func recover(_ session: ActiveSession, now: Date, _ db: Database) throws -> SessionEntry? {
+        let blockID = try session.blockID.flatMap { id in
+            try Row.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [id]).map { $0.id(0) }
+        }
         var entry: SessionEntry?
-        if let started = session.snapshot.workStartedAt {
-            // At most the longest session the store holds: a timer left running for weeks (or a
-            // hand-edited checkpoint) must not make every later command fail to recover it.
-            let end = min(max(started, session.checkpointAt), started.addingTimeInterval(Double(StoredNumber.longestSession)))
-            let blockID = try session.blockID.flatMap { id in
-                try Row.fetchOne(db, sql: "SELECT id FROM scheduledBlock WHERE id = ?", arguments: [id]).map { $0.id(0) }
-            }
-            let log = TimeLog(taskID: session.taskID, subtaskID: session.subtaskID, startedAt: started, endedAt: end,
-                              plannedSeconds: session.snapshot.workPlannedSeconds,
-                              focusedSeconds: min(session.snapshot.focusedSeconds, Int(end.timeIntervalSince(started))),
-                              status: session.snapshot.isOpen ? .open : .interrupted, blockID: blockID,
-                              note: "recovered: focus ended unexpectedly", tags: session.tags)
+        if let log = session.recoveredLog(blockID: blockID) {
             let id = try AppDatabase.insertTimed(log, now: now, db)
             entry = try Row.fetchOne(db, sql: AppDatabase.entrySelectSQL + " WHERE timeLog.id = ?", arguments: [id]).map(AppDatabase.entry)
         }

@@ -214,7 +214,7 @@ extension AppDatabase {
 
 /// Stores a calendar's occurrences many rows per statement, the values bound through SQLite's
 /// C API (`StatementArguments` box every value: for half a million busy times that boxing, not
-/// SQLite, was most of an import's write; README, "Fast paths").
+/// SQLite, was most of an import's write; docs/PERFORMANCE.md, "Fast paths").
 struct BusyInserter {
     static let batchSize = 500
     private let batchSize: Int

@@ -173,7 +173,7 @@ private final class SessionImporter {
 
     /// Sessions are inserted `batchSize` at a time, by one statement: an insert that fires
     /// triggers keeps a statement journal to undo just itself, and copying each page it touches
-    /// there first was a third of the work of a one-row insert (README, "Fast paths").
+    /// there first was a third of the work of a one-row insert (docs/PERFORMANCE.md, "Fast paths").
     static let batchSize = 64
     let batchSize: Int
     /// Sessions resolved to ids, waiting for the next batch.

@@ -110,7 +110,7 @@ extension AppDatabase {
     ///
     /// Stepped through SQLite's C API (`RawColumns`, the same checked conversions as `Row`):
     /// copying each of a year's 10,000 rows into a `Row` cost more than SQLite's reading of
-    /// them (README, "Fast paths"). `viaRow` reads them through `Row` instead, the plain way
+    /// them (docs/PERFORMANCE.md, "Fast paths"). `viaRow` reads them through `Row` instead, the plain way
     /// StatsReaderEqualityTests holds this one to.
     static func statsSessions(
         _ db: Database, _ from: Date, _ to: Date, filter: String, _ filterIDs: [Int64], viaRow: Bool = false
@@ -163,10 +163,7 @@ extension AppDatabase {
                 FROM (\(sql)) AS l JOIN timeLogTag ON timeLogTag.timeLogId = l.id JOIN tag ON tag.id = timeLogTag.tagId
                 """, arguments: StatementArguments(args + filterIDs))
             for row in rows {
-                var session = statsSession(row) { .index($0 + 1) }
-                // Tagged sessions have always been read without the open flag (StatsTags does not ask).
-                session.open = false
-                out.append(TaggedStatsSession(tag: row.text(0), session: session))
+                out.append(TaggedStatsSession(tag: row.text(0), session: statsSession(row) { .index($0 + 1) }))
             }
         }
         return out
@@ -186,9 +183,9 @@ extension AppDatabase {
         let lo = from.unixSeconds, hi = to.unixSeconds
         guard lo < hi else { return 0 }
         var total = 0.0
-        for session in try statsSessions(db, from, to, filter: "", []) where session.focusedSeconds > 0 && session.end > lo && session.start < hi {
-            let overlap = Double(min(session.end, hi) - max(session.start, lo))
-            total += StatsMath.share(Double(session.focusedSeconds), overlap: overlap, wall: Double(session.end - session.start))
+        for session in try statsSessions(db, from, to, filter: "", []) {
+            total += StatsMath.focusInside(focused: Double(session.focusedSeconds), start: Double(session.start), end: Double(session.end),
+                                           lo: Double(lo), hi: Double(hi))
         }
         return total
     }
