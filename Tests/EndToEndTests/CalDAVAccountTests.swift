@@ -60,6 +60,8 @@ struct CalDAVAccountTests {
         try server.makeCalendar("work", displayName: "Work")
         try server.makeCalendar("chores", displayName: "Chores", components: ["VTODO"])
         try server.put("work/standup.ics", ics: standup())
+        // Working hours from 08:00, as the times below were written for (the default is 09:00).
+        #expect(try await sandbox.run(["config", "set", "day_start", "08:00"], env: direct).code == 0)
         #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
 
         let connect = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-stdin"],
@@ -214,6 +216,8 @@ struct CalDAVAccountTests {
         try server.makeCalendar("work", displayName: "Work")
         let command = "printf '%s\\n' '\(server.password)'"
         for sandbox in [laptop, desktop] {
+            // Working hours from 08:00, as the times below were written for (the default is 09:00).
+            #expect(try await sandbox.run(["config", "set", "day_start", "08:00"], env: direct).code == 0)
             #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27"], env: direct).code == 0)
             let connect = try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct)
             #expect(connect.code == 0, "\(connect.err)")

@@ -283,13 +283,13 @@ struct SyncTests {
         try await laptop.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h", "--due", "2026-11-30")
         #expect(try await laptop.run("sync", "setup", "Focus").code == 0)
         #expect(try await desktop.run("sync", "setup", "Focus").code == 0)
-        for (key, value) in [("day_start", "09:00"), ("hours.fri", "off"), ("off", "2026-11-26")] {
+        for (key, value) in [("day_start", "07:30"), ("hours.fri", "off"), ("off", "2026-11-26")] {
             #expect(try await laptop.run("config", "set", key, value).code == 0)
         }
         try await laptop.sync()
         let arrived = try await desktop.sync()
-        #expect(arrived.out.contains("Settings from the other machines: day_start = 09:00, hours.fri = off, off = 2026-11-26."), "\(arrived.out)")
-        #expect(try await desktop.run("config", "get", "day_start").out == "09:00\n")
+        #expect(arrived.out.contains("Settings from the other machines: day_start = 07:30, hours.fri = off, off = 2026-11-26."), "\(arrived.out)")
+        #expect(try await desktop.run("config", "get", "day_start").out == "07:30\n")
         #expect(try await desktop.run("config", "get", "off").out == "2026-11-26\n")
         // Both plan the same week: the same blocks, none on the day off or the Friday.
         let plans = try await [laptop, desktop].asyncMap { try await $0.run("plan", "--json").out }
@@ -300,17 +300,17 @@ struct SyncTests {
         // Both change day_end: the later change wins on both.
         #expect(try await laptop.run("config", "set", "day_end", "18:00").code == 0)
         try await Task.sleep(for: .milliseconds(20))
-        #expect(try await desktop.run("config", "set", "day_end", "17:00").code == 0)
+        #expect(try await desktop.run("config", "set", "day_end", "16:00").code == 0)
         try await laptop.sync()
         try await desktop.sync()
         try await laptop.sync()
-        for machine in [laptop, desktop] { #expect(try await machine.run("config", "get", "day_end").out == "17:00\n") }
+        for machine in [laptop, desktop] { #expect(try await machine.run("config", "get", "day_end").out == "16:00\n") }
         // The settings event is not another app's event: a new machine may set up the calendar.
         let third = try await Machine(server)
         defer { third.sandbox.remove() }
         let setup = try await third.run("sync", "setup", "Focus")
         #expect(setup.code == 0, "\(setup.err)")
-        #expect(try await third.run("config", "get", "day_end").out == "17:00\n")
+        #expect(try await third.run("config", "get", "day_end").out == "16:00\n")
     }
 
     @Test("a deletion on one machine removes it on the other and never comes back; another app's to-do becomes a task")

@@ -45,6 +45,21 @@ import Testing
         #expect(try blocks(world) == ["Wed 08:00-08:25"])
     }
 
+    /// #41: `focus config` says the defaults a working week has, its help in one column.
+    @Test func configListsTheWorkingWeekDefaultsInOneColumn() async throws {
+        let world = try TestWorld(now: "2026-12-07T08:00:00Z")
+        let lines = await world.output("config").out.split(separator: "\n").map(String.init)
+        let lunch = try #require(lines.first { $0.hasPrefix("lunch ") })
+        #expect(lunch.contains(" 12:00-13:00  a gap kept free every working day"), "\(lunch)")
+        #expect(lines.contains { $0.hasPrefix("max_per_day ") && $0.contains(" 4h ") && $0.hasSuffix("(4h)") })
+        #expect(lines.contains { $0.hasPrefix("hours.sat ") && $0.contains(" off ") })
+        #expect(lines.contains { $0.hasPrefix("day_start ") && $0.contains(" 09:00 ") })
+        let columns = Set(lines.filter { $0.contains("(") }.compactMap { line in
+            line.range(of: #"\S+\s+\S+\s+"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.upperBound) }
+        })
+        #expect(columns.count == 1, "\(columns)")
+    }
+
     /// #41: `config set off -DATE`, the README's way to remove a day off, is a value, not an option.
     @Test func aDayOffIsRemovedWithAMinusAsTheReadmeSays() async throws {
         let world = try TestWorld(now: "2026-12-07T08:00:00Z")

@@ -29,9 +29,11 @@ package struct ConfigListCommand: FocusRunnable {
             env.console.line(JSON.object(pairs.map { ($0.0.key, .string($0.1)) }))
             return
         }
+        // Values as wide as the widest (`12:00-13:00`), so the help lines start in one column.
+        let width = max(10, pairs.map { DisplayText($0.1).string.count }.max() ?? 0)
         for (entry, value) in pairs {
             let key = TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2)
-            env.console.line("\(key)\(TerminalText.pad(DisplayText(value).string, 10))  \(entry.help)")
+            env.console.line("\(key)\(TerminalText.pad(DisplayText(value).string, width))  \(entry.help)")
         }
         env.console.line("")
         env.console.line("File: \(env.configPath)")
