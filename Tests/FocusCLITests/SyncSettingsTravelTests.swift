@@ -53,7 +53,11 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         try await set(laptop, "hours.fri", "off", changedAt: "2026-11-24T18:00:00Z")
         try await set(laptop, "off", "2026-12-24", changedAt: "2026-11-24T18:00:00Z")
         try subscribe(laptop, "Team", "https://feeds.example.org/team.ics")
-        try await set(desktop, "long_break", "20m", changedAt: "2026-11-24T18:00:00Z")
+        try await set(desktop, "notifications", "false", changedAt: "2026-11-24T18:00:00Z")
+        // The planner's Pomodoro rhythm and the lunch gap change the plan: they travel too.
+        try await set(laptop, "long_break", "20m", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "cycles", "3", changedAt: "2026-11-24T18:00:00Z")
+        try await set(laptop, "lunch", "12:30-13:15", changedAt: "2026-11-24T18:00:00Z")
         try sync(laptop, server)
 
         let arrived = try sync(desktop, server)
@@ -63,7 +67,10 @@ private func feeds(_ world: TestWorld) throws -> [String] {
         #expect(desktop.config.value(ofKnown: "day_start") == "07:30")
         #expect(desktop.config.value(ofKnown: "hours.fri") == "off")
         #expect(desktop.config.value(ofKnown: "off") == "2026-12-24")
-        #expect(desktop.config.value(ofKnown: "long_break") == "20m", "a setting the planner does not read does not travel")
+        #expect(desktop.config.value(ofKnown: "long_break") == "20m")
+        #expect(desktop.config.value(ofKnown: "cycles") == "3")
+        #expect(desktop.config.value(ofKnown: "lunch") == "12:30-13:15")
+        #expect(laptop.config.value(ofKnown: "notifications") == "true", "a setting the planner does not read does not travel")
         #expect(try feeds(desktop) == ["Team https://feeds.example.org/team.ics"])
         // Not set up on this machine: the stored-settings rule asks before its first fetch.
         let doctor = await desktop.output("doctor").out

@@ -282,11 +282,9 @@ package enum Replanner {
 
     static func workedSeconds(in block: ScheduledBlock, linked: [TimeLog], others: [TimeLog]) -> Double {
         var worked = Double(linked.reduce(0) { $0 + $1.focusedSeconds })
-        for log in others where log.startedAt < block.endedAt && log.endedAt > block.startedAt {
-            let wall = log.endedAt.timeIntervalSince(log.startedAt)
-            guard wall > 0 else { continue }
-            let overlap = min(log.endedAt, block.endedAt).timeIntervalSince(max(log.startedAt, block.startedAt))
-            worked += Double(log.focusedSeconds) * overlap / wall
+        for log in others {
+            worked += StatsMath.focusInside(focused: log.focusedSeconds, start: log.startedAt, end: log.endedAt,
+                                            from: block.startedAt, to: block.endedAt)
         }
         return worked
     }

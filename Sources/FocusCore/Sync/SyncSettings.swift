@@ -29,7 +29,7 @@ package struct SyncSettings: Sendable, Equatable, Codable {
     /// existed) travels untouched through it. `feeds` is the subscribed feeds' addresses, one a line.
     package static let configKeys = ["day_start", "day_end", "hours.mon", "hours.tue", "hours.wed", "hours.thu", "hours.fri",
                                      "hours.sat", "hours.sun", "off", "buffer", "max_per_day", "work", "short_break", "minimum_block",
-                                     "email", "tentative_busy"]
+                                     "email", "tentative_busy", "lunch", "cycles", "long_break"]
     package static let feedsKey = "feeds"
 
     /// The UID of the settings event (one per sync calendar, whichever machine wrote it).

@@ -237,16 +237,14 @@ extension AppDatabase {
         guard rules.maxPerDaySeconds != nil || subtasks.contains(where: { $0.subtask.maxPerDaySeconds != nil }) else { return [:] }
         let calendar = rules.calendar
         let midnight = calendar.startOfDay(calendar.day(of: now))
-        var logged: [Int64: Int] = [:]
+        // Exact per subtask, rounded once: as the stats and `status` count today (StatsMath.focusInside).
+        var logged: [Int64: Double] = [:]
         for entry in try sessions(db, midnight, now.addingTimeInterval(1)) {
             guard let id = entry.log.subtaskID else { continue }
-            let log = entry.log
-            let wall = log.endedAt.timeIntervalSince(log.startedAt)
-            let inside = min(log.endedAt, now).timeIntervalSince(max(log.startedAt, midnight))
-            guard wall > 0, inside > 0 else { continue }
-            logged[id, default: 0] += Int((Double(log.focusedSeconds) * min(1, inside / wall)).rounded())
+            logged[id, default: 0] += StatsMath.focusInside(focused: entry.log.focusedSeconds, start: entry.log.startedAt,
+                                                            end: entry.log.endedAt, from: midnight, to: now)
         }
-        return logged
+        return logged.mapValues(StatsMath.seconds)
     }
 
     /// Writes a re-plan's decision; inserted blocks get their ids in `newBlocks`.
