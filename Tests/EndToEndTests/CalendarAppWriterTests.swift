@@ -102,6 +102,7 @@ struct CalendarAppWriterTests {
         let server = try RadicaleServer(kind)
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
+        try await sandbox.roundTheWeek()
         #expect(try await sandbox.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)
         let command = "printf '%s\\n' '\(server.password)'"
         #expect(try await sandbox.run(["calendar", "connect", server.rootURL, "--user", server.user, "--password-command", command], env: direct).code == 0)
@@ -129,6 +130,7 @@ struct CalendarAppWriterTests {
         let server = try RadicaleServer()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
+        try await sandbox.roundTheWeek()
         for n in 1...4 {
             #expect(try await sandbox.run(["task", "add", "Thesis/Part \(n)", "--estimate", "50m", "--due", "2026-11-27"], env: direct).code == 0)
         }

@@ -19,6 +19,7 @@ struct SyncArrivalsTests {
         try feed.setFeed(RadicaleServer.event(uid: "fair@example.org", summary: "Book fair", start: "20261125T070000Z", end: "20261125T110000Z"))
         let laptop = try Sandbox(), desktop = try Sandbox()
         defer { laptop.remove(); desktop.remove() }
+        for sandbox in [laptop, desktop] { try await sandbox.roundTheWeek() }
         let command = "printf '%s\\n' '\(server.password)'"
         #expect(try await laptop.run(["calendar", "subscribe", feed.url(), "--name", "Fair"], env: direct).code == 0)
         #expect(try await desktop.run(["task", "add", "Thesis/Draft", "--estimate", "25m", "--due", "2026-11-27"], env: direct).code == 0)

@@ -20,6 +20,8 @@ private func planStarts(_ world: TestWorld) async -> [String] {
         let server = FakeCalDAVServer()
         let laptop = try TestWorld.syncMachine(server, now: "2026-11-24T22:00:00Z")
         let desktop = try TestWorld.syncMachine(server, now: "2026-11-24T22:00:00Z")
+        // About pins, not the working week: hours from 08:00 every day, no lunch gap or cap.
+        for world in [laptop, desktop] { world.config = TestWorld.roundTheWeek }
         laptop.caldav = server
         try laptop.trustStoredSettings()
         #expect(await laptop.run("task", "add", "Thesis/Draft", "--estimate", "50m", "--due", "2026-11-27") == 0)

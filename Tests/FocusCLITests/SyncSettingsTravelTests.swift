@@ -213,12 +213,12 @@ private extension FocusConfig {
         let desktop = try machine(server)
         // The settings event as a hostile writer of the calendar makes it.
         let feed = SyncSettings.Feed(address: address, name: "Team")
-        let settings = SyncSettings(["day_start": .init("09:00", modified: 1_795_000_000_000),
+        let settings = SyncSettings(["day_start": .init("09:30", modified: 1_795_000_000_000),
                                      feed.key: .init(address + "\n" + "Team", modified: 1_795_000_000_000)])
         server.store(Publication.resourceURL(calendar: calendarURL, uid: SyncSettings.uid), settings.encode(stamp: Date(timeIntervalSince1970: 1_795_000_000)))
         let arrived = try sync(desktop, server)
         #expect(arrived.settings.filter { $0.hasPrefix("warning: the feed ") }.count == 1, "\(arrived.settings)")
-        #expect(arrived.settings.contains { $0.contains("day_start = 09:00") }, "the other settings still arrive")
+        #expect(arrived.settings.contains { $0.contains("day_start = 09:30") }, "the other settings still arrive")
         #expect(try feeds(desktop).isEmpty)
         #expect(try desktop.database.calendars().isEmpty)
         let trusted = (try? String(contentsOfFile: desktop.configPath.replacingOccurrences(of: "config.toml", with: "trusted-settings"), encoding: .utf8)) ?? ""
