@@ -1,0 +1,90 @@
+import FocusRendering
+import FocusText
+
+/// What a key asks the view to do.
+package enum Action: Hashable, Sendable {
+    case show(Screen)
+    case nextScreen, previousScreen
+    case down, up, top, bottom
+    /// h/l: the day before or after (Week).
+    case left, right
+    /// `[` `]`: the previous or next day (Today), week (Week) or window (Stats).
+    case earlier, later
+    case open
+    case help
+    case quit
+}
+
+/// Keys that do one thing, with the label and words the key line and the help show.
+package struct KeyBinding: Sendable {
+    package var label: String
+    /// The words of the key line (`move`).
+    package var short: String
+    /// The words of the help (`move down, up (or the arrow keys)`).
+    package var help: String
+    package var keys: [(Key, Action)]
+    /// The screens where the keys work; nil: everywhere.
+    package var screens: [Screen]?
+    /// Whether the bottom key line shows it (the help shows every binding).
+    package var inKeyLine: Bool
+
+    func works(on screen: Screen) -> Bool { screens?.contains(screen) ?? true }
+}
+
+/// The one key table of the view: what each key does, the bottom key line and the `?` help
+/// are all read from it, so no key is documented that does not work.
+package enum KeyTable {
+    package static let bindings: [KeyBinding] = [
+        KeyBinding(label: "1-5", short: "screens", help: "Today, Week, Tasks, Timer, Stats",
+                   keys: Screen.allCases.map { (.char(Character(String($0.rawValue))), .show($0)) }, screens: nil, inKeyLine: false),
+        KeyBinding(label: "Tab", short: "next screen", help: "next screen (Shift-Tab: previous)", keys: [(.tab, .nextScreen), (.backTab, .previousScreen)],
+                   screens: nil, inKeyLine: false),
+        KeyBinding(label: "j/k", short: "move", help: "move down, up (or the arrow keys)",
+                   keys: [(.char("j"), .down), (.down, .down), (.char("k"), .up), (.up, .up)],
+                   screens: [.today, .tasks, .stats], inKeyLine: true),
+        KeyBinding(label: "g/G", short: "first/last", help: "first, last", keys: [(.char("g"), .top), (.home, .top), (.char("G"), .bottom), (.end, .bottom)],
+                   screens: [.today, .tasks, .stats], inKeyLine: false),
+        KeyBinding(label: "h/l", short: "day", help: "day before, day after (or ← →, j/k)",
+                   keys: [(.char("h"), .left), (.left, .left), (.char("k"), .left), (.up, .left),
+                          (.char("l"), .right), (.right, .right), (.char("j"), .right), (.down, .right)],
+                   screens: [.week], inKeyLine: true),
+        KeyBinding(label: "[ ]", short: "day", help: "day before, day after", keys: [(.char("["), .earlier), (.char("]"), .later)],
+                   screens: [.today], inKeyLine: true),
+        KeyBinding(label: "[ ]", short: "week", help: "week before, week after", keys: [(.char("["), .earlier), (.char("]"), .later)],
+                   screens: [.week], inKeyLine: true),
+        KeyBinding(label: "[ ]", short: "7/14/30 days", help: "7, 14 or 30 days", keys: [(.char("["), .earlier), (.char("]"), .later)],
+                   screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
+        KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
+        KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
+    ]
+
+    /// What `key` does on `screen`, if anything.
+    package static func action(for key: Key, on screen: Screen) -> Action? {
+        for binding in bindings where binding.works(on: screen) {
+            if let pair = binding.keys.first(where: { $0.0 == key }) { return pair.1 }
+        }
+        return nil
+    }
+
+    /// The bottom line: `j/k move  [ ] day before, day after  ? help  q quit`, the keys bold.
+    package static func keyLine(for screen: Screen) -> StyledLine {
+        var line = StyledLine()
+        for binding in bindings where binding.inKeyLine && binding.works(on: screen) {
+            if !line.runs.isEmpty { line.add("  ") }
+            line.add(DisplayText(binding.label), .bold)
+            line.add(" \(binding.short)", .dim)
+        }
+        return line
+    }
+
+    /// The help's lines: every binding that works on `screen`, label then words.
+    package static func helpLines(for screen: Screen) -> [StyledLine] {
+        bindings.filter { $0.works(on: screen) }.map { binding in
+            var line = StyledLine("  ")
+            line.add(DisplayText(binding.label).paddedRight(8), .bold)
+            line.add(DisplayText(binding.help))
+            return line
+        }
+    }
+}

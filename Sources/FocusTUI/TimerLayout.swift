@@ -1,0 +1,31 @@
+import FocusCore
+import FocusRendering
+import FocusText
+import FoundationEssentials
+
+/// Timer: the running session as `focus start` draws it (whichever process runs it).
+package enum TimerLayout {
+    static func subtitle(_ s: UIState, _ data: UIData) -> StyledLine {
+        StyledLine(data.session == nil ? "No session running" : "Session", .bold)
+    }
+
+    static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
+        guard let session = data.session else {
+            return [StyledLine(), StyledLine("  No session is running."),
+                    StyledLine("  Start one in another terminal with `focus start PATH`; it shows here.", .dim)]
+        }
+        var snap = session.active.snapshot
+        snap.remaining = .seconds(session.active.remainingSeconds(at: s.now))
+        if snap.isOpen { snap.focusedSeconds = session.active.elapsedSeconds(at: s.now) }
+        let facts = session.facts(at: s.now)
+        // Today's focus: the sessions recorded today (the window ends today) and this one so far.
+        let today = (data.stats.days.last?.focusedSeconds ?? 0) + (snap.phase == .work ? facts.elapsedSeconds : 0)
+        let renderer = CountdownRenderer(path: DisplayText(facts.path), width: min(width - 4, 72), color: false)
+        // The countdown's own keys line is left out: its keys are the countdown's, not this view's.
+        let lines = renderer.lines(snap, todaySeconds: today).prefix(2).map { StyledLine(DisplayText(trusted: "  " + $0.string)) }
+        var out = [StyledLine()] + lines
+        out.append(StyledLine())
+        out.append(StyledLine("  Pause, skip or stop it with `focus pause`, `focus stop` (or its own keys where it runs).", .dim))
+        return out
+    }
+}

@@ -1,0 +1,107 @@
+import FocusCore
+import FocusTUI
+import Testing
+
+/// Journeys of keys through the reducer: the state they leave and what they ask for.
+struct ReducerTests {
+    @Test func numbersAndTabSwitchScreensAndQAsksToQuit() {
+        var (s, effects) = UIFixtures.press([.char("3")], UIFixtures.state())
+        #expect(s.screen == .tasks)
+        (s, effects) = UIFixtures.press([.tab, .tab], s)
+        #expect(s.screen == .stats)
+        (s, effects) = UIFixtures.press([.tab], s)
+        #expect(s.screen == .today)
+        (s, effects) = UIFixtures.press([.backTab], s)
+        #expect(s.screen == .stats)
+        #expect(effects.isEmpty)
+        (s, effects) = UIFixtures.press([.char("q")], s)
+        #expect(effects == [.quit])
+    }
+
+    @Test func jkAndArrowsMoveWithinTheListAndGJumpToItsEnds() {
+        // Tasks: Thesis, Chapter 2, Introduction.
+        var (s, _) = UIFixtures.press([.char("j"), .down, .down, .down], UIFixtures.state(.tasks))
+        #expect(s.selected(.tasks) == 2)
+        (s, _) = UIFixtures.press([.char("k")], s)
+        #expect(s.selected(.tasks) == 1)
+        (s, _) = UIFixtures.press([.char("g")], s)
+        #expect(s.selected(.tasks) == 0)
+        (s, _) = UIFixtures.press([.char("G")], s)
+        #expect(s.selected(.tasks) == 2)
+        #expect(s.selectedKey[.tasks]?.contains("Introduction") == true)
+    }
+
+    @Test func theSelectionStaysOnItsItemWhenAReloadAddsRowsAboveIt() {
+        var (s, _) = UIFixtures.press([.char("G")], UIFixtures.state(.tasks))
+        let data = UIFixtures.data(tasks: UIFixtures.tasks(extra: ["Garden", "Errands"]))
+        s = UIReducer.reduce(s, .loaded(data, s.request)).0
+        #expect(s.selected(.tasks) == 4)
+        #expect(s.selectedKey[.tasks]?.contains("Introduction") == true)
+    }
+
+    @Test func bracketsMoveTodayByDayAndAskForThatDay() {
+        let (s, effects) = UIFixtures.press([.char("]"), .char("]"), .char("[")], UIFixtures.state())
+        #expect(s.day == UIFixtures.monday.adding(days: 1))
+        #expect(effects.count == 3)
+        #expect(effects.last == .load(LoadRequest(day: UIFixtures.monday.adding(days: 1), weekStart: UIFixtures.monday, statsDays: 7)))
+    }
+
+    @Test func weekMovesByWeekAndEnterOpensTheSelectedDayOnToday() {
+        var (s, effects) = UIFixtures.press([.char("]")], UIFixtures.state(.week))
+        #expect(s.weekStart == UIFixtures.monday.adding(days: 7))
+        #expect(effects == [.load(s.request)])
+        (s, effects) = UIFixtures.press([.char("l"), .char("l")], s)
+        #expect(s.weekDay == 2)
+        (s, effects) = UIFixtures.press([.enter], s)
+        #expect(s.screen == .today)
+        #expect(s.day == UIFixtures.monday.adding(days: 9))
+        #expect(effects == [.load(LoadRequest(day: UIFixtures.monday.adding(days: 9), weekStart: UIFixtures.monday.adding(days: 7), statsDays: 7))])
+    }
+
+    @Test func steppingPastSundayMovesToTheNextWeek() {
+        var s = UIFixtures.state(.week)
+        s.weekDay = 6
+        let (next, effects) = UIFixtures.press([.right], s)
+        #expect(next.weekStart == UIFixtures.monday.adding(days: 7))
+        #expect(next.weekDay == 0)
+        #expect(effects.count == 1)
+    }
+
+    @Test func statsBracketsStepThroughSevenFourteenAndThirtyDays() {
+        var (s, effects) = UIFixtures.press([.char("]"), .char("]"), .char("]")], UIFixtures.state(.stats))
+        #expect(s.statsDays == 30)
+        #expect(effects.count == 2)
+        (s, effects) = UIFixtures.press([.char("[")], s)
+        #expect(s.statsDays == 14)
+        #expect(effects == [.load(s.request)])
+    }
+
+    @Test func helpOpensWithQuestionMarkAndClosesWithEscape() {
+        var (s, _) = UIFixtures.press([.char("?")], UIFixtures.state())
+        #expect(s.showingHelp)
+        (s, _) = UIFixtures.press([.escape], s)
+        #expect(!s.showingHelp)
+    }
+
+    @Test func anAnswerToAReplacedRequestIsDropped() {
+        let s = UIFixtures.state()
+        let (moved, _) = UIFixtures.press([.char("]")], s)
+        var other = UIFixtures.data()
+        other.tasks = []
+        let (after, effects) = UIReducer.reduce(moved, .loaded(other, s.request))
+        #expect(after.data?.tasks.isEmpty == false)
+        #expect(effects.isEmpty)
+    }
+
+    @Test func aChangeElsewhereReloadsWhatIsShown() {
+        let s = UIFixtures.state(.week)
+        #expect(UIReducer.reduce(s, .changed).1 == [.load(s.request)])
+    }
+
+    @Test func midnightMovesAViewLeftOnTodayToTheNewDay() {
+        let s = UIFixtures.state()
+        let (next, effects) = UIReducer.reduce(s, .tick(UIFixtures.at(24, 0, 1)))
+        #expect(next.day == UIFixtures.monday.adding(days: 1))
+        #expect(effects == [.load(next.request)])
+    }
+}
