@@ -105,8 +105,13 @@ package enum TodayLayout {
             let a = dayStart.addingTimeInterval(Double(minute * 60))
             let b = dayStart.addingTimeInterval(Double(min(last, minute + slot) * 60))
             let here = items.indices.filter { items[$0].start < b && (items[$0].end > a || items[$0].start >= a) }
-            let pick = here.first { $0 == selected } ?? here.min { items[$0].rank < items[$1].rank }
-            lines.append(row(at: a, pick.map { (items[$0], $0 == selected, !shown.contains($0)) }, calendar: s.calendar))
+            // The selected item, else one that starts here (its name is news), else the one on top.
+            let starting = here.filter { !shown.contains($0) }
+            let pick = here.first { $0 == selected } ?? (starting.isEmpty ? here : starting).min { items[$0].rank < items[$1].rank }
+            var line = row(at: a, pick.map { (items[$0], $0 == selected, !shown.contains($0)) }, calendar: s.calendar)
+            // Items that share the slot with the one drawn: counted, and reached with j/k.
+            if here.count > 1 { line.add(DisplayText(trusted: " +\(here.count - 1)"), .dim) }
+            lines.append(line)
             if let pick { shown.insert(pick) }
             if s.now >= a, s.now < b { lines.append(nowLine(s)) }
         }

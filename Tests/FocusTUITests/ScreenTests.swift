@@ -1,6 +1,7 @@
 import FocusCore
 import FocusCoreTestSupport
 import FocusRendering
+import FocusStorage
 import FocusText
 import FocusTUI
 import Foundation
@@ -126,5 +127,23 @@ struct ScreenTests {
         #expect(frame.text.contains("Enter   open the day"))
         #expect(frame.text.contains("[ ]     week before, week after"))
         #expect(!frame.text.contains("day before, day after\n"))
+    }
+}
+
+extension ScreenTests {
+    @Test func itemsSharingASlotAreCountedAndEachIsReachedWithJ() throws {
+        var data = UIFixtures.data()
+        let short = BlockView(id: 8, subtaskID: 3, task: "Thesis", subtask: "Introduction", start: UIFixtures.at(23, 11, 0),
+                              end: UIFixtures.at(23, 11, 25), status: .planned)
+        data.day.blocks.append(short)
+        var s = UIFixtures.state(.today, data: data)
+        let frame = UIView.frame(s)
+        // 80×24: hour slots; 11:00 holds the chapter's block (from 10:30) and the introduction's.
+        let eleven = frame.line(try #require(frame.rows(containing: " 11:00 ").first))
+        #expect(eleven.contains("█ Thesis/Introduction 11:00–11:25 +1"))
+        (s, _) = UIFixtures.press([.char("G")], s)
+        let selected = UIView.frame(s)
+        #expect(selected.rows(containing: "▶11:00 █ Thesis/Introduction 11:00–11:25").count == 1)
+        #expect(selected.text.contains("Logged 0m of 2h"))
     }
 }

@@ -1,0 +1,126 @@
+import FocusCore
+import FocusServices
+import FocusStorage
+import FocusText
+import FocusTUI
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Performs what the view's reducer asks: one loop over the terminal's keys, the change
+/// watcher, signals and a timer, drawing each new frame as a line diff.
+final class UIRunner {
+    private let env: FocusEnvironment
+    private let loader: UILoader
+    private let terminal: UITerminal
+    private let wake = UIWake()
+    private let signals = SignalPipe()
+    /// The database as last read: a wake with neither changed is not a change.
+    private var fingerprint: DatabaseFingerprint?
+    private var dataVersion: Int?
+
+    init(env: FocusEnvironment, db: AppDatabase) {
+        self.env = env
+        loader = UILoader(env: env, db: db)
+        terminal = UITerminal(color: env.environment["NO_COLOR"].map(\.isEmpty) != false)
+    }
+
+    func run() throws {
+        // The watcher first: it sets SIGINT and SIGTERM aside, and the signal pipe then takes them.
+        let watcher = ChangeWatcher(directory: Paths.directory(of: env.databasePath).isEmpty ? "." : Paths.directory(of: env.databasePath))
+        signals.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT]) { [wake] signo in
+            wake.post(signo == SIGWINCH ? .resize : signo == SIGCONT ? .resume : .quit)
+        }
+        wake.watch(watcher)
+        terminal.enter()
+        defer {
+            terminal.leave()
+            signals.stop()
+        }
+        let size = UITerminal.size()
+        var state = UIState(now: env.now(), calendar: env.calendar, width: size.width, height: size.height)
+        var effects: [Effect] = [.load(state.request)]
+        while true {
+            guard perform(effects, &state) else { return }
+            terminal.draw(UIView.frame(state))
+            effects = []
+            for event in waitForEvents(state) {
+                guard let event else { return }
+                let (next, asked) = UIReducer.reduce(state, event)
+                state = next
+                effects += asked
+            }
+        }
+    }
+
+    /// Does what the reducer asked, feeding back what a load brought; false to quit.
+    private func perform(_ effects: [Effect], _ state: inout UIState) -> Bool {
+        var queue = effects
+        while !queue.isEmpty {
+            switch queue.removeFirst() {
+            case .quit:
+                return false
+            case let .load(request):
+                let event: UIEvent
+                do {
+                    event = .loaded(try loader.load(request), request)
+                } catch {
+                    event = .failed(error.description)
+                }
+                fingerprint = DatabaseFingerprint.of(path: env.databasePath)
+                dataVersion = try? loader.db.dataVersion()
+                let (next, asked) = UIReducer.reduce(state, event)
+                state = next
+                queue += asked
+            }
+        }
+        return true
+    }
+
+    /// Waits for keys, a wake or the next tick; nil among the events means quit.
+    private func waitForEvents(_ state: UIState) -> [UIEvent?] {
+        let now = env.now()
+        let running = state.data?.session.map { !$0.active.snapshot.isPaused } ?? false
+        // A second while a session runs (its clock), else the next minute (the now-line).
+        let step = running ? 1.0 : 60.0
+        let wait = step - now.timeIntervalSince1970.truncatingRemainder(dividingBy: step) + 0.01
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        let n = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
+        if n <= 0 { return [.tick(env.now())] }
+        var events: [UIEvent?] = []
+        if fds[1].revents != 0 { events += wake.drain().map(event) }
+        if fds[0].revents != 0 { events += keys() }
+        return events + [.tick(env.now())]
+    }
+
+    private func event(_ reason: UIWake.Reason) -> UIEvent? {
+        switch reason {
+        case .quit: return nil
+        case .resume:
+            terminal.resume()
+            return resized()
+        case .resize: return resized()
+        case .changed:
+            let print = DatabaseFingerprint.of(path: env.databasePath)
+            let version = try? loader.db.dataVersion()
+            return print != fingerprint || version != dataVersion ? .changed : .tick(env.now())
+        }
+    }
+
+    private func resized() -> UIEvent {
+        terminal.invalidate()
+        let size = UITerminal.size()
+        return .resized(width: size.width, height: size.height)
+    }
+
+    /// The keys waiting on the terminal; nil when it is gone (end of input).
+    private func keys() -> [UIEvent?] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(STDIN_FILENO, &buffer, buffer.count)
+        if n < 0, errno == EINTR || errno == EAGAIN { return [] }
+        guard n > 0 else { return [nil] }
+        return KeyDecoder.decode(Array(buffer[0..<n])).map { .key($0) }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `focus ui` on a real terminal (tmux): screens, live changes from another process, and the
+/// terminal given back on every way out.
+@Suite(.serialized, .enabled(if: Terminal.available, "tmux is not installed"))
+struct FullScreenViewTests {
+    /// A tmux format read from the pane (`#{alternate_on}`: 1 while the alternate screen is shown).
+    func pane(_ t: Terminal, _ format: String) async throws -> String {
+        try await offPool {
+            try Spawn.run("/usr/bin/tmux", ["-L", t.socket, "display-message", "-p", format],
+                          environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
+        }.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func screensSwitchWithKeysAChangeElsewhereAppearsAndQGivesTheTerminalBack() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        #expect(try await pane(t, "#{alternate_on}") == "1")
+        try await t.keys("3")
+        try await t.waitFor("[3 Tasks]")
+        try await t.waitFor("Chapter 2")
+        // Another process adds a task: the view shows it without a key pressed.
+        #expect(try await s.run("task", "add", "Garden/Weeding").code == 0)
+        let screen = try await t.waitFor("Weeding")
+        #expect(screen.contains("Garden"))
+        try await t.keys("2")
+        try await t.waitFor("[2 Week]")
+        try await t.keys("?")
+        try await t.waitFor("Keys on Week")
+        try await t.keys("Escape")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+        #expect(try await pane(t, "#{alternate_on}") == "0")
+        #expect(try await pane(t, "#{cursor_flag}") == "1")
+    }
+
+    @Test func aResizeRedrawsATinyTerminalAsksForRoomAndSIGTERMGivesTheTerminalBack() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await t.start("sh -c 'echo PID=$$; exec \(Sandbox.binary) ui'; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.tmux("resize-window", "-x", "50", "-y", "12")
+        try await t.waitFor("needs at least 60×16")
+        try await t.tmux("resize-window", "-x", "100", "-y", "30")
+        try await t.waitFor("[1 Today]")
+        let printed = Terminal.plain(t.transcript)
+        let pid = try #require(printed.range(of: #"PID=\d+"#, options: .regularExpression).flatMap { Int32(printed[$0].dropFirst(4)) })
+        #expect(kill(pid, SIGTERM) == 0)
+        try await t.waitFor("EXIT=")
+        #expect(try await pane(t, "#{alternate_on}") == "0")
+        #expect(try await pane(t, "#{cursor_flag}") == "1")
+    }
+
+    /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
+    /// alone, since the test's own shell would die of a Ctrl-C typed at the terminal.
+    @Test(arguments: [SIGINT, SIGHUP])
+    func sigintAndSIGHUPGiveTheTerminalBack(signal: Int32) async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await t.start("sh -c 'echo PID=$$; exec \(Sandbox.binary) ui'; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        #expect(try await pane(t, "#{alternate_on}") == "1")
+        let printed = Terminal.plain(t.transcript)
+        let pid = try #require(printed.range(of: #"PID=\d+"#, options: .regularExpression).flatMap { Int32(printed[$0].dropFirst(4)) })
+        #expect(kill(pid, signal) == 0)
+        try await t.waitFor("EXIT=")
+        #expect(try await pane(t, "#{alternate_on}") == "0")
+        #expect(try await pane(t, "#{cursor_flag}") == "1")
+    }
+
+    @Test func withoutATerminalItSaysWhatToUseInsteadAndExits64() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let r = try await s.run("ui")
+        #expect(r.code == 64)
+        #expect(r.err == "focus: error: focus ui needs a terminal; use `focus agenda` or `focus status --follow` instead.\n")
+    }
+}
