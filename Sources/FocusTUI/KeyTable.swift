@@ -11,6 +11,10 @@ package enum Action: Hashable, Sendable {
     /// `[` `]`: the previous or next day (Today), week (Week) or window (Stats).
     case earlier, later
     case open
+    /// Enter on work: a session on it, as `focus start` runs one.
+    case start
+    /// The running session (whichever process runs it), as `focus pause`/`resume` and `focus stop` do.
+    case pauseOrResume, stopSession
     case help
     case quit
 }
@@ -55,6 +59,12 @@ package enum KeyTable {
         KeyBinding(label: "[ ]", short: "7/14/30 days", help: "7, 14 or 30 days", keys: [(.char("["), .earlier), (.char("]"), .later)],
                    screens: [.stats], inKeyLine: true),
         KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "start", help: "start a session on the selected work (as focus start)", keys: [(.enter, .start)],
+                   screens: [.today, .tasks], inKeyLine: true),
+        KeyBinding(label: "space/p", short: "pause", help: "pause or resume the running session", keys: [(.char(" "), .pauseOrResume), (.char("p"), .pauseOrResume)],
+                   screens: [.timer], inKeyLine: true),
+        KeyBinding(label: "x", short: "stop session", help: "stop the running session (as focus stop)", keys: [(.char("x"), .stopSession)],
+                   screens: [.timer], inKeyLine: true),
         KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
         KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]

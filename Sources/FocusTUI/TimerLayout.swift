@@ -12,7 +12,7 @@ package enum TimerLayout {
     static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
         guard let session = data.session else {
             return [StyledLine(), StyledLine("  No session is running."),
-                    StyledLine("  Start one in another terminal with `focus start PATH`; it shows here.", .dim)]
+                    StyledLine("  Enter on a block (Today) or on work (Tasks) starts one; so does focus start elsewhere.", .dim)]
         }
         var snap = session.active.snapshot
         snap.remaining = .seconds(session.active.remainingSeconds(at: s.now))
@@ -25,7 +25,7 @@ package enum TimerLayout {
         let lines = renderer.lines(snap, todaySeconds: today).prefix(2).map { StyledLine(DisplayText(trusted: "  " + $0.string)) }
         var out = [StyledLine()] + lines
         out.append(StyledLine())
-        out.append(StyledLine("  Pause, skip or stop it with `focus pause`, `focus stop` (or its own keys where it runs).", .dim))
+        out.append(StyledLine("  space pauses or resumes it, x stops it; it runs on when this view is closed.", .dim))
         return out
     }
 }

@@ -75,7 +75,7 @@ package enum TodayLayout {
         let leftWidth = max(34, width * 55 / 100)
         let items = items(data.day)
         let selected = items.isEmpty ? nil : min(s.selected(.today), items.count - 1)
-        let left = timeline(s, data, items: items, selected: selected, rows: height)
+        let left = timeline(s, data, items: items, selected: selected, rows: height, width: leftWidth)
         let right = selected.map { details(items[$0], s, data, width: width - leftWidth - 3) }
             ?? [StyledLine("Nothing planned or recorded on this day.", .dim)]
         return Cells.beside(left, right, leftWidth: leftWidth, height: height)
@@ -95,7 +95,7 @@ package enum TodayLayout {
         return (start / 60 * 60, min(1440, (end + 59) / 60 * 60))
     }
 
-    static func timeline(_ s: UIState, _ data: UIData, items: [TodayItem], selected: Int?, rows: Int) -> [StyledLine] {
+    static func timeline(_ s: UIState, _ data: UIData, items: [TodayItem], selected: Int?, rows: Int, width: Int) -> [StyledLine] {
         let (first, last) = range(s, data.day, items: items)
         let slot = Cells.slot(for: last - first, rows: rows - 1)
         let dayStart = s.calendar.startOfDay(data.day.day)
@@ -113,13 +113,15 @@ package enum TodayLayout {
             if here.count > 1 { line.add(DisplayText(trusted: " +\(here.count - 1)"), .dim) }
             lines.append(line)
             if let pick { shown.insert(pick) }
-            if s.now >= a, s.now < b { lines.append(nowLine(s)) }
+            if s.now >= a, s.now < b { lines.append(nowLine(s, width: width)) }
         }
         return lines
     }
 
-    static func nowLine(_ s: UIState) -> StyledLine {
-        StyledLine("──── \(Cells.time(s.now, s.calendar)) now ────────────────────────────────────", .boldRed)
+    /// `──── 10:40 now ─────…` across the timeline.
+    static func nowLine(_ s: UIState, width: Int) -> StyledLine {
+        let text = "──── \(Cells.time(s.now, s.calendar)) now "
+        return StyledLine(DisplayText(trusted: text + String(repeating: "─", count: max(0, width - TerminalText.width(text)))), .boldRed)
     }
 
     /// `▶09:00 █ Thesis/Chapter 2 09:00–10:30`: the slot's time, the item's mark, and its name

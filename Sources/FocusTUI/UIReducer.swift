@@ -1,4 +1,6 @@
 import FocusCore
+import FocusRendering
+import FocusStorage
 import FocusTime
 import FoundationEssentials
 
@@ -34,7 +36,7 @@ package enum UIReducer {
             s.message = nil
             for screen in [Screen.today, .tasks, .stats] { s.keepSelection(on: screen) }
             return (s, [])
-        case let .failed(sentence):
+        case let .failed(sentence), let .said(sentence):
             s.message = sentence
             return (s, [])
         }
@@ -58,8 +60,38 @@ package enum UIReducer {
         case .top: s.move(to: 0)
         case .bottom: s.move(to: Int.max)
         case .left, .right, .earlier, .later, .open: return stepped(action, s)
+        case .start, .pauseOrResume, .stopSession: return session(action, s)
         }
         return (s, [])
+    }
+
+    /// Enter on work, and the Timer's keys: what to ask of `focus start`, `pause`, `resume`, `stop`.
+    private static func session(_ action: Action, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let running = s.data?.session
+        switch action {
+        case .start:
+            if let running {
+                s.message = "\(running.facts(at: s.now).path) is running: stop it first (x on Timer, or focus stop)."
+                return (s, [])
+            }
+            guard let path = s.selectedWork() else {
+                s.message = "Select a block, a session or a task to start a session on it."
+                return (s, [])
+            }
+            s.screen = .timer
+            s.message = nil
+            return (s, [.startSession(path: path)])
+        case .pauseOrResume, .stopSession:
+            guard let running else {
+                s.message = "No session is running."
+                return (s, [])
+            }
+            if action == .stopSession { return (s, [.run(["stop"])]) }
+            return (s, [.run([running.active.snapshot.isPaused ? "resume" : "pause"])])
+        default:
+            return (s, [])
+        }
     }
 
     /// The keys that change what is loaded: another day, week or window.
@@ -101,6 +133,31 @@ extension UIState {
         case .tasks: return TasksLayout.rows(data.tasks).map(\.key)
         case .stats: return data.stats.tasks.map(\.task)
         case .week, .timer: return []
+        }
+    }
+
+    /// The work the selected row stands for, as `focus start` names it (`#ID`): a block's or a
+    /// session's subtask (or task), a subtask or a task of the tree; nil for busy time.
+    func selectedWork() -> String? {
+        guard let data else { return nil }
+        switch screen {
+        case .today:
+            let items = TodayLayout.items(data.day)
+            guard items.indices.contains(selected(.today)) else { return nil }
+            switch items[selected(.today)] {
+            case let .block(b): return "#\(b.subtaskID)"
+            case let .session(e): return "#\(e.log.subtaskID ?? e.log.taskID)"
+            case .event: return nil
+            }
+        case .tasks:
+            let rows = TasksLayout.rows(data.tasks)
+            guard rows.indices.contains(selected(.tasks)) else { return nil }
+            switch rows[selected(.tasks)] {
+            case let .task(t): return t.task.id.map { "#\($0)" }
+            case let .subtask(_, o): return o.subtask.id.map { "#\($0)" }
+            }
+        case .week, .timer, .stats:
+            return nil
         }
     }
 

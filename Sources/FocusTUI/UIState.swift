@@ -85,13 +85,20 @@ package enum UIEvent {
     /// Another process changed the database.
     case changed
     case loaded(UIData, LoadRequest)
-    /// A load failed: the sentence of its error.
+    /// A load or a command failed: the sentence of its error.
     case failed(String)
+    /// What a command said it did.
+    case said(String)
 }
 
 /// What the view asks the performer to do.
 package enum Effect: Hashable, Sendable {
     case load(LoadRequest)
+    /// `focus start PATH` in a process of its own, detached from the terminal: the session is
+    /// the same as one started in another terminal (`focus status` sees it, `focus stop` stops it).
+    case startSession(path: String)
+    /// A focus subcommand (`pause`, `resume`, `stop`), its answer shown on the message line.
+    case run([String])
     case quit
 }
 

@@ -26,7 +26,7 @@ package enum UIView {
         if s.showingHelp { rows = Array(rows.prefix(2)) + help(s) }
         while rows.count < s.height - 2 { rows.append(StyledLine()) }
         rows = Array(rows.prefix(s.height - 2))
-        rows.append(s.message.map { StyledLine(DisplayText($0), .boldRed) } ?? StyledLine())
+        rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
         rows.append(KeyTable.keyLine(for: s.screen))
         return Frame(width: s.width, height: s.height, rows: rows)
     }

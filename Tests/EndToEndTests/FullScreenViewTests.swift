@@ -61,6 +61,36 @@ struct FullScreenViewTests {
         #expect(try await pane(t, "#{cursor_flag}") == "1")
     }
 
+    @Test func enterStartsTheSessionFocusStatusSeesSpacePausesItAndAStopElsewhereShows() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer {
+            // A session the test left running is stopped with it (it runs detached from the pane).
+            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+            t.kill()
+            s.remove()
+        }
+        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("Chapter 2")
+        try await t.keys("j", "Enter")
+        try await t.waitFor("[4 Timer]")
+        try await t.waitFor("● WORK  Thesis/Chapter 2")
+        #expect(try await s.run("status").out.hasPrefix("Thesis/Chapter 2 · work"))
+        try await t.keys("Space")
+        let paused = await eventually { (try? await s.run("status").out.contains("paused")) == true }
+        #expect(paused)
+        try await t.waitFor("PAUSED")
+        // Stopped from another terminal: the view shows it at once.
+        #expect(try await s.run("stop").code == 0)
+        try await t.waitFor("No session is running.")
+        #expect(try await s.logs().first?["status"] as? String == "interrupted")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
     /// alone, since the test's own shell would die of a Ctrl-C typed at the terminal.
     @Test(arguments: [SIGINT, SIGHUP])

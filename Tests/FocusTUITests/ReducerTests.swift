@@ -105,3 +105,48 @@ struct ReducerTests {
         #expect(effects == [.load(next.request)])
     }
 }
+
+/// Sessions from the view: Enter starts one as `focus start` does; the Timer's keys ask what
+/// `focus pause`, `resume` and `stop` do.
+struct SessionKeyTests {
+    static func running(paused: Bool = false) -> RunningSession {
+        let snapshot = SessionSnapshot(phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(900), isPaused: paused,
+                                       phaseStartedAt: UIFixtures.at(23, 10, 30), endsAt: UIFixtures.at(23, 10, 55), focusedSeconds: 0,
+                                       workStartedAt: UIFixtures.at(23, 10, 30), workPlannedSeconds: 1500)
+        return RunningSession(active: ActiveSession(pid: 1, taskID: 1, subtaskID: 2, blockID: 7, snapshot: snapshot,
+                                                    checkpointAt: UIFixtures.at(23, 10, 30)), task: "Thesis", subtask: "Chapter 2")
+    }
+
+    @Test func enterOnABlockStartsItsSubtaskAndShowsTheTimer() {
+        // Today: the session at 08:00, Math 101, the block at 10:30.
+        let (s, effects) = UIFixtures.press([.char("G"), .enter], UIFixtures.state())
+        #expect(effects == [.startSession(path: "#2")])
+        #expect(s.screen == .timer)
+    }
+
+    @Test func enterOnASubtaskOrATaskStartsIt() {
+        #expect(UIFixtures.press([.char("G"), .enter], UIFixtures.state(.tasks)).1 == [.startSession(path: "#3")])
+        #expect(UIFixtures.press([.enter], UIFixtures.state(.tasks)).1 == [.startSession(path: "#1")])
+    }
+
+    @Test func enterOnBusyTimeOrWhileASessionRunsSaysWhyNothingStarts() {
+        let (busy, none) = UIFixtures.press([.char("j"), .enter], UIFixtures.state())
+        #expect(none.isEmpty)
+        #expect(busy.message == "Select a block, a session or a task to start a session on it.")
+        let (s, effects) = UIFixtures.press([.enter], UIFixtures.state(data: UIFixtures.data(session: Self.running())))
+        #expect(effects.isEmpty)
+        #expect(s.message == "Thesis/Chapter 2 is running: stop it first (x on Timer, or focus stop).")
+        #expect(UIView.frame(s).line(s.height - 2).contains("is running: stop it first"))
+    }
+
+    @Test func spacePausesARunningSessionResumesAPausedOneAndXStopsIt() {
+        let timer = UIFixtures.state(.timer, data: UIFixtures.data(session: Self.running()))
+        #expect(UIFixtures.press([.char(" ")], timer).1 == [.run(["pause"])])
+        #expect(UIFixtures.press([.char("x")], timer).1 == [.run(["stop"])])
+        let paused = UIFixtures.state(.timer, data: UIFixtures.data(session: Self.running(paused: true)))
+        #expect(UIFixtures.press([.char("p")], paused).1 == [.run(["resume"])])
+        let idle = UIFixtures.press([.char(" ")], UIFixtures.state(.timer))
+        #expect(idle.1.isEmpty)
+        #expect(idle.0.message == "No session is running.")
+    }
+}

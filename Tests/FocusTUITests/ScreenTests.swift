@@ -36,6 +36,7 @@ struct ScreenTests {
         let block = try #require(frame.rows(containing: "█ Thesis/Chapter 2 10:30–12:00").first)
         #expect(session < math && math < block)
         #expect(now > math && now <= block + 1)
+        #expect(!frame.line(now).contains("…"), "the now-line is drawn to the timeline's width, not cut")
         // The first item is selected; its details stand beside the timeline.
         #expect(frame.line(session).hasPrefix("▶08:00"))
         #expect(frame.text.contains("Session ✓ completed"))

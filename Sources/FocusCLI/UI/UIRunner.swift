@@ -17,6 +17,7 @@ final class UIRunner {
     private let terminal: UITerminal
     private let wake = UIWake()
     private let signals = SignalPipe()
+    private let child: UIChild
     /// The database as last read: a wake with neither changed is not a change.
     private var fingerprint: DatabaseFingerprint?
     private var dataVersion: Int?
@@ -25,6 +26,7 @@ final class UIRunner {
         self.env = env
         loader = UILoader(env: env, db: db)
         terminal = UITerminal(color: env.environment["NO_COLOR"].map(\.isEmpty) != false)
+        child = UIChild(databasePath: env.databasePath, environment: env.environment)
     }
 
     func run() throws {
@@ -55,28 +57,43 @@ final class UIRunner {
         }
     }
 
-    /// Does what the reducer asked, feeding back what a load brought; false to quit.
+    /// Does what the reducer asked, feeding back what a load or a command brought; false to quit.
     private func perform(_ effects: [Effect], _ state: inout UIState) -> Bool {
         var queue = effects
         while !queue.isEmpty {
-            switch queue.removeFirst() {
-            case .quit:
-                return false
-            case let .load(request):
-                let event: UIEvent
-                do {
-                    event = .loaded(try loader.load(request), request)
-                } catch {
-                    event = .failed(error.description)
-                }
-                fingerprint = DatabaseFingerprint.of(path: env.databasePath)
-                dataVersion = try? loader.db.dataVersion()
-                let (next, asked) = UIReducer.reduce(state, event)
-                state = next
-                queue += asked
-            }
+            let effect = queue.removeFirst()
+            if effect == .quit { return false }
+            guard let event = outcome(of: effect) else { continue }
+            let (next, asked) = UIReducer.reduce(state, event)
+            state = next
+            queue += asked
         }
         return true
+    }
+
+    /// Performs one effect; what came of it, when the view is to hear of it now.
+    private func outcome(of effect: Effect) -> UIEvent? {
+        switch effect {
+        case .quit:
+            return nil
+        case let .load(request):
+            let event: UIEvent
+            do {
+                event = .loaded(try loader.load(request), request)
+            } catch {
+                event = .failed(error.description)
+            }
+            fingerprint = DatabaseFingerprint.of(path: env.databasePath)
+            dataVersion = try? loader.db.dataVersion()
+            return event
+        case let .startSession(path):
+            // Its error, if any, comes later from the thread that reads it.
+            let wake = wake
+            return child.start(path, failed: { wake.say($0) }) ? nil : .failed("focus start could not be started.")
+        case let .run(arguments):
+            let answer = child.run(arguments)
+            return answer.ok ? .said(answer.line) : .failed(answer.line)
+        }
     }
 
     /// Waits for keys, a wake or the next tick; nil among the events means quit.
@@ -102,6 +119,7 @@ final class UIRunner {
             terminal.resume()
             return resized()
         case .resize: return resized()
+        case .message: return wake.nextMessage().map { .failed($0) } ?? .tick(env.now())
         case .changed:
             let print = DatabaseFingerprint.of(path: env.databasePath)
             let version = try? loader.db.dataVersion()

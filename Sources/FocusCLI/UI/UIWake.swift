@@ -1,5 +1,6 @@
 import FocusText
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,10 +9,12 @@ import Glibc
 /// What wakes the view's loop besides a key: one byte each on a pipe the loop polls with the
 /// terminal, written by the signal pipe's thread and the change watcher's.
 final class UIWake: @unchecked Sendable {
-    enum Reason: UInt8 { case changed = 1, quit, resize, resume }
+    enum Reason: UInt8 { case changed = 1, quit, resize, resume, message }
 
     let readEnd: Int32
     private let writeEnd: Int32
+    /// Sentences other threads have for the message line (a session that failed to start).
+    private let messages = Mutex<[String]>([])
 
     init() {
         var ends: [Int32] = [-1, -1]
@@ -32,6 +35,17 @@ final class UIWake: @unchecked Sendable {
     func post(_ reason: Reason) {
         var byte = reason.rawValue
         _ = write(writeEnd, &byte, 1)
+    }
+
+    /// A sentence for the message line, from any thread.
+    func say(_ sentence: String) {
+        messages.withLock { $0.append(sentence) }
+        post(.message)
+    }
+
+    /// The oldest sentence not yet shown.
+    func nextMessage() -> String? {
+        messages.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     }
 
     /// The reasons written since the last look.
