@@ -15,6 +15,8 @@ package enum Action: Hashable, Sendable {
     case start
     /// The running session (whichever process runs it), as `focus pause`/`resume` and `focus stop` do.
     case pauseOrResume, stopSession
+    /// `p`: plan again, as `focus plan` does; `R`: fetch the calendars again (`focus calendar refresh`).
+    case replan, refresh
     case help
     case quit
 }
@@ -65,6 +67,10 @@ package enum KeyTable {
                    screens: [.timer], inKeyLine: true),
         KeyBinding(label: "x", short: "stop session", help: "stop the running session (as focus stop)", keys: [(.char("x"), .stopSession)],
                    screens: [.timer], inKeyLine: true),
+        KeyBinding(label: "p", short: "re-plan", help: "plan again (as focus plan)", keys: [(.char("p"), .replan)],
+                   screens: [.today, .week, .tasks, .stats], inKeyLine: false),
+        KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again (as focus calendar refresh)",
+                   keys: [(.char("R"), .refresh)], screens: nil, inKeyLine: false),
         KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
         KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]

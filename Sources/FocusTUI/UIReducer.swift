@@ -33,7 +33,6 @@ package enum UIReducer {
             // An answer to a request since replaced is dropped: a newer one is on its way.
             guard request == s.request else { return (s, []) }
             s.data = data
-            s.message = nil
             for screen in [Screen.today, .tasks, .stats] { s.keepSelection(on: screen) }
             return (s, [])
         case let .failed(sentence), let .said(sentence):
@@ -44,6 +43,8 @@ package enum UIReducer {
 
     private static func pressed(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
         var s = state
+        // A message stays until the next key.
+        s.message = nil
         if s.showingHelp, key == .escape || key == .char("?") {
             s.showingHelp = false
             return (s, [])
@@ -61,6 +62,11 @@ package enum UIReducer {
         case .bottom: s.move(to: Int.max)
         case .left, .right, .earlier, .later, .open: return stepped(action, s)
         case .start, .pauseOrResume, .stopSession: return session(action, s)
+        case .replan:
+            return (s, [.replan, .load(s.request)])
+        case .refresh:
+            s.message = "Fetching the calendars…"
+            return (s, [.runInBackground(["calendar", "refresh"])])
         }
         return (s, [])
     }

@@ -99,6 +99,10 @@ package enum Effect: Hashable, Sendable {
     case startSession(path: String)
     /// A focus subcommand (`pause`, `resume`, `stop`), its answer shown on the message line.
     case run([String])
+    /// The same, in the background (it may wait on the network): its answer comes when it ends.
+    case runInBackground([String])
+    /// Plan again through the planning service every change goes through.
+    case replan
     case quit
 }
 

@@ -91,6 +91,20 @@ struct FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func pPlansAgainAndRFetchesTheCalendarsSayingWhatHappenedAboveTheKeys() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("p")
+        try await t.waitFor("Planned again.")
+        try await t.keys("R")
+        try await t.waitFor("No subscribed calendars.")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
     /// alone, since the test's own shell would die of a Ctrl-C typed at the terminal.
     @Test(arguments: [SIGINT, SIGHUP])

@@ -150,3 +150,23 @@ struct SessionKeyTests {
         #expect(idle.0.message == "No session is running.")
     }
 }
+
+extension ReducerTests {
+    @Test func pPlansAgainAndReloadsRFetchesTheCalendarsInTheBackground() {
+        let s = UIFixtures.state(.week)
+        #expect(UIFixtures.press([.char("p")], s).1 == [.replan, .load(s.request)])
+        let (fetching, effects) = UIFixtures.press([.char("R")], s)
+        #expect(effects == [.runInBackground(["calendar", "refresh"])])
+        #expect(fetching.message == "Fetching the calendars…")
+        // The answer replaces the message, a reload keeps it, the next key clears it.
+        var after = UIReducer.reduce(fetching, .said("No subscribed calendars.")).0
+        after = UIReducer.reduce(after, .loaded(UIFixtures.data(), after.request)).0
+        #expect(after.message == "No subscribed calendars.")
+        #expect(UIFixtures.press([.char("j")], after).0.message == nil)
+    }
+
+    @Test func onTimerPPausesInsteadOfPlanning() {
+        let timer = UIFixtures.state(.timer, data: UIFixtures.data(session: SessionKeyTests.running()))
+        #expect(UIFixtures.press([.char("p")], timer).1 == [.run(["pause"])])
+    }
+}

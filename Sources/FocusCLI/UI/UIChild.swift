@@ -31,12 +31,23 @@ struct UIChild {
     /// terminal: it runs on when the view is closed, as it would in another terminal. An error
     /// it prints is handed to `failed`.
     func start(_ path: String, failed: @escaping @Sendable (String) -> Void) -> Bool {
-        guard let (pid, output) = spawn(["start", path], newSession: true, outputToNull: true) else { return false }
+        background(["start", path], newSession: true) { ok, line in
+            if !ok || line.hasPrefix("focus: error:") { failed(line) }
+        }
+    }
+
+    /// Runs `focus ARGS --db PATH` without waiting; `ended` gets whether it succeeded and its
+    /// first error line (else its first line), on a thread of its own.
+    @discardableResult
+    func background(_ arguments: [String], newSession: Bool = false, ended: @escaping @Sendable (Bool, String) -> Void) -> Bool {
+        guard let (pid, output) = spawn(arguments, newSession: newSession, outputToNull: newSession) else { return false }
         DetachedThread.start {
             let text = UIChild.readAll(output)
-            if let error = text.split(separator: "\n").first(where: { $0.hasPrefix("focus: error:") }) { failed(String(error)) }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let lines = text.split(separator: "\n")
+            let line = lines.first { $0.hasPrefix("focus: error:") } ?? lines.first ?? ""
+            ended((status & 0x7f) == 0 && (status >> 8) & 0xff == 0, String(line))
         }
         return true
     }

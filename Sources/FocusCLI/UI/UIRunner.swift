@@ -15,7 +15,7 @@ final class UIRunner {
     private let env: FocusEnvironment
     private let loader: UILoader
     private let terminal: UITerminal
-    private let wake = UIWake()
+    private let wake: UIWake
     private let signals = SignalPipe()
     private let child: UIChild
     /// The database as last read: a wake with neither changed is not a change.
@@ -23,6 +23,12 @@ final class UIRunner {
     private var dataVersion: Int?
 
     init(env: FocusEnvironment, db: AppDatabase) {
+        let wake = UIWake()
+        self.wake = wake
+        var env = env
+        // What the services would print (a warning from a re-plan) goes to the message line:
+        // a line written over the frame would stay until that row changed.
+        env.console = UIConsole(wake: wake)
         self.env = env
         loader = UILoader(env: env, db: db)
         terminal = UITerminal(color: env.environment["NO_COLOR"].map(\.isEmpty) != false)
@@ -93,6 +99,17 @@ final class UIRunner {
         case let .run(arguments):
             let answer = child.run(arguments)
             return answer.ok ? .said(answer.line) : .failed(answer.line)
+        case let .runInBackground(arguments):
+            let wake = wake
+            let started = child.background(arguments) { _, line in wake.say(line) }
+            return started ? nil : .failed("focus \(arguments.joined(separator: " ")) could not be started.")
+        case .replan:
+            do {
+                _ = try Planning.replan(env.services, loader.db)
+                return .said("Planned again.")
+            } catch {
+                return .failed(error.description)
+            }
         }
     }
 
