@@ -19,6 +19,9 @@ package enum Action: Hashable, Sendable {
     case replan, refresh
     case help
     case quit
+    /// `a` on Tasks: the add form; in it, the form's own keys.
+    case add
+    case nextField, previousField, save, cancel, erase
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -33,8 +36,10 @@ package struct KeyBinding: Sendable {
     package var screens: [Screen]?
     /// Whether the bottom key line shows it (the help shows every binding).
     package var inKeyLine: Bool
+    /// Whether it is a key of the add form (which takes every other key as text).
+    package var inForm = false
 
-    func works(on screen: Screen) -> Bool { screens?.contains(screen) ?? true }
+    func works(on screen: Screen, form: Bool) -> Bool { form ? inForm : !inForm && (screens?.contains(screen) ?? true) }
 }
 
 /// The one key table of the view: what each key does, the bottom key line and the `?` help
@@ -67,6 +72,14 @@ package enum KeyTable {
                    screens: [.timer], inKeyLine: true),
         KeyBinding(label: "x", short: "stop session", help: "stop the running session (as focus stop)", keys: [(.char("x"), .stopSession)],
                    screens: [.timer], inKeyLine: true),
+        KeyBinding(label: "a", short: "add", help: "add a task or subtask (a form with the fields of focus task add)", keys: [(.char("a"), .add)],
+                   screens: [.tasks], inKeyLine: true),
+        KeyBinding(label: "Tab", short: "next field", help: "next field (Shift-Tab: previous)", keys: [(.tab, .nextField), (.backTab, .previousField)],
+                   screens: nil, inKeyLine: true, inForm: true),
+        KeyBinding(label: "Enter", short: "save", help: "save (runs focus task add; a refusal is shown in the form)", keys: [(.enter, .save)],
+                   screens: nil, inKeyLine: true, inForm: true),
+        KeyBinding(label: "Esc", short: "cancel", help: "close the form without saving", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, inForm: true),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false, inForm: true),
         KeyBinding(label: "p", short: "re-plan", help: "plan again (as focus plan)", keys: [(.char("p"), .replan)],
                    screens: [.today, .week, .tasks, .stats], inKeyLine: false),
         KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again (as focus calendar refresh)",
@@ -75,18 +88,18 @@ package enum KeyTable {
         KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]
 
-    /// What `key` does on `screen`, if anything.
-    package static func action(for key: Key, on screen: Screen) -> Action? {
-        for binding in bindings where binding.works(on: screen) {
+    /// What `key` does on `screen` (in the add form when `form`), if anything.
+    package static func action(for key: Key, on screen: Screen, form: Bool = false) -> Action? {
+        for binding in bindings where binding.works(on: screen, form: form) {
             if let pair = binding.keys.first(where: { $0.0 == key }) { return pair.1 }
         }
         return nil
     }
 
     /// The bottom line: `j/k move  [ ] day before, day after  ? help  q quit`, the keys bold.
-    package static func keyLine(for screen: Screen) -> StyledLine {
+    package static func keyLine(for screen: Screen, form: Bool = false) -> StyledLine {
         var line = StyledLine()
-        for binding in bindings where binding.inKeyLine && binding.works(on: screen) {
+        for binding in bindings where binding.inKeyLine && binding.works(on: screen, form: form) {
             if !line.runs.isEmpty { line.add("  ") }
             line.add(DisplayText(binding.label), .bold)
             line.add(" \(binding.short)", .dim)
@@ -96,7 +109,7 @@ package enum KeyTable {
 
     /// The help's lines: every binding that works on `screen`, label then words.
     package static func helpLines(for screen: Screen) -> [StyledLine] {
-        bindings.filter { $0.works(on: screen) }.map { binding in
+        bindings.filter { $0.works(on: screen, form: false) }.map { binding in
             var line = StyledLine("  ")
             line.add(DisplayText(binding.label).paddedRight(8), .bold)
             line.add(DisplayText(binding.help))

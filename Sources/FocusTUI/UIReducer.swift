@@ -1,6 +1,7 @@
 import FocusCore
 import FocusRendering
 import FocusStorage
+import FocusText
 import FocusTime
 import FoundationEssentials
 
@@ -35,7 +36,22 @@ package enum UIReducer {
             s.data = data
             for screen in [Screen.today, .tasks, .stats] { s.keepSelection(on: screen) }
             return (s, [])
-        case let .failed(sentence), let .said(sentence):
+        case let .said(sentence):
+            // The form saved: closed, and the list read again to show what was added.
+            if s.form?.saving == true {
+                s.form = nil
+                s.message = sentence
+                return (s, [.load(s.request)])
+            }
+            s.message = sentence
+            return (s, [])
+        case let .failed(sentence):
+            // A refusal of the form's work is shown in the form, whose draft stays.
+            if s.form?.saving == true {
+                s.form?.saving = false
+                s.form?.error = sentence
+                return (s, [])
+            }
             s.message = sentence
             return (s, [])
         }
@@ -45,6 +61,7 @@ package enum UIReducer {
         var s = state
         // A message stays until the next key.
         s.message = nil
+        if s.form != nil { return formKey(key, s) }
         if s.showingHelp, key == .escape || key == .char("?") {
             s.showingHelp = false
             return (s, [])
@@ -64,10 +81,43 @@ package enum UIReducer {
         case .start, .pauseOrResume, .stopSession: return session(action, s)
         case .replan:
             return (s, [.replan, .load(s.request)])
+        case .add:
+            s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
+        case .nextField, .previousField, .save, .cancel, .erase:
+            break
         case .refresh:
             s.message = "Fetching the calendars…"
             return (s, [.runInBackground(["calendar", "refresh"])])
         }
+        return (s, [])
+    }
+
+    /// A key while the add form is open: its own keys from the key table, any other typed in.
+    private static func formKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        guard var form = s.form, !form.saving else { return (s, []) }
+        let count = TaskForm.fields.count
+        switch KeyTable.action(for: key, on: s.screen, form: true) {
+        case .nextField?: form.field = (form.field + 1) % count
+        case .previousField?: form.field = (form.field + count - 1) % count
+        case .erase?: if !form.values[form.field].isEmpty { form.values[form.field].removeLast() }
+        case .cancel?:
+            s.form = nil
+            return (s, [])
+        case .save?:
+            guard !form.values[0].trimmingSpaces().isEmpty else {
+                form.error = "Give the work a path first: Thesis adds a task, Thesis/Chapter 4 a subtask."
+                s.form = form
+                return (s, [])
+            }
+            form.saving = true
+            form.error = nil
+            s.form = form
+            return (s, [.run(form.arguments)])
+        default:
+            if case let .char(c) = key { form.values[form.field].append(c) }
+        }
+        s.form = form
         return (s, [])
     }
 
@@ -164,6 +214,16 @@ extension UIState {
             }
         case .week, .timer, .stats:
             return nil
+        }
+    }
+
+    /// The title of the task of the selected row on Tasks (the add form starts from it).
+    func selectedTaskTitle() -> String? {
+        guard screen == .tasks, let data else { return nil }
+        let rows = TasksLayout.rows(data.tasks)
+        guard rows.indices.contains(selected(.tasks)) else { return nil }
+        switch rows[selected(.tasks)] {
+        case let .task(t), let .subtask(t, _): return t.task.title
         }
     }
 

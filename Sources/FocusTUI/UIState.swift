@@ -125,6 +125,8 @@ package struct UIState {
     package var selection: [Screen: Int] = [:]
     package var selectedKey: [Screen: String] = [:]
     package var showingHelp = false
+    /// The add form, while it is open (its draft survives a reload and a refusal).
+    package var form: TaskForm?
     /// A line above the keys: a load that failed.
     package var message: String?
 

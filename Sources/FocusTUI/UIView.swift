@@ -24,10 +24,11 @@ package enum UIView {
             rows.append(StyledLine("Reading…", .dim))
         }
         if s.showingHelp { rows = Array(rows.prefix(2)) + help(s) }
+        if let form = s.form { rows = Array(rows.prefix(2)) + form.lines(width: s.width) }
         while rows.count < s.height - 2 { rows.append(StyledLine()) }
         rows = Array(rows.prefix(s.height - 2))
         rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
-        rows.append(KeyTable.keyLine(for: s.screen))
+        rows.append(KeyTable.keyLine(for: s.screen, form: s.form != nil))
         return Frame(width: s.width, height: s.height, rows: rows)
     }
 

@@ -170,3 +170,49 @@ extension ReducerTests {
         #expect(UIFixtures.press([.char("p")], timer).1 == [.run(["pause"])])
     }
 }
+
+/// The add form: typed fields become `focus task add`'s arguments; its refusal stays in the form.
+struct TaskFormTests {
+    static func typed(_ text: String) -> [Key] { text.map { Key.char($0) } }
+
+    @Test func aOpensTheFormFromTheSelectedTaskAndEnterRunsTaskAddWithTheFields() {
+        var (s, _) = UIFixtures.press([.char("a")], UIFixtures.state(.tasks))
+        #expect(s.form?.values.first == "Thesis/")
+        // Letters that are keys elsewhere (q, j, p) are text here.
+        (s, _) = UIFixtures.press(Self.typed("Chapter qjp") + [.backspace, .backspace, .backspace, .char("4"), .tab]
+                                  + Self.typed("2h") + [.tab] + Self.typed("fri 17:00") + [.tab, .tab, .tab, .tab] + Self.typed("high"), s)
+        #expect(s.form?.field == 6)
+        let frame = UIView.frame(s)
+        #expect(frame.text.contains("  Estimate  2h"))
+        #expect(frame.text.contains("▶ Priority  high▏"))
+        #expect(frame.line(s.height - 1).contains("Tab next field  Enter save  Esc cancel"))
+        let (saving, effects) = UIFixtures.press([.enter], s)
+        #expect(effects == [.run(["task", "add", "Thesis/Chapter 4", "--estimate", "2h", "--due", "fri 17:00", "--priority", "high"])])
+        #expect(saving.form?.saving == true)
+        let (saved, reload) = UIReducer.reduce(saving, .said("Added Thesis/Chapter 4 (#5)."))
+        #expect(saved.form == nil)
+        #expect(saved.message == "Added Thesis/Chapter 4 (#5).")
+        #expect(reload == [.load(saved.request)])
+    }
+
+    @Test func aRefusalIsShownInTheFormAndTheDraftStaysUntilEsc() {
+        var (s, _) = UIFixtures.press([.char("a")] + Self.typed("Big") + [.tab] + Self.typed("200h") + [.enter], UIFixtures.state(.tasks))
+        let refusal = "focus: error: 'Thesis/Big' does not fit before its due date, Fri 27 Nov 17:00: it needs 200h of work."
+        s = UIReducer.reduce(s, .failed(refusal)).0
+        #expect(s.form?.saving == false)
+        #expect(s.form?.error == refusal)
+        #expect(s.form?.values[1] == "200h")
+        #expect(UIView.frame(s).text.contains("does not fit before its due date"))
+        s = UIReducer.reduce(s, .loaded(UIFixtures.data(), s.request)).0
+        #expect(s.form?.values[0] == "Thesis/Big")
+        (s, _) = UIFixtures.press([.escape], s)
+        #expect(s.form == nil)
+    }
+
+    @Test func anEmptyPathIsAskedForBeforeAnythingRuns() {
+        let (s, effects) = UIFixtures.press([.char("a"), .backspace, .backspace, .backspace, .backspace, .backspace, .backspace, .backspace, .enter],
+                                            UIFixtures.state(.tasks))
+        #expect(effects.isEmpty)
+        #expect(s.form?.error?.hasPrefix("Give the work a path first") == true)
+    }
+}
