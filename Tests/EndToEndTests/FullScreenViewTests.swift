@@ -135,6 +135,34 @@ struct FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func ctrlZGivesTheShellItsScreenFgBringsTheViewBackAndCtrlCQuits() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        // An interactive shell, for job control.
+        try await t.start("PS1='$ ' bash --norc --noprofile -i")
+        try await t.keys("-l", "\(Sandbox.binary) ui")
+        try await t.keys("Enter")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("C-z")
+        try await t.waitFor("Stopped")
+        #expect(try await pane(t, "#{alternate_on}") == "0")
+        #expect(try await pane(t, "#{cursor_flag}") == "1")
+        try await t.keys("-l", "fg")
+        try await t.keys("Enter")
+        try await t.waitFor("[1 Today]")
+        #expect(try await pane(t, "#{alternate_on}") == "1")
+        try await t.keys("3")
+        try await t.waitFor("[3 Tasks]")
+        // Ctrl-C typed at the terminal (the view keeps ISIG) quits it too.
+        try await t.keys("C-c")
+        try await t.waitFor("$ ")
+        try await t.keys("-l", "echo EXIT=$?")
+        try await t.keys("Enter")
+        try await t.waitFor("EXIT=0")
+        #expect(try await pane(t, "#{alternate_on}") == "0")
+    }
+
     /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
     /// alone, since the test's own shell would die of a Ctrl-C typed at the terminal.
     @Test(arguments: [SIGINT, SIGHUP])

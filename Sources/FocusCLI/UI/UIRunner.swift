@@ -38,8 +38,13 @@ final class UIRunner {
     func run() throws {
         // The watcher first: it sets SIGINT and SIGTERM aside, and the signal pipe then takes them.
         let watcher = ChangeWatcher(directory: Paths.directory(of: env.databasePath).isEmpty ? "." : Paths.directory(of: env.databasePath))
-        signals.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT]) { [wake] signo in
-            wake.post(signo == SIGWINCH ? .resize : signo == SIGCONT ? .resume : .quit)
+        signals.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT, SIGTSTP]) { [wake] signo in
+            switch signo {
+            case SIGWINCH: wake.post(.resize)
+            case SIGCONT: wake.post(.resume)
+            case SIGTSTP: wake.post(.suspend)
+            default: wake.post(.quit)
+            }
         }
         wake.watch(watcher)
         terminal.enter()
@@ -83,15 +88,15 @@ final class UIRunner {
         case .quit:
             return nil
         case let .load(request):
-            let event: UIEvent
-            do {
-                event = .loaded(try loader.load(request), request)
-            } catch {
-                event = .failed(error.description)
-            }
+            // Measured before reading: a write that lands during the read changes them, so the
+            // next wake reads again (measured after, that write would be taken as seen).
             fingerprint = DatabaseFingerprint.of(path: env.databasePath)
             dataVersion = try? loader.db.dataVersion()
-            return event
+            do {
+                return .loaded(try loader.load(request), request)
+            } catch {
+                return .failed(error.description)
+            }
         case let .startSession(path):
             // Its error, if any, comes later from the thread that reads it.
             let wake = wake
@@ -132,6 +137,14 @@ final class UIRunner {
     private func event(_ reason: UIWake.Reason) -> UIEvent? {
         switch reason {
         case .quit: return nil
+        case .suspend:
+            // Ctrl-Z: the terminal as it was for the shell, then stopped for real (SIGSTOP, which
+            // no handler takes); `fg` sends SIGCONT, and the view comes back whole.
+            // The stop may land a moment after kill returns: nothing is drawn until SIGCONT
+            // brings the view back (`resume`).
+            terminal.leave()
+            kill(getpid(), SIGSTOP)
+            return .tick(env.now())
         case .resume:
             terminal.resume()
             return resized()

@@ -49,15 +49,21 @@ final class UITerminal {
         entered = false
     }
 
-    /// Puts the terminal back in the view's mode after the job was continued (`fg`).
+    /// Puts the terminal back in the view's screen and mode after the job was continued (`fg`).
     func resume() {
-        mode.restore()
-        mode.enter()
-        drawn = nil
+        if entered {
+            mode.restore()
+            mode.enter()
+            drawn = nil
+        } else {
+            enter()
+        }
     }
 
-    /// Writes what changed since the last frame.
+    /// Writes what changed since the last frame, while the view is on screen.
     func draw(_ frame: Frame) {
+        // Left (Ctrl-Z): the shell has the screen until the view is entered again.
+        guard entered else { return }
         let lines = frame.lines(color: color)
         if let bytes = LineDiff.bytes(from: drawn, to: lines) { StandardConsole.write(bytes, to: STDOUT_FILENO) }
         drawn = lines

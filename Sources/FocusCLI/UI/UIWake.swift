@@ -9,7 +9,7 @@ import Glibc
 /// What wakes the view's loop besides a key: one byte each on a pipe the loop polls with the
 /// terminal, written by the signal pipe's thread and the change watcher's.
 final class UIWake: @unchecked Sendable {
-    enum Reason: UInt8 { case changed = 1, quit, resize, resume, message }
+    enum Reason: UInt8 { case changed = 1, quit, resize, resume, message, suspend }
 
     let readEnd: Int32
     private let writeEnd: Int32
