@@ -12,11 +12,11 @@ package enum WeekLayout {
     static func subtitle(_ s: UIState, _ data: UIData) -> StyledLine {
         let last = s.weekStart.adding(days: 6)
         var line = StyledLine(DisplayText("Week of \(RelativeTime.shortDay(s.weekStart)) – \(RelativeTime.shortDay(last)) \(last.year)"), .bold)
-        let free = data.week.reduce(0) { $0 + $1.freeSeconds }
-        line.add(" · \(Cells.duration(free)) free")
         let atRisk = Set(data.risks.map(\.subtaskID))
         let risky = data.week.flatMap(\.blocks).filter { atRisk.contains($0.subtaskID) }.count
         if !data.risks.isEmpty { line.add(" · \(data.risks.count) at risk\(risky > 0 ? " (\(Cells.count(risky, "block")))" : "")", .boldRed) }
+        let free = data.week.reduce(0) { $0 + $1.freeSeconds }
+        line.add(" · \(Cells.duration(free)) free")
         return line
     }
 
@@ -44,7 +44,9 @@ package enum WeekLayout {
         var line = StyledLine(.spaces(gutter))
         for offset in 0..<7 {
             let day = s.weekStart.adding(days: offset)
-            let name = RelativeTime.shortDay(day).split(separator: " ").prefix(2).joined(separator: " ")
+            // `Mon 23`, or `Mo 23` where a column is too narrow for it in brackets.
+            let parts = RelativeTime.shortDay(day).split(separator: " ")
+            let name = (column >= 9 ? String(parts[0]) : String(parts[0].prefix(2))) + " " + parts[1]
             let selected = offset == s.weekDay
             let text = selected ? "[\(name)]" : " \(name)\(day == s.today ? "*" : "")"
             line.add(Cells.fit(StyledLine(DisplayText(text), selected ? .boldCyan : day == s.today ? .bold : .plain), column))
