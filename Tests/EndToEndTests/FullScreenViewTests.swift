@@ -163,6 +163,29 @@ struct FullScreenViewTests {
         #expect(try await pane(t, "#{alternate_on}") == "0")
     }
 
+    @Test func aDatabaseRestoredUnderneathIsReadAfresh() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        let backup = s.dir.appendingPathComponent("before.sqlite").path
+        try await s.run("task", "add", "Keep")
+        #expect(try await s.run("backup", backup).code == 0)
+        try await s.run("task", "add", "Gone")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("Gone")
+        #expect(try await s.run("restore", backup).code == 0)
+        let restored = await eventually {
+            let screen = (try? await t.screen()) ?? ""
+            return screen.contains("Keep") && !screen.contains("Gone")
+        }
+        let screen = (try? await t.screen()) ?? ""
+        #expect(restored, "\(screen)")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
     /// alone, since the test's own shell would die of a Ctrl-C typed at the terminal.
     @Test(arguments: [SIGINT, SIGHUP])

@@ -13,7 +13,9 @@ import Glibc
 /// watcher, signals and a timer, drawing each new frame as a line diff.
 final class UIRunner {
     private let env: FocusEnvironment
-    private let loader: UILoader
+    private var loader: UILoader
+    /// The database file the view has open (`focus restore` renames another one in).
+    private var inode: Int64?
     private let terminal: UITerminal
     private let wake: UIWake
     private let signals = SignalPipe()
@@ -31,6 +33,7 @@ final class UIRunner {
         env.console = UIConsole(wake: wake)
         self.env = env
         loader = UILoader(env: env, db: db)
+        inode = StatusFollower.inode(env.databasePath)
         terminal = UITerminal(color: env.environment["NO_COLOR"].map(\.isEmpty) != false)
         child = UIChild(databasePath: env.databasePath, environment: env.environment)
     }
@@ -88,6 +91,7 @@ final class UIRunner {
         case .quit:
             return nil
         case let .load(request):
+            if let gone = reopenIfReplaced() { return gone }
             // Measured before reading: a write that lands during the read changes them, so the
             // next wake reads again (measured after, that write would be taken as seen).
             fingerprint = DatabaseFingerprint.of(path: env.databasePath)
@@ -115,6 +119,22 @@ final class UIRunner {
             } catch {
                 return .failed(error.description)
             }
+        }
+    }
+
+    /// A database replaced underneath (`focus restore`, a copy moved in) is opened afresh, as
+    /// `status --follow` does; one that is gone leaves the view showing what it last read.
+    private func reopenIfReplaced() -> UIEvent? {
+        guard let now = StatusFollower.inode(env.databasePath) else {
+            return .failed("The database \(env.databasePath) is gone; this view shows what it last read.")
+        }
+        guard now != inode else { return nil }
+        do {
+            loader.db = try env.openDatabase()
+            inode = now
+            return nil
+        } catch {
+            return .failed(error.description)
         }
     }
 
