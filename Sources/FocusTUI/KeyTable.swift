@@ -66,6 +66,8 @@ package enum KeyTable {
         KeyBinding(label: "[ ]", short: "7/14/30 days", help: "7, 14 or 30 days", keys: [(.char("["), .earlier), (.char("]"), .later)],
                    screens: [.stats], inKeyLine: true),
         KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "show task", help: "show the selected task on Tasks", keys: [(.enter, .open)],
+                   screens: [.stats], inKeyLine: true),
         KeyBinding(label: "Enter", short: "start", help: "start a session on the selected work (as focus start)", keys: [(.enter, .start)],
                    screens: [.today, .tasks], inKeyLine: true),
         KeyBinding(label: "space/p", short: "pause", help: "pause or resume the running session", keys: [(.char(" "), .pauseOrResume), (.char("p"), .pauseOrResume)],

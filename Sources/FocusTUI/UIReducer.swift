@@ -166,6 +166,21 @@ package enum UIReducer {
             s.screen = .today
             s.selection[.today] = 0
             s.selectedKey[.today] = nil
+        case (.stats, .open):
+            // The selected task's row on Tasks, when it is one of the open tasks listed there.
+            guard let data = s.data, data.stats.tasks.indices.contains(s.selected(.stats)) else { break }
+            let title = data.stats.tasks[s.selected(.stats)].task
+            let keys = s.itemKeys(.tasks)
+            guard let index = TasksLayout.rows(data.tasks).firstIndex(where: { row in
+                if case let .task(t) = row { return t.task.title == title }
+                return false
+            }) else {
+                s.message = "\(title) is not among the open tasks."
+                break
+            }
+            s.screen = .tasks
+            s.selection[.tasks] = index
+            s.selectedKey[.tasks] = keys[index]
         case (.today, .earlier), (.today, .later):
             s.day = s.day.adding(days: action == .earlier ? -1 : 1)
             s.selection[.today] = 0

@@ -216,3 +216,16 @@ struct TaskFormTests {
         #expect(s.form?.error?.hasPrefix("Give the work a path first") == true)
     }
 }
+
+extension ReducerTests {
+    @Test func enterOnAStatsTaskShowsItOnTasksOrSaysItIsNotOpen() {
+        // Stats lists Thesis, then Garden; Tasks has only Thesis open.
+        let (s, effects) = UIFixtures.press([.enter], UIFixtures.state(.stats))
+        #expect(effects.isEmpty)
+        #expect(s.screen == .tasks)
+        #expect(s.selected(.tasks) == 0)
+        let (garden, _) = UIFixtures.press([.char("j"), .enter], UIFixtures.state(.stats))
+        #expect(garden.screen == .stats)
+        #expect(garden.message == "Garden is not among the open tasks.")
+    }
+}
