@@ -22,6 +22,14 @@ package enum Action: Hashable, Sendable {
     /// `a` on Tasks: the add form; in it, the form's own keys.
     case add
     case nextField, previousField, save, cancel, erase
+    /// `/` on Tasks: a search of titles and notes, as `focus task list --search`.
+    case search
+}
+
+/// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
+/// every other key as text).
+package enum KeyContext: Sendable {
+    case screen, form, search
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -36,10 +44,12 @@ package struct KeyBinding: Sendable {
     package var screens: [Screen]?
     /// Whether the bottom key line shows it (the help shows every binding).
     package var inKeyLine: Bool
-    /// Whether it is a key of the add form (which takes every other key as text).
-    package var inForm = false
+    /// The keys' context: the screens (then `screens` says which), the add form or the search line.
+    package var context: KeyContext = .screen
 
-    func works(on screen: Screen, form: Bool) -> Bool { form ? inForm : !inForm && (screens?.contains(screen) ?? true) }
+    func works(on screen: Screen, _ context: KeyContext) -> Bool {
+        self.context == context && (context != .screen || (screens?.contains(screen) ?? true))
+    }
 }
 
 /// The one key table of the view: what each key does, the bottom key line and the `?` help
@@ -77,11 +87,18 @@ package enum KeyTable {
         KeyBinding(label: "a", short: "add", help: "add a task or subtask (a form with the fields of focus task add)", keys: [(.char("a"), .add)],
                    screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "Tab", short: "next field", help: "next field (Shift-Tab: previous)", keys: [(.tab, .nextField), (.backTab, .previousField)],
-                   screens: nil, inKeyLine: true, inForm: true),
+                   screens: nil, inKeyLine: true, context: .form),
         KeyBinding(label: "Enter", short: "save", help: "save (runs focus task add; a refusal is shown in the form)", keys: [(.enter, .save)],
-                   screens: nil, inKeyLine: true, inForm: true),
-        KeyBinding(label: "Esc", short: "cancel", help: "close the form without saving", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, inForm: true),
-        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false, inForm: true),
+                   screens: nil, inKeyLine: true, context: .form),
+        KeyBinding(label: "Esc", short: "cancel", help: "close the form without saving", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, context: .form),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false, context: .form),
+        KeyBinding(label: "/", short: "search", help: "show only work whose title or notes hold the text typed (as task list --search)",
+                   keys: [(.char("/"), .search)], screens: [.tasks], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "keep", help: "keep the search and go back to the list", keys: [(.enter, .save)],
+                   screens: nil, inKeyLine: true, context: .search),
+        KeyBinding(label: "Esc", short: "clear", help: "clear the search", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, context: .search),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
+                   context: .search),
         KeyBinding(label: "p", short: "re-plan", help: "plan again (as focus plan)", keys: [(.char("p"), .replan)],
                    screens: [.today, .week, .tasks, .stats], inKeyLine: false),
         KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again (as focus calendar refresh)",
@@ -90,18 +107,18 @@ package enum KeyTable {
         KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]
 
-    /// What `key` does on `screen` (in the add form when `form`), if anything.
-    package static func action(for key: Key, on screen: Screen, form: Bool = false) -> Action? {
-        for binding in bindings where binding.works(on: screen, form: form) {
+    /// What `key` does on `screen` in `context`, if anything.
+    package static func action(for key: Key, on screen: Screen, context: KeyContext = .screen) -> Action? {
+        for binding in bindings where binding.works(on: screen, context) {
             if let pair = binding.keys.first(where: { $0.0 == key }) { return pair.1 }
         }
         return nil
     }
 
     /// The bottom line: `j/k move  [ ] day before, day after  ? help  q quit`, the keys bold.
-    package static func keyLine(for screen: Screen, form: Bool = false) -> StyledLine {
+    package static func keyLine(for screen: Screen, context: KeyContext = .screen) -> StyledLine {
         var line = StyledLine()
-        for binding in bindings where binding.inKeyLine && binding.works(on: screen, form: form) {
+        for binding in bindings where binding.inKeyLine && binding.works(on: screen, context) {
             if !line.runs.isEmpty { line.add("  ") }
             line.add(DisplayText(binding.label), .bold)
             line.add(" \(binding.short)", .dim)
@@ -111,7 +128,7 @@ package enum KeyTable {
 
     /// The help's lines: every binding that works on `screen`, label then words.
     package static func helpLines(for screen: Screen) -> [StyledLine] {
-        bindings.filter { $0.works(on: screen, form: false) }.map { binding in
+        bindings.filter { $0.works(on: screen, .screen) }.map { binding in
             var line = StyledLine("  ")
             line.add(DisplayText(binding.label).paddedRight(8), .bold)
             line.add(DisplayText(binding.help))

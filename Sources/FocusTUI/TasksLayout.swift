@@ -26,6 +26,13 @@ package enum TasksLayout {
     }
 
     static func subtitle(_ s: UIState, _ data: UIData) -> StyledLine {
+        if let search = s.search {
+            var line = StyledLine("/", .boldCyan)
+            line.add("\(shown: search, columns: 60)")
+            if s.searching { line.add("▏", .boldCyan) }
+            line.add(DisplayText(" · " + Cells.count(data.tasks.count, "task")), .dim)
+            return line
+        }
         let open = data.tasks.flatMap(\.subtasks).filter { !$0.subtask.done }.count
         var line = StyledLine(DisplayText("\(data.tasks.count) tasks · \(open) open subtasks"), .bold)
         if !data.risks.isEmpty { line.add(" · \(data.risks.count) at risk", .boldRed) }
@@ -35,6 +42,7 @@ package enum TasksLayout {
     static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
         let rows = rows(data.tasks)
         guard !rows.isEmpty else {
+            if s.search != nil { return [StyledLine("No open tasks match.")] }
             return [StyledLine("No open tasks."), StyledLine("Add one with `focus task add \"Thesis/Chapter 2\" --estimate 6h --due fri`.", .dim)]
         }
         let selected = min(s.selected(.tasks), rows.count - 1)

@@ -62,6 +62,7 @@ package enum UIReducer {
         // A message stays until the next key.
         s.message = nil
         if s.form != nil { return formKey(key, s) }
+        if s.searching { return searchKey(key, s) }
         if s.showingHelp, key == .escape || key == .char("?") {
             s.showingHelp = false
             return (s, [])
@@ -83,6 +84,9 @@ package enum UIReducer {
             return (s, [.replan, .load(s.request)])
         case .add:
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
+        case .search:
+            s.searching = true
+            s.search = s.search ?? ""
         case .nextField, .previousField, .save, .cancel, .erase:
             break
         case .refresh:
@@ -97,7 +101,7 @@ package enum UIReducer {
         var s = state
         guard var form = s.form, !form.saving else { return (s, []) }
         let count = TaskForm.fields.count
-        switch KeyTable.action(for: key, on: s.screen, form: true) {
+        switch KeyTable.action(for: key, on: s.screen, context: .form) {
         case .nextField?: form.field = (form.field + 1) % count
         case .previousField?: form.field = (form.field + count - 1) % count
         case .erase?: if !form.values[form.field].isEmpty { form.values[form.field].removeLast() }
@@ -119,6 +123,25 @@ package enum UIReducer {
         }
         s.form = form
         return (s, [])
+    }
+
+    /// A key while the search line is typed in: the list follows each character.
+    private static func searchKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let before = s.request
+        switch KeyTable.action(for: key, on: s.screen, context: .search) {
+        case .save?:
+            s.searching = false
+            if s.search?.isEmpty == true { s.search = nil }
+        case .cancel?:
+            s.searching = false
+            s.search = nil
+        case .erase?:
+            if s.search?.isEmpty == false { s.search?.removeLast() }
+        default:
+            if case let .char(c) = key { s.search = (s.search ?? "") + String(c) }
+        }
+        return (s, s.request == before ? [] : [.load(s.request)])
     }
 
     /// Enter on work, and the Timer's keys: what to ask of `focus start`, `pause`, `resume`, `stop`.

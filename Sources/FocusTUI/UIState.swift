@@ -46,11 +46,14 @@ package struct LoadRequest: Hashable, Sendable {
     package var day: LocalDate
     package var weekStart: LocalDate
     package var statsDays: Int
+    /// The text Tasks is searched for (`task list --search`).
+    package var search: String?
 
-    package init(day: LocalDate, weekStart: LocalDate, statsDays: Int) {
+    package init(day: LocalDate, weekStart: LocalDate, statsDays: Int, search: String? = nil) {
         self.day = day
         self.weekStart = weekStart
         self.statsDays = statsDays
+        self.search = search
     }
 }
 
@@ -127,6 +130,9 @@ package struct UIState {
     package var showingHelp = false
     /// The add form, while it is open (its draft survives a reload and a refusal).
     package var form: TaskForm?
+    /// The search of Tasks, and whether its line is being typed in.
+    package var search: String?
+    package var searching = false
     /// A line above the keys: a load that failed.
     package var message: String?
 
@@ -140,7 +146,10 @@ package struct UIState {
         weekDay = day.dayNumber - weekStart.dayNumber
     }
 
-    package var request: LoadRequest { LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays) }
+    package var request: LoadRequest { LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search) }
+
+    /// Where keys go now.
+    package var keyContext: KeyContext { form != nil ? .form : searching ? .search : .screen }
 
     package var today: LocalDate { calendar.day(of: now) }
 

@@ -28,7 +28,7 @@ package enum UIView {
         while rows.count < s.height - 2 { rows.append(StyledLine()) }
         rows = Array(rows.prefix(s.height - 2))
         rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
-        rows.append(KeyTable.keyLine(for: s.screen, form: s.form != nil))
+        rows.append(KeyTable.keyLine(for: s.screen, context: s.keyContext))
         return Frame(width: s.width, height: s.height, rows: rows)
     }
 

@@ -163,6 +163,28 @@ struct FullScreenViewTests {
         #expect(try await pane(t, "#{alternate_on}") == "0")
     }
 
+    @Test func slashSearchesTheTasksAsTaskListSearchDoes() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/Chapter 2")
+        try await s.run("task", "add", "Garden/Weeding", "--notes", "before the rain")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("Chapter 2")
+        try await t.keys("/")
+        try await t.keys("-l", "rain")
+        try await t.keys("Enter")
+        let matched = await eventually {
+            let screen = (try? await t.screen()) ?? ""
+            return screen.contains("Weeding") && !screen.contains("Chapter 2")
+        }
+        #expect(matched)
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test func aDatabaseRestoredUnderneathIsReadAfresh() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

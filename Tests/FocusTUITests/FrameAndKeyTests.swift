@@ -49,7 +49,7 @@ struct FrameAndKeyTests {
         #expect(!line.contains("j/k"))
         let help = KeyTable.helpLines(for: .today).map { $0.rendered(width: 200, color: false).string }
         // Every binding that works on Today is in its help, and it does what the help says.
-        for binding in KeyTable.bindings where !binding.inForm && binding.screens?.contains(.today) ?? true {
+        for binding in KeyTable.bindings where binding.context == .screen && binding.screens?.contains(.today) ?? true {
             #expect(help.contains { $0.contains(binding.label) && $0.contains(binding.help) })
             for (key, action) in binding.keys { #expect(KeyTable.action(for: key, on: .today) == action) }
         }

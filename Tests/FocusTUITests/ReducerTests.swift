@@ -229,3 +229,23 @@ extension ReducerTests {
         #expect(garden.message == "Garden is not among the open tasks.")
     }
 }
+
+extension ReducerTests {
+    @Test func slashSearchesTasksAsEachLetterIsTypedEnterKeepsItEscClearsIt() {
+        var (s, effects) = UIFixtures.press([.char("/")], UIFixtures.state(.tasks))
+        #expect(s.keyContext == .search)
+        #expect(effects.isEmpty)
+        (s, effects) = UIFixtures.press([.char("c"), .char("h"), .char("q")], s)
+        #expect(s.search == "chq")
+        #expect(effects.count == 3)
+        #expect(effects.last == .load(LoadRequest(day: UIFixtures.monday, weekStart: UIFixtures.monday, statsDays: 7, search: "chq")))
+        (s, effects) = UIFixtures.press([.backspace, .enter], s)
+        #expect(s.search == "ch")
+        #expect(s.keyContext == .screen)
+        #expect(UIView.frame(s).line(1).hasPrefix("/ch · 1 task"))
+        (s, _) = UIFixtures.press([.char("/")], s)
+        (s, effects) = UIFixtures.press([.escape], s)
+        #expect(s.search == nil)
+        #expect(effects == [.load(s.request)])
+    }
+}

@@ -25,7 +25,7 @@ struct UILoader {
             try AgendaCommand.load(day: request.weekStart.adding(days: offset), now: now, env: env, db: db, hours: hours)
         }
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: false), now: now, calendar: env.calendar),
-                                      filter: TaskFilter(), sort: .due, now: now)
+                                      filter: TaskFilter(search: request.search), sort: .due, now: now)
         let window = try WindowOptions(last: request.statsDays).window(today: env.calendar.day(of: now))
         let stats = StatsCalculator.report(try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: nil))
         var session: RunningSession?
