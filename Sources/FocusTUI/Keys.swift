@@ -7,7 +7,8 @@ package enum Key: Hashable, Sendable {
 }
 
 /// Keys from the bytes a terminal sends in cbreak mode: UTF-8 text, C0 controls, and the cursor
-/// keys' CSI and SS3 sequences (ECMA-48 5.4; xterm's "PC-Style Function Keys").
+/// keys' CSI and SS3 sequences (ECMA-48 5.4; the cursor and editing keys as terminfo(5) names
+/// them: kcuu1, kcud1, khome, kend, kpp, knp, kcbt).
 package enum KeyDecoder {
     package static func decode(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []

@@ -75,8 +75,8 @@ struct UIChild {
         if newSession {
             var flags: Int16 = 0
             posix_spawnattr_getflags(&attr, &flags)
-            // POSIX_SPAWN_SETSID (posix_spawnattr_setflags(3), glibc 2.26): a GNU name the C
-            // importer does not see; 0x80 in glibc's spawn.h.
+            // POSIX_SPAWN_SETSID (posix_spawnattr_setflags(3), glibc 2.26), whose value is 0x80:
+            // a GNU extension the C importer does not bring in.
             posix_spawnattr_setflags(&attr, flags | 0x80)
         }
         let exe = executable

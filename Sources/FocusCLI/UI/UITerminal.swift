@@ -5,8 +5,9 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The terminal `focus ui` draws on: the alternate screen (xterm's private mode 1049), cbreak
-/// mode with the cursor hidden (`TerminalMode`), and frames written as line diffs (`LineDiff`).
+/// The terminal `focus ui` draws on: the alternate screen (private mode 1049, terminfo(5)'s
+/// smcup/rmcup on xterm-like terminals), cbreak mode with the cursor hidden (`TerminalMode`),
+/// and frames written as line diffs (`LineDiff`).
 final class UITerminal {
     private let mode = TerminalMode(fd: STDIN_FILENO, hidesCursor: true)
     private var drawn: [String]?
