@@ -24,12 +24,14 @@ package enum Action: Hashable, Sendable {
     case nextField, previousField, save, cancel, erase
     /// `/` on Tasks: a search of titles and notes, as `focus task list --search`.
     case search
+    /// `:`: a focus subcommand typed and run inside the view.
+    case command
 }
 
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
 /// every other key as text).
 package enum KeyContext: Sendable {
-    case screen, form, search
+    case screen, form, search, command
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -99,6 +101,14 @@ package enum KeyTable {
         KeyBinding(label: "Esc", short: "clear", help: "clear the search", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, context: .search),
         KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
                    context: .search),
+        KeyBinding(label: ":", short: "command", help: "run a focus subcommand here (:task done Thesis/Chapter 2)", keys: [(.char(":"), .command)],
+                   screens: nil, inKeyLine: false),
+        KeyBinding(label: "Enter", short: "run", help: "run the subcommand; its first line is shown", keys: [(.enter, .save)],
+                   screens: nil, inKeyLine: true, context: .command),
+        KeyBinding(label: "Esc", short: "cancel", help: "close the command line", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true,
+                   context: .command),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
+                   context: .command),
         KeyBinding(label: "p", short: "re-plan", help: "plan again (as focus plan)", keys: [(.char("p"), .replan)],
                    screens: [.today, .week, .tasks, .stats], inKeyLine: false),
         KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again (as focus calendar refresh)",

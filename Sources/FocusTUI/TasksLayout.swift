@@ -34,7 +34,7 @@ package enum TasksLayout {
             return line
         }
         let open = data.tasks.flatMap(\.subtasks).filter { !$0.subtask.done }.count
-        var line = StyledLine(DisplayText("\(data.tasks.count) tasks · \(open) open subtasks"), .bold)
+        var line = StyledLine(DisplayText(Cells.count(data.tasks.count, "task") + " · " + Cells.count(open, "open subtask")), .bold)
         if !data.risks.isEmpty { line.add(" · \(data.risks.count) at risk", .boldRed) }
         return line
     }
@@ -90,7 +90,8 @@ package enum TasksLayout {
         switch row {
         case let .task(t):
             var lines = [StyledLine("\(shown: t.task.title)", .bold)]
-            lines.append(StyledLine(DisplayText("\(t.subtasks.count) subtasks · \(Cells.duration(t.loggedSeconds)) logged in \(t.sessionCount) sessions")))
+            lines.append(StyledLine(DisplayText("\(Cells.count(t.subtasks.count, "subtask")) · \(Cells.duration(t.loggedSeconds)) logged in "
+                                                + Cells.count(t.sessionCount, "session"))))
             if let notes = t.task.notes { lines += Cells.wrap(notes, width: width, style: .dim) }
             return lines
         case let .subtask(t, o):

@@ -63,6 +63,7 @@ package enum UIReducer {
         s.message = nil
         if s.form != nil { return formKey(key, s) }
         if s.searching { return searchKey(key, s) }
+        if s.commandLine != nil { return commandKey(key, s) }
         if s.showingHelp, key == .escape || key == .char("?") {
             s.showingHelp = false
             return (s, [])
@@ -84,6 +85,8 @@ package enum UIReducer {
             return (s, [.replan, .load(s.request)])
         case .add:
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
+        case .command:
+            s.commandLine = ""
         case .search:
             s.searching = true
             s.search = s.search ?? ""
@@ -122,6 +125,31 @@ package enum UIReducer {
             if case let .char(c) = key { form.values[form.field].append(c) }
         }
         s.form = form
+        return (s, [])
+    }
+
+    /// A key while the `:` line is typed in: Enter runs it as a focus subcommand.
+    private static func commandKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let text = s.commandLine ?? ""
+        switch KeyTable.action(for: key, on: s.screen, context: .command) {
+        case .save?:
+            s.commandLine = nil
+            guard var words = CommandWords.split(text) else {
+                s.message = "A quote is not closed: \(text)"
+                return (s, [])
+            }
+            if words.first == "focus" { words.removeFirst() }
+            guard !words.isEmpty else { return (s, []) }
+            s.message = "Running focus \(words.joined(separator: " "))…"
+            return (s, [.runInBackground(words)])
+        case .cancel?:
+            s.commandLine = nil
+        case .erase?:
+            if !text.isEmpty { s.commandLine?.removeLast() }
+        default:
+            if case let .char(c) = key { s.commandLine = text + String(c) }
+        }
         return (s, [])
     }
 

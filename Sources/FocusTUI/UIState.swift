@@ -133,6 +133,8 @@ package struct UIState {
     /// The search of Tasks, and whether its line is being typed in.
     package var search: String?
     package var searching = false
+    /// The `:` command line, while it is typed.
+    package var commandLine: String?
     /// A line above the keys: a load that failed.
     package var message: String?
 
@@ -149,7 +151,7 @@ package struct UIState {
     package var request: LoadRequest { LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search) }
 
     /// Where keys go now.
-    package var keyContext: KeyContext { form != nil ? .form : searching ? .search : .screen }
+    package var keyContext: KeyContext { form != nil ? .form : searching ? .search : commandLine != nil ? .command : .screen }
 
     package var today: LocalDate { calendar.day(of: now) }
 

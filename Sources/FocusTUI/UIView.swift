@@ -27,7 +27,14 @@ package enum UIView {
         if let form = s.form { rows = Array(rows.prefix(2)) + form.lines(width: s.width) }
         while rows.count < s.height - 2 { rows.append(StyledLine()) }
         rows = Array(rows.prefix(s.height - 2))
-        rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
+        if let command = s.commandLine {
+            var line = StyledLine(":", .boldCyan)
+            line.add("\(shown: command)")
+            line.add("▏", .boldCyan)
+            rows.append(line)
+        } else {
+            rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
+        }
         rows.append(KeyTable.keyLine(for: s.screen, context: s.keyContext))
         return Frame(width: s.width, height: s.height, rows: rows)
     }

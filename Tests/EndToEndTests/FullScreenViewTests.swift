@@ -185,6 +185,23 @@ struct FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func colonRunsASubcommandAndWhatItChangedAppears() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("No open tasks.")
+        try await t.keys(":")
+        try await t.keys("-l", "task add 'Garden/Weed the beds' --estimate 1h")
+        try await t.keys("Enter")
+        try await t.waitFor("Created task Garden.")
+        try await t.waitFor("Weed the beds")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test func aDatabaseRestoredUnderneathIsReadAfresh() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

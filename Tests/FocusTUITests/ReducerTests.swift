@@ -249,3 +249,36 @@ extension ReducerTests {
         #expect(effects == [.load(s.request)])
     }
 }
+
+/// `:` runs a focus subcommand inside the view.
+struct CommandLineTests {
+    @Test(arguments: [
+        ("task done 'Thesis/Chapter 2'", ["task", "done", "Thesis/Chapter 2"]),
+        ("  log   --last 3 ", ["log", "--last", "3"]),
+        (#"task add "Big \"one\"" --notes a\ b"#, ["task", "add", #"Big "one""#, "--notes", "a b"]),
+        (#"x "a\b" ''"#, ["x", #"a\b"#, ""]),
+    ])
+    func wordsAreSplitAsAShellSplitsThemWithoutExpansion(line: String, words: [String]) {
+        #expect(CommandWords.split(line) == words)
+    }
+
+    @Test func anOpenQuoteIsNoCommand() {
+        #expect(CommandWords.split("task add 'Thesis") == nil)
+    }
+
+    @Test func colonTypesACommandThatEnterRunsInTheBackground() {
+        var (s, _) = UIFixtures.press([.char(":")] + "focus task done 'Thesis/Chapter 2'".map { Key.char($0) }, UIFixtures.state(.week))
+        #expect(s.keyContext == .command)
+        #expect(UIView.frame(s).line(s.height - 2) == ":focus task done 'Thesis/Chapter 2'▏")
+        #expect(UIView.frame(s).line(s.height - 1).contains("Enter run  Esc cancel"))
+        let effects: [Effect]
+        (s, effects) = UIFixtures.press([.enter], s)
+        #expect(effects == [.runInBackground(["task", "done", "Thesis/Chapter 2"])])
+        #expect(s.commandLine == nil)
+        #expect(s.message == "Running focus task done Thesis/Chapter 2…")
+        let (open, none) = UIFixtures.press([.char(":"), .char("'"), .enter], UIFixtures.state())
+        #expect(none.isEmpty)
+        #expect(open.message == "A quote is not closed: '")
+        #expect(UIFixtures.press([.char(":"), .char("x"), .escape], UIFixtures.state()).0.keyContext == .screen)
+    }
+}

@@ -23,31 +23,31 @@ struct UIChild {
         let text = UIChild.readAll(output)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        return ((status & 0x7f) == 0 && (status >> 8) & 0xff == 0, line)
+        let ok = (status & 0x7f) == 0 && (status >> 8) & 0xff == 0
+        return (ok, UIChild.answer(text, ok: ok))
     }
 
     /// Starts `focus start PATH --db PATH` in a session of its own (setsid(2)), with no
     /// terminal: it runs on when the view is closed, as it would in another terminal. An error
     /// it prints is handed to `failed`.
     func start(_ path: String, failed: @escaping @Sendable (String) -> Void) -> Bool {
-        background(["start", path], newSession: true) { ok, line in
+        background(["start", path], keepOutput: false) { ok, line in
             if !ok || line.hasPrefix("focus: error:") { failed(line) }
         }
     }
 
-    /// Runs `focus ARGS --db PATH` without waiting; `ended` gets whether it succeeded and its
-    /// first error line (else its first line), on a thread of its own.
+    /// Runs `focus ARGS --db PATH` without waiting, in a session of its own (no terminal: it
+    /// cannot read the view's keys or prompt over its screen); `ended` gets whether it
+    /// succeeded and its first error line (else its first line), on a thread of its own.
     @discardableResult
-    func background(_ arguments: [String], newSession: Bool = false, ended: @escaping @Sendable (Bool, String) -> Void) -> Bool {
-        guard let (pid, output) = spawn(arguments, newSession: newSession, outputToNull: newSession) else { return false }
+    func background(_ arguments: [String], keepOutput: Bool = true, ended: @escaping @Sendable (Bool, String) -> Void) -> Bool {
+        guard let (pid, output) = spawn(arguments, newSession: true, outputToNull: !keepOutput) else { return false }
         DetachedThread.start {
             let text = UIChild.readAll(output)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            let lines = text.split(separator: "\n")
-            let line = lines.first { $0.hasPrefix("focus: error:") } ?? lines.first ?? ""
-            ended((status & 0x7f) == 0 && (status >> 8) & 0xff == 0, String(line))
+            let ok = (status & 0x7f) == 0 && (status >> 8) & 0xff == 0
+            ended(ok, UIChild.answer(text, ok: ok))
         }
         return true
     }
@@ -94,6 +94,14 @@ struct UIChild {
             return nil
         }
         return (pid, ends[0])
+    }
+
+    /// The line that says what a command did: its error when it failed, else its first line
+    /// of output that is not a note or warning (`focus: …`), else its first line.
+    static func answer(_ text: String, ok: Bool) -> String {
+        let lines = text.split(separator: "\n")
+        let line = ok ? lines.first { !$0.hasPrefix("focus: ") } : lines.first { $0.hasPrefix("focus: error:") }
+        return String(line ?? lines.first ?? "")
     }
 
     /// Everything on `fd` up to its end (at most 64 KB kept); closes it.
