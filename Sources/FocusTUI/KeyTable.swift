@@ -26,6 +26,8 @@ package enum Action: Hashable, Sendable {
     case search
     /// `:`: a focus subcommand typed and run inside the view.
     case command
+    /// `d` on Tasks: the selected subtask done (or open again), the task archived, as `focus task done`.
+    case done
 }
 
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
@@ -94,6 +96,8 @@ package enum KeyTable {
                    screens: nil, inKeyLine: true, context: .form),
         KeyBinding(label: "Esc", short: "cancel", help: "close the form without saving", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, context: .form),
         KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false, context: .form),
+        KeyBinding(label: "d", short: "done", help: "mark the subtask done, or open again; archive the task (as focus task done)",
+                   keys: [(.char("d"), .done)], screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "/", short: "search", help: "show only work whose title or notes hold the text typed (as task list --search)",
                    keys: [(.char("/"), .search)], screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "Enter", short: "keep", help: "keep the search and go back to the list", keys: [(.enter, .save)],
@@ -125,10 +129,16 @@ package enum KeyTable {
         return nil
     }
 
-    /// The bottom line: `j/k move  [ ] day before, day after  ? help  q quit`, the keys bold.
-    package static func keyLine(for screen: Screen, context: KeyContext = .screen) -> StyledLine {
+    /// The bottom line: `j/k move  [ ] day  ? help  q quit`, the keys bold. In `width`
+    /// columns: the help and quit keys always, the others in the table's order while they fit.
+    package static func keyLine(for screen: Screen, context: KeyContext = .screen, width: Int = .max) -> StyledLine {
+        let shown = bindings.filter { $0.inKeyLine && $0.works(on: screen, context) }
+        let kept = shown.filter { $0.keys.contains { $0.1 == .help || $0.1 == .quit } }
+        var others = shown.filter { binding in !kept.contains { $0.label == binding.label } }
+        func columns(_ list: [KeyBinding]) -> Int { list.reduce(0) { $0 + TerminalText.width($1.label + " " + $1.short) + 2 } - 2 }
+        while !others.isEmpty, columns(others + kept) > width { others.removeLast() }
         var line = StyledLine()
-        for binding in bindings where binding.inKeyLine && binding.works(on: screen, context) {
+        for binding in others + kept {
             if !line.runs.isEmpty { line.add("  ") }
             line.add(DisplayText(binding.label), .bold)
             line.add(" \(binding.short)", .dim)

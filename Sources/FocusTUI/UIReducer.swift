@@ -87,6 +87,14 @@ package enum UIReducer {
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
         case .command:
             s.commandLine = ""
+        case .done:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {
+            case let .task(t):
+                if let id = t.task.id { return (s, [.run(["task", "done", "#\(id)"]), .load(s.request)]) }
+            case let .subtask(_, o):
+                if let id = o.subtask.id { return (s, [.run(["task", "done", "#\(id)"] + (o.subtask.done ? ["--undo"] : [])), .load(s.request)]) }
+            }
         case .search:
             s.searching = true
             s.search = s.search ?? ""

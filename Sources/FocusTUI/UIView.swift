@@ -35,7 +35,7 @@ package enum UIView {
         } else {
             rows.append(s.message.map { StyledLine(DisplayText($0), .boldYellow) } ?? StyledLine())
         }
-        rows.append(KeyTable.keyLine(for: s.screen, context: s.keyContext))
+        rows.append(KeyTable.keyLine(for: s.screen, context: s.keyContext, width: s.width))
         return Frame(width: s.width, height: s.height, rows: rows)
     }
 

@@ -282,3 +282,15 @@ struct CommandLineTests {
         #expect(UIFixtures.press([.char(":"), .char("x"), .escape], UIFixtures.state()).0.keyContext == .screen)
     }
 }
+
+extension ReducerTests {
+    @Test func dMarksTheSubtaskDoneOrOpenAgainAndArchivesATaskThroughTaskDone() {
+        let tasks = UIFixtures.state(.tasks)
+        #expect(UIFixtures.press([.char("j"), .char("d")], tasks).1 == [.run(["task", "done", "#2"]), .load(tasks.request)])
+        #expect(UIFixtures.press([.char("d")], tasks).1 == [.run(["task", "done", "#1"]), .load(tasks.request)])
+        var finished = UIFixtures.tasks()
+        finished[0].subtasks[0].subtask.done = true
+        let reopened = UIFixtures.state(.tasks, data: UIFixtures.data(tasks: finished))
+        #expect(UIFixtures.press([.char("j"), .char("d")], reopened).1 == [.run(["task", "done", "#2", "--undo"]), .load(reopened.request)])
+    }
+}
