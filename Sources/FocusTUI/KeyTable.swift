@@ -28,6 +28,8 @@ package enum Action: Hashable, Sendable {
     case command
     /// `d` on Tasks: the selected subtask done (or open again), the task archived, as `focus task done`.
     case done
+    /// `e` on Tasks: the selected subtask in a form, saved by `focus task edit`.
+    case edit
 }
 
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
@@ -96,6 +98,8 @@ package enum KeyTable {
                    screens: nil, inKeyLine: true, context: .form),
         KeyBinding(label: "Esc", short: "cancel", help: "close the form without saving", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true, context: .form),
         KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false, context: .form),
+        KeyBinding(label: "e", short: "edit", help: "edit the selected subtask in a form (saved by focus task edit)", keys: [(.char("e"), .edit)],
+                   screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "d", short: "done", help: "mark the subtask done, or open again; archive the task (as focus task done)",
                    keys: [(.char("d"), .done)], screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "/", short: "search", help: "show only work whose title or notes hold the text typed (as task list --search)",

@@ -1,3 +1,4 @@
+import FocusCore
 import FocusRendering
 import FocusText
 
@@ -11,6 +12,11 @@ package struct TaskForm: Equatable, Sendable {
     ]
 
     package var values: [String]
+    /// The subtask edited (`e`): its values as they were, so only what changed is sent.
+    package var editing: Int64?
+    package var original: [String] = []
+    /// The path of what is edited, for the form's title.
+    package var editedPath = ""
     package var field = 0
     /// Saving: the command runs; its answer closes the form or is shown in it.
     package var saving = false
@@ -22,13 +28,32 @@ package struct TaskForm: Equatable, Sendable {
         values[0] = path
     }
 
-    package static func == (a: TaskForm, b: TaskForm) -> Bool {
-        a.values == b.values && a.field == b.field && a.saving == b.saving && a.error == b.error
+    /// The edit form of a subtask: its title and constraints as `task edit` reads them.
+    package init(editing o: SubtaskOverview, path: String, calendar: LocalCalendar) {
+        let sub = o.subtask
+        let due = sub.due.map { "\(calendar.day(of: $0)) \(calendar.timeOfDay(of: $0))" } ?? ""
+        values = [sub.title, sub.estimateSeconds.map(DurationParser.format) ?? "", due, sub.startDate?.description ?? "",
+                  sub.spanSeconds.map(DurationParser.format) ?? "", sub.earliest?.description ?? "", sub.priority.name, sub.notes ?? ""]
+        original = values
+        editing = sub.id
+        editedPath = path
     }
 
-    /// `task add PATH --estimate 2h …` with the fields filled in (each value one argument, never
-    /// split or read by a shell).
+    package static func == (a: TaskForm, b: TaskForm) -> Bool {
+        a.values == b.values && a.field == b.field && a.saving == b.saving && a.error == b.error && a.editing == b.editing
+    }
+
+    /// `task add PATH --estimate 2h …` with the fields filled in, or `task edit #ID` with the
+    /// fields changed (`none` for one emptied), each value one argument, never read by a shell.
     package var arguments: [String] {
+        if let editing {
+            var out = ["task", "edit", "#\(editing)"]
+            for (index, entry) in TaskForm.fields.enumerated() where values[index] != original[index] {
+                let value = values[index].trimmingSpaces()
+                out += [entry.option ?? "--title", value.isEmpty && index > 0 ? "none" : value]
+            }
+            return out
+        }
         var out = ["task", "add", values[0].trimmingSpaces()]
         for (index, entry) in TaskForm.fields.enumerated() {
             guard let option = entry.option else { continue }
@@ -40,11 +65,13 @@ package struct TaskForm: Equatable, Sendable {
 
     /// The form as the body of the frame.
     func lines(width: Int) -> [StyledLine] {
-        var lines = [StyledLine("Add work (as focus task add: Thesis adds a task, Thesis/Chapter 4 a subtask)", .bold), StyledLine()]
+        var lines = [editing == nil ? StyledLine("Add work (as focus task add: Thesis adds a task, Thesis/Chapter 4 a subtask)", .bold)
+                                    : StyledLine("Edit \(shown: editedPath, columns: 60) (as focus task edit; empty a field to clear it)", .bold),
+                     StyledLine()]
         for (index, entry) in TaskForm.fields.enumerated() {
             let current = index == field
             var line = StyledLine(current ? "▶ " : "  ", .boldCyan)
-            line.add(DisplayText(entry.label).paddedRight(10), current ? .boldCyan : .plain)
+            line.add(DisplayText(index == 0 && editing != nil ? "Title" : entry.label).paddedRight(10), current ? .boldCyan : .plain)
             line.add("\(shown: values[index], columns: max(10, width - 14))")
             if current { line.add("▏", .boldCyan) }
             lines.append(line)

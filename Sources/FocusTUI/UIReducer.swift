@@ -87,6 +87,13 @@ package enum UIReducer {
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
         case .command:
             s.commandLine = ""
+        case .edit:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            guard case let .subtask(t, o) = TasksLayout.rows(data.tasks)[s.selected(.tasks)] else {
+                s.message = "e edits a subtask; rename a task with :task edit NAME --title NEW."
+                break
+            }
+            s.form = TaskForm(editing: o, path: "\(t.task.title)/\(o.subtask.title)", calendar: s.calendar)
         case .done:
             guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
             switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {
@@ -120,7 +127,7 @@ package enum UIReducer {
             s.form = nil
             return (s, [])
         case .save?:
-            guard !form.values[0].trimmingSpaces().isEmpty else {
+            guard form.editing != nil || !form.values[0].trimmingSpaces().isEmpty else {
                 form.error = "Give the work a path first: Thesis adds a task, Thesis/Chapter 4 a subtask."
                 s.form = form
                 return (s, [])

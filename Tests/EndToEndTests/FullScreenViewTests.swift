@@ -185,6 +185,27 @@ struct FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func eEditsASubtaskThroughTaskEdit() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("0m/2h")
+        try await t.keys("j", "e")
+        try await t.waitFor("Edit Thesis/Chapter 2")
+        try await t.keys("Tab", "BSpace", "BSpace")
+        try await t.keys("-l", "3h")
+        try await t.keys("Enter")
+        try await t.waitFor("0m/3h")
+        let list = try await s.run("task", "list", "--json").out
+        #expect(list.contains("\"estimate_seconds\":10800") || list.contains("\"estimate_seconds\": 10800"), "\(list)")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test func colonRunsASubcommandAndWhatItChangedAppears() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

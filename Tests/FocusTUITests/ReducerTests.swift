@@ -294,3 +294,19 @@ extension ReducerTests {
         #expect(UIFixtures.press([.char("j"), .char("d")], reopened).1 == [.run(["task", "done", "#2", "--undo"]), .load(reopened.request)])
     }
 }
+
+extension TaskFormTests {
+    @Test func eEditsTheSelectedSubtaskAndSendsOnlyWhatChangedWithNoneForAFieldEmptied() {
+        var (s, _) = UIFixtures.press([.char("j"), .char("e")], UIFixtures.state(.tasks))
+        #expect(s.form?.values == ["Chapter 2", "6h", "2026-11-27 17:00", "", "", "", "high", ""])
+        #expect(UIView.frame(s).text.contains("Edit Thesis/Chapter 2 (as focus task edit"))
+        // The estimate becomes 8h, the due date is emptied.
+        (s, _) = UIFixtures.press([.tab, .backspace, .backspace, .char("8"), .char("h"), .tab] + Array(repeating: Key.backspace, count: 16), s)
+        let (_, effects) = UIFixtures.press([.enter], s)
+        #expect(effects == [.run(["task", "edit", "#2", "--estimate", "8h", "--due", "none"])])
+        let (task, none) = UIFixtures.press([.char("e")], UIFixtures.state(.tasks))
+        #expect(none.isEmpty)
+        #expect(task.form == nil)
+        #expect(task.message?.hasPrefix("e edits a subtask") == true)
+    }
+}
