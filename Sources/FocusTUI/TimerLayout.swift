@@ -24,6 +24,12 @@ package enum TimerLayout {
         // The countdown's own keys line is left out: its keys are the countdown's, not this view's.
         let lines = renderer.lines(snap, todaySeconds: today).prefix(2).map { StyledLine(DisplayText(trusted: "  " + $0.string)) }
         var out = [StyledLine()] + lines
+        // The clock large, when there is room for it.
+        if height >= 14 {
+            out.append(StyledLine())
+            let style: StyledLine.Style = snap.isPaused ? .yellow : snap.phase == .work ? .boldRed : .boldGreen
+            out += BigClock.rows(facts.clock).map { StyledLine(DisplayText(trusted: "    " + $0), style) }
+        }
         out.append(StyledLine())
         out.append(StyledLine("  space pauses or resumes it, x stops it; it runs on when this view is closed.", .dim))
         return out

@@ -113,6 +113,9 @@ struct ScreenTests {
         let timer = UIView.frame(UIFixtures.state(.timer, data: UIFixtures.data(session: session)))
         #expect(timer.text.contains("● WORK  Thesis/Chapter 2"))
         #expect(timer.text.contains("15:00"))
+        // The clock large: `15:00` five rows tall.
+        #expect(timer.rows(containing: "  █ ███   ███ ███").count == 2, "the top and bottom rows of 1 5 : 0 0")
+        #expect(timer.rows(containing: "  █ █   █ █ █ █ █").count == 1, "the second row, with the colon's upper dot")
         // Elsewhere, the session is a strip under the top bar.
         let today = UIView.frame(UIFixtures.state(.today, data: UIFixtures.data(session: session)))
         #expect(today.line(1).contains("● WORK Thesis/Chapter 2 · 15:00 left"))
