@@ -30,12 +30,15 @@ package enum Action: Hashable, Sendable {
     case done
     /// `e` on Tasks: the selected subtask in a form, saved by `focus task edit`.
     case edit
+    /// `D` on Tasks: delete the selected row, once confirmed, as `focus task rm` (which keeps
+    /// work with history unless told otherwise).
+    case delete
 }
 
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
 /// every other key as text).
 package enum KeyContext: Sendable {
-    case screen, form, search, command
+    case screen, form, search, command, confirm
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -102,6 +105,12 @@ package enum KeyTable {
                    screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "d", short: "done", help: "mark the subtask done, or open again; archive the task (as focus task done)",
                    keys: [(.char("d"), .done)], screens: [.tasks], inKeyLine: true),
+        KeyBinding(label: "D", short: "delete", help: "delete the selected task or subtask, once confirmed (as focus task rm)",
+                   keys: [(.char("D"), .delete)], screens: [.tasks], inKeyLine: false),
+        KeyBinding(label: "y", short: "yes", help: "yes", keys: [(.char("y"), .save), (.char("Y"), .save)], screens: nil, inKeyLine: true,
+                   context: .confirm),
+        KeyBinding(label: "n", short: "no", help: "no (any other key too)", keys: [(.char("n"), .cancel), (.escape, .cancel)], screens: nil,
+                   inKeyLine: true, context: .confirm),
         KeyBinding(label: "/", short: "search", help: "show only work whose title or notes hold the text typed (as task list --search)",
                    keys: [(.char("/"), .search)], screens: [.tasks], inKeyLine: true),
         KeyBinding(label: "Enter", short: "keep", help: "keep the search and go back to the list", keys: [(.enter, .save)],

@@ -64,6 +64,12 @@ package enum UIReducer {
         if s.form != nil { return formKey(key, s) }
         if s.searching { return searchKey(key, s) }
         if s.commandLine != nil { return commandKey(key, s) }
+        if let confirm = s.confirm {
+            // Yes runs the command; any other key is no.
+            s.confirm = nil
+            guard KeyTable.action(for: key, on: s.screen, context: .confirm) == .save else { return (s, []) }
+            return (s, [.run(confirm.arguments), .load(s.request)])
+        }
         if s.showingHelp, key == .escape || key == .char("?") {
             s.showingHelp = false
             return (s, [])
@@ -94,6 +100,14 @@ package enum UIReducer {
                 break
             }
             s.form = TaskForm(editing: o, path: "\(t.task.title)/\(o.subtask.title)", calendar: s.calendar)
+        case .delete:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {
+            case let .task(t):
+                if let id = t.task.id { s.confirm = ("Delete the task \(t.task.title) and its subtasks?", ["task", "rm", "#\(id)"]) }
+            case let .subtask(t, o):
+                if let id = o.subtask.id { s.confirm = ("Delete \(t.task.title)/\(o.subtask.title)?", ["task", "rm", "#\(id)"]) }
+            }
         case .done:
             guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
             switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {

@@ -135,6 +135,8 @@ package struct UIState {
     package var searching = false
     /// The `:` command line, while it is typed.
     package var commandLine: String?
+    /// A question waiting for y or n (`D`): what it asks, and the command a yes runs.
+    package var confirm: (question: String, arguments: [String])?
     /// A line above the keys: a load that failed.
     package var message: String?
 
@@ -151,7 +153,9 @@ package struct UIState {
     package var request: LoadRequest { LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search) }
 
     /// Where keys go now.
-    package var keyContext: KeyContext { form != nil ? .form : searching ? .search : commandLine != nil ? .command : .screen }
+    package var keyContext: KeyContext {
+        form != nil ? .form : searching ? .search : commandLine != nil ? .command : confirm != nil ? .confirm : .screen
+    }
 
     package var today: LocalDate { calendar.day(of: now) }
 

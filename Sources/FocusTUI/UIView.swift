@@ -27,7 +27,11 @@ package enum UIView {
         if let form = s.form { rows = Array(rows.prefix(2)) + form.lines(width: s.width) }
         while rows.count < s.height - 2 { rows.append(StyledLine()) }
         rows = Array(rows.prefix(s.height - 2))
-        if let command = s.commandLine {
+        if let confirm = s.confirm {
+            var line = StyledLine("\(shown: confirm.question) ", .boldYellow)
+            line.add("[y/N]", .bold)
+            rows.append(line)
+        } else if let command = s.commandLine {
             var line = StyledLine(":", .boldCyan)
             line.add("\(shown: command)")
             line.add("▏", .boldCyan)

@@ -206,6 +206,31 @@ struct FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func capitalDDeletesOnceConfirmedAndWorkWithHistoryIsKeptAsTaskRmKeepsIt() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis/Chapter 2")
+        try await s.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-20 09:00", "--duration", "25m")
+        try await s.run("task", "add", "Thesis/Scratch")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("3")
+        try await t.waitFor("Scratch")
+        try await t.keys("G", "D")
+        try await t.waitFor("Delete Thesis/Scratch? [y/N]")
+        try await t.keys("y")
+        try await t.waitFor("Deleted Thesis/Scratch.")
+        #expect(try await s.run("task", "list").out.contains("Scratch") == false)
+        try await t.keys("G", "D")
+        try await t.waitFor("Delete Thesis/Chapter 2? [y/N]")
+        try await t.keys("y")
+        try await t.waitFor("has 1 logged session")
+        #expect(try await s.run("task", "list").out.contains("Chapter 2"))
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test func colonRunsASubcommandAndWhatItChangedAppears() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

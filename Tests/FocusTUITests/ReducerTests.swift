@@ -310,3 +310,18 @@ extension TaskFormTests {
         #expect(task.message?.hasPrefix("e edits a subtask") == true)
     }
 }
+
+extension ReducerTests {
+    @Test func capitalDAsksFirstAndOnlyYesRunsTaskRm() {
+        var (s, effects) = UIFixtures.press([.char("j"), .char("D")], UIFixtures.state(.tasks))
+        #expect(effects.isEmpty)
+        #expect(UIView.frame(s).line(s.height - 2) == "Delete Thesis/Chapter 2? [y/N]")
+        #expect(UIView.frame(s).line(s.height - 1).contains("y yes  n no"))
+        (s, effects) = UIFixtures.press([.char("y")], s)
+        #expect(effects == [.run(["task", "rm", "#2"]), .load(s.request)])
+        #expect(s.confirm == nil)
+        let (no, none) = UIFixtures.press([.char("D"), .char("x")], UIFixtures.state(.tasks))
+        #expect(none.isEmpty)
+        #expect(no.keyContext == .screen)
+    }
+}
