@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
-            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport",
+            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport", "FocusTUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The services over fake ports (a scripted person, fixed password sources) and the

@@ -2,6 +2,21 @@ import FocusCore
 import FocusRendering
 import FocusText
 
+/// What the planner's dry run says of the add form's draft (`AppDatabase.previewAddSubtask`):
+/// whether it fits, in the planner's own sentence when it does not, and the blocks it would move.
+package struct FormVerdict: Equatable, Sendable {
+    /// nil when there is nothing to plan yet (no estimate or due date).
+    package var fits: Bool?
+    package var sentence: String
+    package var moves: [String]
+
+    package init(fits: Bool?, sentence: String, moves: [String] = []) {
+        self.fits = fits
+        self.sentence = sentence
+        self.moves = moves
+    }
+}
+
 /// The add form (`a` on Tasks): the fields of `focus task add`, in its order. Saving runs that
 /// command, so the planner's refusal ("does not fit …") is its own, shown in place.
 package struct TaskForm: Equatable, Sendable {
@@ -22,6 +37,8 @@ package struct TaskForm: Equatable, Sendable {
     package var saving = false
     /// What `task add` said when it refused: the draft stays for the next try.
     package var error: String?
+    /// The dry run's verdict on the draft as it is now (nil while it is typed).
+    package var verdict: FormVerdict?
 
     package init(path: String = "") {
         values = Array(repeating: "", count: TaskForm.fields.count)
@@ -40,7 +57,14 @@ package struct TaskForm: Equatable, Sendable {
     }
 
     package static func == (a: TaskForm, b: TaskForm) -> Bool {
-        a.values == b.values && a.field == b.field && a.saving == b.saving && a.error == b.error && a.editing == b.editing
+        a.values == b.values && a.field == b.field && a.saving == b.saving && a.error == b.error && a.editing == b.editing && a.verdict == b.verdict
+    }
+
+    /// New work named as a subtask (`Task/Subtask`): what the planner places, so what its dry run
+    /// has a verdict on.
+    package var isNewSubtask: Bool {
+        guard editing == nil, let slash = values[0].firstIndex(of: "/") else { return false }
+        return !values[0][values[0].index(after: slash)...].trimmingSpaces().isEmpty
     }
 
     /// `task add PATH --estimate 2h …` with the fields filled in, or `task edit #ID` with the
@@ -78,6 +102,11 @@ package struct TaskForm: Equatable, Sendable {
         }
         lines.append(StyledLine())
         if saving { lines.append(StyledLine("Saving…", .dim)) }
+        if let verdict, error == nil, !saving {
+            let style: StyledLine.Style = verdict.fits == true ? .green : verdict.fits == false ? .boldRed : .dim
+            lines += Cells.wrap(verdict.sentence, width: width, style: style)
+            lines += verdict.moves.map { StyledLine("  · \(shown: $0, columns: max(10, width - 4))") }
+        }
         if let error { lines += Cells.wrap(error, width: width, style: .boldRed) }
         return lines
     }
