@@ -15,6 +15,8 @@ package enum Action: Hashable, Sendable {
     case start
     /// The running session (whichever process runs it), as `focus pause`/`resume` and `focus stop` do.
     case pauseOrResume, stopSession
+    /// `s` on Timer: the running session skips to its next phase, as `s` in `focus start` does.
+    case skipPhase
     /// `p`: plan again, as `focus plan` does; `R`: fetch the calendars again (`focus calendar refresh`).
     case replan, refresh
     case help
@@ -91,6 +93,8 @@ package enum KeyTable {
                    screens: [.today, .tasks], inKeyLine: true),
         KeyBinding(label: "space/p", short: "pause", help: "pause or resume the running session", keys: [(.char(" "), .pauseOrResume), (.char("p"), .pauseOrResume)],
                    screens: [.timer], inKeyLine: true),
+        KeyBinding(label: "s", short: "skip", help: "skip to the session's next phase (as s in focus start)", keys: [(.char("s"), .skipPhase)],
+                   screens: [.timer], inKeyLine: true),
         KeyBinding(label: "x", short: "stop session", help: "stop the running session (as focus stop)", keys: [(.char("x"), .stopSession)],
                    screens: [.timer], inKeyLine: true),
         KeyBinding(label: "a", short: "add", help: "add a task or subtask (a form with the fields of focus task add)", keys: [(.char("a"), .add)],
@@ -128,7 +132,7 @@ package enum KeyTable {
                    context: .command),
         KeyBinding(label: "p", short: "re-plan", help: "plan again (as focus plan)", keys: [(.char("p"), .replan)],
                    screens: [.today, .week, .tasks, .stats], inKeyLine: false),
-        KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again (as focus calendar refresh)",
+        KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again, then sync (as focus calendar refresh; focus sync)",
                    keys: [(.char("R"), .refresh)], screens: nil, inKeyLine: false),
         KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
         KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),

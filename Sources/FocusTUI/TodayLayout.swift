@@ -163,6 +163,9 @@ package enum TodayLayout {
             lines += Cells.wrap(b.path, width: width, style: Cells.style(forTask: b.task))
             lines.append(StyledLine(DisplayText(when + " · " + Cells.duration(Int(b.end.timeIntervalSince(b.start))))))
             lines += work(b.subtaskID, s, data, width: width)
+            if b.status == .planned, let found = data.tasks.lazy.flatMap(\.subtasks).first(where: { $0.subtask.id == b.subtaskID }) {
+                lines += Cells.wrap(placement(b, found.subtask, s), width: width, style: .dim)
+            }
         case let .session(e):
             lines.append(StyledLine(DisplayText(trusted: "Session \(SessionMark.of(e.log.status)) \(e.log.status.rawValue)"), .bold))
             lines += Cells.wrap(e.path, width: width)
@@ -171,6 +174,22 @@ package enum TodayLayout {
             if let id = e.log.subtaskID { lines += work(id, s, data, width: width) }
         }
         return lines
+    }
+
+    /// Why a planned block is where it is, from the values the planner placed it by (README,
+    /// "Planning"): a pinned block stays where it was moved; any other is in the earliest free
+    /// time the planner found before the due date, not before the subtask's start date and
+    /// earliest time of day.
+    static func placement(_ b: BlockView, _ sub: Subtask, _ s: UIState) -> String {
+        if b.pinnedUID != nil { return "Here because it is pinned: it was moved in your calendar, and the planner leaves it where it was put." }
+        var text = "Here because it is the earliest free time"
+        if let due = sub.due { text += " before its due date, \(RelativeTime.shortDateTime(due, calendar: s.calendar, now: s.now))" }
+        var after: [String] = []
+        if let start = sub.startDate { after.append("its start date, \(start)") }
+        if let earliest = sub.earliest { after.append("its earliest time, \(earliest)") }
+        if !after.isEmpty { text += ", after " + after.joined(separator: " and ") }
+        if let span = sub.spanSeconds { text += "; at most \(Cells.duration(span)) a sitting (its span)" }
+        return text + "."
     }
 
     /// A subtask's due date, logged time against its estimate, and its risk.

@@ -45,6 +45,12 @@ package enum UIReducer {
             }
             s.message = sentence
             return (s, [])
+        case let .previewed(arguments, verdict):
+            // Only the verdict on the draft as it still is: one on an older draft is dropped.
+            guard var form = s.form, form.editing == nil, !form.saving, form.arguments == arguments else { return (s, []) }
+            form.verdict = verdict
+            s.form = form
+            return (s, [])
         case let .failed(sentence):
             // A refusal of the form's work is shown in the form, whose draft stays.
             if s.form?.saving == true {
@@ -86,7 +92,7 @@ package enum UIReducer {
         case .top: s.move(to: 0)
         case .bottom: s.move(to: Int.max)
         case .left, .right, .earlier, .later, .open: return stepped(action, s)
-        case .start, .pauseOrResume, .stopSession: return session(action, s)
+        case .start, .pauseOrResume, .stopSession, .skipPhase: return session(action, s)
         case .replan:
             return (s, [.replan, .load(s.request)])
         case .add:
@@ -123,7 +129,7 @@ package enum UIReducer {
             break
         case .refresh:
             s.message = "Fetching the calendars…"
-            return (s, [.runInBackground(["calendar", "refresh"])])
+            return (s, [.refreshAndSync])
         }
         return (s, [])
     }
@@ -153,8 +159,15 @@ package enum UIReducer {
         default:
             if case let .char(c) = key { form.values[form.field].append(c) }
         }
+        // A changed draft of new work is tried by the planner again (the performer waits for a
+        // pause in the typing); its old verdict no longer holds.
+        let changed = form.values != s.form?.values && form.isNewSubtask
+        if changed {
+            form.verdict = nil
+            form.error = nil
+        }
         s.form = form
-        return (s, [])
+        return (s, changed ? [.preview(form.arguments)] : [])
     }
 
     /// A key while the `:` line is typed in: Enter runs it as a focus subcommand.
@@ -218,12 +231,13 @@ package enum UIReducer {
             s.screen = .timer
             s.message = nil
             return (s, [.startSession(path: path)])
-        case .pauseOrResume, .stopSession:
+        case .pauseOrResume, .stopSession, .skipPhase:
             guard let running else {
                 s.message = "No session is running."
                 return (s, [])
             }
             if action == .stopSession { return (s, [.run(["stop"])]) }
+            if action == .skipPhase { return (s, [.control(.skip)]) }
             return (s, [.run([running.active.snapshot.isPaused ? "resume" : "pause"])])
         default:
             return (s, [])

@@ -92,6 +92,8 @@ package enum UIEvent {
     case failed(String)
     /// What a command said it did.
     case said(String)
+    /// The planner's dry run of the add form's draft (`task add` with these arguments).
+    case previewed([String], FormVerdict?)
 }
 
 /// What the view asks the performer to do.
@@ -106,6 +108,12 @@ package enum Effect: Hashable, Sendable {
     case runInBackground([String])
     /// Plan again through the planning service every change goes through.
     case replan
+    /// A request for the running session (`skip`), left in its row as `focus pause` leaves one.
+    case control(ActiveSession.Request)
+    /// `R`: the calendars fetched again, then a sync round when sync is set up (in the background).
+    case refreshAndSync
+    /// The add form's draft changed: its dry run, once no key has come for a moment (debounced).
+    case preview([String])
     case quit
 }
 

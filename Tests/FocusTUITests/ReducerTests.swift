@@ -1,4 +1,6 @@
 import FocusCore
+import FocusRendering
+import FocusStorage
 import FocusTUI
 import Testing
 
@@ -152,17 +154,42 @@ struct SessionKeyTests {
 }
 
 extension ReducerTests {
-    @Test func pPlansAgainAndReloadsRFetchesTheCalendarsInTheBackground() {
+    @Test func pPlansAgainAndReloadsRFetchesTheCalendarsAndSyncsInTheBackground() {
         let s = UIFixtures.state(.week)
         #expect(UIFixtures.press([.char("p")], s).1 == [.replan, .load(s.request)])
         let (fetching, effects) = UIFixtures.press([.char("R")], s)
-        #expect(effects == [.runInBackground(["calendar", "refresh"])])
+        #expect(effects == [.refreshAndSync])
         #expect(fetching.message == "Fetching the calendars…")
         // The answer replaces the message, a reload keeps it, the next key clears it.
         var after = UIReducer.reduce(fetching, .said("No subscribed calendars.")).0
         after = UIReducer.reduce(after, .loaded(UIFixtures.data(), after.request)).0
         #expect(after.message == "No subscribed calendars.")
         #expect(UIFixtures.press([.char("j")], after).0.message == nil)
+    }
+
+    @Test func sOnTimerAsksTheRunningSessionToSkipItsPhaseAndSaysSoWhenNoneRuns() {
+        let timer = UIFixtures.state(.timer, data: UIFixtures.data(session: SessionKeyTests.running()))
+        #expect(UIFixtures.press([.char("s")], timer).1 == [.control(.skip)])
+        #expect(UIView.frame(timer).line(timer.height - 1).contains("s skip"))
+        let idle = UIFixtures.press([.char("s")], UIFixtures.state(.timer))
+        #expect(idle.1.isEmpty)
+        #expect(idle.0.message == "No session is running.")
+        // Elsewhere s is no key.
+        #expect(UIFixtures.press([.char("s")], UIFixtures.state(.today, data: UIFixtures.data(session: SessionKeyTests.running()))).1.isEmpty)
+    }
+
+    @Test func todaySaysWhyTheSelectedBlockIsWhereItIs() throws {
+        let start = UIFixtures.state(.today, width: 220, height: 40)
+        let index = try #require(TodayLayout.items(UIFixtures.data().day).firstIndex { if case .block = $0 { true } else { false } })
+        var (s, _) = UIFixtures.press(Array(repeating: Key.char("j"), count: index), start)
+        let text = UIView.frame(s).text
+        #expect(text.contains("Here because it is the earliest free time before its due date, Fri 27 Nov 17:00."))
+        var pinned = UIFixtures.chapter
+        pinned.pinnedUID = "focus-block-7@example"
+        var data = UIFixtures.data()
+        data.day.blocks = [pinned]
+        s = UIReducer.reduce(s, .loaded(data, s.request)).0
+        #expect(UIView.frame(s).text.contains("Here because it is pinned"))
     }
 
     @Test func onTimerPPausesInsteadOfPlanning() {
@@ -323,5 +350,40 @@ extension ReducerTests {
         let (no, none) = UIFixtures.press([.char("D"), .char("x")], UIFixtures.state(.tasks))
         #expect(none.isEmpty)
         #expect(no.keyContext == .screen)
+    }
+}
+
+/// The add form's live verdict: each change of a new subtask's draft asks for the planner's dry
+/// run, and only the verdict on the draft as it still is shows in the form.
+extension TaskFormTests {
+    @Test func typingASubtaskAsksForItsDryRunAndItsVerdictShowsInTheForm() {
+        var (s, effects) = UIFixtures.press([.char("a")] + Self.typed("Big") + [.tab] + Self.typed("200h"), UIFixtures.state(.tasks))
+        #expect(effects.last == .preview(["task", "add", "Thesis/Big", "--estimate", "200h"]))
+        #expect(effects.allSatisfy { if case .preview = $0 { true } else { false } })
+        let refusal = "'Thesis/Big' does not fit before its due date, Fri 27 Nov 17:00: it needs 200h of work and there is only 9h of free time before then."
+        // A verdict on an older draft is dropped.
+        s = UIReducer.reduce(s, .previewed(["task", "add", "Thesis/Big", "--estimate", "200"], FormVerdict(fits: true, sentence: "Fits."))).0
+        #expect(s.form?.verdict == nil)
+        s = UIReducer.reduce(s, .previewed(["task", "add", "Thesis/Big", "--estimate", "200h"], FormVerdict(fits: false, sentence: refusal))).0
+        #expect(s.form?.verdict?.fits == false)
+        #expect(UIView.frame(s).text.contains("does not fit before its due date, Fri 27 Nov 17:00"))
+        // Typing on makes it stale: gone until the next dry run answers, which names what moves.
+        (s, effects) = UIFixtures.press([.backspace], s)
+        #expect(s.form?.verdict == nil)
+        #expect(effects == [.preview(["task", "add", "Thesis/Big", "--estimate", "200"])])
+        s = UIReducer.reduce(s, .previewed(effects.isEmpty ? [] : ["task", "add", "Thesis/Big", "--estimate", "200"],
+                                           FormVerdict(fits: true, sentence: "Fits; it moves:", moves: ["Thesis/Chapter 2: Mon 09:00 → Tue 10:00"]))).0
+        let frame = UIView.frame(s)
+        #expect(frame.text.contains("Fits; it moves:"))
+        #expect(frame.text.contains("  · Thesis/Chapter 2: Mon 09:00 → Tue 10:00"))
+        // Nothing was run: only Enter saves.
+        #expect(s.form?.saving == false)
+    }
+
+    @Test func aTaskAloneAndTheEditFormAskForNoDryRun() {
+        let (_, effects) = UIFixtures.press([.char("a")] + Array(repeating: Key.backspace, count: 7) + Self.typed("Garden"), UIFixtures.state(.tasks))
+        #expect(effects.isEmpty)
+        let (_, edits) = UIFixtures.press([.char("j"), .char("e"), .tab] + Self.typed("1"), UIFixtures.state(.tasks))
+        #expect(edits.isEmpty)
     }
 }

@@ -23,6 +23,13 @@ final class UIRunner {
     /// The database as last read: a wake with neither changed is not a change.
     private var fingerprint: DatabaseFingerprint?
     private var dataVersion: Int?
+    /// The add form's draft waiting for its dry run, and when (a pause in the typing) it runs.
+    private var preview: (arguments: [String], at: ContinuousClock.Instant)?
+    /// When to look at the database again after a wake (see `event(_:)`).
+    private var recheckAt: ContinuousClock.Instant?
+    static let recheckDelay: Duration = .milliseconds(60)
+    /// How long the typing pauses before the draft's dry run.
+    static let previewDelay: Duration = .milliseconds(300)
 
     init(env: FocusEnvironment, db: AppDatabase) {
         let wake = UIWake()
@@ -50,9 +57,11 @@ final class UIRunner {
             }
         }
         wake.watch(watcher)
+        UICrashGuard.install()
         terminal.enter()
         defer {
             terminal.leave()
+            UICrashGuard.remove()
             signals.stop()
         }
         let size = UITerminal.size()
@@ -112,6 +121,18 @@ final class UIRunner {
             let wake = wake
             let started = child.background(arguments) { _, line in wake.say(line) }
             return started ? nil : .failed("focus \(arguments.joined(separator: " ")) could not be started.")
+        case let .control(request):
+            do {
+                _ = try SessionControl.sendNow(request, reason: nil, env: env)
+                return .said(request == .skip ? "Skipped to the next phase." : "Asked the session to \(request.rawValue).")
+            } catch {
+                return .failed(String(describing: error))
+            }
+        case .refreshAndSync:
+            return refreshAndSync()
+        case let .preview(arguments):
+            preview = (arguments, .now + UIRunner.previewDelay)
+            return nil
         case .replan:
             do {
                 _ = try Planning.replan(env.services, loader.db)
@@ -120,6 +141,20 @@ final class UIRunner {
                 return .failed(error.description)
             }
         }
+    }
+
+    /// `R`: `focus calendar refresh` in the background, then, when sync is set up on this machine,
+    /// `focus sync`; what each says comes to the message line as it ends.
+    private func refreshAndSync() -> UIEvent? {
+        let (wake, child) = (wake, child)
+        let syncs = ((try? loader.db.syncTarget()) ?? nil) != nil
+        let started = child.background(["calendar", "refresh"]) { ok, line in
+            wake.say(line)
+            guard syncs else { return }
+            wake.say("Syncing…")
+            if !child.background(["sync"], ended: { _, line in wake.say(line) }) { wake.say("focus sync could not be started.") }
+        }
+        return started ? nil : .failed("focus calendar refresh could not be started.")
     }
 
     /// A database replaced underneath (`focus restore`, a copy moved in) is opened afresh, as
@@ -144,14 +179,34 @@ final class UIRunner {
         let running = state.data?.session.map { !$0.active.snapshot.isPaused } ?? false
         // A second while a session runs (its clock), else the next minute (the now-line).
         let step = running ? 1.0 : 60.0
-        let wait = step - now.timeIntervalSince1970.truncatingRemainder(dividingBy: step) + 0.01
+        var wait = step - now.timeIntervalSince1970.truncatingRemainder(dividingBy: step) + 0.01
+        for deadline in [preview?.at, recheckAt].compactMap({ $0 }) {
+            let left = (deadline - .now).components
+            wait = min(wait, max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18 + 0.001))
+        }
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
         let n = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
-        if n <= 0 { return [.tick(env.now())] }
         var events: [UIEvent?] = []
+        if n <= 0 { return previewIfDue() + recheckIfDue() + [.tick(env.now())] }
         if fds[1].revents != 0 { events += wake.drain().map(event) }
         if fds[0].revents != 0 { events += keys() }
         return events + [.tick(env.now())]
+    }
+
+    /// The second look after a wake: a change when the database moved on since it was read.
+    private func recheckIfDue() -> [UIEvent?] {
+        guard let at = recheckAt, at <= .now else { return [] }
+        recheckAt = nil
+        let print = DatabaseFingerprint.of(path: env.databasePath)
+        let version = try? loader.db.dataVersion()
+        return print != fingerprint || version != dataVersion ? [.changed] : []
+    }
+
+    /// The draft's dry run, once its pause in the typing has passed.
+    private func previewIfDue() -> [UIEvent?] {
+        guard let pending = preview, pending.at <= .now else { return [] }
+        preview = nil
+        return [.previewed(pending.arguments, UIPreview.verdict(pending.arguments, env: env, db: loader.db))]
     }
 
     private func event(_ reason: UIWake.Reason) -> UIEvent? {
@@ -173,6 +228,10 @@ final class UIRunner {
         case .changed:
             let print = DatabaseFingerprint.of(path: env.databasePath)
             let version = try? loader.db.dataVersion()
+            // A wake can come between another process's WAL write and its commit's wal-index
+            // update (https://sqlite.org/walformat.html), which no further inotify event follows:
+            // a second look a moment later sees the commit.
+            recheckAt = .now + UIRunner.recheckDelay
             return print != fingerprint || version != dataVersion ? .changed : .tick(env.now())
         }
     }
