@@ -60,6 +60,33 @@ extension FullScreenViewTests {
         try await t.waitFor("EXIT=0")
     }
 
+    @Test func aSessionStartedInAnotherProcessShowsOnTimerWithoutAKey() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer {
+            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+            t.kill()
+            s.remove()
+        }
+        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
+        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
+        try await t.waitFor("[1 Today]")
+        try await t.keys("4")
+        try await t.waitFor("No session is running.")
+        // As from another terminal: its own session, no terminal of the view's.
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        other.arguments = ["start", "Thesis/Chapter 2", "--no-break"]
+        other.environment = s.environment
+        other.standardInput = FileHandle.nullDevice
+        other.standardOutput = FileHandle.nullDevice
+        other.standardError = FileHandle.nullDevice
+        try other.run()
+        try await t.waitFor("● WORK  Thesis/Chapter 2")
+        try await t.keys("q")
+        try await t.waitFor("EXIT=0")
+    }
+
     @Test(arguments: [SIGSEGV, SIGABRT, SIGBUS])
     func aCrashGivesTheTerminalBackAndStillEndsTheProcessByItsSignal(signal: Int32) async throws {
         let s = try Sandbox()
