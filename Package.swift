@@ -42,9 +42,11 @@ let package = Package(
             name: "FocusCLI",
             dependencies: [
                 "FocusCore", "FocusRendering", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork",
-                "FocusServices", "FocusText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FocusServices", "FocusText", "FocusTUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The full-screen view's pure parts (`focus ui`): frames, layouts, the key table, the reducer.
+        .target(name: "FocusTUI", dependencies: ["FocusCore", "FocusRendering", "FocusStorage", "FocusTime", "FocusText"]),
         // What commands run that is not a command: the sync engine, the reminder daemon,
         // publishing, the re-plan (`Planning`), reading, fetching and refreshing calendars, CalDAV
         // accounts, the files they write. Services take a `ServiceContext` or the ports they use
@@ -103,10 +105,11 @@ let package = Package(
         .testTarget(name: "FocusCoreTests", dependencies: ["FocusCore", "FocusCalendar", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusTextTests", dependencies: ["FocusText"]),
         .testTarget(name: "FocusRenderingTests", dependencies: ["FocusRendering", "FocusCore", "FocusCoreTestSupport"]),
+        .testTarget(name: "FocusTUITests", dependencies: ["FocusTUI", "FocusCore", "FocusRendering", "FocusStorage", "FocusText", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
-            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport",
+            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport", "FocusTUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The services over fake ports (a scripted person, fixed password sources) and the

@@ -39,6 +39,7 @@ package struct RootCommand: ParsableCommand {
             ExportCommand.self,
             DaemonCommand.self,
             GenerateManCommand.self,
+            UICommand.self,
         ]
     )
 

@@ -21,6 +21,11 @@ enum SessionControl {
     }
 
     static func send(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) async throws -> Sent {
+        try sendNow(request, reason: reason, env: env)
+    }
+
+    /// `send`, for a caller that cannot wait (`focus ui`'s loop): it never suspends.
+    static func sendNow(_ request: ActiveSession.Request, reason: String?, env: FocusEnvironment) throws -> Sent {
         let db = try env.openDatabase()
         let outcome = try db.requestControl(request, reason: reason, owner: { SessionLock.owner(database: db.path) }, now: env.now())
         let path = { (s: ActiveSession) in DisplayText((try? db.path(taskID: s.taskID, subtaskID: s.subtaskID)) ?? "the session").string }

@@ -4,6 +4,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FoundationEssentials
 
 /// `focus task add PATH [flags]`.
 package struct TaskAddCommand: FocusRunnable {
@@ -30,11 +31,25 @@ package struct TaskAddCommand: FocusRunnable {
 
     package init() {}
 
+    /// The task part of the path: `#ID/Subtask` adds under an existing task; a task of its own is
+    /// never named like an id.
+    static func taskTitle(_ taskPart: String, underSubtask: Bool) throws -> String {
+        underSubtask && TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validateTask(taskPart)
+    }
+
+    /// The subtask named `subtitle` with the fields given, as it would be added (the add form's
+    /// dry run reads it the same way).
+    func draft(subtitle: String, now: Date, env: FocusEnvironment, warn: (String) -> Void) throws -> Subtask {
+        var subtask = Subtask(taskID: 0, title: try Titles.validate(subtitle, what: "subtask name"), createdAt: now)
+        try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: warn)
+        return subtask
+    }
+
     package func run(in env: FocusEnvironment) async throws {
         let now = env.now()
         let (taskPart, subPart) = TaskCatalog.split(path)
         // `#ID/Subtask` adds under an existing task; a task of its own is never named like an id.
-        let taskTitle = subPart != nil && TaskCatalog.hashID(taskPart) != nil ? taskPart : try Titles.validateTask(taskPart)
+        let taskTitle = try TaskAddCommand.taskTitle(taskPart, underSubtask: subPart != nil)
         let db = try env.openDatabase()
         guard let subPart else {
             if fields.hasRule {
@@ -51,9 +66,8 @@ package struct TaskAddCommand: FocusRunnable {
             }
             return
         }
-        let subTitle = try Titles.validate(subPart, what: "subtask name")
-        var subtask = Subtask(taskID: 0, title: subTitle, createdAt: now)
-        try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: { env.console.note(DisplayText($0)) })
+        let subtask = try draft(subtitle: subPart, now: now, env: env, warn: { env.console.note(DisplayText($0)) })
+        let subTitle = subtask.title
         let context = Planning.context(env.services, db, now: now)
         let earliestNote = try context.rules.earliestNote(subtask.earliest, label: "\(taskTitle)/\(subTitle)")
         // With an estimate and a due date, plan first: refused (nothing saved) unless it fits or --force.

@@ -11,6 +11,16 @@ package struct DueView: Sendable, Equatable {
     package var estimateSeconds: Int?
     package var loggedSeconds: Int
     package var done: Bool
+
+    package init(subtaskID: Int64, task: String, subtask: String, due: Date, estimateSeconds: Int?, loggedSeconds: Int, done: Bool) {
+        self.subtaskID = subtaskID
+        self.task = task
+        self.subtask = subtask
+        self.due = due
+        self.estimateSeconds = estimateSeconds
+        self.loggedSeconds = loggedSeconds
+        self.done = done
+    }
 }
 
 extension AppDatabase {

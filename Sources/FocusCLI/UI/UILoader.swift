@@ -1,0 +1,38 @@
+import FocusCore
+import FocusServices
+import FocusStorage
+import FocusTUI
+import FoundationEssentials
+
+/// Reads what the view shows through the queries the subcommands use: the day and the week as
+/// `focus agenda` loads them, the tasks as `task list`, the risks as `plan`, the window as
+/// `stats --last N`, the running session as `status`.
+struct UILoader {
+    var env: FocusEnvironment
+    var db: AppDatabase
+
+    func load(_ request: LoadRequest) throws(FocusError) -> UIData {
+        let now = env.now()
+        // As `focus agenda` does: blocks that passed unworked are settled and placed again first.
+        let stale = try db.planIsStaleByTime(now: now)
+        let due = try db.instancesAreDue(now: now, calendar: env.calendar)
+        if stale || due {
+            Planning.replanQuietly(env.services, db)
+        }
+        let hours = Planning.rules(env.services).hours
+        let day = try AgendaCommand.load(day: request.day, now: now, env: env, db: db, hours: hours)
+        let week = try (0..<7).map { offset throws(FocusError) in
+            try AgendaCommand.load(day: request.weekStart.adding(days: offset), now: now, env: env, db: db, hours: hours)
+        }
+        let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: false), now: now, calendar: env.calendar),
+                                      filter: TaskFilter(search: request.search), sort: .due, now: now)
+        let window = try WindowOptions(last: request.statsDays).window(today: env.calendar.day(of: now))
+        let stats = StatsCalculator.report(try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: nil))
+        var session: RunningSession?
+        if let active = try db.activeSession() {
+            let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
+            session = RunningSession(active: active, task: names.task, subtask: names.subtask)
+        }
+        return UIData(day: day, week: week, tasks: tasks, risks: try db.savedRisks(), stats: stats, session: session)
+    }
+}

@@ -1,0 +1,361 @@
+import FocusCore
+import FocusRendering
+import FocusStorage
+import FocusText
+import FocusTime
+import FoundationEssentials
+
+/// The view's one decision: the next state and what to do, from the state and what happened.
+package enum UIReducer {
+    /// The windows `[` `]` step through on Stats.
+    package static let statsWindows = [7, 14, 30]
+
+    package static func reduce(_ state: UIState, _ event: UIEvent) -> (UIState, [Effect]) {
+        var s = state
+        switch event {
+        case let .key(key):
+            return pressed(key, s)
+        case let .resized(width, height):
+            s.width = width
+            s.height = height
+            return (s, [])
+        case let .tick(now):
+            let before = s.today
+            s.now = now
+            // At midnight a view left on today moves on to the new day.
+            guard s.today != before, s.day == before else { return (s, []) }
+            s.day = s.today
+            s.weekStart = UIState.monday(of: s.day)
+            s.weekDay = s.day.dayNumber - s.weekStart.dayNumber
+            return (s, [.load(s.request)])
+        case .changed:
+            return (s, [.load(s.request)])
+        case let .loaded(data, request):
+            // An answer to a request since replaced is dropped: a newer one is on its way.
+            guard request == s.request else { return (s, []) }
+            s.data = data
+            for screen in [Screen.today, .tasks, .stats] { s.keepSelection(on: screen) }
+            return (s, [])
+        case let .said(sentence):
+            // The form saved: closed, and the list read again to show what was added.
+            if s.form?.saving == true {
+                s.form = nil
+                s.message = sentence
+                return (s, [.load(s.request)])
+            }
+            s.message = sentence
+            return (s, [])
+        case let .previewed(arguments, verdict):
+            // Only the verdict on the draft as it still is: one on an older draft is dropped.
+            guard var form = s.form, form.editing == nil, !form.saving, form.arguments == arguments else { return (s, []) }
+            form.verdict = verdict
+            s.form = form
+            return (s, [])
+        case let .failed(sentence):
+            // A refusal of the form's work is shown in the form, whose draft stays.
+            if s.form?.saving == true {
+                s.form?.saving = false
+                s.form?.error = sentence
+                return (s, [])
+            }
+            s.message = sentence
+            return (s, [])
+        }
+    }
+
+    private static func pressed(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        // A message stays until the next key.
+        s.message = nil
+        if s.form != nil { return formKey(key, s) }
+        if s.searching { return searchKey(key, s) }
+        if s.commandLine != nil { return commandKey(key, s) }
+        if let confirm = s.confirm {
+            // Yes runs the command; any other key is no.
+            s.confirm = nil
+            guard KeyTable.action(for: key, on: s.screen, context: .confirm) == .save else { return (s, []) }
+            return (s, [.run(confirm.arguments), .load(s.request)])
+        }
+        if s.showingHelp, key == .escape || key == .char("?") {
+            s.showingHelp = false
+            return (s, [])
+        }
+        guard let action = KeyTable.action(for: key, on: s.screen) else { return (s, []) }
+        switch action {
+        case .quit: return (s, [.quit])
+        case .help: s.showingHelp.toggle()
+        case let .show(screen): s.screen = screen; s.showingHelp = false
+        case .nextScreen: s.screen = Screen(rawValue: s.screen.rawValue % 5 + 1) ?? .today; s.showingHelp = false
+        case .previousScreen: s.screen = Screen(rawValue: (s.screen.rawValue + 3) % 5 + 1) ?? .today; s.showingHelp = false
+        case .down: s.move(to: s.selected(s.screen) + 1)
+        case .up: s.move(to: s.selected(s.screen) - 1)
+        case .top: s.move(to: 0)
+        case .bottom: s.move(to: Int.max)
+        case .left, .right, .earlier, .later, .open: return stepped(action, s)
+        case .start, .pauseOrResume, .stopSession, .skipPhase: return session(action, s)
+        case .replan:
+            return (s, [.replan, .load(s.request)])
+        case .add:
+            s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
+        case .command:
+            s.commandLine = ""
+        case .edit:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            guard case let .subtask(t, o) = TasksLayout.rows(data.tasks)[s.selected(.tasks)] else {
+                s.message = "e edits a subtask; rename a task with :task edit NAME --title NEW."
+                break
+            }
+            s.form = TaskForm(editing: o, path: "\(t.task.title)/\(o.subtask.title)", calendar: s.calendar)
+        case .delete:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {
+            case let .task(t):
+                if let id = t.task.id { s.confirm = ("Delete the task \(t.task.title) and its subtasks?", ["task", "rm", "#\(id)"]) }
+            case let .subtask(t, o):
+                if let id = o.subtask.id { s.confirm = ("Delete \(t.task.title)/\(o.subtask.title)?", ["task", "rm", "#\(id)"]) }
+            }
+        case .done:
+            guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
+            switch TasksLayout.rows(data.tasks)[s.selected(.tasks)] {
+            case let .task(t):
+                if let id = t.task.id { return (s, [.run(["task", "done", "#\(id)"]), .load(s.request)]) }
+            case let .subtask(_, o):
+                if let id = o.subtask.id { return (s, [.run(["task", "done", "#\(id)"] + (o.subtask.done ? ["--undo"] : [])), .load(s.request)]) }
+            }
+        case .search:
+            s.searching = true
+            s.search = s.search ?? ""
+        case .nextField, .previousField, .save, .cancel, .erase:
+            break
+        case .refresh:
+            s.message = "Fetching the calendars…"
+            return (s, [.refreshAndSync])
+        }
+        return (s, [])
+    }
+
+    /// A key while the add form is open: its own keys from the key table, any other typed in.
+    private static func formKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        guard var form = s.form, !form.saving else { return (s, []) }
+        let count = TaskForm.fields.count
+        switch KeyTable.action(for: key, on: s.screen, context: .form) {
+        case .nextField?: form.field = (form.field + 1) % count
+        case .previousField?: form.field = (form.field + count - 1) % count
+        case .erase?: if !form.values[form.field].isEmpty { form.values[form.field].removeLast() }
+        case .cancel?:
+            s.form = nil
+            return (s, [])
+        case .save?:
+            guard form.editing != nil || !form.values[0].trimmingSpaces().isEmpty else {
+                form.error = "Give the work a path first: Thesis adds a task, Thesis/Chapter 4 a subtask."
+                s.form = form
+                return (s, [])
+            }
+            form.saving = true
+            form.error = nil
+            s.form = form
+            return (s, [.run(form.arguments)])
+        default:
+            if case let .char(c) = key { form.values[form.field].append(c) }
+        }
+        // A changed draft of new work is tried by the planner again (the performer waits for a
+        // pause in the typing); its old verdict no longer holds.
+        let changed = form.values != s.form?.values && form.isNewSubtask
+        if changed {
+            form.verdict = nil
+            form.error = nil
+        }
+        s.form = form
+        return (s, changed ? [.preview(form.arguments)] : [])
+    }
+
+    /// A key while the `:` line is typed in: Enter runs it as a focus subcommand.
+    private static func commandKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let text = s.commandLine ?? ""
+        switch KeyTable.action(for: key, on: s.screen, context: .command) {
+        case .save?:
+            s.commandLine = nil
+            guard var words = CommandWords.split(text) else {
+                s.message = "A quote is not closed: \(text)"
+                return (s, [])
+            }
+            if words.first == "focus" { words.removeFirst() }
+            guard !words.isEmpty else { return (s, []) }
+            s.message = "Running focus \(words.joined(separator: " "))…"
+            return (s, [.runInBackground(words)])
+        case .cancel?:
+            s.commandLine = nil
+        case .erase?:
+            if !text.isEmpty { s.commandLine?.removeLast() }
+        default:
+            if case let .char(c) = key { s.commandLine = text + String(c) }
+        }
+        return (s, [])
+    }
+
+    /// A key while the search line is typed in: the list follows each character.
+    private static func searchKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let before = s.request
+        switch KeyTable.action(for: key, on: s.screen, context: .search) {
+        case .save?:
+            s.searching = false
+            if s.search?.isEmpty == true { s.search = nil }
+        case .cancel?:
+            s.searching = false
+            s.search = nil
+        case .erase?:
+            if s.search?.isEmpty == false { s.search?.removeLast() }
+        default:
+            if case let .char(c) = key { s.search = (s.search ?? "") + String(c) }
+        }
+        return (s, s.request == before ? [] : [.load(s.request)])
+    }
+
+    /// Enter on work, and the Timer's keys: what to ask of `focus start`, `pause`, `resume`, `stop`.
+    private static func session(_ action: Action, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let running = s.data?.session
+        switch action {
+        case .start:
+            if let running {
+                s.message = "\(running.facts(at: s.now).path) is running: stop it first (x on Timer, or focus stop)."
+                return (s, [])
+            }
+            guard let path = s.selectedWork() else {
+                s.message = "Select a block, a session or a task to start a session on it."
+                return (s, [])
+            }
+            s.screen = .timer
+            s.message = nil
+            return (s, [.startSession(path: path)])
+        case .pauseOrResume, .stopSession, .skipPhase:
+            guard let running else {
+                s.message = "No session is running."
+                return (s, [])
+            }
+            if action == .stopSession { return (s, [.run(["stop"])]) }
+            if action == .skipPhase { return (s, [.control(.skip)]) }
+            return (s, [.run([running.active.snapshot.isPaused ? "resume" : "pause"])])
+        default:
+            return (s, [])
+        }
+    }
+
+    /// The keys that change what is loaded: another day, week or window.
+    private static func stepped(_ action: Action, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let before = s.request
+        switch (s.screen, action) {
+        case (.week, .left), (.week, .right):
+            let day = s.weekStart.adding(days: s.weekDay + (action == .left ? -1 : 1))
+            s.weekStart = UIState.monday(of: day)
+            s.weekDay = day.dayNumber - s.weekStart.dayNumber
+        case (.week, .earlier), (.week, .later):
+            s.weekStart = s.weekStart.adding(days: action == .earlier ? -7 : 7)
+        case (.week, .open):
+            s.day = s.weekStart.adding(days: s.weekDay)
+            s.screen = .today
+            s.selection[.today] = 0
+            s.selectedKey[.today] = nil
+        case (.stats, .open):
+            // The selected task's row on Tasks, when it is one of the open tasks listed there.
+            guard let data = s.data, data.stats.tasks.indices.contains(s.selected(.stats)) else { break }
+            let title = data.stats.tasks[s.selected(.stats)].task
+            let keys = s.itemKeys(.tasks)
+            guard let index = TasksLayout.rows(data.tasks).firstIndex(where: { row in
+                if case let .task(t) = row { return t.task.title == title }
+                return false
+            }) else {
+                s.message = "\(title) is not among the open tasks."
+                break
+            }
+            s.screen = .tasks
+            s.selection[.tasks] = index
+            s.selectedKey[.tasks] = keys[index]
+        case (.today, .earlier), (.today, .later):
+            s.day = s.day.adding(days: action == .earlier ? -1 : 1)
+            s.selection[.today] = 0
+            s.selectedKey[.today] = nil
+        case (.stats, .earlier), (.stats, .later):
+            let index = statsWindows.firstIndex(of: s.statsDays) ?? 0
+            s.statsDays = statsWindows[max(0, min(statsWindows.count - 1, index + (action == .earlier ? -1 : 1)))]
+        default:
+            break
+        }
+        return (s, s.request == before ? [] : [.load(s.request)])
+    }
+}
+
+extension UIState {
+    /// The keys of the rows a screen's list selects among.
+    package func itemKeys(_ screen: Screen) -> [String] {
+        guard let data else { return [] }
+        switch screen {
+        case .today: return TodayLayout.items(data.day).map(\.key)
+        case .tasks: return TasksLayout.rows(data.tasks).map(\.key)
+        case .stats: return data.stats.tasks.map(\.task)
+        case .week, .timer: return []
+        }
+    }
+
+    /// The work the selected row stands for, as `focus start` names it (`#ID`): a block's or a
+    /// session's subtask (or task), a subtask or a task of the tree; nil for busy time.
+    func selectedWork() -> String? {
+        guard let data else { return nil }
+        switch screen {
+        case .today:
+            let items = TodayLayout.items(data.day)
+            guard items.indices.contains(selected(.today)) else { return nil }
+            switch items[selected(.today)] {
+            case let .block(b): return "#\(b.subtaskID)"
+            case let .session(e): return "#\(e.log.subtaskID ?? e.log.taskID)"
+            case .event: return nil
+            }
+        case .tasks:
+            let rows = TasksLayout.rows(data.tasks)
+            guard rows.indices.contains(selected(.tasks)) else { return nil }
+            switch rows[selected(.tasks)] {
+            case let .task(t): return t.task.id.map { "#\($0)" }
+            case let .subtask(_, o): return o.subtask.id.map { "#\($0)" }
+            }
+        case .week, .timer, .stats:
+            return nil
+        }
+    }
+
+    /// The title of the task of the selected row on Tasks (the add form starts from it).
+    func selectedTaskTitle() -> String? {
+        guard screen == .tasks, let data else { return nil }
+        let rows = TasksLayout.rows(data.tasks)
+        guard rows.indices.contains(selected(.tasks)) else { return nil }
+        switch rows[selected(.tasks)] {
+        case let .task(t), let .subtask(t, _): return t.task.title
+        }
+    }
+
+    /// Selects row `index` (clamped to the list) on the current screen.
+    mutating func move(to index: Int) {
+        let keys = itemKeys(screen)
+        guard !keys.isEmpty else { return }
+        let clamped = max(0, min(keys.count - 1, index))
+        selection[screen] = clamped
+        selectedKey[screen] = keys[clamped]
+    }
+
+    /// After a reload: the same item as before where it still is, else the same row.
+    mutating func keepSelection(on screen: Screen) {
+        let keys = itemKeys(screen)
+        if let key = selectedKey[screen], let index = keys.firstIndex(of: key) {
+            selection[screen] = index
+        } else if !keys.isEmpty {
+            let index = max(0, min(keys.count - 1, selected(screen)))
+            selection[screen] = index
+            selectedKey[screen] = keys[index]
+        } else {
+            selection[screen] = 0
+        }
+    }
+}
