@@ -19,10 +19,10 @@ struct UILoader {
         if stale || due {
             Planning.replanQuietly(env.services, db)
         }
-        let hours = Planning.rules(env.services).hours
-        let day = try AgendaCommand.load(day: request.day, now: now, env: env, db: db, hours: hours)
+        let rules = Planning.rules(env.services)
+        let day = try AgendaCommand.load(day: request.day, now: now, env: env, db: db, rules: rules)
         let week = try (0..<7).map { offset throws(FocusError) in
-            try AgendaCommand.load(day: request.weekStart.adding(days: offset), now: now, env: env, db: db, hours: hours)
+            try AgendaCommand.load(day: request.weekStart.adding(days: offset), now: now, env: env, db: db, rules: rules)
         }
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: false), now: now, calendar: env.calendar),
                                       filter: TaskFilter(search: request.search), sort: .due, now: now)
