@@ -17,6 +17,7 @@ struct AddFormPreviewTests {
 
     @Test func workThatDoesNotFitGetsThePlannersRefusalAndNothingIsSaved() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek  // a Sunday: about the form, not the working week
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-22 11:00")
         let blocks = try world.database.blocks(startingFrom: world.now)
         let v = try Self.verdict(world, "Course/Essay", "--estimate", "1h", "--due", "2026-11-22 12:00")
@@ -29,6 +30,7 @@ struct AddFormPreviewTests {
 
     @Test func workThatFitsSaysSoAndNamesTheBlocksItWouldMoveWithoutSavingAnything() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek  // a Sunday: about the form, not the working week
         await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-24 17:00")
         let blocks = try world.database.blocks(startingFrom: world.now)
         let v = try Self.verdict(world, "Course/Essay", "--estimate", "1h", "--due", "2026-11-22 12:00")
@@ -44,6 +46,7 @@ struct AddFormPreviewTests {
 
     @Test func aDraftWithoutEstimateOrDueSaysWhatTheVerdictNeedsAndABadValueSaysWhy() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek  // a Sunday: about the form, not the working week
         let open = try Self.verdict(world, "Course/Essay", "--estimate", "1h")
         #expect(open?.fits == nil)
         let bad = try Self.verdict(world, "Course/Essay", "--estimate", "1x", "--due", "fri")
