@@ -29,9 +29,10 @@ def name(rng, marker):
 
 def run(t):
     row = t.row("hostile/completion", "hostile task names through bash's Tab completion")
-    work = os.path.join(t.tmp, "completion")
+    # A folder of its own: the countdown family's "completion" scenario has t.tmp/completion.
+    work = os.path.join(t.tmp, "hostile-completion")
     os.makedirs(work, exist_ok=True)
-    db = t.new_db("completion")
+    db = t.new_db("hostile-completion")
     env = t.env({"FOCUS_DB": db, "PATH": os.path.dirname(os.path.abspath(t.bin)) + ":" + os.environ.get("PATH", "")})
     marker = os.path.join(work, "RAN")
     names = []

@@ -191,7 +191,9 @@ def config_order(t, rng, cases):
                   f"{swapped!r}: exit {p.returncode} {p.stderr.strip()!r}")
         # `config set` from an empty file: one key at a time, in the order that makes room.
         os.unlink(path)
-        first, second = (("day_end", end), ("day_start", start)) if a >= 22 * 60 else (("day_start", start), ("day_end", end))
+        # The order that makes room against the defaults (09:00-17:00): a start at or after 17:00
+        # needs its end first, an end at or before 09:00 its start first.
+        first, second = (("day_end", end), ("day_start", start)) if a >= 17 * 60 else (("day_start", start), ("day_end", end))
         for key, value in (first, second):
             p = t.focus(db, "config", "set", key, value, env={"XDG_CONFIG_HOME": home})
             row.check(p.returncode == 0, f"config set {key} {value}: exit {p.returncode} {p.stderr.strip()!r}")
