@@ -13,8 +13,7 @@ extension FullScreenViewTests {
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("a")
@@ -33,8 +32,7 @@ extension FullScreenViewTests {
         try await t.waitFor("Fits; no other block moves.")
         #expect(try await s.run("task", "list").out.contains("Chapter 9") == false)
         try await t.keys("Escape")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func sOnTimerSkipsTheRunningSessionToItsBreak() async throws {
@@ -46,8 +44,7 @@ extension FullScreenViewTests {
             s.remove()
         }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("j", "Enter")
@@ -56,8 +53,7 @@ extension FullScreenViewTests {
         let skipped = await eventually { (try? await s.run("status", "--json").out.contains("\"short_break\"")) == true }
         #expect(skipped)
         try await t.waitFor("BREAK")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func aSessionStartedInAnotherProcessShowsOnTimerWithoutAKey() async throws {
@@ -69,8 +65,7 @@ extension FullScreenViewTests {
             s.remove()
         }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("4")
         try await t.waitFor("No session is running.")
         // As from another terminal: its own session, no terminal of the view's.
@@ -83,8 +78,7 @@ extension FullScreenViewTests {
         other.standardError = FileHandle.nullDevice
         try other.run()
         try await t.waitFor("● WORK  Thesis/Chapter 2")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test(arguments: [SIGSEGV, SIGABRT, SIGBUS])

@@ -22,8 +22,7 @@ struct FullScreenViewTests {
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         #expect(try await pane(t, "#{alternate_on}") == "1")
         try await t.keys("3")
         try await t.waitFor("[3 Tasks]")
@@ -37,8 +36,7 @@ struct FullScreenViewTests {
         try await t.keys("?")
         try await t.waitFor("Keys on Week")
         try await t.keys("Escape")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
         #expect(try await pane(t, "#{alternate_on}") == "0")
         #expect(try await pane(t, "#{cursor_flag}") == "1")
     }
@@ -71,8 +69,7 @@ struct FullScreenViewTests {
             s.remove()
         }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("j", "Enter")
@@ -87,22 +84,19 @@ struct FullScreenViewTests {
         #expect(try await s.run("stop").code == 0)
         try await t.waitFor("No session is running.")
         #expect(try await s.logs().first?["status"] as? String == "interrupted")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func pPlansAgainAndRFetchesTheCalendarsSayingWhatHappenedAboveTheKeys() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("p")
         try await t.waitFor("Planned again.")
         try await t.keys("R")
         try await t.waitFor("No subscribed calendars.")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func theAddFormSavesThroughTaskAddAndShowsItsRefusalInPlace() async throws {
@@ -110,8 +104,7 @@ struct FullScreenViewTests {
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("a")
@@ -131,8 +124,7 @@ struct FullScreenViewTests {
         try await t.keys("Enter")
         try await t.waitFor("Added Thesis/Chapter 9")
         #expect(try await s.run("task", "list").out.contains("Chapter 9"))
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func ctrlZGivesTheShellItsScreenFgBringsTheViewBackAndCtrlCQuits() async throws {
@@ -169,8 +161,7 @@ struct FullScreenViewTests {
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2")
         try await s.run("task", "add", "Garden/Weeding", "--notes", "before the rain")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("/")
@@ -181,8 +172,7 @@ struct FullScreenViewTests {
             return screen.contains("Weeding") && !screen.contains("Chapter 2")
         }
         #expect(matched)
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func eEditsASubtaskThroughTaskEdit() async throws {
@@ -190,8 +180,7 @@ struct FullScreenViewTests {
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("0m/2h")
         try await t.keys("j", "e")
@@ -202,8 +191,7 @@ struct FullScreenViewTests {
         try await t.waitFor("0m/3h")
         let list = try await s.run("task", "list", "--json").out
         #expect(list.contains("\"estimate_seconds\":10800") || list.contains("\"estimate_seconds\": 10800"), "\(list)")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func capitalDDeletesOnceConfirmedAndWorkWithHistoryIsKeptAsTaskRmKeepsIt() async throws {
@@ -213,8 +201,7 @@ struct FullScreenViewTests {
         try await s.run("task", "add", "Thesis/Chapter 2")
         try await s.run("log", "add", "Thesis/Chapter 2", "--start", "2026-11-20 09:00", "--duration", "25m")
         try await s.run("task", "add", "Thesis/Scratch")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Scratch")
         try await t.keys("G", "D")
@@ -227,16 +214,14 @@ struct FullScreenViewTests {
         try await t.keys("y")
         try await t.waitFor("has 1 logged session")
         #expect(try await s.run("task", "list").out.contains("Chapter 2"))
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func colonRunsASubcommandAndWhatItChangedAppears() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("No open tasks.")
         try await t.keys(":")
@@ -244,8 +229,7 @@ struct FullScreenViewTests {
         try await t.keys("Enter")
         try await t.waitFor("Created task Garden.")
         try await t.waitFor("Weed the beds")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     @Test func aDatabaseRestoredUnderneathIsReadAfresh() async throws {
@@ -256,8 +240,7 @@ struct FullScreenViewTests {
         try await s.run("task", "add", "Keep")
         #expect(try await s.run("backup", backup).code == 0)
         try await s.run("task", "add", "Gone")
-        try await t.start("\(Sandbox.binary) ui; echo EXIT=$?")
-        try await t.waitFor("[1 Today]")
+        try await t.openView()
         try await t.keys("3")
         try await t.waitFor("Gone")
         #expect(try await s.run("restore", backup).code == 0)
@@ -267,8 +250,7 @@ struct FullScreenViewTests {
         }
         let screen = (try? await t.screen()) ?? ""
         #expect(restored, "\(screen)")
-        try await t.keys("q")
-        try await t.waitFor("EXIT=0")
+        try await t.quitView()
     }
 
     /// SIGINT is what Ctrl-C raises (the view keeps the terminal's ISIG); sent here to the view
@@ -295,5 +277,19 @@ struct FullScreenViewTests {
         let r = try await s.run("ui")
         #expect(r.code == 64)
         #expect(r.err == "focus: error: focus ui needs a terminal; use `focus agenda` or `focus status --follow` instead.\n")
+    }
+}
+
+extension Terminal {
+    /// `focus ui` started in this terminal, once its top bar shows Today.
+    func openView() async throws {
+        try await start("\(Sandbox.binary) ui; echo EXIT=$?")
+        _ = try await waitFor("[1 Today]")
+    }
+
+    /// `q`, and the view's exit status 0 printed after it.
+    func quitView() async throws {
+        try await keys("q")
+        _ = try await waitFor("EXIT=0")
     }
 }
