@@ -40,6 +40,26 @@ import Testing
         }
     }
 
+    @Test func theReportShowsTagsAsStatsDoesAndTakesTag() async throws {
+        let world = try TestWorld(now: "2026-11-22T20:00:00Z")
+        #expect(await world.run("task", "add", "Thesis") == 0)
+        #expect(await world.run("log", "add", "Thesis", "--start", "2026-11-20 09:00", "--duration", "25m", "--tag", "deep") == 0)
+        #expect(await world.run("log", "add", "Thesis", "--start", "2026-11-21 09:00", "--duration", "10m", "--interrupted", "--tag", "admin") == 0)
+        let dir = try TempDir()
+        let all = await world.output("report", "--html", dir.path + "/all.html", "--last", "7")
+        #expect(all.code == 0, "\(all.err)")
+        let html = try dir.read("all.html")
+        #expect(html.contains("<h2>By tag</h2>"))
+        #expect(html.contains("<td>+deep</td><td class=\"num\">25m</td>"), "\(html)")
+        #expect(html.contains("<td>+admin</td><td class=\"num\">10m</td>"))
+        let tagged = await world.output("report", "--html", dir.path + "/deep.html", "--last", "7", "--tag", "deep")
+        #expect(tagged.code == 0, "\(tagged.err)")
+        #expect(tagged.out.hasSuffix(" (+deep): 25m focused, 1 completed, 0 interrupted.\n"), "\(tagged.out)")
+        let stats = await world.output("stats", "--json", "--last", "7", "--tag", "deep")
+        #expect(Self.embedded(try dir.read("deep.html")).map { $0 + "\n" } == stats.out)
+        #expect(try dir.read("deep.html").contains("· +deep</p>"))
+    }
+
     @Test func theReportReplacesAnOldFileKeepingItsPermissions() async throws {
         let world = try TestWorld()
         try F.seed(world, F.smallHistory)

@@ -29,6 +29,20 @@ import FocusCore
         return String(html[start.upperBound..<end.lowerBound])
     }
 
+    @Test func theHeatmapFillsThePageAndItsLastMonthNameFitsInside() throws {
+        let html = Self.html(StatsRendererTests.week)
+        #expect(html.contains(".heatmap { width: 100%; }"))
+        #expect(!html.contains("max-width: 30rem"))
+        let svg = try #require(html.range(of: #"<svg class="heatmap" viewBox="0 0 "#))
+        let width = try #require(Double(html[svg.upperBound...].prefix { $0 != " " }))
+        // Month names sit on the top row (y="12"); the last one needs about 3 characters of room.
+        let labels = html.components(separatedBy: #"<text class="tick" x=""#).dropFirst()
+            .filter { $0.contains(#"" y="12">"#) }
+            .compactMap { Double($0.prefix { $0 != "\"" }) }
+        let last = try #require(labels.max())
+        #expect(last + 3 * 7 <= width, "the last month label at x=\(last) is clipped by the width \(width)")
+    }
+
     @Test func embedsTheSameFiguresAsStatsJSON() throws {
         let r = StatsRendererTests.week
         let text = try #require(Self.embedded(Self.html(r)))

@@ -21,8 +21,9 @@ package struct StatsCommand: FocusRunnable {
     @Option(help: ArgumentHelp("Only this task or subtask: Thesis, Thesis/Chapter 2, a prefix or #ID.", valueName: "path"),
             completion: Completions.paths)
     var task: String?
-    @Option(help: ArgumentHelp("Only the sessions with this tag.", valueName: "name"))
-    var tag: String?
+    @Option(help: StatsCommand.tagHelp) var tag: String?
+    /// `--tag` of `stats` and `report`: the same sessions in both.
+    static let tagHelp = ArgumentHelp("Only the sessions with this tag.", valueName: "name")
     @Flag(help: "Print JSON for scripts.")
     var json = false
     @Flag(help: "Print one CSV row per day.")

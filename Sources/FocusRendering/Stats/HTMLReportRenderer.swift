@@ -30,6 +30,7 @@ package struct HTMLReportRenderer: Sendable {
         h += "<section>\n<h2>Last 12 weeks</h2>\n\(heatmap(r))</section>\n"
         h += dayTable(r)
         if !r.isEmpty { h += taskTable(r) }
+        if !r.tags.isEmpty { h += tagTable(r) }
         if !r.estimates.subtasks.isEmpty { h += estimates(r.estimates) }
         if !r.insights.isEmpty { h += insights(r.insights) }
         h += "<script type=\"application/json\" id=\"focus-stats\">\(HTMLReportRenderer.embeddedJSON(r.json()))</script>\n"
@@ -76,6 +77,7 @@ package struct HTMLReportRenderer: Sendable {
     private func header(_ r: StatsReport) -> String {
         var meta = "\(r.window.from) → \(r.window.to) · \(esc(r.timeZone.identifier))"
         if let filter = r.taskFilter { meta += " · \(esc(filter))" }
+        if let tag = r.tagFilter { meta += " · +\(esc(tag))" }
         let stamp = Timestamp.local(generatedAt, in: r.timeZone)
         let generated = String(stamp.prefix(16)).replacing("T", with: " ")
         return "<header>\n<h1>Focus report</h1>\n<p class=\"meta\">\(meta)</p>\n<p class=\"meta\">Generated \(generated)</p>\n</header>\n"
@@ -211,27 +213,34 @@ package struct HTMLReportRenderer: Sendable {
         return h + "</ul>\n"
     }
 
-    /// Weeks as columns (Monday first), weekdays as rows, the 84 days ending `window.to`.
+    /// The heatmap's drawing width in SVG units: about the page's width in pixels, so it fills
+    /// the page as the other charts do and its 11-unit labels read as 11 px.
+    static let heatmapWidth = 900.0
+
+    /// Weeks as columns (Monday first), weekdays as rows, the 84 days ending `window.to`; each
+    /// column as wide as the page allows, so the last month's name has a column of room.
     private func heatmap(_ r: StatsReport) -> String {
         guard let first = r.heatmap.first else { return "" }
-        let cell = 14.0, gap = 3.0, left = 30.0, top = 18.0
+        let cellHeight = 14.0, gap = 3.0, left = 30.0, top = 18.0
         let mondayFirst = { (d: LocalDate) in (d.weekday + 6) % 7 }
         let origin = first.date.dayNumber - mondayFirst(first.date)
         let columns = (r.heatmap.last.map { $0.date.dayNumber - origin } ?? 0) / 7 + 1
         let longest = max(r.heatmap.compactMap(\.focusedSeconds).max() ?? 0, 1)
-        let width = left + Double(columns) * (cell + gap)
-        let height = top + 7 * (cell + gap)
+        let width = HTMLReportRenderer.heatmapWidth
+        let step = (width - left) / Double(columns)
+        let cell = step - gap
+        let height = top + 7 * (cellHeight + gap)
         var s = "<svg class=\"heatmap\" viewBox=\"0 0 \(f(width)) \(f(height))\" role=\"img\" aria-label=\"Focused time per day, last 12 weeks\">\n"
         for (row, name) in [(0, "Mon"), (2, "Wed"), (4, "Fri")] {
-            s += "<text class=\"tick\" x=\"0\" y=\"\(f(top + Double(row) * (cell + gap) + cell - 3))\">\(name)</text>\n"
+            s += "<text class=\"tick\" x=\"0\" y=\"\(f(top + Double(row) * (cellHeight + gap) + cellHeight - 3))\">\(name)</text>\n"
         }
         var lastMonth = 0
         for day in r.heatmap {
             let offset = day.date.dayNumber - origin
             let col = offset / 7
             let row = offset % 7
-            let x = left + Double(col) * (cell + gap)
-            let y = top + Double(row) * (cell + gap)
+            let x = left + Double(col) * step
+            let y = top + Double(row) * (cellHeight + gap)
             // A month's name above the first column whose top day falls in it (not above the
             // first column when its month ends within days: the next label would overlap it).
             let opensColumn = row == 0 || day.date == first.date
@@ -250,7 +259,7 @@ package struct HTMLReportRenderer: Sendable {
                 tip = "\(day.date) · no data"
             }
             let inWindow = r.window.contains(day.date) ? " in" : ""
-            s += "<rect class=\"\(level)\(inWindow)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cell))\" rx=\"2\"><title>\(esc(tip))</title></rect>\n"
+            s += "<rect class=\"\(level)\(inWindow)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(cell))\" height=\"\(f(cellHeight))\" rx=\"2\"><title>\(esc(tip))</title></rect>\n"
         }
         return s + "</svg>\n"
     }
@@ -264,19 +273,37 @@ package struct HTMLReportRenderer: Sendable {
         return h + "</table>\n</section>\n"
     }
 
+    private static let outcomeHead = "<th class=\"num\">Focused</th><th class=\"num\">Share</th><th class=\"num\">Completed</th><th class=\"num\">Interrupted</th><th class=\"num\">Completion</th></tr></thead>\n<tbody>\n"
+
+    /// One row of the task and tag tables: time, share of the total, outcomes, completion rate.
+    private func outcomeRow(_ name: String, _ cls: String, _ seconds: Int, _ completed: Int, _ interrupted: Int, total: Int) -> String {
+        let share = StatsMath.percent(seconds, of: total).map { "\($0)%" } ?? "–"
+        let rate = StatsMath.percent(completed, of: completed + interrupted).map { "\($0)%" } ?? "–"
+        return "<tr class=\"\(cls)\"><td>\(esc(name))</td><td class=\"num\">\(esc(dur(seconds)))</td><td class=\"num\">\(share)</td><td class=\"num\">\(completed)</td><td class=\"num\">\(interrupted)</td><td class=\"num\">\(rate)</td></tr>\n"
+    }
+
     private func taskTable(_ r: StatsReport) -> String {
-        var h = "<section>\n<h2>Tasks</h2>\n<table>\n<thead><tr><th>Task</th><th class=\"num\">Focused</th><th class=\"num\">Share</th><th class=\"num\">Completed</th><th class=\"num\">Interrupted</th><th class=\"num\">Completion</th></tr></thead>\n<tbody>\n"
-        func row(_ name: String, _ cls: String, _ seconds: Int, _ completed: Int, _ interrupted: Int) -> String {
-            let share = StatsMath.percent(seconds, of: r.totals.focusedSeconds).map { "\($0)%" } ?? "–"
-            let rate = StatsMath.percent(completed, of: completed + interrupted).map { "\($0)%" } ?? "–"
-            return "<tr class=\"\(cls)\"><td>\(esc(name))</td><td class=\"num\">\(esc(dur(seconds)))</td><td class=\"num\">\(share)</td><td class=\"num\">\(completed)</td><td class=\"num\">\(interrupted)</td><td class=\"num\">\(rate)</td></tr>\n"
-        }
+        var h = "<section>\n<h2>Tasks</h2>\n<table>\n<thead><tr><th>Task</th>" + HTMLReportRenderer.outcomeHead
+        let total = r.totals.focusedSeconds
         for t in r.tasks {
-            h += row(t.task, "task", t.focusedSeconds, t.completed, t.interrupted)
-            for s in t.subtasks { h += row(s.subtask, "sub", s.focusedSeconds, s.completed, s.interrupted) }
+            h += outcomeRow(t.task, "task", t.focusedSeconds, t.completed, t.interrupted, total: total)
+            for s in t.subtasks { h += outcomeRow(s.subtask, "sub", s.focusedSeconds, s.completed, s.interrupted, total: total) }
         }
-        h += "</tbody>\n<tfoot>" + row("Total", "total", r.totals.focusedSeconds, r.totals.completed, r.totals.interrupted).replacing("\n", with: "") + "</tfoot>\n"
+        h += "</tbody>\n<tfoot>" + outcomeRow("Total", "total", total, r.totals.completed, r.totals.interrupted, total: total).replacing("\n", with: "") + "</tfoot>\n"
         return h + "</table>\n</section>\n"
+    }
+
+    /// The "By tag" table, as `focus stats` shows it (README, "Tags"): one row a tag; a session
+    /// with two tags counts under each, so the shares may add up to more than 100%. An open
+    /// session counts in the time and in neither outcome.
+    private func tagTable(_ r: StatsReport) -> String {
+        var h = "<section>\n<h2>By tag</h2>\n<table>\n<thead><tr><th>Tag</th>" + HTMLReportRenderer.outcomeHead
+        for t in r.tags {
+            h += outcomeRow("+" + t.tag, "tag", t.focusedSeconds, t.completed, t.interrupted, total: r.totals.focusedSeconds)
+        }
+        h += "</tbody>\n</table>\n"
+        if r.tags.count > 1 { h += "<p class=\"note\">A session with several tags counts under each.</p>\n" }
+        return h + "</section>\n"
     }
 
     private func estimates(_ e: EstimateReport) -> String {
@@ -374,7 +401,7 @@ package struct HTMLReportRenderer: Sendable {
     svg .axis { stroke: var(--muted); stroke-width: 1; }
     svg .ring { stroke: var(--l0); }
     svg .center { font-size: 16px; font-weight: 600; }
-    .heatmap { max-width: 30rem; }
+    .heatmap { width: 100%; }
     .heatmap .l0 { fill: var(--l0); } .heatmap .l1 { fill: var(--l1); } .heatmap .l2 { fill: var(--l2); }
     .heatmap .l3 { fill: var(--l3); } .heatmap .l4 { fill: var(--l4); }
     .heatmap .nd { fill: none; stroke: var(--line); stroke-dasharray: 2 2; }
