@@ -49,6 +49,26 @@ struct OpenSessionTests {
         #expect(totals["completed"] as? Int == 0 && totals["interrupted"] as? Int == 0, "\(totals)")
     }
 
+    @Test func stopAsksWhyOnlyOfACountdownLeftEarlyNeverOfAStopwatch() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.start("\(Sandbox.binary) start Thesis --open; echo EXIT=$?")
+        try await t.waitFor("so far")
+        let open = try await s.run("stop")
+        #expect(open.out.contains("recorded as open"), "\(open.out)")
+        #expect(!open.out.contains("Say why"), "stopping is a stopwatch's normal end: \(open.out)")
+        try await t.waitFor("EXIT=0")
+        let countdown = Terminal(sandbox: s)
+        defer { countdown.kill() }
+        try await countdown.start("\(Sandbox.binary) start Thesis --duration 25m; echo EXIT=$?")
+        try await countdown.waitFor("● WORK")
+        let early = try await s.run("stop")
+        #expect(early.out.contains("recorded as interrupted"), "\(early.out)")
+        #expect(early.out.contains("Say why with `focus log edit"), "\(early.out)")
+    }
+
     @Test func qEndsAnOpenSessionWithoutAskingWhy() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

@@ -132,6 +132,17 @@ import Testing
         let lines = CountdownRenderer(path: "Thesis/Chapter 2", width: 12, color: true).lines(snapshot, todaySeconds: 900)
         for line in lines { #expect(displayWidthForTest(line.string) <= 12, "\(line)") }
     }
+
+    @Test func whileTheAwayQuestionWaitsTheKeyLineSaysWhatTheKeysAnswer() {
+        let snapshot = SessionSnapshot(
+            phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(600), isPaused: true,
+            phaseStartedAt: Date(timeIntervalSince1970: 1_795_000_000), endsAt: nil,
+            focusedSeconds: 900, workStartedAt: Date(timeIntervalSince1970: 1_795_000_000), workPlannedSeconds: 1500)
+        let renderer = CountdownRenderer(path: "Thesis", width: 80, color: false)
+        #expect(renderer.lines(snapshot, todaySeconds: 900).last?.string == "  space resume · s skip · q stop")
+        #expect(renderer.lines(snapshot, todaySeconds: 900, awayStopAt: "13:05").last?.string
+            == "  k keep · d discard · s stop at 13:05 · q stop now")
+    }
 }
 
 /// Display columns of a line that may hold colour escapes.

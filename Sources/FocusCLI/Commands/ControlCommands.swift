@@ -108,7 +108,7 @@ package struct StopCommand: FocusRunnable {
            last.log.taskID == session.taskID, last.log.subtaskID == session.subtaskID,
            last.log.startedAt >= (session.snapshot.workStartedAt ?? .distantPast) {
             let id = last.log.id ?? 0
-            let why = reason == nil ? " Say why with `focus log edit \(id) --note TEXT`." : ""
+            let why = reason == nil && last.log.status.asksWhyWhenStopped ? " Say why with `focus log edit \(id) --note TEXT`." : ""
             // An open session is recorded as open (it had no length to complete).
             env.console.line("Stopped \(path): recorded as \(last.log.status.rawValue), \(DurationParser.format(last.log.focusedSeconds)) focused (#\(id)).\(why)")
         } else {

@@ -188,7 +188,7 @@ struct LiveRun {
             case let .elsewhere(reason)?, let .person(reason)?:
                 if let reason, !reason.isEmpty {
                     try db.setNote(reason, forSession: last.id)
-                } else if case .person? = outcome.cause, last.record.status == .interrupted {
+                } else if case .person? = outcome.cause, last.record.status.asksWhyWhenStopped {
                     try askWhy(forSession: last.id, live: live)
                 }
             default: break

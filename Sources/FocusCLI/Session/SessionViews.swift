@@ -51,7 +51,8 @@ final class LiveSessionView: SessionView {
                 // The run is over: what happened stays on screen, the countdown block goes.
             } else {
                 let today = context.todayBefore + s.recordedToday + (snapshot.phase == .work ? snapshot.focusedSeconds : 0)
-                let lines = renderer.lines(snapshot, todaySeconds: today)
+                let stopAt = snapshot.awayStopAt.map { context.calendar.timeOfDay(of: $0) }
+                let lines = renderer.lines(snapshot, todaySeconds: today, awayStopAt: stopAt.map { "\($0)" })
                 out += DisplayText.joined(lines, separator: "\n")
                 s.drawnWidths = lines.map(\.columns)
             }

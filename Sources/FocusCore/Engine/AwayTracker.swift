@@ -85,6 +85,9 @@ package struct AwayTracker: Sendable, Equatable {
 
     /// The person's answer to `question` at `t` (nothing when there is no held work).
     package mutating func answer(_ answer: Answer, at t: Duration, engine: inout CountdownEngine) -> [EngineEvent] {
+        // The person was back when the screen unlocked: the seconds spent reading and answering
+        // the question are not time away, whatever the answer (the question named the figure).
+        let back = min(question?.to ?? t, t)
         question = nil
         guard let held = heldSince, engine.isPaused, !engine.isFinished else {
             heldSince = nil
@@ -93,13 +96,13 @@ package struct AwayTracker: Sendable, Equatable {
         heldSince = nil
         switch answer {
         case .discard:
-            discarded += t - held
-            return engine.resume(at: t)
+            discarded += back - held
+            return engine.resume(at: back) + engine.advance(to: t)
         case .keep:
             // Resuming at the instant of the pause adds no paused time: the hold never happened.
             return engine.resume(at: held) + engine.advance(to: t)
         case .stop:
-            let reason = AwayTracker.note(awaySeconds: Question(from: held, to: t).seconds) ?? "away"
+            let reason = AwayTracker.note(awaySeconds: Question(from: held, to: back).seconds) ?? "away"
             return engine.stop(at: held, cause: .person(reason: reason))
         }
     }

@@ -138,13 +138,21 @@ package struct LiveSession: Sendable {
     /// The person answered the question about their time away.
     private mutating func answered(_ answer: AwayTracker.Answer, _ events: [EngineEvent], at t: Duration) -> ([EngineEvent], [LiveEffect]) {
         guard let question = away.question else { return (events, []) }
-        let seconds = AwayTracker.Question(from: question.from, to: t).seconds
+        // The figure the question asked about: the seconds spent answering are not time away.
+        let seconds = question.seconds
         let more = away.answer(answer, at: t, engine: &engine)
         switch answer {
         case .keep: return (events + more, [.tell(.kept(awaySeconds: seconds))])
         case .discard: return (events + more, [.tell(.discarded(awaySeconds: seconds))])
         case .stop: return (events + more, [])
         }
+    }
+
+    /// What the view shows at `t`: the engine's snapshot, and the away question when one waits.
+    package func snapshot(at t: Duration) -> SessionSnapshot {
+        var snap = engine.snapshot(at: t)
+        snap.awayStopAt = away.question.map { engine.wallClock(at: $0.from) }
+        return snap
     }
 
     private func handled(_ events: [EngineEvent], at t: Duration) -> LiveEffect {

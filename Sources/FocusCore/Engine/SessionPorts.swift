@@ -17,6 +17,9 @@ package struct SessionSnapshot: Sendable, Equatable {
     /// Start of the current work session (nil in a break).
     package var workStartedAt: Date?
     package var workPlannedSeconds: Int
+    /// While "Away 12m: keep, discard, or stop at 13:05?" waits for an answer: the moment `s`
+    /// would stop the session at (the keys then mean k keep, d discard, s stop). Not stored.
+    package var awayStopAt: Date? = nil
 
     package var remainingSeconds: Int { Int(remaining.seconds.rounded(.up)) }
 

@@ -94,7 +94,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
         case let .handle(events, at, checkpoint):
             handle(events, at: at, checkpoint: checkpoint, &live, &outcome)
         case let .redraw(at, checkpoint):
-            let snap = live.engine.snapshot(at: at)
+            let snap = live.snapshot(at: at)
             if checkpoint { save(snap, at: at, &live) }
             view.update(snap, events: [], recorded: [:])
         case let .tell(message):
@@ -151,7 +151,7 @@ package struct SessionRunner<C: Clock>: Sendable where C.Duration == Duration {
                 outgoing.append { hookPoster.enqueue { await runner.run(hook, payload: payload) } }
             }
         }
-        let snap = engine.snapshot(at: t)
+        let snap = live.snapshot(at: t)
         if checkpoint { save(snap, at: t, &live) }
         view.update(snap, events: events, recorded: fresh)
         for send in outgoing { send() }

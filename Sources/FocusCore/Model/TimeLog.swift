@@ -9,6 +9,11 @@ package enum SessionStatus: String, Sendable, Codable, CaseIterable {
     /// Counted up with no planned length (`focus start PATH --open`) until stopped: neither
     /// completed nor interrupted, so it counts in every total and in no completion rate.
     case open
+
+    /// Whether a person stopping it, with no reason given, is asked why: only a session left
+    /// before its 0:00 was cut short. An open session ends by being stopped (a stopwatch has no
+    /// early), and a completed one ran out.
+    package var asksWhyWhenStopped: Bool { self == .interrupted }
 }
 
 /// One work session: against a subtask, or the task itself when it has none.

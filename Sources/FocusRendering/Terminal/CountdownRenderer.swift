@@ -55,11 +55,20 @@ package struct CountdownRenderer: Sendable {
 
     /// The view's lines for a snapshot; `todaySeconds` is today's focus including this session
     /// so far. Made of the path (`DisplayText`) and the view's own text and colours.
-    package func lines(_ snap: SessionSnapshot, todaySeconds: Int) -> [DisplayText] {
-        layout(snap, todaySeconds: todaySeconds).map(DisplayText.init(trusted:))
+    /// `awayStopAt` is the away question's stop time as the person reads it (`13:05`), while the
+    /// question waits: the key line then says what the keys mean for it.
+    package func lines(_ snap: SessionSnapshot, todaySeconds: Int, awayStopAt: String? = nil) -> [DisplayText] {
+        layout(snap, todaySeconds: todaySeconds, awayStopAt: awayStopAt).map(DisplayText.init(trusted:))
     }
 
-    private func layout(_ snap: SessionSnapshot, todaySeconds: Int) -> [String] {
+    /// The key line: while the away question waits, its answers (README, "Away from the screen").
+    private func keys(_ snap: SessionSnapshot, awayStopAt: String?) -> String {
+        if let awayStopAt { return "k keep · d discard · s stop at \(awayStopAt) · q stop now" }
+        if snap.isOpen { return snap.isPaused ? "space resume · q stop" : "space pause · q stop" }
+        return snap.isPaused ? "space resume · s skip · q stop" : "space pause · s skip · q stop"
+    }
+
+    private func layout(_ snap: SessionSnapshot, todaySeconds: Int, awayStopAt: String?) -> [String] {
         let phaseName: String
         let phaseColor: StyledLine.Style
         switch snap.phase {
@@ -74,7 +83,8 @@ package struct CountdownRenderer: Sendable {
         let pathRoom = width - TerminalText.displayWidth(headLeft) - TerminalText.displayWidth(headRight)
         let line1 = headLeft + (pathRoom >= 4 ? TerminalText.pad(TerminalText.truncate(path.string, pathRoom), pathRoom) + headRight : TerminalText.truncate(path.string, max(1, width - TerminalText.displayWidth(headLeft))))
 
-        if snap.isOpen { return openLines(snap, line1: line1, todaySeconds: todaySeconds) }
+        let keys = keys(snap, awayStopAt: awayStopAt)
+        if snap.isOpen { return openLines(snap, line1: line1, todaySeconds: todaySeconds, keys: keys) }
         // Line 2: the clock face, a progress bar, percent and today's total.
         let clock = style(.bold, DisplayText(DurationParser.clock(snap.remainingSeconds)))
         let planned = max(1, snap.plannedSeconds)
@@ -90,7 +100,6 @@ package struct CountdownRenderer: Sendable {
             line2 = clock + "  " + bar(done, barRoom) + percent + today
         }
         // Line 3: keys.
-        let keys = snap.isPaused ? "space resume · s skip · q stop" : "space pause · s skip · q stop"
         let line3 = style(.dim, DisplayText(TerminalText.truncate(keys, width)))
         let fitted = [line1, "  " + line2, "  " + line3].map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         // A terminal narrower than the layout's minimum still gets lines that fit it.
@@ -98,9 +107,8 @@ package struct CountdownRenderer: Sendable {
     }
 
     /// An open session: the time so far (no bar: there is no end to measure against).
-    private func openLines(_ snap: SessionSnapshot, line1: String, todaySeconds: Int) -> [String] {
+    private func openLines(_ snap: SessionSnapshot, line1: String, todaySeconds: Int, keys: String) -> [String] {
         let line2 = style(.bold, DisplayText(DurationParser.clock(snap.focusedSeconds))) + " so far  today " + DurationParser.format(todaySeconds)
-        let keys = snap.isPaused ? "space resume · q stop" : "space pause · q stop"
         let fitted = [line1, "  " + line2, "  " + style(.dim, DisplayText(TerminalText.truncate(keys, width)))]
             .map { TerminalText.displayWidth($0) > width ? TerminalText.truncate($0, width) : $0 }
         return columns < width ? fitted.map { CountdownRenderer.fit($0, columns) } : fitted

@@ -156,8 +156,11 @@ import Testing
             return
         }
         #expect(seconds == 300)
+        #expect(asked.snapshot(at: .seconds(405)).awayStopAt != nil, "the view shows the question's keys while it waits")
         let kept = asked.observe(.woke(at: .seconds(410), slept: .zero, command: .awayAnswer(.keep)))
-        #expect(kept.first == .tell(.kept(awaySeconds: 310)))
+        // The figure asked about: the ten seconds spent answering were not time away.
+        #expect(kept.first == .tell(.kept(awaySeconds: 300)))
+        #expect(asked.snapshot(at: .seconds(411)).awayStopAt == nil)
         #expect(records(asked.observe(.woke(at: .seconds(600), slept: .zero, command: .stop(.signal)))).map(\.focusedSeconds) == [600])
     }
 }
