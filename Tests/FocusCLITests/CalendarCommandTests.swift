@@ -39,7 +39,7 @@ func oneEventCalendar(_ summary: String, _ start: String, _ end: String, name: S
 
             """)
         let text = await world.output("calendar", "list")
-        #expect(text.out == "Classes  7 events  imported 2026-11-22 10:00  \(sampleCalendarPath)\n")
+        #expect(text.out == "Classes  7 events  imported Sun 22 Nov 10:00  \(sampleCalendarPath)\n")
     }
 
     /// "1 event" is shorter than "7 events": the columns after it stay in line.

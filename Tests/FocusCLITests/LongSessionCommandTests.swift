@@ -212,7 +212,7 @@ import FocusStorage
         #expect(try CLIFixtures.count(world, "timeLog") == 0)
         let ok = await world.output("log", "add", "Thesis", "--start", "2026-11-19 20:00", "--end", "2026-11-20 23:30", "--allow-long")
         #expect(ok.code == 0)
-        #expect(ok.out == "Recorded #1: Thesis 2026-11-19 20:00:00, 27h 30m.\n")
+        #expect(ok.out == "Recorded #1: Thesis Thu 19 Nov 20:00, 27h 30m.\n")
         #expect(try await Self.days(world, "--from", "2026-11-19", "--to", "2026-11-20") == [["2026-11-19", "14400", "1", "0"], ["2026-11-20", "84600", "0", "0"]])
         // More than 31 days is refused even so.
         let tooLong = await world.output("log", "add", "Thesis", "--start", "2026-10-01 08:00", "--duration", "800h", "--allow-long")

@@ -25,11 +25,11 @@ import Testing
         await world.run("log", "add", "Thesis", "--start", "10:00", "--duration", "25m")
         let r = await world.output("log", "edit", "2", "--start", "09:00")
         #expect(r.code == 64)
-        #expect(r.err == "focus: error: a session of Thesis starting 2026-11-23 09:00 is already recorded. Run `focus log` to see it; move this one to another start or remove the other first.\n")
+        #expect(r.err == "focus: error: a session of Thesis starting Mon 23 Nov 09:00 is already recorded. Run `focus log` to see it; move this one to another start or remove the other first.\n")
         #expect(!r.err.contains("UNIQUE") && !r.err.contains("constraint"))
         let again = await world.output("log", "add", "Thesis", "--start", "09:00", "--duration", "10m")
         #expect(again.code == 64)
-        #expect(again.err.hasPrefix("focus: error: a session of Thesis starting 2026-11-23 09:00 is already recorded."))
+        #expect(again.err.hasPrefix("focus: error: a session of Thesis starting Mon 23 Nov 09:00 is already recorded."))
     }
 
     @Test func logEditWarnsAboutOverlapsLikeLogAdd() async throws {
@@ -80,7 +80,7 @@ import Testing
         await world.run("task", "add", "Thesis")
         let r = await world.output("log", "add", "Thesis", "--start", "07:00", "--end", "06:00")
         #expect(r.code == 64)
-        #expect(r.err == "focus: error: invalid end '06:00': expected a time after the start (2026-11-23 07:00).\n")
+        #expect(r.err == "focus: error: invalid end '06:00': expected a time after the start (Mon 23 Nov 07:00).\n")
     }
 
     @Test func aHugeFocusedSecondsIsReportedAsWritten() async throws {
@@ -114,6 +114,18 @@ import Testing
         #expect(RelativeTime.shortDay(LocalDate(year: 2026, month: 12, day: 1), today: today) == "Tue 1 Dec 2026")
         #expect(RelativeTime.shortDay(LocalDate(year: 2025, month: 12, day: 31), today: today) == "Wed 31 Dec 2025")
         #expect(RelativeTime.shortDay(LocalDate(year: 2026, month: 12, day: 1)) == "Tue 1 Dec")
+    }
+
+    @Test func everyMomentInAMessageReadsAsTheRestOfFocusWithoutSeconds() async throws {
+        let world = try TestWorld(now: "2026-12-07T10:00:00Z")
+        await world.run("task", "add", "Thesis")
+        let midnight = await world.output("log", "add", "Thesis", "--start", "2026-12-04 00:00", "--duration", "25m")
+        #expect(midnight.out == "Recorded #1: Thesis Fri 4 Dec 00:00, 25m.\n", "an instant at midnight is 00:00, not a day: \(midnight.out)")
+        let odd = await world.output("log", "add", "Thesis", "--start", "2026-12-04T16:00:42Z", "--duration", "25m")  // 17:00:42 in Berlin
+        #expect(odd.out == "Recorded #2: Thesis Fri 4 Dec 17:00, 25m.\n", "\(odd.out)")
+        let zone = LocalCalendar(zone: .utc)
+        let far = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24 16:00 UTC
+        #expect(RelativeTime.moment(far, calendar: zone, now: Date(timeIntervalSince1970: 1_796_000_000)) == "Mon 24 Nov 2025 16:00")
     }
 
     @Test func aNarrowedTerminalIsClearedRowByRowOfTheOldFrame() {

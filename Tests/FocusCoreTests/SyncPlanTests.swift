@@ -206,7 +206,7 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
     @Test func conflictsShowDatesAndDurationsAsFocusDoes() {
         let zone = LocalCalendar(zone: .utc)
         let due = SyncConflict(uid: "s", field: "due", local: "1796252400", remote: "1796166000", chosen: .local)
-        #expect(SyncConflictText.line(("Thesis/Intro", due), calendar: zone) == "Thesis/Intro · due: kept 2026-12-02 23:00, other 2026-12-01 23:00")
+        #expect(SyncConflictText.line(("Thesis/Intro", due), calendar: zone) == "Thesis/Intro · due: kept Wed 2 Dec 23:00, other Tue 1 Dec 23:00")
         let estimate = SyncConflict(uid: "s", field: "estimate", local: "32400", remote: "3600", chosen: .local)
         #expect(SyncConflictText.line(("Thesis/Intro", estimate), calendar: zone).hasSuffix("estimate: kept 9h, other 1h"))
     }

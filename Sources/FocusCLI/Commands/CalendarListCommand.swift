@@ -37,20 +37,20 @@ package struct CalendarListCommand: FocusRunnable {
             out += "\(name)\(TerminalText.spaces(width - name.string.count))"
             let events = "  " + count + TerminalText.spaces(countWidth - count.count)
             guard CalendarFeed.isFeed(source: c.source) else {
-                out += "\(events)  imported \(env.calendar.wallClockText(c.importedAt).prefix(16))  \(shown: c.source)\n"
+                out += "\(events)  imported \(RelativeTime.moment(c.importedAt, calendar: env.calendar, now: env.now()))  \(shown: c.source)\n"
                 continue
             }
             let state = FeedState.decode(c.feedState)
             let fetched = state.fetchedAt ?? c.importedAt
             out += state.notFetchedYet(eventCount: c.eventCount)
                 ? "\(events)  not fetched yet (`focus calendar refresh` fetches it)"
-                : "\(events)  fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
+                : "\(events)  fetched \(RelativeTime.moment(fetched, calendar: env.calendar, now: env.now())) (\(Self.age(env.now().timeIntervalSince(fetched))) ago)"
             out += "  \(shown: CalendarFeed.shownAddress(c.source))\(c.connected ? " (CalDAV)" : "")\n"
             if let error = state.lastError, let at = state.lastErrorAt, at >= fetched {
-                out += "\(TerminalText.spaces(width))  last refresh failed \(env.calendar.wallClockText(at).prefix(16)): \(shown: error)\n"
+                out += "\(TerminalText.spaces(width))  last refresh failed \(RelativeTime.moment(at, calendar: env.calendar, now: env.now())): \(shown: error)\n"
             }
             if let aside = state.emptyKeptAsideAt, aside >= fetched {
-                out += "\(TerminalText.spaces(width))  came back empty \(env.calendar.wallClockText(aside).prefix(16)); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
+                out += "\(TerminalText.spaces(width))  came back empty \(RelativeTime.moment(aside, calendar: env.calendar, now: env.now())); the copy above is kept (`focus calendar refresh NAME --accept-empty` takes it)\n"
             }
         }
         out += try Self.accountChanges(db, env)
@@ -90,7 +90,7 @@ package struct CalendarListCommand: FocusRunnable {
             let added = account.lastChange.filter { $0.hasPrefix("+ ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
             let removed = account.lastChange.filter { $0.hasPrefix("- ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
             let parts = (added.isEmpty ? [] : ["added " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["removed " + removed.joined(separator: ", ")])
-            let when = account.lastChangeAt.map { ", refreshed \(env.calendar.wallClockText($0).prefix(16))" } ?? ""
+            let when = account.lastChangeAt.map { ", refreshed \(RelativeTime.moment($0, calendar: env.calendar, now: env.now()))" } ?? ""
             out += "Account at \(shown: CalendarFeed.shownAddress(account.url))\(when): \(parts.joined(separator: "; ")).\n"
         }
         return out

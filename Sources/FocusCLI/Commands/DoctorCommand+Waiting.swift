@@ -14,7 +14,7 @@ extension DoctorCommand {
             guard let aside = state.emptyKeptAsideAt, aside >= (state.fetchedAt ?? calendar.importedAt) else { continue }
             let name = DisplayText(calendar.name).string
             lines.append((calendar.connected ? "caldav" : "feed",
-                          "'\(name)' came back with no events \(env.calendar.wallClockText(aside).prefix(16)); the copy of "
+                          "'\(name)' came back with no events \(RelativeTime.moment(aside, calendar: env.calendar, now: env.now())); the copy of "
                           + "\(calendar.eventCount) event\(calendar.eventCount == 1 ? "" : "s") is kept and used "
                           + "(`focus calendar refresh '\(name)' --accept-empty` takes the empty one)"))
         }

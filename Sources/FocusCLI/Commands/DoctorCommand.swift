@@ -106,7 +106,7 @@ package struct DoctorCommand: FocusRunnable {
                 let failed = state.lastError != nil && (state.lastErrorAt ?? .distantPast) >= fetched
                 lines.append(failed ? .problem(kind, stale) : Line(label: kind, value: stale))
             } else {
-                lines.append(Line(label: kind, value: "'\(feed.name)' fetched \(env.calendar.wallClockText(fetched).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)"))
+                lines.append(Line(label: kind, value: "'\(feed.name)' fetched \(RelativeTime.moment(fetched, calendar: env.calendar, now: env.now())) (\(CalendarListCommand.age(env.now().timeIntervalSince(fetched))) ago)"))
             }
         }
         return lines
@@ -119,7 +119,7 @@ package struct DoctorCommand: FocusRunnable {
         if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
             return [.problem("sync", "the last sync with '\(name)' failed \(CalendarListCommand.age(env.now().timeIntervalSince(at))) ago: \(DisplayText(error).string)")]
         } else if let synced = target.syncedAt {
-            return [Line(label: "sync", value: "'\(name)' synced \(env.calendar.wallClockText(synced).prefix(16)) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")]
+            return [Line(label: "sync", value: "'\(name)' synced \(RelativeTime.moment(synced, calendar: env.calendar, now: env.now())) (\(CalendarListCommand.age(env.now().timeIntervalSince(synced))) ago)")]
         }
         return [Line(label: "sync", value: "'\(name)' not synced yet (`focus sync`)")]
     }

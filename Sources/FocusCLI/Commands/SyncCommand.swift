@@ -188,7 +188,7 @@ package struct SyncStatusCommand: FocusRunnable {
         }
         var out: DisplayText = "Syncing through \(target.name) (\(CalendarFeed.shownAddress(target.url))).\n"
         let now = env.now()
-        func when(_ date: Date) -> String { "\(env.calendar.wallClockText(date).prefix(16)) (\(CalendarStaleness.ageText(now.timeIntervalSince(date))) ago)" }
+        func when(_ date: Date) -> String { "\(RelativeTime.moment(date, calendar: env.calendar, now: env.now())) (\(CalendarStaleness.ageText(now.timeIntervalSince(date))) ago)" }
         out += "Last sync: \(target.syncedAt.map { when($0) } ?? "never")\n"
         if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
             out += "Last attempt failed \(when(at)): \(error)\n"

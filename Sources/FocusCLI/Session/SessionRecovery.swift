@@ -15,7 +15,7 @@ package enum SessionRecovery {
     /// One line on standard error about a session recovered as interrupted.
     package static func tell(_ session: ActiveSession, _ entry: SessionEntry?, calendar: LocalCalendar, console: any Console) {
         guard let entry else { return }
-        let start = calendar.wallClockText(entry.log.startedAt)
+        let start = RelativeTime.moment(entry.log.startedAt, calendar: calendar)
         console.note("the session of \(entry.path) started \(start) ended unexpectedly (its process is gone); recorded as \(entry.log.status.rawValue) with \(DurationParser.format(entry.log.focusedSeconds)) focused (#\(entry.log.id ?? 0)).")
     }
 }

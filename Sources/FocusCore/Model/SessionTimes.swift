@@ -37,9 +37,10 @@ package enum SessionTimes {
         }
     }
 
-    /// `2026-11-23 17:00` (seconds only when there are some), in the person's zone.
+    /// `Mon 23 Nov 17:00` (`RelativeTime.moment`), with `:30` when the instant has seconds: two
+    /// sessions a few seconds apart are told apart.
     package static func local(_ date: Date, _ calendar: LocalCalendar) -> String {
-        let text = calendar.wallClockText(date)
-        return text.hasSuffix(":00") ? String(text.dropLast(3)) : text
+        let seconds = calendar.wallClockText(date).suffix(3)
+        return RelativeTime.moment(date, calendar: calendar) + (seconds == ":00" ? "" : String(seconds))
     }
 }

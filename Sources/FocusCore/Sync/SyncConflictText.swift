@@ -35,7 +35,7 @@ package enum SyncConflictText {
         switch field {
         case "due", "start", "end":
             guard let seconds = Int64(text) else { break }
-            return String(calendar.wallClockText(Date(timeIntervalSince1970: Double(seconds))).prefix(16))
+            return RelativeTime.moment(Date(timeIntervalSince1970: Double(seconds)), calendar: calendar)
         case "estimate", "span", "planned", "focused", "max_per_day":
             guard let seconds = Int(text) else { break }
             return TerminalText.duration(seconds)

@@ -41,6 +41,13 @@ package enum RelativeTime {
         day.year != today.year || abs(day.dayNumber - today.dayNumber) > 182
     }
 
+    /// A moment as every message of focus says it: `Fri 4 Dec 16:00` (no seconds; the year too
+    /// when the day is far from `now`, as `shortDay(_:today:)`). Midnight stays `00:00`: this is
+    /// an instant, not a due date.
+    package static func moment(_ date: Date, calendar: LocalCalendar, now: Date? = nil) -> String {
+        shortDay(calendar.day(of: date), today: now.map { calendar.day(of: $0) }) + " " + calendar.timeOfDay(of: date).description
+    }
+
     /// `Fri 27 Nov 17:00`, or `Fri 27 Nov` at midnight (a due date given as a day); with `now`,
     /// the year too when the day is far (`shortDay(_:today:)`).
     package static func shortDateTime(_ date: Date, calendar: LocalCalendar, now: Date? = nil) -> String {

@@ -183,7 +183,7 @@ package struct CalendarRefresher {
             }
         } catch let error as FocusError {
             let since = state.fetchedAt ?? feed.importedAt
-            let kept = CalendarFeed.failure(error, name: feed.name, label: label, keptSince: String(env.calendar.wallClockText(since).prefix(16)))
+            let kept = CalendarFeed.failure(error, name: feed.name, label: label, keptSince: RelativeTime.moment(since, calendar: env.calendar, now: env.now()))
             var failed = state
             failed.lastError = kept.description
             failed.lastErrorAt = env.now()

@@ -157,7 +157,7 @@ package struct ConnectedCalendarFetch {
         var state = FeedState.decode(calendar.fetchState)
         let since = state.fetchedAt ?? calendar.importedAt
         let kept = CalendarFeed.failure(error, name: calendar.name, label: "calendar '\(calendar.name)' (\(CalendarFeed.shownAddress(calendar.remoteURL)))",
-                                        keptSince: String(env.calendar.wallClockText(since).prefix(16)))
+                                        keptSince: RelativeTime.moment(since, calendar: env.calendar, now: env.now()))
         state.lastError = kept.description
         state.lastErrorAt = env.now()
         try? db.updateConnectedState(calendarID: calendar.id, syncToken: calendar.syncToken, fetchState: state.encoded)
