@@ -171,22 +171,26 @@ struct CountdownTests {
         #expect(try await s.run("status").out == "idle\n")
     }
 
-    /// Issue #40: a SIGTERM or SIGINT in the countdown's first instants, before it has claimed
-    /// the session (here while it waits for the database, which another program holds locked),
-    /// stops the session it begins: recorded as interrupted by the countdown itself, the
-    /// terminal as it was. Before, the signals were caught only from the claim on, and one sent
-    /// earlier killed the process (exit 143 or 130, nothing recorded). Several times over.
+    /// Issue #40: a SIGTERM, SIGHUP or SIGINT in the first instants of `start` or `continue`,
+    /// before the countdown has claimed the session (here while it waits for the database,
+    /// which another program holds locked), stops the session it begins: recorded as
+    /// interrupted by the countdown itself, the terminal as it was. Before, the signals were
+    /// caught only from the claim on, and one sent earlier killed the process (exit 143, 129 or
+    /// 130, nothing recorded). Several times over.
     @Test func aSignalInTheFirstInstantsStopsTheSessionAndRestoresTheTerminal() async throws {
         let s = try Sandbox()
         defer { s.remove() }
         try await s.run("task", "add", "Thesis")
-        for (round, signo) in [SIGTERM, SIGINT, SIGTERM, SIGINT, SIGTERM, SIGINT].enumerated() {
+        // `start` in the first rounds, `continue` (the last session's work again) in the others.
+        for (round, signo) in [SIGTERM, SIGINT, SIGHUP, SIGHUP, SIGINT, SIGTERM].enumerated() {
+            let command = round < 3 ? "start Thesis" : "continue"
+
             let t = Terminal(sandbox: s)
             defer { t.kill() }
             let locker = try DatabaseLocker(path: s.db)
             let files = ["pid", "stty-before", "stty-after"].map { s.dir.appendingPathComponent("\($0)-\(round)").path }
             let (pidFile, before, after) = (files[0], files[1], files[2])
-            try await t.start("stty -a > \(before); sh -c 'echo $$ > \(pidFile); exec \"$0\" start Thesis --duration 10m' \(Sandbox.binary); code=$?; stty -a > \(after); echo EXIT=$code")
+            try await t.start("stty -a > \(before); sh -c 'echo $$ > \(pidFile); exec \"$0\" \(command) --duration 10m' \(Sandbox.binary); code=$?; stty -a > \(after); echo EXIT=$code")
             // As soon as the countdown has the database open, and before it can claim the session.
             var pid: Int32 = 0
             let opened = await eventually { () async -> Bool in
@@ -203,7 +207,7 @@ struct CountdownTests {
             // EXIT= is printed once the terminal's settings after the run are in their file
             // (written after it, a loaded machine could read the file before the shell wrote it).
             let done = try await t.waitFor("EXIT=")
-            #expect(done.contains("EXIT=0"), "round \(round), signal \(signo): \(done)")
+            #expect(done.contains("EXIT=0"), "round \(round), \(command), signal \(signo): \(done)")
             #expect(try String(contentsOfFile: before, encoding: .utf8) == String(contentsOfFile: after, encoding: .utf8), "round \(round): terminal restored")
             let logs = try await s.run("log", "--json", "--last", "3").out
             let list = (try JSONSerialization.jsonObject(with: Data(logs.utf8)) as? [[String: Any]]) ?? []
