@@ -2,8 +2,9 @@ import FocusText
 import FocusCore
 
 /// Text clean-up shared by every way a notice is shown: what a notification server
-/// or a terminal may safely be handed. Controls follow `DisplayText`'s one rule (a control or
-/// bidirectional override becomes U+FFFD); only the handling of line breaks differs.
+/// or a terminal may safely be handed. Controls follow `DisplayText`'s one rule (a control,
+/// bidirectional override or zero-width character becomes U+FFFD); only the handling of line
+/// breaks differs.
 package enum NotificationText {
     /// The text on one line: a run of tabs and line breaks becomes one space, every other
     /// control character (C0, DEL, C1 — an ESC that could start a terminal escape sequence,
@@ -12,11 +13,11 @@ package enum NotificationText {
     package static func singleLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var lastWasBreak = false
-        for scalar in text.unicodeScalars {
+        DisplayText.forEachScalar(of: text) { scalar, escaped in
             if DisplayText.isBreak(scalar) {
                 if !lastWasBreak { scalars.append(" ") }
                 lastWasBreak = true
-            } else if DisplayText.isUnsafe(scalar) {
+            } else if escaped {
                 scalars.append("\u{FFFD}")
                 lastWasBreak = false
             } else {
@@ -33,7 +34,7 @@ package enum NotificationText {
     package static func multiLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var previousWasCarriageReturn = false
-        for scalar in text.unicodeScalars {
+        DisplayText.forEachScalar(of: text) { scalar, escaped in
             defer { previousWasCarriageReturn = scalar == "\r" }
             switch scalar {
             case "\n":
@@ -43,7 +44,7 @@ package enum NotificationText {
             case "\t":
                 scalars.append(" ")
             default:
-                scalars.append(DisplayText.isUnsafe(scalar) ? "\u{FFFD}" : scalar)
+                scalars.append(escaped ? "\u{FFFD}" : scalar)
             }
         }
         return String(scalars)

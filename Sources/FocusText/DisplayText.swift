@@ -13,6 +13,9 @@ import FoundationEssentials
 ///   U+202A–U+202E, U+2066–U+2069) becomes U+FFFD `�`: no escape sequence (ECMA-48 colours,
 ///   cursor moves, OSC 52 clipboard writes, OSC 8 links) and no reordering (Unicode Standard
 ///   Annex #9) reaches the terminal, and what was neutralised stays visible;
+/// - so does every character that takes no room (U+200B–U+200D, U+2060, U+FEFF: `Thes\u{200B}is`
+///   would look like `Thesis`), except a zero-width joiner between two emoji, which is part of
+///   the one emoji they make (Unicode Technical Standard #51, ZWJ sequences: 👩‍💻);
 /// - everything else is kept as it is.
 ///
 /// A string literal is trusted (it is the program's own text, line feeds and styling escapes
@@ -130,6 +133,56 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
             || v == 0x200E || v == 0x200F || v == 0x061C
     }
 
+    /// A character that takes no room on screen and would hide inside a name: zero width space,
+    /// non-joiner and joiner (U+200B–U+200D), word joiner (U+2060), zero width no-break space
+    /// (U+FEFF). Shown as U+FFFD (`isShownEscaped`), except a joiner inside an emoji.
+    package static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200D, 0x2060, 0xFEFF: true
+        default: false
+        }
+    }
+
+    /// Whether `scalar`, between `previous` and `next`, is shown as U+FFFD: the one rule of
+    /// "characters shown escaped" (controls, bidirectional controls, zero-width characters).
+    package static func isShownEscaped(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
+        if isUnsafe(scalar) { return true }
+        guard isZeroWidth(scalar) else { return false }
+        guard scalar.value == 0x200D, let previous, let next else { return true }
+        return !(isEmojiPart(previous) && isEmojiPart(next))
+    }
+
+    /// A scalar that can stand on either side of an emoji's joiner: a pictograph (not the
+    /// ASCII digits, `#` and `*` that Unicode also counts as emoji), variation selector 16, a
+    /// skin tone.
+    private static func isEmojiPart(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || (scalar.value > 0x7F && (scalar.properties.isEmoji || scalar.properties.isEmojiModifier))
+    }
+
+    /// `body` for each scalar of `s`, with whether the rule shows it escaped.
+    package static func forEachScalar(of s: String, _ body: (Unicode.Scalar, _ escaped: Bool) -> Void) {
+        var previous: Unicode.Scalar?
+        var iterator = s.unicodeScalars.makeIterator()
+        var current = iterator.next()
+        while let scalar = current {
+            let next = iterator.next()
+            body(scalar, isShownEscaped(scalar, after: previous, before: next))
+            previous = scalar
+            current = next
+        }
+    }
+
+    /// Whether the rule shows `s` exactly as it is (no line break, nothing escaped): a shell
+    /// completion candidate must be, as it is typed back as it is shown.
+    package static func isShownAsIs(_ s: String) -> Bool {
+        if isPrintableASCII(s) { return true }
+        var asIs = true
+        forEachScalar(of: s) { scalar, escaped in
+            if escaped || isBreak(scalar) { asIs = false }
+        }
+        return asIs
+    }
+
     /// Characters that separate words or lines and become a space: tab, LF, VT, FF, CR, NEL
     /// and the Unicode line and paragraph separators.
     package static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
@@ -141,15 +194,12 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
 
     /// `s` made safe by the rule (returned as is when already safe).
     private static func sanitized(_ s: String) -> String {
-        if isPrintableASCII(s) { return s }
-        var clean = true
-        for scalar in s.unicodeScalars where isUnsafe(scalar) || isBreak(scalar) { clean = false; break }
-        if clean { return s }
+        if isShownAsIs(s) { return s }
         var out = String.UnicodeScalarView()
-        for scalar in s.unicodeScalars {
+        forEachScalar(of: s) { scalar, escaped in
             if isBreak(scalar) {
                 out.append(" ")
-            } else if isUnsafe(scalar) {
+            } else if escaped {
                 out.append("\u{FFFD}")
             } else {
                 out.append(scalar)

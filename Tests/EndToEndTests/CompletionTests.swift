@@ -47,6 +47,27 @@ struct CompletionTests {
         #expect(try await complete(t, "focus task show --db other.sqlite Other/O") == "focus task show --db other.sqlite Other/Only\\ here")
     }
 
+    /// Issue #39: `Thes\u{200B}is` (a zero width space inside) was offered as if it were `Thesis`;
+    /// a name the views show escaped is not offered (it is reached by its #ID, as the views show it).
+    @Test func aNameWithAZeroWidthCharacterIsNeverOfferedAsAnotherName() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        for name in ["Thesis", "Thes\u{200B}is/Draft", "The\u{FEFF}sis2", "Th\u{2060}esis3", "Thes\u{200C}is4", "Thes\u{200D}is5", "Thesis 👩\u{200D}💻"] {
+            #expect(try await s.run("task", "add", name).code == 0)
+        }
+        let r = try await s.run("---completion", "start", "--", "positional@0", "2", "4", "focus", "start", "Thes")
+        let offered = r.out.split(separator: "\n").map(String.init)
+        #expect(offered.contains("Thesis"), "\(offered)")
+        #expect(offered.contains("Thesis 👩\u{200D}💻"), "an emoji's joiner is part of the emoji: \(offered)")
+        let hidden: [UInt32] = [0x200B, 0x200C, 0x2060, 0xFEFF]
+        #expect(!offered.contains { $0.unicodeScalars.contains { hidden.contains($0.value) } }, "\(offered)")
+        #expect(!offered.contains { $0.contains("Thes\u{200D}is5") }, "\(offered)")
+        // The views show it escaped.
+        let list = try await s.run("task", "list")
+        #expect(list.out.contains("Thes\u{FFFD}is"), "\(list.out)")
+        #expect(!list.out.unicodeScalars.contains { hidden.contains($0.value) }, "\(list.out)")
+    }
+
     @Test func completionReadsWithoutWritingAndAMissingDatabaseOffersNothing() async throws {
         let s = try Sandbox()
         defer { s.remove() }

@@ -171,6 +171,52 @@ struct CountdownTests {
         #expect(try await s.run("status").out == "idle\n")
     }
 
+    /// Issue #40: a SIGTERM, SIGHUP or SIGINT in the first instants of `start` or `continue`,
+    /// before the countdown has claimed the session (here while it waits for the database,
+    /// which another program holds locked), stops the session it begins: recorded as
+    /// interrupted by the countdown itself, the terminal as it was. Before, the signals were
+    /// caught only from the claim on, and one sent earlier killed the process (exit 143, 129 or
+    /// 130, nothing recorded). Several times over.
+    @Test func aSignalInTheFirstInstantsStopsTheSessionAndRestoresTheTerminal() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        try await s.run("task", "add", "Thesis")
+        // `start` in the first rounds, `continue` (the last session's work again) in the others.
+        for (round, signo) in [SIGTERM, SIGINT, SIGHUP, SIGHUP, SIGINT, SIGTERM].enumerated() {
+            let command = round < 3 ? "start Thesis" : "continue"
+
+            let t = Terminal(sandbox: s)
+            defer { t.kill() }
+            let locker = try DatabaseLocker(path: s.db)
+            let files = ["pid", "stty-before", "stty-after"].map { s.dir.appendingPathComponent("\($0)-\(round)").path }
+            let (pidFile, before, after) = (files[0], files[1], files[2])
+            try await t.start("stty -a > \(before); sh -c 'echo $$ > \(pidFile); exec \"$0\" \(command) --duration 10m' \(Sandbox.binary); code=$?; stty -a > \(after); echo EXIT=$code")
+            // As soon as the countdown has the database open, and before it can claim the session.
+            var pid: Int32 = 0
+            let opened = await eventually { () async -> Bool in
+                pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+                return pid > 0 && DatabaseLocker.hasOpen(pid: pid, path: s.db)
+            }
+            #expect(opened, "round \(round): the countdown never opened its database")
+            kill(pid, signo)
+            try locker.release()
+            if signo == SIGINT {
+                try await t.waitFor("Why did you stop?")
+                try await t.keys("Enter")
+            }
+            // EXIT= is printed once the terminal's settings after the run are in their file
+            // (written after it, a loaded machine could read the file before the shell wrote it).
+            let done = try await t.waitFor("EXIT=")
+            #expect(done.contains("EXIT=0"), "round \(round), \(command), signal \(signo): \(done)")
+            #expect(try String(contentsOfFile: before, encoding: .utf8) == String(contentsOfFile: after, encoding: .utf8), "round \(round): terminal restored")
+            let logs = try await s.run("log", "--json", "--last", "3").out
+            let list = (try JSONSerialization.jsonObject(with: Data(logs.utf8)) as? [[String: Any]]) ?? []
+            #expect(list.count == round + 1, "round \(round): one session a round: \(logs)")
+            #expect(list.allSatisfy { $0["status"] as? String == "interrupted" && ($0["note"] as? String)?.contains("recovered") != true }, "\(logs)")
+            #expect(try await s.run("status").out == "idle\n")
+        }
+    }
+
     @Test func stopFromAnotherTerminalEndsTheSessionAndASecondStartIsRefused() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
@@ -253,5 +299,41 @@ struct CountdownTests {
         #expect(try await s.run("status").out == "idle\n")
         let log = try #require(await s.logs().first)
         #expect(log["status"] as? String == "interrupted")
+    }
+}
+
+/// Another program holding the database locked (`sqlite3` in an exclusive transaction, in
+/// exclusive locking mode: https://sqlite.org/pragma.html#pragma_locking_mode), so a `focus`
+/// waits (its busy timeout) at its first read until `release`.
+private final class DatabaseLocker {
+    private let process = Process()
+    private let input = Pipe()
+
+    init(path: String) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("PRAGMA locking_mode=EXCLUSIVE;\nBEGIN EXCLUSIVE;\n.print locked\n".utf8))
+        var seen = ""
+        while !seen.contains("locked") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func release() throws {
+        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// Whether process `pid` has the file at `path` open (proc(5): /proc/PID/fd).
+    static func hasOpen(pid: Int32, path: String) -> Bool {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path }
     }
 }

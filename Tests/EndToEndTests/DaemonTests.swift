@@ -251,3 +251,40 @@ extension DaemonTests {
         #expect(try DaemonTests.summaries(record) == ["Thesis/Chapter 2 — 50 min block starts now · run `focus start`"])
     }
 }
+
+extension DaemonTests {
+    /// Issue #39: a daemon whose database file was replaced (another file renamed over it, as
+    /// `mv` or a sync tool does) kept reading the old, unlinked file: the new file's blocks were
+    /// never reminded of. It notices the file at the path is another one and opens it afresh.
+    @Test func aDatabaseRenamedOverIsOpenedAfreshAndItsBlockRemindedOf() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        #expect(try await s.run("task", "add", "Old/Only here").code == 0)
+        // The replacement, made beside it, with a block 30 s after the daemon's FOCUS_NOW.
+        let other = s.dir.appendingPathComponent("other.sqlite").path
+        #expect(try await s.run("task", "add", "New/Arrived", env: ["FOCUS_DB": other]).code == 0)
+        let start = DaemonTests.nowSeconds + 30
+        let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 3000) FROM subtask"
+        let inserted = try await offPool { try Spawn.run("/usr/bin/sqlite3", [other, sql], environment: s.environment, stdin: nil, capture: true) }
+        #expect(inserted.status == 0, "\(inserted.err)")
+        let record = s.dir.appendingPathComponent("notices.jsonl").path
+        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        var environment = s.environment
+        environment["FOCUS_NOW"] = DaemonTests.now
+        let env = environment
+        // Renamed over once the daemon watches the first file; then until the notice arrives.
+        let shell = """
+            "$0" daemon 2> "$1.err" & p=$!; n=0
+            while ! grep -q watching "$1.err" && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+            mv "$2" "$3"; n=0
+            while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt 1 ] && [ $n -lt 900 ]; do sleep 0.1; n=$((n + 1)); done
+            kill -TERM $p; wait $p; c=$?; cat "$1.err" >&2; exit $c
+            """
+        let result = try await offPool {
+            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, other, s.db], environment: env, stdin: nil, capture: true)
+        }
+        #expect(result.status == 0, "exits cleanly on SIGTERM: \(result.err)")
+        #expect(result.err.contains("the database file was replaced"), "\(result.err)")
+        #expect(try DaemonTests.summaries(record) == ["New/Arrived — 50 min block starts now · run `focus start`"], "\(result.err)")
+    }
+}

@@ -26,6 +26,23 @@ import Testing
         #expect(DisplayText(shown: raw).string == shown)
     }
 
+    /// Issue #39: a character that takes no room made `Thes\u{200B}is` look like `Thesis`; it is
+    /// shown, as a bidirectional control is. A joiner inside an emoji (👩‍💻, ❤️‍🔥) is kept.
+    @Test(arguments: [
+        ("Thes\u{200B}is", "Thes\u{FFFD}is"),
+        ("a\u{200C}b\u{200D}c\u{2060}d\u{FEFF}e", "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e"),
+        ("\u{FEFF}Thesis\u{200D}", "\u{FFFD}Thesis\u{FFFD}"),
+        ("1\u{200D}2", "1\u{FFFD}2"),
+        ("👩\u{200D}💻 Coding", "👩\u{200D}💻 Coding"),
+        ("❤\u{FE0F}\u{200D}🔥", "❤\u{FE0F}\u{200D}🔥"),
+        ("👩\u{200B}💻", "👩\u{FFFD}💻"),
+    ])
+    func zeroWidthCharactersAreShown(text: String, shown: String) {
+        #expect(DisplayText(text).string == shown)
+        #expect(DisplayText.isShownAsIs(text) == (text == shown))
+        #expect(DisplayText(shown: text).string == shown)
+    }
+
     @Test func interpolatedStringsAreMadeSafeAndLiteralsAreKept() {
         let title = "T\u{1B}[31m\nx"
         let line: DisplayText = "Added task \(title) (#\(12)).\n"

@@ -24,6 +24,18 @@ package struct ContinueCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
+        // Signals first: one sent as soon as this process exists stops the session it begins.
+        let signals = SignalRouter()
+        signals.start()
+        do {
+            try await run(in: env, signals: signals)
+        } catch {
+            signals.stop()
+            throw error
+        }
+    }
+
+    private func run(in env: FocusEnvironment, signals: SignalRouter) async throws {
         let plan = try session.plan(config: env.config)
         let tags = try SessionTags.names(session.tags)
         let db = try env.openDatabase()
@@ -34,7 +46,7 @@ package struct ContinueCommand: FocusRunnable {
         let target = try SeriesTarget.continuing(lastWork, db: db, env: env)
         let catalog = try db.catalog()
         env.console.note("continuing \(catalog.path(of: target)).")
-        try await LiveRun(env: env, db: db, target: target, blockID: nil, catalog: catalog, plan: plan,
+        try await LiveRun(env: env, db: db, target: target, blockID: nil, catalog: catalog, plan: plan, signals: signals,
                           tags: tags.isEmpty ? last.log.tags : tags).run()
     }
 }

@@ -34,7 +34,10 @@ package struct DaemonCommand: FocusRunnable {
             try installUnit(env)
             return
         }
-        let db = try env.openDatabase()
+        // Held only here (and by the environment): a database renamed over is let go before
+        // the new file is opened.
+        let opened = FileIdentity.of(path: env.databasePath)
+        let current = try CurrentDatabase(env.openDatabase())
         let lock = try DaemonLock.acquire(path: DaemonLock.lockPath(forDatabase: env.databasePath))
         defer { lock.release() }
 
@@ -54,7 +57,7 @@ package struct DaemonCommand: FocusRunnable {
         let databasePath = env.databasePath
         log("watching \(databasePath) (pid \(getpid()))")
         await DaemonCommand.runLoop(
-            clock: env.clock, now: env.now, database: db, inbox: inbox, config: env.config, calendar: env.calendar,
+            clock: env.clock, now: env.now, inbox: inbox, config: env.config, calendar: env.calendar,
             reloadConfig: { () throws(FocusError) -> FocusConfig in try FocusEnvironment.loadConfig(path: configPath) },
             makeNotifier: { config in config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier() },
             settle: { config, db in
@@ -63,44 +66,53 @@ package struct DaemonCommand: FocusRunnable {
                 Planning.replanQuietly(e.services, db)
             },
             fingerprint: { DatabaseFingerprint.of(path: databasePath) },
+            files: DatabaseFiles.live(env, opened: opened, current: current),
             log: log, hooks: env.makeHooks(log),
             refreshCalendars: { config in
                 var e = env
                 e.config = config
+                guard let db = current.database else { return }
                 await DaemonCalendars.refresh(e.services, db, notifier: config.notifications ? makeDesktop(terminal, unavailable.say) : SilentNotifier(), log: log)
             },
             publishPlan: { config in
                 var e = env
                 e.config = config
+                guard let db = current.database else { return }
                 await DaemonCalendars.publish(e.services, db, log: log)
             },
             syncData: { config in
                 var e = env
                 e.config = config
+                guard let db = current.database else { return }
                 await DaemonCalendars.sync(e.services, db, log: log)
             },
-            syncSignature: { try? db.syncSignature() })
+            syncSignature: { try? current.database?.syncSignature() })
         log("stopped")
     }
 
     /// Opens the clock existential so the loop is specialised for it.
     private static func runLoop<C: Clock>(
-        clock: C, now: @escaping @Sendable () -> Date, database: AppDatabase, inbox: DaemonInbox, config: FocusConfig, calendar: LocalCalendar,
+        clock: C, now: @escaping @Sendable () -> Date, inbox: DaemonInbox, config: FocusConfig, calendar: LocalCalendar,
         reloadConfig: @escaping @Sendable () throws(FocusError) -> FocusConfig,
         makeNotifier: @escaping @Sendable (FocusConfig) -> any Notifier,
         settle: @escaping @Sendable (FocusConfig, AppDatabase) -> Void,
-        fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, log: @escaping @Sendable (String) -> Void,
+        fingerprint: @escaping @Sendable () -> DatabaseFingerprint?, files: DatabaseFiles, log: @escaping @Sendable (String) -> Void,
         hooks: any HookRunner, refreshCalendars: @escaping @Sendable (FocusConfig) async -> Void,
         publishPlan: @escaping @Sendable (FocusConfig) async -> Void,
         syncData: @escaping @Sendable (FocusConfig) async -> Void, syncSignature: @escaping @Sendable () -> [Int64]?
     ) async where C.Duration == Duration {
-        var daemon = ReminderDaemon(clock: clock, now: now, database: database, inbox: inbox, config: config, calendar: calendar,
-                                    reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle,
-                                    fingerprint: fingerprint, log: log)
+        // No binding of its own keeps the first connection open after a reopen.
+        guard var daemon = files.current.database.map({
+            ReminderDaemon(clock: clock, now: now, database: $0, inbox: inbox, config: config, calendar: calendar,
+                           reloadConfig: reloadConfig, makeNotifier: makeNotifier, settle: settle, fingerprint: fingerprint, log: log)
+        }) else { return }
         daemon.hooks = hooks
+        daemon.identity = files.identity
+        daemon.openedIdentity = files.opened
+        daemon.reopen = files.reopen
         daemon.refreshCalendars = refreshCalendars
         daemon.publishPlan = publishPlan
-        daemon.publishPending = { (try? database.publicationPending()) ?? false }
+        daemon.publishPending = { [current = files.current] in (try? current.database?.publicationPending()) ?? false }
         daemon.syncData = syncData
         daemon.syncSignature = syncSignature
         await daemon.run()
@@ -174,6 +186,40 @@ package struct DaemonCommand: FocusRunnable {
         guard escaped.isEmpty || escaped.contains(where: { " \t\"'\\;".contains($0) }) else { return escaped }
         return "\"" + escaped.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
+}
+
+/// The daemon's database file: which file is at its path, and how to open it afresh.
+struct DatabaseFiles {
+    /// The file at the path just before the database was first opened.
+    var opened: FileIdentity?
+    var identity: @Sendable () -> FileIdentity?
+    var reopen: @Sendable () throws(FocusError) -> AppDatabase
+    var current: CurrentDatabase
+
+    /// The files at `env`'s database path; a reopen lets the open database go first (its
+    /// write-ahead log has the name the new one's gets), then opens the file there now.
+    static func live(_ env: FocusEnvironment, opened: FileIdentity?, current: CurrentDatabase) -> DatabaseFiles {
+        let path = env.databasePath
+        return DatabaseFiles(opened: opened, identity: { FileIdentity.of(path: path) }, reopen: { () throws(FocusError) -> AppDatabase in
+            current.set(nil)
+            env.databaseUse.release()
+            let fresh = try env.openDatabase()
+            current.set(fresh)
+            return fresh
+        }, current: current)
+    }
+}
+
+/// The database the daemon has open now, for the jobs that run beside its loop: another one
+/// once the file at its path was renamed over.
+final class CurrentDatabase: Sendable {
+    private let state: Mutex<AppDatabase?>
+
+    init(_ database: AppDatabase) { state = Mutex(database) }
+
+    var database: AppDatabase? { state.withLock { $0 } }
+
+    func set(_ database: AppDatabase?) { state.withLock { $0 = database } }
 }
 
 /// Passes on the first message only: a warning said once for a whole run.

@@ -93,13 +93,21 @@ package struct StartCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let plan = try session.plan(config: env.config)
-        let tags = try SessionTags.names(session.tags)
-        if create, path == nil {
-            throw FocusError.usage("--create needs the task to add and start: `focus start --create \"Thesis/Chapter 2\"`.")
+        // Signals first: one sent as soon as this process exists stops the session it begins.
+        let signals = SignalRouter()
+        signals.start()
+        do {
+            let plan = try session.plan(config: env.config)
+            let tags = try SessionTags.names(session.tags)
+            if create, path == nil {
+                throw FocusError.usage("--create needs the task to add and start: `focus start --create \"Thesis/Chapter 2\"`.")
+            }
+            let db = try env.openDatabase()
+            let (target, blockID, catalog) = try workTarget(db: db, env: env)
+            try await LiveRun(env: env, db: db, target: target, blockID: blockID, catalog: catalog, plan: plan, signals: signals, tags: tags).run()
+        } catch {
+            signals.stop()
+            throw error
         }
-        let db = try env.openDatabase()
-        let (target, blockID, catalog) = try workTarget(db: db, env: env)
-        try await LiveRun(env: env, db: db, target: target, blockID: blockID, catalog: catalog, plan: plan, tags: tags).run()
     }
 }

@@ -36,11 +36,13 @@ enum Completions {
     /// Candidates that start with what is typed so far, case-insensitively (quotes the shell
     /// passes along are not part of it). A name holding a line break, a tab or another control
     /// character is never offered: the scripts read candidates one a line (fish splits a
-    /// description off at a tab), so it would reach the shell as pieces of another name.
+    /// description off at a tab), so it would reach the shell as pieces of another name. Nor is
+    /// one the views show escaped (a bidirectional control, a zero-width character: `Thes\u{200B}is`
+    /// offered as `Thesis`): what a candidate inserts is what it looks like.
     static func matching(_ candidates: [String], _ prefix: String) -> [String] {
         let typed = TaskCatalog.key(unquoted(prefix))
         return candidates.filter { candidate in
-            !candidate.unicodeScalars.contains { DisplayText.isUnsafe($0) || DisplayText.isBreak($0) }
+            DisplayText.isShownAsIs(candidate)
                 && (typed.isEmpty || TaskCatalog.key(candidate).hasPrefix(typed))
         }
     }

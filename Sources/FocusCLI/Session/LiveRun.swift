@@ -19,8 +19,10 @@ struct LiveRun {
     let blockID: Int64?
     let catalog: TaskCatalog
     let plan: SessionPlan
+    /// Started by the command before anything else; stopped when the run ends.
+    let signals: SignalRouter
     /// The tags the sessions are filed under (`--tag`, README "Tags"), already checked.
-    var tags: [String] = []
+    var tags: [String]
 
     /// Where the session is shown and where problems go.
     struct Screen {
@@ -54,16 +56,14 @@ struct LiveRun {
         let todayBefore = try db.focusedSeconds(from: env.calendar.startOfDay(today), to: env.calendar.startOfDay(today.adding(days: 1)))
         let shown = catalog.path(of: target)
         let screen = makeScreen(ViewContext(path: shown, calendar: env.calendar, todayBefore: todayBefore))
-        let mailbox = Mailbox<SessionCommand>()
         // Keys come from the controlling terminal, so they work with the output piped
         // (`focus start X | tee log`); the cursor is hidden only for the live redraw.
         let tty = env.readsKeys ? ControllingTerminal() : nil
         let keyboard = Keyboard(tty: tty, terminal: TerminalMode(fd: tty?.fd ?? -1, hidesCursor: screen.live != nil),
-                                keys: KeyReader(fd: tty?.fd ?? -1), mailbox: mailbox)
-        // Signals are routed before the session is claimed: a `focus stop` can reach this process
-        // as soon as it holds the session lock, and an unrouted SIGUSR1 would kill it.
-        let signals = SignalRouter()
-        signals.start(mailbox: mailbox, onContinue: keyboard.regain) { [db] in Self.request(db) }
+                                keys: KeyReader(fd: tty?.fd ?? -1), mailbox: signals.mailbox)
+        // Requests are read before the session is claimed: a `focus stop` can reach this process
+        // as soon as it holds the session lock.
+        signals.attach(onContinue: keyboard.regain) { [db] in Self.request(db) }
         let sessionLock: SessionLock?
         do {
             sessionLock = try claim(startedAt: startedAt)
@@ -145,9 +145,11 @@ struct LiveRun {
             keyboard.terminal.enter()
             keyboard.keys.start(mailbox: keyboard.mailbox)
         }
+        // For good: a SIGCONT handled on the signal pipe's thread after this (`regain`) must
+        // not put the terminal back in cbreak mode once the run is over.
         defer {
-            keyboard.keys.stop()
-            keyboard.terminal.restore()
+            keyboard.keys.finish()
+            keyboard.terminal.finish()
         }
         let awake = SuspendingClock(), continuous = ContinuousClock()
         let awakeOrigin = awake.now, continuousOrigin = continuous.now

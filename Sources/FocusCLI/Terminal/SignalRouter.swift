@@ -8,24 +8,41 @@ import Glibc
 #endif
 
 /// Turns signals into session commands through a `SignalPipe` (a sigaction handler writes the
-/// signal to a pipe; a thread of its own posts the command, so a signal sent as soon as the
-/// session is claimed is not lost): SIGINT → stop by the person, SIGTERM/SIGHUP → stop by a
-/// signal, SIGWINCH → redraw, SIGUSR1 → read the request another `focus` left, SIGTSTP (Ctrl-Z)
-/// → suspend (a pause; the runner then stops the process for real), SIGCONT → `onContinue` (the
-/// terminal back in the session's mode when in the foreground) and a redraw. Once stopped, the
-/// signals are ignored.
+/// signal to a pipe; a thread of its own posts the command): SIGINT → stop by the person,
+/// SIGTERM/SIGHUP → stop by a signal, SIGWINCH → redraw, SIGUSR1 → read the request another
+/// `focus` left, SIGTSTP (Ctrl-Z) → suspend (a pause; the runner then stops the process for
+/// real), SIGCONT → the terminal back in the session's mode when in the foreground, and a redraw.
+/// `start` and `continue` start it before anything else (reading the database, finding the work,
+/// claiming the session), so a signal in the process's first instants waits in `mailbox` for the
+/// countdown instead of being lost: the session begins stopped and is recorded as interrupted.
+/// What the countdown adds later (its terminal, its database) is attached once it has them.
+/// Once stopped, the signals are ignored.
 package final class SignalRouter: @unchecked Sendable {
+    private struct Attached {
+        var onContinue: @Sendable () -> Void = {}
+        var onRequest: @Sendable () -> SessionCommand? = { nil }
+    }
+
     private let pipe = SignalPipe()
+    private let attached = Mutex(Attached())
+    /// Where the commands go, from the moment `start` returns.
+    package let mailbox = Mailbox<SessionCommand>()
 
     package init() {}
 
-    package func start(mailbox: Mailbox<SessionCommand>, onContinue: @escaping @Sendable () -> Void = {},
-                       onRequest: @escaping @Sendable () -> SessionCommand?) {
-        pipe.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGUSR1, SIGTSTP, SIGCONT]) { signo in
-            if let command = SignalRouter.command(for: signo, onContinue: onContinue, onRequest: onRequest) {
-                mailbox.post(command)
+    package func start() {
+        pipe.start([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGUSR1, SIGTSTP, SIGCONT]) { [self] signo in
+            let handlers = attached.withLock { $0 }
+            if let command = SignalRouter.command(for: signo, onContinue: handlers.onContinue, onRequest: handlers.onRequest) {
+                self.mailbox.post(command)
             }
         }
+    }
+
+    /// What SIGCONT and SIGUSR1 do once the countdown has a terminal and a database; before,
+    /// SIGCONT only redraws and SIGUSR1 reads nothing (no other `focus` knows this process yet).
+    package func attach(onContinue: @escaping @Sendable () -> Void, onRequest: @escaping @Sendable () -> SessionCommand?) {
+        attached.withLock { $0 = Attached(onContinue: onContinue, onRequest: onRequest) }
     }
 
     private static func command(for signo: Int32, onContinue: @Sendable () -> Void,
@@ -43,6 +60,7 @@ package final class SignalRouter: @unchecked Sendable {
         }
     }
 
+    /// Ignores the signals from now on (again is harmless).
     package func stop() {
         pipe.stop()
     }
@@ -54,6 +72,8 @@ package final class KeyReader: @unchecked Sendable {
     private let queue = DispatchQueue(label: "focus.keys")
     private let lock = Mutex(())
     private let fd: Int32
+    /// Set by `finish`: a late `start` (a SIGCONT at the end of a run) listens no more.
+    private var finished = false
 
     /// `fd`: the terminal to read (standard input when not given).
     package init(fd: Int32 = STDIN_FILENO) {
@@ -66,7 +86,7 @@ package final class KeyReader: @unchecked Sendable {
     }
 
     private func listen(_ mailbox: Mailbox<SessionCommand>) {
-        guard source == nil, fd >= 0, isatty(fd) == 1 else { return }
+        guard source == nil, !finished, fd >= 0, isatty(fd) == 1 else { return }
         let fd = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in
@@ -89,6 +109,15 @@ package final class KeyReader: @unchecked Sendable {
         lock.withLock { _ in
             source?.cancel()
             source = nil
+        }
+    }
+
+    /// Stops listening for good: `start` does nothing from now on.
+    package func finish() {
+        lock.withLock { _ in
+            source?.cancel()
+            source = nil
+            finished = true
         }
     }
 

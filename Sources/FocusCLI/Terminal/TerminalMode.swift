@@ -30,9 +30,15 @@ package final class ControllingTerminal: Sendable {
 
 /// The terminal's settings, switched to cbreak (keys arrive one by one, no echo; Ctrl-C still
 /// raises SIGINT) and put back exactly as they were on every way out.
+///
+/// `enter` may come from another thread than `restore` (a SIGCONT, read on the signal pipe's
+/// thread, puts the mode back after Ctrl-Z and `fg`): once `finish` has restored the terminal
+/// for the last time, a late `enter` does nothing, so no order of a signal and the end of a
+/// run leaves the terminal in cbreak mode after the process is gone.
 package final class TerminalMode: @unchecked Sendable {
     private var original = termios()
     private var active = false
+    private var finished = false
     private let lock = Mutex(())
     private let fd: Int32
     private let hidesCursor: Bool
@@ -47,7 +53,7 @@ package final class TerminalMode: @unchecked Sendable {
     /// Enters cbreak mode and hides the cursor. Does nothing when `fd` is not a terminal.
     package func enter() {
         lock.withLock { _ in
-            guard !active, fd >= 0, isatty(fd) == 1, tcgetattr(fd, &original) == 0 else { return }
+            guard !active, !finished, fd >= 0, isatty(fd) == 1, tcgetattr(fd, &original) == 0 else { return }
             var raw = original
             raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
             withUnsafeMutableBytes(of: &raw.c_cc) { cc in
@@ -63,13 +69,24 @@ package final class TerminalMode: @unchecked Sendable {
 
     /// Restores the saved settings and shows the cursor again. Safe to call more than once.
     package func restore() {
+        lock.withLock { _ in restoreLocked() }
+    }
+
+    /// Restores the settings for the last time, in the same step: `enter` does nothing from now on.
+    package func finish() {
         lock.withLock { _ in
-            guard active else { return }
-            var saved = original
-            _ = tcsetattr(fd, TCSAFLUSH, &saved)
-            if hidesCursor { StandardConsole.write("\u{1B}[?25h", to: STDOUT_FILENO) }
-            active = false
+            restoreLocked()
+            finished = true
         }
+    }
+
+    private func restoreLocked() {
+        guard active else { return }
+        var saved = original
+        // Tried again when a signal interrupts the wait for output to drain (tcsetattr(3)).
+        while tcsetattr(fd, TCSAFLUSH, &saved) != 0, errno == EINTR {}
+        if hidesCursor { StandardConsole.write("\u{1B}[?25h", to: STDOUT_FILENO) }
+        active = false
     }
 
     /// Whether this process is in the terminal's foreground process group (a job continued with

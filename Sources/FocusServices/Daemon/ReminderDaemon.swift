@@ -9,7 +9,9 @@ import Glibc
 
 /// The loop of `focus daemon`: look at the plan, post the reminders due now (each once),
 /// settle blocks that ended, then sleep until the next due instant, waking at least every
-/// `checkInterval` to notice plan changes other `focus` commands made, and at once for a signal.
+/// `checkInterval` to notice plan changes other `focus` commands made (or a database file
+/// renamed over the one it watches), and at once for a signal. What to do at each wake is
+/// decided by `DaemonPlan`, a pure value; this loop performs it.
 package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var clock: C
     package var now: @Sendable () -> Date
@@ -27,6 +29,14 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     package var settle: @Sendable (FocusConfig, AppDatabase) -> Void
     /// A cheap fingerprint of the database files; nil means "unknown, read again".
     package var fingerprint: @Sendable () -> DatabaseFingerprint?
+    /// The file at the database's path now (`FileIdentity.of`); nil when none is there.
+    package var identity: @Sendable () -> FileIdentity? = { nil }
+    /// The file `database` was opened from, as seen just before it was opened (a file renamed
+    /// over it in between is then noticed at the first wake, never missed).
+    package var openedIdentity: FileIdentity?
+    /// Opens the database at its path afresh (it was renamed over); called once the open one
+    /// was let go, so that the old file's write-ahead log is closed before the new one is read.
+    package var reopen: (@Sendable () throws(FocusError) -> AppDatabase)?
     /// Diagnostics (standard error, the journal under systemd).
     package var log: @Sendable (String) -> Void
     /// The person's hook scripts: `block-starts` runs as a block's start reminder is posted.
@@ -70,50 +80,42 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         self.log = log
     }
 
-    /// What the loop remembers from one wake to the next.
+    /// What the loop holds besides its plan: the network job running beside it.
     private struct LoopState {
-        var lastFingerprint: DatabaseFingerprint?
-        var nextWake: Date?
-        var mustRead = true
-        var settled = Set<Int64>()
-        var lastWall: Date
-        var lastMono: C.Instant
-        var summarySentFor: LocalDate?
-        /// The local day the daemon last re-planned for a new period of recurring work: once a
-        /// day at most, so an instance that cannot be made never keeps it re-planning.
-        var periodsPlannedFor: LocalDate?
-        var jobs: DaemonJobs
-        /// The network job running beside the loop (`jobs.running` says which).
+        var plan: DaemonPlan<DatabaseFingerprint>
+        /// The network job running beside the loop (`plan.jobs.running` says which).
         var background: (task: Task<Void, Never>, done: BackgroundJob)?
+        let origin: C.Instant
+
+        func monotonic(_ clock: C) -> Double { ReminderDaemon.seconds(origin.duration(to: clock.now)) }
     }
 
-    /// Runs until a stop event: each wake looks at the clocks and the database, reads the plan
-    /// when it may have changed, posts what is due, starts the network job that is due, and
-    /// sleeps until the next due instant.
+    /// Runs until a stop event: each wake observes the clocks and the database, and performs
+    /// what the plan (`DaemonPlan`) says: reopen a database renamed over, read the plan, post
+    /// what is due, start the network job that is due, sleep until the next due instant.
     package mutating func run() async {
         let start = now()
-        var state = LoopState(
-            lastWall: start, lastMono: clock.now, summarySentFor: try? database.lastSummaryDay(),
-            jobs: DaemonJobs(now: start, canRefresh: refreshCalendars != nil, canSync: syncData != nil,
-                             canPublish: publishPlan != nil, refreshSeconds: config.calendarRefreshSeconds,
-                             syncIntervalSeconds: config.syncIntervalSeconds, syncDelaySeconds: ReminderDaemon.seconds(syncDelay)))
+        let jobs = DaemonJobs(now: start, canRefresh: refreshCalendars != nil, canSync: syncData != nil,
+                              canPublish: publishPlan != nil, refreshSeconds: config.calendarRefreshSeconds,
+                              syncIntervalSeconds: config.syncIntervalSeconds, syncDelaySeconds: ReminderDaemon.seconds(syncDelay))
+        var plan = DaemonPlan<DatabaseFingerprint>(wall: start, monotonic: 0, identity: openedIdentity,
+                                                   summarySentFor: try? database.lastSummaryDay(), jobs: jobs)
+        plan.jumpThresholdSeconds = jumpThresholdSeconds
+        var state = LoopState(plan: plan, origin: clock.now)
         while true {
             let wall = now()
-            observe(&state, at: wall)
-            if state.mustRead, await readPlan(&state, at: wall) {
+            let step = state.plan.observe(.init(wall: wall, monotonic: state.monotonic(clock), fingerprint: fingerprint(), identity: identity()))
+            perform(step, &state, at: wall)
+            if step.read, await readPlan(&state, at: wall) {
                 continue  // blocks were settled: the plan is read again at once
             }
-            let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: state.summarySentFor, now: wall, calendar: calendar)
+            let summary = DaySummarySchedule.decide(at: config.summaryTime, lastSent: state.plan.summarySentFor, now: wall, calendar: calendar)
             if let day = summary.due {
-                state.summarySentFor = day
+                state.plan.summarySentFor = day
                 await sendSummary(day, notifier: makeNotifier(config), at: wall)
             }
             runJobs(&state, at: wall)
-            var delay = checkInterval
-            if let w = ([state.nextWake, summary.next].compactMap { $0 } + state.jobs.wakes).min() {
-                let untilDue = max(0, w.timeIntervalSince(now()))
-                delay = min(delay, .milliseconds(Int64((untilDue * 1000).rounded(.up))))
-            }
+            let delay = state.plan.delay(check: checkInterval, others: [summary.next].compactMap { $0 } + state.plan.jobs.wakes, now: now())
             switch await wait(delay) {
             case .stop?:
                 state.background?.task.cancel()
@@ -126,28 +128,31 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         }
     }
 
-    /// A wall clock that jumped against the monotonic one, a database another process changed,
-    /// or a due wake: the plan must be read again. A local change also schedules a sync.
-    private func observe(_ state: inout LoopState, at wall: Date) {
-        let mono = clock.now
-        let drift = wall.timeIntervalSince(state.lastWall) - ReminderDaemon.seconds(state.lastMono.duration(to: mono))
-        if abs(drift) > jumpThresholdSeconds {
-            log("the wall clock moved \(Int(drift.rounded())) s against the monotonic clock (suspend or clock change); looking again")
-            state.mustRead = true
+    /// What the plan said besides reading: a line for a clock that jumped, the database opened
+    /// afresh, a sync scheduled after a local change.
+    private mutating func perform(_ step: DaemonPlan<DatabaseFingerprint>.Step, _ state: inout LoopState, at wall: Date) {
+        if let moved = step.clockMovedSeconds {
+            log("the wall clock moved \(moved) s against the monotonic clock (suspend or clock change); looking again")
         }
-        state.lastWall = wall
-        state.lastMono = mono
-        let current = fingerprint()
-        let databaseChanged = current == nil || current != state.lastFingerprint
-        if databaseChanged { state.mustRead = true }
-        if databaseChanged, state.jobs.watchesLocalChanges, let signature = syncSignature?() {
-            state.jobs.dataChanged(to: signature, at: wall)
+        if step.reopen, let reopen {
+            let seen = identity()
+            do {
+                // The old connection goes first: its write-ahead log has the name the new one's gets.
+                database = try AppDatabase.inMemory()
+                database = try reopen()
+                state.plan.opened(seen, summarySentFor: try? database.lastSummaryDay())
+                log("the database file was replaced; reading the new one")
+            } catch {
+                log("warning: the database file was replaced and could not be opened (\(error.description)). Trying again in a few seconds.")
+            }
         }
-        if let w = state.nextWake, w <= wall { state.mustRead = true }
+        if step.dataChanged, state.plan.jobs.watchesLocalChanges, let signature = syncSignature?() {
+            state.plan.jobs.dataChanged(to: signature, at: wall)
+        }
     }
 
-    /// Reads the plan, posts the reminders due now and notes the next wake; true when blocks
-    /// that ended were settled (the plan changed: it is read again at once).
+    /// Reads the plan, posts the reminders due now and tells the plan what came of it; true
+    /// when blocks that ended are to be settled (the plan changed: it is read again at once).
     private func readPlan(_ state: inout LoopState, at wall: Date) async -> Bool {
         do {
             // From a day back: planned blocks that ended since are settled.
@@ -159,30 +164,19 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
                 try database.recordSent(decision.due.map(\.reminder), at: wall)
                 await post(decision.due, blocks: read.blocks)
             }
-            state.nextWake = decision.nextWake
-            state.jobs.planRead(read.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
+            state.plan.jobs.planRead(read.blocks.flatMap { [$0.id, Int64($0.start.timeIntervalSince1970), Int64($0.end.timeIntervalSince1970)] }
                 + (publishPending?() == true ? [-Int64(wall.timeIntervalSince1970 / 60)] : []))
-            let ended = Set(decision.endedBlockIDs)
-            state.mustRead = false
             // A new period of recurring work needs its instance planned (README, "Planning").
             let today = calendar.day(of: wall)
-            var newPeriod = false
-            if state.periodsPlannedFor != today {
-                newPeriod = try database.instancesAreDue(now: wall, calendar: calendar)
-                if newPeriod { state.periodsPlannedFor = today }
-            }
-            if !ended.isSubset(of: state.settled) || newPeriod {
-                state.settled.formUnion(ended)
-                settle(config, database)
-                state.mustRead = true
-                state.lastFingerprint = nil
-                return true
-            }
-            state.lastFingerprint = fingerprint()
+            let newPeriod = state.plan.checksNewPeriod(today: today) ? try database.instancesAreDue(now: wall, calendar: calendar) : false
+            let settles = state.plan.planRead(nextWake: decision.nextWake, endedBlockIDs: decision.endedBlockIDs, newPeriod: newPeriod,
+                                              today: today, fingerprint: fingerprint())
+            if settles { settle(config, database) }
+            return settles
         } catch {
             // A locked or unreadable database is tried again at the next wake, never fatal.
             log("warning: \(error.description) Trying again in a few seconds.")
-            state.mustRead = true
+            state.plan.readFailed()
         }
         return false
     }
@@ -205,15 +199,15 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
     /// the database files, which the fingerprint sees) and starts the one due, if any.
     private mutating func runJobs(_ state: inout LoopState, at wall: Date) {
         if let job = state.background, job.done.isDone {
-            if state.jobs.running == .sync {
-                state.lastFingerprint = nil
+            if state.plan.jobs.running == .sync {
+                state.plan.syncFinished()
                 // Settings from the other machines may have changed the config file.
                 if let reloaded = try? reloadConfig() { config = reloaded }
             }
-            state.jobs.finished(at: now())
+            state.plan.jobs.finished(at: now())
             state.background = nil
         }
-        guard let kind = state.jobs.next(at: wall) else { return }
+        guard let kind = state.plan.jobs.next(at: wall) else { return }
         let config = self.config
         let done = BackgroundJob()
         let work: (@Sendable (FocusConfig) async -> Void)?
@@ -222,7 +216,7 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         case .publish: work = publishPlan
         case .sync:
             work = syncData
-            state.jobs.syncStarted(signature: syncSignature?())
+            state.plan.jobs.syncStarted(signature: syncSignature?())
         }
         guard let work else { return }
         state.background = (Task { await work(config); done.finish() }, done)
@@ -233,11 +227,11 @@ package struct ReminderDaemon<C: Clock>: Sendable where C.Duration == Duration {
         do {
             config = try reloadConfig()
             log("config reloaded")
-            state.jobs.reloaded(refreshSeconds: config.calendarRefreshSeconds, syncIntervalSeconds: config.syncIntervalSeconds, at: now())
+            state.plan.jobs.reloaded(refreshSeconds: config.calendarRefreshSeconds, syncIntervalSeconds: config.syncIntervalSeconds, at: now())
         } catch {
             log("warning: the config was not reloaded (\(error.description)); keeping the old one")
         }
-        state.mustRead = true
+        state.plan.reloaded()
     }
 
     /// Posts the end-of-day summary of `day`, once (remembered in the database first).
@@ -288,6 +282,15 @@ package final class BackgroundJob: Sendable {
     package init() {}
     package var isDone: Bool { state.withLock { $0 } }
     package func finish() { state.withLock { $0 = true } }
+}
+
+extension FileIdentity {
+    /// The file at `path` (stat(2) follows a symbolic link), or nil when there is none.
+    package static func of(path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
 }
 
 /// Size and modification time of the database and its write-ahead log: any commit by any
