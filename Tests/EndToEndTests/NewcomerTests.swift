@@ -479,3 +479,39 @@ struct SecondMachineConnectTests {
         #expect(!join.err.contains("no longer counts"), "\(join.err)")
     }
 }
+
+/// `make start` stopped with Ctrl-C (issue 38): the session ends as with `q`, the PATH hint
+/// still follows (the recipe's INT trap), and make exits 130, as any interrupted make does.
+@Suite(.serialized, .enabled(if: Terminal.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "tmux or make is not installed"))
+struct MakeStartInterruptedTests {
+    /// The recipe of `make start` as it is, on the binary under test (`RELEASE_BIN`); `-o build`
+    /// takes the build as done, so no release build is started (CI's release pass tests the
+    /// release binary this way, a debug pass its own).
+    @Test func ctrlCInMakeStartStillEndsWithThePathHint() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        let repository = NewcomerTests.repository.path
+        // The test's shell outlives Ctrl-C as an interactive one does (a plain `sh -c` would die
+        // with make and never say how make ended); the trap's handler is not inherited at exec.
+        try await t.start("trap : INT; cd '\(repository)' && make -s -o build start RELEASE_BIN='\(Sandbox.binary)' TASK='Getting started/Try focus' DURATION=25m; echo MAKE_EXIT=$?")
+        try await t.waitFor("work started · Getting started/Try focus", seconds: 30)
+        try await PipedCountdownTests().waitForKeyMode(t)
+        try await t.keys("C-c")
+        // Stopped as by `q`: the countdown may ask why (Enter skips), then make ends.
+        let asked = await eventually(seconds: 30) {
+            let shown = Terminal.plain(t.transcript)
+            return shown.contains("MAKE_EXIT=") || shown.contains("Why did you stop?")
+        }
+        #expect(asked, "\(Terminal.plain(t.transcript))")
+        if !Terminal.plain(t.transcript).contains("MAKE_EXIT=") { try await t.keys("Enter") }
+        try await t.waitUntilShown("MAKE_EXIT=130", seconds: 30)
+        let shown = Terminal.plain(t.transcript)
+        // Whether or not this machine has focus on its PATH, the hint says which.
+        let hint = try #require(shown.range(of: "on your PATH"), "no PATH hint after Ctrl-C:\n\(shown)")
+        #expect(hint.lowerBound < (shown.range(of: "MAKE_EXIT=130")?.lowerBound ?? shown.startIndex), "\(shown)")
+        let logs = try await s.logs()
+        #expect(logs.count == 1, "\(logs)")
+        #expect(logs.first?["status"] as? String == "interrupted", "\(logs)")
+    }
+}
