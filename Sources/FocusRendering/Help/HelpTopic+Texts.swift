@@ -1268,10 +1268,10 @@ measurable time: the clock is read once every 1,024 sessions.
   continue` with no history, `focus start` with nothing planned) leaves no
   database behind either: the file and the folders it made are removed when
   nothing was recorded in them, by it or by another command meanwhile.
-- Every example in `focus help` and `man focus` runs as printed when pasted
-  into a shell (paths with spaces are quoted; a test runs each one against the
-  sample data), and a command an error message suggests quotes the names in
-  it.
+- Every example in a command's help (`focus help COMMAND`) and in its part of
+  `man focus` runs as printed when pasted into a shell (paths with spaces are
+  quoted; a test runs each one against the sample data), and a command an
+  error message suggests quotes the names in it.
 - The log holds time already spent: nothing ending after now is recorded
   unless you say `--allow-future`, so today's totals count only what happened.
   A forgotten timer (a session of more than a day, up to 31 days) is kept as
