@@ -10,15 +10,18 @@ enum HelpTopicRouting {
     enum Answer: Equatable {
         case topic(String)
         case unknown(String)
+        /// `help sessions more`: a topic with words after it.
+        case extra(topic: String, word: String)
     }
 
     /// `help NAME` where NAME is no command: its topic, or unknown. Anything else is the
     /// parser's (`help task add`, `help start`).
     static func answer(_ arguments: [String]) -> Answer? {
-        guard arguments.count == 2, arguments[0] == "help" else { return nil }
+        guard arguments.count >= 2, arguments[0] == "help" else { return nil }
         let name = arguments[1]
         guard !name.hasPrefix("-"), !commandNames.contains(name) else { return nil }
-        return HelpTopic.named(name) != nil ? .topic(name) : .unknown(name)
+        guard HelpTopic.named(name) != nil else { return .unknown(name) }
+        return arguments.count == 2 ? .topic(name) : .extra(topic: name, word: arguments[2])
     }
 
     /// Shows the topic or reports the unknown name; nil when the command line is not for a topic.
@@ -32,6 +35,10 @@ enum HelpTopicRouting {
             return 0
         case let .unknown(name):
             console.error("\(unknownSentence(name))")
+            return 64
+        case let .extra(topic, word):
+            let shown = DisplayText(word).string
+            console.error("`focus help` shows one topic; '\(shown)' after '\(topic)' is one word too many. `focus help \(topic.lowercased())` shows it.")
             return 64
         }
     }

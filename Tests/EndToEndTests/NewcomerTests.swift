@@ -494,7 +494,8 @@ struct MakeStartInterruptedTests {
         let repository = NewcomerTests.repository.path
         // The test's shell outlives Ctrl-C as an interactive one does (a plain `sh -c` would die
         // with make and never say how make ended); the trap's handler is not inherited at exec.
-        try await t.start("trap : INT; cd '\(repository)' && make -s -o build start RELEASE_BIN='\(Sandbox.binary)' TASK='Getting started/Try focus' DURATION=25m; echo MAKE_EXIT=$?")
+        // Under `make test` the outer make's flags stay out of this one.
+        try await t.start("trap : INT; unset MAKEFLAGS MAKELEVEL MFLAGS; cd '\(repository)' && make -s -o build start RELEASE_BIN='\(Sandbox.binary)' TASK='Getting started/Try focus' DURATION=25m; echo MAKE_EXIT=$?")
         try await t.waitFor("work started · Getting started/Try focus", seconds: 30)
         try await PipedCountdownTests().waitForKeyMode(t)
         try await t.keys("C-c")

@@ -74,6 +74,18 @@ import Testing
         #expect(r.err == "focus: error: unknown help topic or command '\(name)'.\(suggestion) `focus help` lists the commands and the topics.\n")
     }
 
+    /// Words after a topic are refused, not ignored (the parser printed the whole help, exit 0).
+    @Test func wordsAfterATopicAreRefused() async throws {
+        let world = try TestWorld(now: "2026-11-23T08:00:00Z")
+        let r = await world.output("help", "sessions", "open")
+        #expect(r.code == 64)
+        #expect(r.out.isEmpty)
+        #expect(r.err == "focus: error: `focus help` shows one topic; 'open' after 'sessions' is one word too many. `focus help sessions` shows it.\n")
+        let unknown = await world.output("help", "sesions", "open")
+        #expect(unknown.code == 64)
+        #expect(unknown.err.hasPrefix("focus: error: unknown help topic or command 'sesions'. Did you mean `focus help sessions`?"), "\(unknown.err)")
+    }
+
     /// The manual holds every topic as a section of its own, from the same text.
     @Test func theManualHasEveryTopicAsASection() throws {
         for topic in HelpTopic.all {
