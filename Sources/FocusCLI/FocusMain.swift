@@ -66,6 +66,7 @@ package enum FocusMain {
         arguments: [String], console: any Console,
         makeEnvironment: (GlobalOptions) throws(FocusError) -> FocusEnvironment
     ) async -> Int32 {
+        if arguments.first == "help", let code = HelpTopicRouting.run(arguments, console: console) { return code }
         let parsed: any ParsableCommand
         do {
             parsed = try RootCommand.parsingWithoutCompletionProbe(hoistingGlobalOptions(arguments))
@@ -180,8 +181,9 @@ package enum FocusMain {
                 let shell = a.hasPrefix("--generate-completion-script=") ? String(a.dropFirst(29)) : (i + 1 < arguments.count ? arguments[i + 1] : "")
                 message = CompletionScripts.patched(message, shell: shell)
             }
+            if wrap { message = wrapped(message, width: width) + "\n" + HelpTopicRouting.appendix(forHelp: arguments) } else { message += "\n" }
             // The program's own text: help, version, completion scripts.
-            console.show(DisplayText(trusted: (wrap ? wrapped(message, width: width) : message) + "\n"))
+            console.show(DisplayText(trusted: message))
             return 0
         }
         let message = oneLine(RootCommand.message(for: error))

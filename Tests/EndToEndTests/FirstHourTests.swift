@@ -120,11 +120,16 @@ import Glibc
             }
         }
 
-        // The manual is written from the same help: its examples are the same ones.
+        // The manual is written from the same help: its examples are the same ones (the `focus
+        // help` topics' sections aside: reference prose, checked by NewcomerTests).
         let man = try await s.run("generate-man")
         #expect(man.code == 0)
+        let commandSections = man.out.components(separatedBy: "\n.SH ").filter { section in
+            !(section.split(separator: "\n").dropFirst().first?.hasPrefix("The text of \\fBfocus help ") ?? false)
+        }
+        #expect(commandSections.count < man.out.components(separatedBy: "\n.SH ").count, "no topic sections in the manual")
         var manExamples: [String] = []
-        for line in Self.manText(man.out).split(separator: "\n") { manExamples += Self.examples(in: String(line)) }
+        for line in Self.manText(commandSections.joined(separator: "\n.SH ")).split(separator: "\n") { manExamples += Self.examples(in: String(line)) }
         #expect(Set(manExamples) == Set(examples), "man page: \(Set(manExamples).symmetricDifference(examples))")
 
         for example in Set(examples).sorted() {

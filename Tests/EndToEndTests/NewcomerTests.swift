@@ -29,7 +29,7 @@ import Glibc
         let help = try #require(outputs[80])
         #expect(outputs[120] == help, "at 120 columns:\n\(outputs[120] ?? "")")
         #expect(outputs[200] == help, "at 200 columns:\n\(outputs[200] ?? "")")
-        let listings = ["OPTIONS:", "ARGUMENTS:", "SUBCOMMANDS:"]
+        let listings = ["OPTIONS:", "ARGUMENTS:", "SUBCOMMANDS:", "TOPICS:", "SEE ALSO:"]
         var section = ""
         for line in help.split(separator: "\n", omittingEmptySubsequences: true) {
             #expect(line.count <= 80, "over 80 columns: \(line)")
@@ -119,6 +119,86 @@ import Glibc
             }
         }
         #expect(checked > 60, "read \(checked) options")
+    }
+
+    /// Every option a `focus help` topic names in an example (`` `focus task list --search` ``, an
+    /// example line `focus sync setup Focus --quiet`) exists on the command it names: the topics
+    /// hold the README's former reference text, which must not drift from the commands either.
+    @Test func everyOptionAHelpTopicNamesExistsOnItsCommand() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let dump = try await s.run("--experimental-dump-help")
+        let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])?["command"] as? [String: Any])
+        func subcommands(_ c: [String: Any]) -> [[String: Any]] { c["subcommands"] as? [[String: Any]] ?? [] }
+        func options(_ c: [String: Any]) -> Set<String> {
+            var names = Set((c["arguments"] as? [[String: Any]] ?? []).flatMap { a in
+                (a["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
+            })
+            if let d = c["defaultSubcommand"] as? String, let sub = subcommands(c).first(where: { $0["commandName"] as? String == d }) {
+                names.formUnion(options(sub))
+            }
+            return names.union(["db", "tz", "help", "version"])
+        }
+        var checked = 0
+        for topic in try await Self.helpTopics(s) {
+            let page = try await s.run("help", topic)
+            #expect(page.code == 0, "\(topic): \(page.err)")
+            // Prose spans joined across line breaks, and example lines whole.
+            let prose = page.out.replacingOccurrences(of: "\n", with: " ")
+            var uses = prose.matches(of: /`(focus [^`]*)`/).map { String($0.output.1) }
+            uses += page.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("focus ") }
+                .map { $0.components(separatedBy: "  #").first ?? $0 }
+            for use in uses {
+                for part in use.components(separatedBy: CharacterSet(charactersIn: "|;&")) {
+                    let words = part.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
+                    guard words.first == "focus" else { continue }
+                    var command = root
+                    var path = ["focus"]
+                    for word in words.dropFirst() {
+                        guard let next = subcommands(command).first(where: { $0["commandName"] as? String == word }) else { break }
+                        command = next
+                        path.append(word)
+                    }
+                    for option in part.matches(of: /(?:^|[\s\[(])--([a-z][a-z0-9-]*)/).map({ String($0.output.1) }) {
+                        #expect(options(command).contains(option), "focus help \(topic): `\(path.joined(separator: " "))` has no --\(option) (\(part))")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 30, "read \(checked) options")
+    }
+
+    /// The topics `focus help` lists, by name.
+    static func helpTopics(_ s: Sandbox) async throws -> [String] {
+        let help = try await s.run("help")
+        let list = try #require(help.out.components(separatedBy: "TOPICS:").dropFirst().first)
+        return list.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("  See ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    /// Every `focus help NAME` the README points to prints a topic (or a command's help), and
+    /// every topic is reachable from `focus help`; each workflow section ends with one.
+    @Test func everyHelpTopicTheReadmePointsToExistsAndIsListed() async throws {
+        let s = try Sandbox()
+        defer { s.remove() }
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let listed = Set(try await Self.helpTopics(s))
+        #expect(listed.count >= 15, "\(listed)")
+        let pointed = Set(readme.matches(of: /focus help ([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+        #expect(pointed.count >= 15, "\(pointed.sorted())")
+        for name in pointed.sorted() {
+            let r = try await s.run("help", name)
+            #expect(r.code == 0, "README points to `focus help \(name)`: \(r.err)")
+            #expect(listed.contains(name) || !r.out.contains("TOPICS:") && r.out.contains("USAGE: focus \(name)"),
+                    "`focus help \(name)` is neither a listed topic nor a command")
+        }
+        #expect(listed.isSubset(of: pointed), "topics the README never points to: \(listed.subtracting(pointed).sorted())")
+        // Each section under "Workflows" ends with the pointer to its topic.
+        let workflows = try #require(readme.components(separatedBy: "\n## Workflows\n").dropFirst().first?.components(separatedBy: "\n## ").first)
+        for section in workflows.components(separatedBy: "\n### ").dropFirst() {
+            let last = section.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last.map(String.init) ?? ""
+            #expect(last.contains("`focus help ") && last.contains("`man focus`"), "README, \(section.prefix(40)): ends with \(last)")
+        }
     }
 
     // MARK: The README tour
@@ -397,5 +477,42 @@ struct SecondMachineConnectTests {
         let join = try await desktop.run(["sync", "setup", "Focus"], env: Self.env)
         #expect(join.code == 0, "\(join.err)")
         #expect(!join.err.contains("no longer counts"), "\(join.err)")
+    }
+}
+
+/// `make start` stopped with Ctrl-C (issue 38): the session ends as with `q`, the PATH hint
+/// still follows (the recipe's INT trap), and make exits 130, as any interrupted make does.
+@Suite(.serialized, .enabled(if: Terminal.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "tmux or make is not installed"))
+struct MakeStartInterruptedTests {
+    /// The recipe of `make start` as it is, on the binary under test (`RELEASE_BIN`); `-o build`
+    /// takes the build as done, so no release build is started (CI's release pass tests the
+    /// release binary this way, a debug pass its own).
+    @Test func ctrlCInMakeStartStillEndsWithThePathHint() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        let repository = NewcomerTests.repository.path
+        // The test's shell outlives Ctrl-C as an interactive one does (a plain `sh -c` would die
+        // with make and never say how make ended); the trap's handler is not inherited at exec.
+        // Under `make test` the outer make's flags stay out of this one.
+        try await t.start("trap : INT; unset MAKEFLAGS MAKELEVEL MFLAGS; cd '\(repository)' && make -s -o build start RELEASE_BIN='\(Sandbox.binary)' TASK='Getting started/Try focus' DURATION=25m; echo MAKE_EXIT=$?")
+        try await t.waitFor("work started · Getting started/Try focus", seconds: 30)
+        try await PipedCountdownTests().waitForKeyMode(t)
+        try await t.keys("C-c")
+        // Stopped as by `q`: the countdown may ask why (Enter skips), then make ends.
+        let asked = await eventually(seconds: 30) {
+            let shown = Terminal.plain(t.transcript)
+            return shown.contains("MAKE_EXIT=") || shown.contains("Why did you stop?")
+        }
+        #expect(asked, "\(Terminal.plain(t.transcript))")
+        if !Terminal.plain(t.transcript).contains("MAKE_EXIT=") { try await t.keys("Enter") }
+        try await t.waitUntilShown("MAKE_EXIT=130", seconds: 30)
+        let shown = Terminal.plain(t.transcript)
+        // Whether or not this machine has focus on its PATH, the hint says which.
+        let hint = try #require(shown.range(of: "on your PATH"), "no PATH hint after Ctrl-C:\n\(shown)")
+        #expect(hint.lowerBound < (shown.range(of: "MAKE_EXIT=130")?.lowerBound ?? shown.startIndex), "\(shown)")
+        let logs = try await s.logs()
+        #expect(logs.count == 1, "\(logs)")
+        #expect(logs.first?["status"] as? String == "interrupted", "\(logs)")
     }
 }

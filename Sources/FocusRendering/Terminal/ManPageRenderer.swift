@@ -66,6 +66,7 @@ package enum ManPageRenderer {
             guard seen.insert(arg.preferredName?.name ?? "").inserted else { continue }
             option(arg, into: &out)
         }
+        for topic in HelpTopic.all { out += section(topic) }
         out += fixedSections
         return out.joined(separator: "\n") + "\n"
     }
@@ -90,6 +91,59 @@ package enum ManPageRenderer {
         }
         for a in args { option(a, into: &out) }
         for sub in subs { command(sub, path: full, into: &out) }
+    }
+
+    /// A `focus help` topic as a section of its own, from the same text: paragraphs filled,
+    /// `- ` lists as bullets, examples unfilled and indented, underlined lines as sub-headings.
+    package static func section(_ topic: HelpTopic) -> [String] {
+        var out = [".SH \"" + escape(topic.title.uppercased()).replacing("\"", with: "\\(dq") + "\""]
+        out.append("The text of \\fBfocus help " + escape(topic.name) + "\\fR.")
+        for block in topic.text.components(separatedBy: "\n\n") {
+            let lines = block.split(separator: "\n").map(String.init)
+            guard let first = lines.first else { continue }
+            if lines.count == 2, lines[1].allSatisfy({ $0 == "-" }) {
+                out.append(".SS \"" + escape(first).replacing("\"", with: "\\(dq") + "\"")
+            } else if lines.allSatisfy({ $0.hasPrefix("  ") }) {
+                out += [".PP", ".RS 2", ".nf"]
+                out += lines.map { line in
+                    let e = escape(String(line.dropFirst(2)))
+                    return e.hasPrefix(".") || e.hasPrefix("'") ? "\\&" + e : e
+                }
+                out += [".fi", ".RE"]
+            } else if first.hasPrefix("- ") || first.hasPrefix("  - ") {
+                var items: [(depth: Int, text: String)] = []
+                for line in lines {
+                    let trimmed = line.trimmingSpaces()
+                    if trimmed.hasPrefix("- ") {
+                        items.append((line.prefix { $0 == " " }.count / 2, String(trimmed.dropFirst(2))))
+                    } else if !items.isEmpty {
+                        items[items.count - 1].text += " " + trimmed
+                    }
+                }
+                for item in items {
+                    out.append(item.depth > 0 ? ".IP \\(bu \(2 + 2 * item.depth)" : ".IP \\(bu 2")
+                    out.append(proseLine(item.text))
+                }
+            } else {
+                out.append(".PP")
+                out.append(proseLine(lines.map { $0.trimmingSpaces() }.joined(separator: " ")))
+            }
+        }
+        return out
+    }
+
+    /// A topic's prose as one filled line: as `escapeLine`, but a `` `...` `` span over 24
+    /// characters may break at its spaces (kept whole, it overran the line: groff's
+    /// "can't break line").
+    static func proseLine(_ s: String) -> String {
+        var e = ""
+        let pieces = escape(s.trimmingSpaces()).split(separator: "`", omittingEmptySubsequences: false)
+        for (i, piece) in pieces.enumerated() {
+            if i > 0 { e += "`" }
+            let keepWhole = i % 2 == 1 && piece.count <= 24
+            e += keepWhole ? String(piece).replacing(" ", with: "\\ ") : String(piece)
+        }
+        return e.hasPrefix(".") || e.hasPrefix("'") ? "\\&" + e : e
     }
 
     /// `[\fB--due\fR \fIdatetime\fR]`, `\fIpath\fR`.
