@@ -21,7 +21,8 @@ Open sessions, and picking up where you left off
 
 `focus start PATH --open` counts up with no planned length, as Timewarrior and
 Watson do, until `focus stop` (or q or Ctrl-C in its terminal) ends it; space
-pauses it as it would a countdown. It is recorded with status `open`: neither
+pauses it as it would a countdown. Stopping is a stopwatch's normal end:
+nothing asks why (a countdown left early asks). It is recorded with status `open`: neither
 completed nor interrupted, so its time counts in every total (`stats`,
 `report`, `agenda`, `status {today}`) and it is left out of every completion
 count and rate. `focus log --json` and the interchange formats write
@@ -941,7 +942,11 @@ says what the time behind a locked screen is:
 - `ask` (the default): work is held from the moment the screen locks (a break
   runs on), and on return the countdown asks `Away 12m: keep, discard, or stop
   at 13:05? (k/d/s)` — `k` counts it as focus, `d` (or space) as a pause, `s`
-  records the session as interrupted at the moment the screen locked. With
+  records the session as interrupted at the moment the screen locked. While
+  the question waits, the key line under the countdown says what the keys
+  answer (`k keep · d discard · s stop at 13:05 · q stop now`). The time away
+  is counted up to your return: the seconds you take to answer count as
+  focus, whatever you answer. With
   nobody at a terminal to answer (output to a pipe with no controlling
   terminal, a background job), `ask` behaves as `discard`: time nobody vouched
   for is not focus.
@@ -972,8 +977,11 @@ symbolic link, `./`, `..`: the lock `focus.sqlite.daemon.lock` sits beside the
 database's real path, is never followed through a link, and is refused if it
 is not a pid file of yours; `focus restore` checks the same lock). A database
 file with a second name (a hard link) is refused by every command (exit 74):
-use one name, or a symbolic link. With `summary_time` set it also sends an
-end-of-day summary.
+use one name, or a symbolic link. A database file replaced under a running
+daemon (another file renamed over the name) is noticed at its next look, by
+device and inode: it lets the old file go and reads the new one (`daemon: the
+database file was replaced; reading the new one`). With `summary_time` set it
+also sends an end-of-day summary.
 
 Run it as a systemd user service:
 
@@ -1227,7 +1235,11 @@ measurable time: the clock is read once every 1,024 sessions.
 - A session that reached 0:00 is in the log before anything says "completed".
   Progress of a running session is saved every 5 seconds; if focus is killed
   (kill -9, power loss), the next `focus` command records it as interrupted
-  with the focus saved so far and tells you.
+  with the focus saved so far and tells you. SIGTERM, SIGHUP or SIGINT is
+  caught from the first thing `focus start` and `focus continue` do: one sent
+  before the countdown has claimed the session (while it waits for the
+  database, say) stops the session it begins, recorded as interrupted, the
+  terminal left as it was.
 - A running session is known by the lock its process holds on
   `focus.sqlite.session.lock` beside the database (fcntl(2); the kernel drops
   it when the process ends, even while it is still a zombie), never by a pid
@@ -1408,7 +1420,11 @@ notes, calendar summaries and locations, file names, values echoed in error
 messages) is shown by one rule: tabs and line breaks become a space, and every
 other control character (ESC, so no colour, cursor, OSC 52 clipboard or OSC 8
 link sequence; C1 controls; NUL, BEL, DEL) and every bidirectional override
-(U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) is shown as `�`. The HTML
+(U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C) is shown as `�`. So is
+every character that takes no room (U+200B–U+200D, U+2060, U+FEFF), so a
+name with one never looks like another name; a zero-width joiner inside an
+emoji (👩‍💻) is kept. Shell completion never offers a name holding one
+(address it by its `#ID`); JSON writes them as `\uXXXX`. The HTML
 report escapes its text too, notifications escape `<`, `&` and `>` for
 libnotify's markup, and JSON keeps text exact, escaping those characters as
 `\uXXXX`. Invalid UTF-8 is read as `�`. Terminal views cut free text (a
