@@ -42,7 +42,7 @@ let package = Package(
             name: "FocusCLI",
             dependencies: [
                 "FocusCore", "FocusRendering", "FocusStorage", "FocusSQLite", "FocusNotifications", "FocusCalendar", "FocusNetwork",
-                "FocusServices", "FocusText", "FocusTUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FocusServices", "FocusSystem", "FocusText", "FocusTUI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The full-screen view's pure parts (`focus ui`): frames, layouts, the key table, the reducer.
@@ -53,14 +53,15 @@ let package = Package(
         // (a `Prompter`, a `CredentialSource`: FocusCLI's terminal), never the command line.
         .target(
             name: "FocusServices",
-            dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
+            dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusSystem", "FocusText"]
         ),
         // The terminal, HTML, JSON and CSV views of the domain: renderers are pure builders over
         // Core's values (and the view values storage's queries return), the terminal views giving
         // DisplayText; the one styled-text type (StyledLine) and the one JSON writer (JSONBytes).
         .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusStorage", "FocusTime", "FocusText"]),
-        // The SQLite store: migrations, records, queries.
-        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
+        // The SQLite store: migrations, records, queries. FocusSystem makes the database's
+        // private directory and names the backup files.
+        .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite", "FocusSystem"]),
         // SQLite's C API (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // A small Swift layer over it: connections, statements, rows, transactions, migrations,
@@ -69,12 +70,18 @@ let package = Package(
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
         .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
         // The domain: model, engine, scheduling, stats, sync, ports, errors: decisions over values.
+        // It imports no Glibc: what touches the system is FocusSystem's, behind Core's ports.
         // Sync's calendar objects are written with FocusCalendar's writer (one implementation of
         // RFC 5545 folding and escaping); FocusCalendar knows nothing of Core.
         .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText", "FocusCalendar"]),
         // What FoundationEssentials leaves out of Foundation's text handling (trimming), text
         // measured in terminal columns, and text made safe for a terminal (DisplayText).
         .target(name: "FocusText"),
+        // The operating system (Glibc), in one small module: files named on the command line
+        // (`InputFile`, `OutputFile`), the private and user directories, sleeping, detached
+        // threads, the child process, errno's words; and the ports' default adapters that
+        // need them. Over FocusCore's ports and errors and FocusText's paths.
+        .target(name: "FocusSystem", dependencies: ["FocusCore", "FocusText"]),
         // The one time module: civil dates, the zone database (TZif files, POSIX TZ rules), the
         // rule for local times in a DST gap or overlap. No dependencies.
         .target(name: "FocusTime"),
@@ -85,16 +92,16 @@ let package = Package(
         // when a countdown starts watching the screen saver and the session lock.
         .systemLibrary(name: "CGio"),
         // Desktop notifications (libnotify), the terminal fallback, and the screen-saver watcher.
-        .target(name: "FocusNotifications", dependencies: ["FocusCore", "FocusText", "CLibNotify", "CGio"]),
+        .target(name: "FocusNotifications", dependencies: ["FocusCore", "FocusSystem", "FocusText", "CLibNotify", "CGio"]),
         // libcurl (Debian's libcurl4, from libcurl4-openssl-dev), loaded with dlopen on the first
         // calendar feed fetch, so that no other command loads it or its TLS library.
         .systemLibrary(name: "CLibCurl"),
         // The HTTP client behind FocusCore's HTTPClient port, over libcurl.
-        .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusText", "CLibCurl"]),
+        .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusSystem", "FocusText", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
         // Core's tests compile neither the CLI nor the SQLite layer.
-        .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore"]),
+        .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore", "FocusSystem"]),
         // The in-memory test world (database, environment) for storage and command tests.
         .target(name: "FocusTestSupport", dependencies: [
             "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusServices", "FocusCLI",
@@ -109,7 +116,7 @@ let package = Package(
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
-            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusTestSupport", "FocusTUI",
+            "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusSystem", "FocusTestSupport", "FocusTUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The services over fake ports (a scripted person, fixed password sources) and the

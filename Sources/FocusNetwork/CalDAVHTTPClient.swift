@@ -1,5 +1,6 @@
 // scripts/fuzz compiles this file into one module with FocusCore's sources.
 #if canImport(FocusCore)
+import FocusSystem
 import FocusText
 import FocusCore
 #endif

@@ -1,8 +1,6 @@
+import FocusCore
 import FoundationEssentials
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a path names, for the rules on files named on the command line (README, "Files named
 /// on the command line"): focus reads and replaces only regular files.
