@@ -1,8 +1,10 @@
 import FocusText
 import FoundationEssentials
 
-/// A JSON value that keeps object keys in the order they were written, so every `--json`
-/// output has the stable key order the contract documents.
+/// The one JSON value (RFC 8259): what every `--json` output writes and what focus reads whole
+/// (Timewarrior and Watson entries, `JSONLineDecoder.decodeValue`). Object keys stay in the
+/// order they were written, so every `--json` output has the stable key order the contract
+/// documents.
 package indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -23,6 +25,33 @@ package indirect enum JSON: Sendable, Equatable {
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
+        }
+    }
+
+    /// The member named `key` of an object (the first, when a file repeats it); nil otherwise.
+    package subscript(key: String) -> JSON? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    /// The value of `.int` or `.double` (a number read from a file is a `.double`).
+    package var number: Double? {
+        switch self {
+        case let .int(i): return Double(i)
+        case let .double(d): return d
+        default: return nil
+        }
+    }
+
+    /// What kind of value this is, for error messages ("a number").
+    package var kind: String {
+        switch self {
+        case .string: return "text"
+        case .int, .double: return "a number"
+        case .bool: return "true or false"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 
