@@ -114,6 +114,7 @@ let package = Package(
         .testTarget(name: "FocusRenderingTests", dependencies: ["FocusRendering", "FocusCore", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusTUITests", dependencies: ["FocusTUI", "FocusCore", "FocusRendering", "FocusStorage", "FocusText", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
+        .testTarget(name: "FocusSystemTests", dependencies: ["FocusSystem", "FocusCore"]),
         .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
             "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusSystem", "FocusTestSupport", "FocusTUI",
