@@ -37,7 +37,9 @@ let package = Package(
             name: "focus", dependencies: ["FocusCLI"], exclude: ["link-order.txt", "static-libstdc++"],
             linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
         ),
-        // Composition root, commands, rendering, terminal.
+        // The composition root (it builds the live clients), the commands (each parses, calls
+        // and renders), the terminal, the full-screen view's runner; the only module that
+        // imports ArgumentParser.
         .target(
             name: "FocusCLI",
             dependencies: [
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "FocusTUI", dependencies: ["FocusCore", "FocusRendering", "FocusStorage", "FocusTime", "FocusText"]),
         // What commands run that is not a command: the sync engine, the reminder daemon,
         // publishing, the re-plan (`Planning`), reading, fetching and refreshing calendars, CalDAV
-        // accounts, the files they write. Services take a `ServiceContext` or the ports they use
+        // accounts (files are written through FocusSystem's AtomicFileWriter). Services take a `ServiceContext` or the ports they use
         // (a `Prompter`, a `CredentialSource`: FocusCLI's terminal), never the command line.
         .target(
             name: "FocusServices",

@@ -1,4 +1,8 @@
+// scripts/fuzz compiles this file into one module with FocusCore's sources (the default
+// `writes` of the CalDAV client it fuzzes).
+#if canImport(FocusCore)
 import FocusCore
+#endif
 import Glibc
 
 /// Sleeps the calling thread (nanosleep(2), resumed after a signal): a `Retry-After` with
