@@ -13,10 +13,12 @@ let releaseLinkFlags = [
     "-L\(Context.packageDirectory)/Sources/focus/static-libstdc++",
 ]
 
-// `make test-unit` (FOCUS_UNIT_TESTS=1): the unit test targets alone, for the edit-test loop;
-// the command-line and end-to-end tests, most of a full test build's compile time, are left out.
+// `make test-unit` (FOCUS_UNIT_TESTS=1): the unit test targets alone, for the edit-test loop.
+// The command line (FocusCLI, ArgumentParser, the executable), its test world and the
+// command-line and end-to-end tests, most of a full test build's compile time, are left out:
+// no unit test target depends on them.
 let unitTestsOnly = Context.environment["FOCUS_UNIT_TESTS"] == "1"
-let wholeProgramTests: Set<String> = ["FocusCLITests", "EndToEndTests"]
+let wholeProgramTargets: Set<String> = ["focus", "FocusCLI", "FocusTestSupport", "FocusCLITests", "EndToEndTests"]
 
 let package = Package(
     name: "focus",
@@ -103,8 +105,9 @@ let package = Package(
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
         // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
         // Core's tests compile neither the CLI nor the SQLite layer.
-        .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore", "FocusSystem"]),
-        // The in-memory test world (database, environment) for storage and command tests.
+        .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore", "FocusSystem", "FocusTime"]),
+        // The in-memory test world (database, environment, commands run in-process) for the
+        // command tests; the unit tests use FocusCoreTestSupport alone.
         .target(name: "FocusTestSupport", dependencies: [
             "FocusCoreTestSupport", "FocusCore", "FocusStorage", "FocusServices", "FocusCLI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(name: "FocusTUITests", dependencies: ["FocusTUI", "FocusCore", "FocusRendering", "FocusStorage", "FocusText", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusSQLiteTests", dependencies: ["FocusSQLite"]),
         .testTarget(name: "FocusSystemTests", dependencies: ["FocusSystem", "FocusCore"]),
-        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusTestSupport"]),
+        .testTarget(name: "FocusStorageTests", dependencies: ["FocusStorage", "FocusRendering", "FocusSQLite", "FocusCoreTestSupport"]),
         .testTarget(name: "FocusCLITests", dependencies: [
             "FocusCLI", "FocusServices", "FocusStorage", "FocusSQLite", "FocusSystem", "FocusTestSupport", "FocusTUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -140,5 +143,6 @@ for target in package.targets where target.type != .system {
 }
 
 if unitTestsOnly {
-    package.targets.removeAll { $0.type == .test && wholeProgramTests.contains($0.name) }
+    package.products.removeAll()
+    package.targets.removeAll { wholeProgramTargets.contains($0.name) }
 }
