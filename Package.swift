@@ -103,7 +103,8 @@ let package = Package(
         // The HTTP client behind FocusCore's HTTPClient port, over libcurl.
         .target(name: "FocusNetwork", dependencies: ["FocusCore", "FocusSystem", "FocusText", "CLibCurl"]),
         // Fakes for tests of the domain: TestClock, recording console/notifier/hooks, seeded random
-        // numbers, a scripted HTTP client, and RadicaleServer (a real CalDAV server on loopback).
+        // numbers, a scripted HTTP client, test instants (TestDates), and RadicaleServer (a real
+        // CalDAV server on loopback).
         // Core's tests compile neither the CLI nor the SQLite layer.
         .target(name: "FocusCoreTestSupport", dependencies: ["FocusCore", "FocusSystem", "FocusTime"]),
         // The in-memory test world (database, environment, commands run in-process) for the
