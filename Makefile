@@ -1,7 +1,8 @@
 # focus — build, try, test, install.
 #   make start   install what is missing, build a release binary, start a focus session
 #   make test    run every test (unit, CLI, end to end under tmux and a private D-Bus bus)
-#   make test-unit   the unit test targets alone (no CLI or end-to-end tests), for the edit-test loop
+#   make test-unit   the unit test targets alone, for the edit-test loop: builds no FocusCLI,
+#                    ArgumentParser or executable, and runs no CLI or end-to-end test
 #   make install PREFIX=/usr/local   (DESTDIR too; make uninstall)
 #   make install-files BIN=path      install an already-built binary, with what it generates
 #   make deb     focus_VERSION_amd64.deb from the release binary (dpkg-deb, offline)

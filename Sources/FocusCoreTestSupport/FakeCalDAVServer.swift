@@ -1,4 +1,5 @@
 import FocusCore
+import FocusSystem
 import Foundation
 import Synchronization
 
@@ -385,7 +386,7 @@ extension FakeCalDAVServer {
     package var writtenPerURL: [String: Int] { sending.withLock { $0.written } }
 
     package func writes(_ endpoint: CalDAVEndpoint) -> any RemoteWrites {
-        guard sending.withLock({ $0.hold }) != nil else { return SerialRemoteWrites(client: self, endpoint: endpoint) }
+        guard sending.withLock({ $0.hold }) != nil else { return SerialRemoteWrites(client: self, endpoint: endpoint, pause: sleepSeconds) }
         return ThreadedWrites(server: self, endpoint: endpoint)
     }
 

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusSystem
 import Foundation
 
 /// An `HTTPClient` that answers each request with what `answer` returns for it, and records

@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusText
 import CLibCurl
 import FocusCore
@@ -44,7 +45,7 @@ package struct CurlHTTPClient: HTTPClient {
         if failure == nil, let set = withUnsafePointer(to: api, { focus_curl_multi_new($0) }) {
             return CurlTransfers(client: self, api: api, set: set)
         }
-        return SerialTransfers(send: send)
+        return SerialTransfers(send: send, pause: sleepSeconds)
     }
 
     static func missing(_ failure: String) -> FocusError {

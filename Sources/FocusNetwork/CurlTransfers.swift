@@ -1,5 +1,6 @@
 import CLibCurl
 import FocusCore
+import FocusSystem
 import FoundationEssentials
 
 /// `HTTPTransfers` over libcurl's multi interface (curl_multi_add_handle, curl_multi_perform,

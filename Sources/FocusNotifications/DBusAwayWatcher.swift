@@ -1,6 +1,7 @@
 import CGio
 import Dispatch
 import FocusCore
+import FocusSystem
 import FocusText
 import FoundationEssentials
 import Glibc

@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusText
 import FocusCore
 import FoundationEssentials
@@ -73,10 +74,8 @@ extension AppDatabase {
     @discardableResult
     package func backup(to path: String, progress: CopyProgress? = nil) throws(FocusError) -> BackupFacts {
         // Only a regular file (or a new name) is replaced: never a device, FIFO or directory.
-        try OutputFile.checkReplaceable(path)
-        let temporary = AppDatabase.temporaryPath(beside: path)
-        defer { unlink(temporary) }
-        try AppDatabase.createPrivateFile(temporary)
+        let file = try AtomicFileWriter(path: path, access: .privateToUser)
+        let temporary = file.temporaryPath ?? path
         do {
             let copy = try DatabaseQueue(path: AppDatabase.sqliteName(temporary), configuration: AppDatabase.plainConfiguration())
             try AppDatabase.copy(writer, to: copy, progress: progress)
@@ -91,8 +90,7 @@ extension AppDatabase {
                 }
                 throw FocusError.corruptDatabase(path: self.path, reason: "its backup copy is not a focus database")
             }
-            try OutputFile.checkReplaceable(path)
-            try AppDatabase.syncAndRename(temporary, to: path)
+            try file.commit()
             return BackupFacts(schemaVersion: version, sessions: sessions, bytes: AppDatabase.size(of: path))
         } catch let e as FocusError {
             throw e
@@ -182,9 +180,8 @@ extension AppDatabase {
             throw .io(path: Paths.directory(of: path), reason: "cannot create the data directory")
         }
         // The checked copy, in the database's directory so the last step can be a rename.
-        let staging = temporaryPath(beside: path)
-        defer { unlink(staging) }
-        try createPrivateFile(staging)
+        let file = try AtomicFileWriter(path: path, access: .privateToUser)
+        let staging = file.temporaryPath ?? path
         do {
             let from = try DatabaseQueue(path: sqliteName(source), configuration: plainConfiguration(readOnly: true))
             let copy = try DatabaseQueue(path: sqliteName(staging), configuration: plainConfiguration())
@@ -196,10 +193,10 @@ extension AppDatabase {
             throw mapBackup(error, path: staging)
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            try syncAndRename(staging, to: path)
+            try file.commit()
             return Restored(facts: facts, aside: nil)
         }
-        let asidePath = unusedPath(aside)
+        let asidePath = OutputFile.firstUnused(aside)
         if let current = try? DatabaseQueue(path: sqliteName(path), configuration: configuration()),
            (try? current.read({ db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") })) != nil {
             defer { try? current.close() }
@@ -232,7 +229,7 @@ extension AppDatabase {
         } else {
             try moveAsideFiles(path, to: asidePath)
         }
-        try syncAndRename(staging, to: path)
+        try file.commit()
         return Restored(facts: facts, aside: asidePath)
     }
 
@@ -305,46 +302,11 @@ extension AppDatabase {
         return config
     }
 
-    /// `.<name>.focus-tmp-<pid>-<random>` beside `path`: hidden, and unique per process.
-    static func temporaryPath(beside path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let name = ".\(url.lastPathComponent).focus-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        return url.deletingLastPathComponent().appendingPathComponent(name).path
-    }
-
     /// A new empty file, 0600 from its first byte.
     static func createPrivateFile(_ path: String) throws(FocusError) {
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
-    }
-
-    /// `path`, or `path-2`, `path-3`… when it is taken.
-    static func unusedPath(_ path: String) -> String {
-        var candidate = path
-        var n = 2
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = "\(path)-\(n)"
-            n += 1
-        }
-        return candidate
-    }
-
-    /// Flushes `temporary` to disk and renames it over `path` (atomic within a directory).
-    static func syncAndRename(_ temporary: String, to path: String) throws(FocusError) {
-        let fd = Glibc.open(temporary, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-        guard rename(temporary, path) == 0 else {
-            throw .io(path: path, reason: String(cString: strerror(errno)))
-        }
-        let dir = Glibc.open(Paths.directory(of: path).isEmpty ? "." : Paths.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 {
-            _ = fsync(dir)
-            close(dir)
-        }
     }
 
     static func size(of path: String) -> Int64 {

@@ -58,12 +58,7 @@ package final class TestWorld: @unchecked Sendable {
     package let calendar: LocalCalendar
 
     /// `2026-11-22T09:00:00Z` → Date (test input only).
-    package static func instant(_ iso: String) -> Date {
-        guard case let .instant(d)? = try? DateParser.dateTime(iso, today: LocalDate(year: 1970, month: 1, day: 1)) else {
-            preconditionFailure("bad test instant \(iso)")
-        }
-        return d
-    }
+    package static func instant(_ iso: String) -> Date { TestDates.instant(iso) }
 
     package func environment(global: GlobalOptions) throws(FocusError) -> FocusEnvironment {
         let zone = try global.tz.map { z throws(FocusError) in try FocusEnvironment.timeZone(option: z, environment: [:]) }

@@ -80,9 +80,6 @@ package struct DisplayText: Sendable, Hashable, CustomStringConvertible, Express
     /// Spaces and `…` keep safe text safe.
     package func paddedRight(_ columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.padRight(string, columns)) }
 
-    /// Padded with spaces on the left up to `columns` display columns.
-    package func paddedLeft(_ columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.padLeft(string, columns)) }
-
     /// Cut to at most `columns` display columns, ending in `…` when it was cut.
     package func truncated(to columns: Int) -> DisplayText { DisplayText(trusted: TerminalText.truncated(string, to: columns)) }
 

@@ -3,9 +3,17 @@
 extension String {
     /// `value` in decimal with leading zeros to at least `width` characters, as printf's `%0*d`:
     /// `(7, 2)` → `07`, `(2026, 4)` → `2026`, `(-5, 3)` → `-05`.
+    /// The one zero padding (clock faces, dates, iCalendar and sync times all use it).
     package init(zeroPadded value: Int, width: Int) {
-        self = Self.padded(value, width)
+        // Clock faces and dates pad 0...99 to two places on every redraw: kept made.
+        if width == 2, value >= 0, value < 100 {
+            self = Self.twoPlaces[value]
+        } else {
+            self = Self.padded(value, width)
+        }
     }
+
+    private static let twoPlaces: [String] = (0..<100).map { padded($0, 2) }
 
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value.magnitude)

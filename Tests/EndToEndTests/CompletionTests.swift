@@ -229,7 +229,7 @@ struct CompletionTests {
         defer { s.remove() }
         let t = Terminal(sandbox: s)
         let rc = s.dir.appendingPathComponent("bashrc").path
-        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        let bin = Self.binDirectory
         try """
             [ -r /usr/share/bash-completion/bash_completion ] && source /usr/share/bash-completion/bash_completion
             export PATH='\(bin)':$PATH PS1='$ '
@@ -238,16 +238,13 @@ struct CompletionTests {
             """.write(toFile: rc, atomically: true, encoding: .utf8)
         try await t.start("exec bash --noprofile --rcfile '\(rc)' -i")
         defer { t.kill() }
-        try await t.waitFor("$")
-        try await t.keys("focus task show Evi", "Tab")
-        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
+        try await Self.tabEscapesTheHostileName(t)
         try await t.keys("Enter")
         try await t.waitFor("Evil $(touch PWNED1) #")
         // After an opening quote, quoted as that quote needs.
         try await t.keys("C-l", "focus task show 'Evi", "Tab")
         try await t.waitFor("$ focus task show 'Evil $(touch PWNED1)'")
-        try await t.keys("C-u", "focus task show \"Quo", "Tab")
-        try await t.waitFor("$ focus task show \"Quote \\\"q\\\" 's\"")
+        try await Self.tab(t, "\"Quo", shows: "\"Quote \\\"q\\\" 's\"")
         try await t.keys("Enter")
         try await t.waitFor("Quote \"q\" 's #")
         #expect(nothingRan(s.dir))
@@ -260,7 +257,7 @@ struct CompletionTests {
         let functions = s.dir.appendingPathComponent("zfunc")
         try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
         try await s.run("--generate-completion-script", "zsh").out.write(to: functions.appendingPathComponent("_focus"), atomically: true, encoding: .utf8)
-        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        let bin = Self.binDirectory
         try """
             export PATH='\(bin)':$PATH PS1='$ '
             fpath=('\(functions.path)' $fpath)
@@ -270,11 +267,8 @@ struct CompletionTests {
         let t = Terminal(sandbox: s)
         try await t.start("ZDOTDIR='\(s.dir.path)' exec zsh -i")
         defer { t.kill() }
-        try await t.waitFor("$")
-        try await t.keys("focus task show Evi", "Tab")
-        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
-        try await t.keys("C-u", "focus task show Col", "Tab")
-        try await t.waitFor("$ focus task show Col:on")
+        try await Self.tabEscapesTheHostileName(t)
+        try await Self.tab(t, "Col", shows: "Col:on")
         try await t.keys("Enter")
         try await t.waitFor("Col:on #")
         #expect(nothingRan(s.dir))
@@ -286,15 +280,28 @@ struct CompletionTests {
         defer { s.remove() }
         let script = s.dir.appendingPathComponent("focus.fish")
         try await s.run("--generate-completion-script", "fish").out.write(to: script, atomically: true, encoding: .utf8)
-        let bin = URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path
+        let bin = Self.binDirectory
         let t = Terminal(sandbox: s)
         try await t.start("cd '\(s.dir.path)' && PATH='\(bin)':$PATH exec fish --no-config -C 'function fish_prompt; echo \"\\$ \"; end; source \(script.path)'")
         defer { t.kill() }
-        try await t.waitFor("$")
-        try await t.keys("focus task show Evi", "Tab")
-        try await t.waitFor("$ focus task show Evil\\ \\$\\(touch\\ PWNED1\\)")
-        try await t.keys("C-u", "focus task show Sem", "Tab")
-        try await t.waitFor("$ focus task show Semi\\;\\ touch\\ PWNED3")
+        try await Self.tabEscapesTheHostileName(t)
+        try await Self.tab(t, "Sem", shows: "Semi\\;\\ touch\\ PWNED3")
         #expect(nothingRan(s.dir))
+    }
+
+    /// The directory of the binary under test, put first on the shells' PATH.
+    private static var binDirectory: String { URL(fileURLWithPath: Sandbox.binary).deletingLastPathComponent().path }
+
+    /// At the shell's first prompt, `focus task show Evi` and Tab: the hostile name comes back
+    /// as one word, escaped so that nothing in it runs.
+    private static func tabEscapesTheHostileName(_ t: Terminal) async throws {
+        try await t.waitFor("$")
+        try await tab(t, "Evi", shows: "Evil\\ \\$\\(touch\\ PWNED1\\)")
+    }
+
+    /// A cleared line, `focus task show <typed>` and Tab; waits until the shell shows `completed`.
+    private static func tab(_ t: Terminal, _ typed: String, shows completed: String) async throws {
+        try await t.keys("C-u", "focus task show " + typed, "Tab")
+        try await t.waitFor("$ focus task show " + completed)
     }
 }

@@ -8,27 +8,37 @@ import Glibc
 /// `focus ui` on a real terminal (tmux), second round: the add form's live verdict, `s` on
 /// Timer, and the terminal given back after a crash.
 extension FullScreenViewTests {
+    /// On Tasks (`3`), the add form (`a`) filled in field by field, without Enter.
+    func fillAddForm(_ t: Terminal, title: String, estimate: String, due: String) async throws {
+        try await t.keys("3")
+        try await t.waitFor("Chapter 2")
+        try await t.keys("a")
+        try await t.waitFor("Add work")
+        try await t.keys("-l", title)
+        try await t.keys("Tab")
+        try await t.keys("-l", estimate)
+        try await t.keys("Tab")
+        try await t.keys("-l", due)
+    }
+
+    /// Back from the due date to the estimate (`BTab`), `old` erased and `new` typed.
+    func correctEstimate(_ t: Terminal, from old: String, to new: String) async throws {
+        try await t.keys("BTab")
+        for _ in 0..<old.count { try await t.keys("BSpace") }
+        try await t.keys("-l", new)
+    }
+
     @Test func theAddFormSaysWhileTypingWhetherTheWorkFitsAndSavesNothing() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
         defer { t.kill(); s.remove() }
         try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
         try await t.openView()
-        try await t.keys("3")
-        try await t.waitFor("Chapter 2")
-        try await t.keys("a")
-        try await t.waitFor("Add work")
-        try await t.keys("-l", "Chapter 9")
-        try await t.keys("Tab")
-        try await t.keys("-l", "400h")
-        try await t.keys("Tab")
-        try await t.keys("-l", "tomorrow")
+        try await fillAddForm(t, title: "Chapter 9", estimate: "400h", due: "tomorrow")
         // No Enter: the planner's dry run answers a moment after the typing stops.
         try await t.waitFor("does not fit before its due date")
         #expect(try await s.run("task", "list").out.contains("Chapter 9") == false)
-        try await t.keys("BTab")
-        for _ in 0..<4 { try await t.keys("BSpace") }
-        try await t.keys("-l", "1h")
+        try await correctEstimate(t, from: "400h", to: "1h")
         try await t.waitFor("Fits; no other block moves.")
         #expect(try await s.run("task", "list").out.contains("Chapter 9") == false)
         try await t.keys("Escape")

@@ -1,5 +1,6 @@
 import FocusCLI
 import FocusCore
+import FocusSystem
 import FocusTestSupport
 import Foundation
 import Synchronization

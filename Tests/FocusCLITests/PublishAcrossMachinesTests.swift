@@ -1,6 +1,7 @@
 import FocusCLI
 import FocusCore
 import FocusStorage
+import FocusSystem
 import FocusTestSupport
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import FocusCLI
 import FocusCore
 import FocusServices
 import FocusStorage
+import FocusSystem
 import FocusTestSupport
 import Foundation
 import Testing

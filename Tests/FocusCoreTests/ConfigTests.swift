@@ -114,3 +114,30 @@ import Testing
         #expect(c.idle == .ask)
     }
 }
+
+/// Issue #43: config keys live in one table (`ConfigKey.all`) that `keys`, `value(of:)` and
+/// `set` all read, so a key cannot be listed without being readable and settable.
+@Suite struct ConfigKeyTableTests {
+    @Test func everyListedKeyReadsItsDefaultAndTakesItBack() throws {
+        let names = FocusConfig.keys.map(\.key)
+        #expect(Set(names).count == names.count)
+        #expect(names.count == ConfigKey.all.count)
+        for key in ConfigKey.all {
+            var config = FocusConfig()
+            #expect(try config.value(of: key.name) == key.defaultValue, "\(key.name)")
+            try config.set(key.name, to: key.defaultValue)
+            #expect(config == FocusConfig(), "\(key.name): setting its default changed the config")
+        }
+    }
+
+    @Test func theKeysThatTravelAreTheOnesSyncCarries() {
+        let travelling = Set(ConfigKey.all.filter(\.travels).map(\.name))
+        #expect(travelling == Set(SyncSettings.configKeys))
+    }
+
+    @Test func anUnknownKeyIsRefusedAlikeByGetAndSet() {
+        var config = FocusConfig()
+        #expect(throws: FocusError.self) { try config.value(of: "wrok") }
+        #expect(throws: FocusError.self) { try config.set("wrok", to: "25m") }
+    }
+}

@@ -1,13 +1,13 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 /// The running-session row: who may claim it, recover it, ask it to stop, or delete under it.
 @Suite struct ActiveSessionTests {
-    let start = TestWorld.instant("2026-11-22T09:00:00Z")
+    let start = TestDates.instant("2026-11-22T09:00:00Z")
 
     func session(pid: Int32, task: Int64, subtask: Int64? = nil, focused: Int = 0) -> ActiveSession {
         let snapshot = SessionSnapshot(

@@ -1,12 +1,12 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 @Suite struct AppDatabaseTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
 
     @Test func migratesAnEmptyDatabaseToTheCurrentSchema() throws {
         let db = try AppDatabase.inMemory()
@@ -27,7 +27,7 @@ import Testing
     @Test func tasksAndSubtasksRoundTrip() throws {
         let db = try AppDatabase.inMemory()
         var sub = Subtask(taskID: 0, title: "Chapter 2", notes: "draft", estimateSeconds: 21_600,
-                          startDate: LocalDate(year: 2026, month: 11, day: 23), due: TestWorld.instant("2026-11-27T16:00:00Z"),
+                          startDate: LocalDate(year: 2026, month: 11, day: 23), due: TestDates.instant("2026-11-27T16:00:00Z"),
                           spanSeconds: 3000, earliest: TimeOfDay(hour: 9, minute: 0), createdAt: now)
         let ids = try db.addSubtask(taskTitle: "Thesis", subtask: sub, now: now)
         #expect(ids.createdTask)
@@ -155,7 +155,7 @@ import Testing
 }
 
 @Suite struct SentReminderStorageTests {
-    let now = TestWorld.instant("2026-11-23T13:00:00Z")
+    let now = TestDates.instant("2026-11-23T13:00:00Z")
 
     func plannedBlock(_ db: AppDatabase, startingIn seconds: Int64) throws -> Int64 {
         let ids = try db.addSubtask(taskTitle: "Thesis", subtask: Subtask(taskID: 0, title: "Chapter 2", createdAt: now), now: now)

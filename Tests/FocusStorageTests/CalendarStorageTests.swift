@@ -1,16 +1,16 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 @Suite struct CalendarStorageTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
     let berlin = LocalCalendar(zone: ZoneRules.named("Europe/Berlin")!)
 
     func store(_ db: AppDatabase, name: String, events: [(String, String, String)], horizon: DateInterval) throws {
-        let occurrences = events.map { (TestWorld.instant($0.0), TestWorld.instant($0.1), $0.2) }
+        let occurrences = events.map { (TestDates.instant($0.0), TestDates.instant($0.1), $0.2) }
         try db.importCalendar(
             CalendarImport(name: name, source: "/tmp/\(name).ics", content: "RAW", timeZone: "Europe/Berlin", horizon: horizon,
                            eventCount: events.count, importedAt: now),
@@ -30,7 +30,7 @@ import Testing
 
     @Test func storedOccurrencesAnswerInsideTheHorizonAndTheRawTextOutsideIt() throws {
         let db = try AppDatabase.inMemory()
-        let horizon = DateInterval(start: TestWorld.instant("2026-11-20T00:00:00Z"), end: TestWorld.instant("2026-11-30T00:00:00Z"))
+        let horizon = DateInterval(start: TestDates.instant("2026-11-20T00:00:00Z"), end: TestDates.instant("2026-11-30T00:00:00Z"))
         // A long event starting before the window still overlaps it (found through longestSeconds).
         try store(db, name: "Work", events: [("2026-11-21T08:00:00Z", "2026-11-23T09:00:00Z", "Trip"),
                                              ("2026-11-23T10:00:00Z", "2026-11-23T11:00:00Z", "Call")], horizon: horizon)
@@ -38,11 +38,11 @@ import Testing
         let expand: CalendarExpansion = { content, name, from, to, _ in
             asked.append((from, to))
             #expect(content == "RAW")
-            return [BusyEvent(start: TestWorld.instant("2026-11-30T10:00:00Z"), end: TestWorld.instant("2026-11-30T11:00:00Z"),
+            return [BusyEvent(start: TestDates.instant("2026-11-30T10:00:00Z"), end: TestDates.instant("2026-11-30T11:00:00Z"),
                               summary: "Later", allDay: false, calendar: name)]
         }
         let events = try db.read { db in
-            try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-12-01T00:00:00Z"),
+            try AppDatabase.busyEvents(db, from: TestDates.instant("2026-11-23T00:00:00Z"), to: TestDates.instant("2026-12-01T00:00:00Z"),
                                        zone: berlin, expand: expand)
         }
         #expect(events.map(\.summary) == ["Trip", "Call", "Later"])
@@ -50,7 +50,7 @@ import Testing
         // Another zone: everything from the raw text.
         asked = []
         _ = try db.read { db in
-            try AppDatabase.busyEvents(db, from: TestWorld.instant("2026-11-23T00:00:00Z"), to: TestWorld.instant("2026-11-24T00:00:00Z"),
+            try AppDatabase.busyEvents(db, from: TestDates.instant("2026-11-23T00:00:00Z"), to: TestDates.instant("2026-11-24T00:00:00Z"),
                                        zone: LocalCalendar(zone: ZoneRules.named("Asia/Tokyo")!), expand: expand)
         }
         #expect(asked.count == 1)

@@ -1,13 +1,13 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 /// What a person reads when the database's own rules refuse a write: never SQLite's text.
 @Suite struct ConstraintErrorTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
 
     @Test func aSecondSessionWithTheSameTaskAndStartIsADuplicate() throws {
         let db = try AppDatabase.inMemory()

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -12,7 +12,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try AppDatabase.inMemory()
-        let now = TestWorld.instant("2026-11-20T12:00:00Z")
+        let now = TestDates.instant("2026-11-20T12:00:00Z")
         let sub = Subtask(taskID: 0, title: "Chapter 2", createdAt: now)
         let ids = try db.addSubtask(taskTitle: "Thesis", subtask: sub, now: now)
         for i in 0..<200 {

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// The batched writes (README, "Fast paths") against the plain path beside each, one row per
 /// INSERT, on seeded random input: the same rows stored, the same summary.
 @Suite struct FastPathOracleTests {
-    let now = TestWorld.instant("2026-11-23T00:00:00Z")
+    let now = TestDates.instant("2026-11-23T00:00:00Z")
 
     /// 1,000 sessions (not a multiple of a batch: the last one is partial), with names in
     /// several spellings of one task, repeats already present, notes and tags.

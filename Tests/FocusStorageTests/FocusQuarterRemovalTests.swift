@@ -1,7 +1,7 @@
 import FocusCore
 import FocusRendering
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
@@ -10,7 +10,7 @@ import Testing
 /// (README, "Fast paths") nothing read it, and v22 drops it with its triggers. A database from
 /// before keeps every session, total and stats figure through the upgrade.
 @Suite struct FocusQuarterRemovalTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
 
     /// Two tasks, a subtask and sessions around `now` (one across midnight, one of 27 hours).
     static let history = """

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -50,7 +50,7 @@ struct FullDiskTests {
         guard let dir = try FullDiskTests.mount() else { return }
         defer { FullDiskTests.unmount(dir) }
         let path = dir + "/focus.sqlite"
-        let now = TestWorld.instant("2026-11-22T09:00:00Z")
+        let now = TestDates.instant("2026-11-22T09:00:00Z")
         do {
             let db = try AppDatabase.open(path: path)
             _ = try db.addTask(title: "Thesis", notes: nil, now: now)
@@ -74,11 +74,11 @@ struct FullDiskTests {
         defer { FullDiskTests.unmount(dir) }
         let path = dir + "/focus.sqlite"
         do {
-            _ = try AppDatabase.open(path: path).addTask(title: "Thesis", notes: nil, now: TestWorld.instant("2026-11-22T09:00:00Z"))
+            _ = try AppDatabase.open(path: path).addTask(title: "Thesis", notes: nil, now: TestDates.instant("2026-11-22T09:00:00Z"))
         }
         try #require(FullDiskTests.run("/bin/mount", ["-o", "remount,ro", dir]) == 0)
         do {
-            _ = try AppDatabase.open(path: path).addTask(title: "Reading", notes: nil, now: TestWorld.instant("2026-11-22T09:00:00Z"))
+            _ = try AppDatabase.open(path: path).addTask(title: "Reading", notes: nil, now: TestDates.instant("2026-11-22T09:00:00Z"))
             Issue.record("a write to a read-only file system succeeded")
         } catch {
             #expect(error.exitCode == 74)

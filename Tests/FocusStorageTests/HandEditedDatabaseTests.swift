@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
@@ -8,11 +8,11 @@ import Testing
 /// A database is a file people may edit with `sqlite3`, and SQLite stores whatever type a value
 /// is written with. Every read converts as SQLite does instead of stopping the process.
 @Suite struct HandEditedDatabaseTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
 
     func edited(_ sql: String) throws -> AppDatabase {
         let db = try AppDatabase.inMemory()
-        let sub = Subtask(taskID: 0, title: "Chapter 2", notes: "draft", estimateSeconds: 3600, due: TestWorld.instant("2026-11-27T16:00:00Z"),
+        let sub = Subtask(taskID: 0, title: "Chapter 2", notes: "draft", estimateSeconds: 3600, due: TestDates.instant("2026-11-27T16:00:00Z"),
                           createdAt: now)
         let ids = try db.addSubtask(taskTitle: "Thesis", subtask: sub, now: now)
         _ = try db.recordSession(TimeLog(taskID: ids.taskID, subtaskID: ids.subtaskID, startedAt: now - 1500, endedAt: now,

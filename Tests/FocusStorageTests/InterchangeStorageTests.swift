@@ -1,12 +1,12 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 @Suite struct InterchangeStorageTests {
-    let now = TestWorld.instant("2026-11-22T09:00:00Z")
+    let now = TestDates.instant("2026-11-22T09:00:00Z")
 
     static func record(_ task: String, _ sub: String?, _ start: Int64, minutes: Int = 25) -> SessionRecord {
         SessionRecord(task: task, subtask: sub, start: start, end: start + Int64(minutes * 60), status: .completed,

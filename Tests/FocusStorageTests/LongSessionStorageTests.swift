@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
@@ -9,7 +9,7 @@ import Testing
 /// scripts/torture: a session killed and started again within the same second could not be
 /// recovered, and every later command failed on the unique index.
 @Suite struct SessionRecordingTests {
-    let start = TestWorld.instant("2026-11-22T09:00:00Z")
+    let start = TestDates.instant("2026-11-22T09:00:00Z")
 
     func running(_ db: AppDatabase, task: Int64, pid: Int32, at start: Date, focused: Int) throws {
         let snapshot = SessionSnapshot(

@@ -1,13 +1,13 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
 
 /// Deleting a subtask's or task's whole log: one transaction, never under a running session.
 @Suite struct SessionRemovalTests {
-    let start = TestWorld.instant("2026-11-22T09:00:00Z")
+    let start = TestDates.instant("2026-11-22T09:00:00Z")
 
     func world() throws -> (AppDatabase, task: Int64, sub: Int64, other: Int64) {
         let db = try AppDatabase.inMemory()

@@ -1,6 +1,6 @@
 import FocusCore
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// `focus start --tag`: the running row keeps the tags, and every work session the run records
 /// (or a recovery of it) has them (README, "Tags").
 @Suite struct SessionTagsStorageTests {
-    let start = TestWorld.instant("2026-11-22T09:00:00Z")
+    let start = TestDates.instant("2026-11-22T09:00:00Z")
 
     func running(_ db: AppDatabase, task: Int64, pid: Int32, tags: [String]) throws {
         let snapshot = SessionSnapshot(

@@ -1,7 +1,7 @@
 import FocusCore
 import FocusRendering
 import FocusStorage
-import FocusTestSupport
+import FocusCoreTestSupport
 import Foundation
 import FocusSQLite
 import Testing

@@ -61,6 +61,16 @@ import Testing
         }
     }
 
+    /// The one zero padding serves clock faces and dates from a table (0...99 to two places)
+    /// and everything else by rule: both give printf's `%0*d` (issue #43: there were two).
+    @Test func everySmallNumberIsPaddedAsPrintfDoesAtEveryWidth() {
+        for value in -150...150 {
+            for width in 0...5 {
+                #expect(String(zeroPadded: value, width: width) == String(format: "%0*ld", width, value), "\(value) \(width)")
+            }
+        }
+    }
+
     @Test func asciiLettersAndDigitsAreAlphanumeric() {
         let expected = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".unicodeScalars)
         for value: UInt32 in 0...0x24F {

@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusSystem
 import FocusText
 import FoundationEssentials
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusCore
 import FocusServices
+import FocusSystem
 import FocusText
 import FoundationEssentials
 import FocusStorage

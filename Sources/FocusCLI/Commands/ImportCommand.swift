@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusSystem
 import FocusText
 
 /// `focus import FILE [--format jsonl|csv|timewarrior|watson|openpomodoro] [--map RULES]`.

@@ -3,6 +3,7 @@ import FocusCore
 import FocusRendering
 import FocusServices
 import FocusStorage
+import FocusSystem
 import FocusText
 
 /// `focus report --html FILE [--last N | --from DATE --to DATE] [--task PATH] [--tag NAME]`.

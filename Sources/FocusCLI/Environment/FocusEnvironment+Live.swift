@@ -2,6 +2,7 @@ import FocusCore
 import FocusNotifications
 import FocusServices
 import FocusStorage
+import FocusSystem
 import FocusText
 import FoundationEssentials
 import Glibc

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusSystem
 import FoundationEssentials
 import Synchronization
 

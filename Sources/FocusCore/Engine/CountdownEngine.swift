@@ -201,27 +201,8 @@ package struct CountdownEngine: Sendable {
         return events
     }
 
-    /// The record the current work session would get if it ended at `t` as interrupted: what a
-    /// checkpoint saves, so a crash loses at most the time since the last checkpoint.
-    package func provisionalRecord(at t: Duration) -> WorkRecord? {
-        guard phase == .work, !isFinished else { return nil }
-        return workRecord(endingAt: t, status: endedEarly)
-    }
-
     /// How a work session that ends before its deadline is recorded.
     private var endedEarly: SessionStatus { plan.isOpen ? .open : .interrupted }
-
-    /// Time away from the desk (a locked screen from `from` to `to`) that is not focus: counted
-    /// as a pause of the current work session, for the part of it inside the session and before
-    /// a pause running now (the caller reports an away time once, and not one the person had
-    /// paused). Nothing for a break or a finished run.
-    package mutating func discount(from: Duration, to: Duration) {
-        guard phase == .work, !isFinished else { return }
-        let lower = max(from, phaseStart)
-        let upper = min(to, pausedSince ?? to)
-        guard upper > lower else { return }
-        pausedTotal += upper - lower
-    }
 
     /// The wall-clock instant of an offset: the start plus monotonic time.
     package func wallClock(at offset: Duration) -> Date {

@@ -96,7 +96,7 @@ package struct ForeignHistoryParser {
         do {
             let value = try JSONLineDecoder.decodeValue(bytes, firstLine: line)
             if format == .timewarrior {
-                if case let .number(id)? = value["id"], id.rounded() == id, abs(id) < 1e15 {
+                if let id = value["id"]?.number, id.rounded() == id, abs(id) < 1e15 {
                     label += " (interval @\(Int(id)))"
                 }
                 record = try interval(value)
@@ -115,7 +115,7 @@ package struct ForeignHistoryParser {
     }
 
     /// One `timew export` interval; nil when it is still open.
-    private func interval(_ value: JSONValue) throws(InterchangeIssue) -> SessionRecord? {
+    private func interval(_ value: JSON) throws(InterchangeIssue) -> SessionRecord? {
         guard case .object = value else {
             throw InterchangeIssue("expected an object like {\"start\": \"20261120T090000Z\", …}, found \(value.kind)")
         }
@@ -136,7 +136,7 @@ package struct ForeignHistoryParser {
     }
 
     /// One Watson frame.
-    private func frame(_ value: JSONValue) throws(InterchangeIssue) -> SessionRecord {
+    private func frame(_ value: JSON) throws(InterchangeIssue) -> SessionRecord {
         guard case let .array(items) = value else {
             throw InterchangeIssue("expected a frame [start, stop, project, id, tags, updated_at], found \(value.kind)")
         }
@@ -155,7 +155,7 @@ package struct ForeignHistoryParser {
         return record
     }
 
-    private func strings(_ value: JSONValue?, field: String) throws(InterchangeIssue) -> [String] {
+    private func strings(_ value: JSON?, field: String) throws(InterchangeIssue) -> [String] {
         switch value {
         case nil, .null?: return []
         case let .array(items)?:
@@ -171,8 +171,8 @@ package struct ForeignHistoryParser {
         }
     }
 
-    private func unixSeconds(_ value: JSONValue, field: String) throws(InterchangeIssue) -> Int64 {
-        guard case let .number(d) = value else {
+    private func unixSeconds(_ value: JSON, field: String) throws(InterchangeIssue) -> Int64 {
+        guard let d = value.number else {
             throw InterchangeIssue("the \(field) time must be a number of seconds since 1970, found \(value.kind)")
         }
         // Year 1 to 9999: beyond that it is not a time.
@@ -183,7 +183,7 @@ package struct ForeignHistoryParser {
     }
 
     /// `20261120T090000Z` (what `timew export` writes), or an ISO 8601 date-time with an offset.
-    private func timewInstant(_ value: JSONValue?, field: String) throws(InterchangeIssue) -> Int64 {
+    private func timewInstant(_ value: JSON?, field: String) throws(InterchangeIssue) -> Int64 {
         guard let value, value != .null else { throw InterchangeIssue("missing \"\(field)\"") }
         guard case let .string(s) = value else {
             throw InterchangeIssue("\(field) must be text like \"20261120T090000Z\", found \(value.kind)")

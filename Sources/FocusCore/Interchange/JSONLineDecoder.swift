@@ -23,7 +23,7 @@ package enum JSONLineDecoder {
     /// Reads one whole JSON value (an entry of a JSON array file, which may span lines).
     /// Errors name the position as "line L, column C" counted from the value's first line
     /// plus `firstLine - 1`, so they point into the file.
-    package static func decodeValue(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) throws(InterchangeIssue) -> JSONValue {
+    package static func decodeValue(_ bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) throws(InterchangeIssue) -> JSON {
         var reader = Reader(bytes: bytes)
         reader.firstLine = firstLine
         reader.skipSpace()
@@ -33,9 +33,9 @@ package enum JSONLineDecoder {
         return value
     }
 
-    package static func decodeValue(_ text: String) throws(InterchangeIssue) -> JSONValue {
+    package static func decodeValue(_ text: String) throws(InterchangeIssue) -> JSON {
         var text = text
-        let result: Result<JSONValue, InterchangeIssue> = text.withUTF8 { bytes in
+        let result: Result<JSON, InterchangeIssue> = text.withUTF8 { bytes in
             do throws(InterchangeIssue) { return .success(try decodeValue(bytes, firstLine: 1)) } catch { return .failure(error) }
         }
         return try result.get()
@@ -67,14 +67,14 @@ package enum JSONLineDecoder {
         }
 
         /// Any value, kept (objects keep their keys in order; a repeated key keeps the last).
-        mutating func anyValue(depth: Int) throws(InterchangeIssue) -> JSONValue {
+        mutating func anyValue(depth: Int) throws(InterchangeIssue) -> JSON {
             guard depth < JSONLineDecoder.maximumDepth else { throw fail("nested too deeply") }
             skipSpace()
             guard i < bytes.count else { throw fail("expected a value") }
             switch bytes[i] {
             case UInt8(ascii: "{"):
                 i += 1
-                var members: [(String, JSONValue)] = []
+                var members: [(String, JSON)] = []
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
                 while true {
@@ -92,7 +92,7 @@ package enum JSONLineDecoder {
                 }
             case UInt8(ascii: "["):
                 i += 1
-                var elements: [JSONValue] = []
+                var elements: [JSON] = []
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
                 while true {
@@ -106,7 +106,7 @@ package enum JSONLineDecoder {
             default:
                 switch try value() {
                 case let .string(s): return .string(s)
-                case let .number(d), let .writtenNumber(d, _): return .number(d)
+                case let .number(d), let .writtenNumber(d, _): return .double(d)
                 case let .bool(b): return .bool(b)
                 default: return .null
                 }
@@ -353,46 +353,6 @@ package enum JSONLineDecoder {
             default:
                 _ = try value()
             }
-        }
-    }
-}
-
-/// A JSON value read whole (the entries of Timewarrior and Watson files).
-package enum JSONValue: Sendable, Equatable {
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-    /// Members in the order written.
-    case object([(String, JSONValue)])
-
-    package subscript(key: String) -> JSONValue? {
-        guard case let .object(members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
-    }
-
-    package static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a, b) {
-        case let (.string(x), .string(y)): return x == y
-        case let (.number(x), .number(y)): return x == y
-        case let (.bool(x), .bool(y)): return x == y
-        case (.null, .null): return true
-        case let (.array(x), .array(y)): return x == y
-        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: return false
-        }
-    }
-
-    /// What kind of value this is, for error messages ("a number").
-    package var kind: String {
-        switch self {
-        case .string: return "text"
-        case .number: return "a number"
-        case .bool: return "true or false"
-        case .null: return "null"
-        case .array: return "an array"
-        case .object: return "an object"
         }
     }
 }

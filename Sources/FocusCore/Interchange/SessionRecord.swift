@@ -119,7 +119,7 @@ package enum RawValue: Sendable, Equatable {
     case strings([String])
 
     /// A JSON array of strings as `.strings`; any other value as `.composite`.
-    package static func list(_ value: JSONValue) -> RawValue {
+    package static func list(_ value: JSON) -> RawValue {
         guard case let .array(elements) = value else { return .composite }
         var out: [String] = []
         for element in elements {

@@ -85,6 +85,6 @@ package enum DurationParser {
     package static func clock(_ seconds: Int) -> String {
         let s = max(0, seconds)
         let h = s / 3600, m = (s / 60) % 60, sec = s % 60
-        return h > 0 ? Digits.text(h) + ":" + Digits.two(m) + ":" + Digits.two(sec) : Digits.text(m) + ":" + Digits.two(sec)
+        return h > 0 ? Digits.text(h) + ":" + String(zeroPadded: m, width: 2) + ":" + String(zeroPadded: sec, width: 2) : Digits.text(m) + ":" + String(zeroPadded: sec, width: 2)
     }
 }

@@ -220,22 +220,18 @@ package protocol RemoteWrites: AnyObject {
     var inFlight: Int { get }
 }
 
-extension CalDAVClient {
-    /// Writes to send together; by default one at a time, each sent when collected.
-    package func writes(_ endpoint: CalDAVEndpoint) -> any RemoteWrites {
-        SerialRemoteWrites(client: self, endpoint: endpoint)
-    }
-}
-
-/// `RemoteWrites` one at a time over `put` and `delete`.
+/// `RemoteWrites` one at a time over `put` and `delete`; waiting with nothing in flight is
+/// `pause`'s (FocusSystem's `sleepSeconds`, which also makes this the default `writes`).
 package final class SerialRemoteWrites: RemoteWrites {
     private let client: any CalDAVClient
     private let endpoint: CalDAVEndpoint
+    private let pause: (Double) -> Void
     private var waiting: [(write: RemoteWriteRequest, tag: Int)] = []
 
-    package init(client: any CalDAVClient, endpoint: CalDAVEndpoint) {
+    package init(client: any CalDAVClient, endpoint: CalDAVEndpoint, pause: @escaping (Double) -> Void) {
         self.client = client
         self.endpoint = endpoint
+        self.pause = pause
     }
 
     package func start(_ write: RemoteWriteRequest, tag: Int) { waiting.append((write, tag)) }
@@ -244,7 +240,7 @@ package final class SerialRemoteWrites: RemoteWrites {
 
     package func next(waitingAtMost seconds: Double?) -> RemoteWriteCompletion? {
         guard !waiting.isEmpty else {
-            if let seconds, seconds > 0 { sleepSeconds(seconds) }
+            if let seconds, seconds > 0 { pause(seconds) }
             return nil
         }
         let (write, tag) = waiting.removeFirst()

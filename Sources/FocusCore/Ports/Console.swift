@@ -1,6 +1,5 @@
 import FocusText
 import FoundationEssentials
-import Glibc
 
 /// Where commands write: results to standard output, diagnostics to standard error.
 package protocol Console: Sendable {
@@ -27,19 +26,22 @@ package struct ConsoleWriteFailure: Equatable, Sendable {
     package var stream: Stream
     /// The errno of the failed write.
     package var code: Int32
+    /// Why, in the system's words ("No space left on device"; "it is closed" for EBADF).
+    package var reason: String
+    /// The reader of a pipe went away (EPIPE: `focus log | head -1`): not worth a message.
+    package var isBrokenPipe: Bool
 
-    package init(stream: Stream, code: Int32) {
+    /// FocusSystem's `init(stream:code:)` reads `reason` and `isBrokenPipe` from the errno.
+    package init(stream: Stream, code: Int32, reason: String, isBrokenPipe: Bool) {
         self.stream = stream
         self.code = code
+        self.reason = reason
+        self.isBrokenPipe = isBrokenPipe
     }
-
-    /// The reader of a pipe went away (`focus log | head -1`): not worth a message.
-    package var isBrokenPipe: Bool { code == EPIPE }
 
     /// `cannot write to standard output: No space left on device. The output is incomplete.`
     package var sentence: String {
         let name = stream == .output ? "standard output" : "standard error"
-        let reason = code == EBADF ? "it is closed" : String(cString: strerror(code))
         return "cannot write to \(name): \(reason). The output is incomplete."
     }
 }

@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One request, with the limits every calendar fetch uses (README, "Your real calendar"): a
 /// feed's GET, or a CalDAV method with an XML or iCalendar body and a login.
@@ -112,16 +109,17 @@ package enum HTTPTransfersLimit {
     package static let slots = 8
 }
 
-extension HTTPClient {
-    package func transfers() -> any HTTPTransfers { SerialTransfers(send: send) }
-}
-
-/// `HTTPTransfers` one at a time: each request is sent when it is collected.
+/// `HTTPTransfers` one at a time: each request is sent when it is collected. Waiting with
+/// nothing in flight is `pause`'s (the clock is the system's: FocusSystem's `sleepSeconds`).
 package final class SerialTransfers: HTTPTransfers {
     private let send: (HTTPRequest) throws(FocusError) -> HTTPResponse
+    private let pause: (Double) -> Void
     private var waiting: [(request: HTTPRequest, tag: Int)] = []
 
-    package init(send: @escaping (HTTPRequest) throws(FocusError) -> HTTPResponse) { self.send = send }
+    package init(send: @escaping (HTTPRequest) throws(FocusError) -> HTTPResponse, pause: @escaping (Double) -> Void) {
+        self.send = send
+        self.pause = pause
+    }
 
     package func start(_ request: HTTPRequest, tag: Int) { waiting.append((request, tag)) }
 
@@ -129,7 +127,7 @@ package final class SerialTransfers: HTTPTransfers {
 
     package func next(waitingAtMost seconds: Double?) -> HTTPCompletion? {
         guard !waiting.isEmpty else {
-            if let seconds, seconds > 0 { sleepSeconds(seconds) }
+            if let seconds, seconds > 0 { pause(seconds) }
             return nil
         }
         let (request, tag) = waiting.removeFirst()
@@ -139,14 +137,6 @@ package final class SerialTransfers: HTTPTransfers {
             return HTTPCompletion(tag: tag, result: .failure(error))
         }
     }
-}
-
-/// Sleeps the calling thread (a `Retry-After` with nothing in flight).
-package func sleepSeconds(_ seconds: Double) {
-    guard seconds > 0 else { return }
-    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-    var left = timespec()
-    while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
 }
 
 extension HTTPClient {

@@ -1,3 +1,4 @@
+import FocusText
 /// Small numbers as text from tables made once: string interpolation of an `Int` costs a
 /// thousand-odd instructions, and listings format several numbers on each of thousands of rows.
 package enum Digits {
@@ -6,11 +7,9 @@ package enum Digits {
         n >= 0 && n < 100 ? plain[n] : String(n)
     }
 
-    /// `7` → "07", for clock faces and dates (0...99).
-    package static func two(_ n: Int) -> String {
-        n >= 0 && n < 100 ? padded[n] : String(n)
-    }
+    /// `7` → "07": FocusText's `String(zeroPadded:width:)`, the one zero padding (kept by this
+    /// name only for the sync code that still calls it).
+    package static func two(_ n: Int) -> String { String(zeroPadded: n, width: 2) }
 
     private static let plain: [String] = (0..<100).map { String($0) }
-    private static let padded: [String] = (0..<100).map { $0 < 10 ? "0" + String($0) : String($0) }
 }

@@ -1,8 +1,10 @@
 import FocusText
 import FoundationEssentials
 
-/// A JSON value that keeps object keys in the order they were written, so every `--json`
-/// output has the stable key order the contract documents.
+/// The one JSON value (RFC 8259): what every `--json` output writes and what focus reads whole
+/// (Timewarrior and Watson entries, `JSONLineDecoder.decodeValue`). Object keys stay in the
+/// order they were written, so every `--json` output has the stable key order the contract
+/// documents.
 package indirect enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -23,6 +25,33 @@ package indirect enum JSON: Sendable, Equatable {
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
+        }
+    }
+
+    /// The member named `key` of an object (the first, when a file repeats it); nil otherwise.
+    package subscript(key: String) -> JSON? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    /// The value of `.int` or `.double` (a number read from a file is a `.double`).
+    package var number: Double? {
+        switch self {
+        case let .int(i): return Double(i)
+        case let .double(d): return d
+        default: return nil
+        }
+    }
+
+    /// What kind of value this is, for error messages ("a number").
+    package var kind: String {
+        switch self {
+        case .string: return "text"
+        case .int, .double: return "a number"
+        case .bool: return "true or false"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 
@@ -94,44 +123,5 @@ package indirect enum JSON: Sendable, Equatable {
     private static func newline(_ out: inout [UInt8], indent: Int) {
         out.append(0x0A)
         for _ in 0..<(indent * 2) { out.append(0x20) }
-    }
-}
-
-/// JSON string escaping into bytes (RFC 8259): quotes, backslashes and control characters
-/// (terminal escapes included) escaped, and U+2028/U+2029, which some JavaScript parsers choke on;
-/// zero-width characters (`DisplayText.isZeroWidth`) are written `\u200b`, exact for a program
-/// and visible to a person reading the JSON.
-package enum JSONBytes {
-    package static func string(_ s: String, to out: inout [UInt8]) {
-        out.append(0x22)
-        let utf8 = s.utf8
-        var clean = true
-        for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2 || b == 0xEF {
-            clean = false
-            break
-        }
-        if clean {
-            out.append(contentsOf: utf8)
-            out.append(0x22)
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: #"\""#.utf8)
-            case 0x5C: out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0x2028: out.append(contentsOf: #"\u2028"#.utf8)
-            case 0x2029: out.append(contentsOf: #"\u2029"#.utf8)
-            case _ where DisplayText.isUnsafe(scalar) || DisplayText.isZeroWidth(scalar):
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u"#.utf8)
-                for shift in [12, 8, 4, 0] { out.append(hex[Int((scalar.value >> UInt32(shift)) & 0xF)]) }
-            default:
-                out.append(contentsOf: String(Character(scalar)).utf8)
-            }
-        }
-        out.append(0x22)
     }
 }

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusStorage
+import FocusSystem
 import FocusText
 
 /// Where the password of a CalDAV account comes from (README, "Your real calendar"): focus never

@@ -1,5 +1,6 @@
 import FocusCore
 import FocusStorage
+import FocusSystem
 import FocusText
 import FoundationEssentials
 import Glibc

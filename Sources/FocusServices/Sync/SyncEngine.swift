@@ -1,6 +1,7 @@
 import FocusCalendar
 import FocusCore
 import FocusStorage
+import FocusSystem
 import FoundationEssentials
 import Glibc
 
@@ -280,12 +281,7 @@ package struct SyncEngine {
     private func backup(_ why: String) throws -> String? {
         guard env.databasePath != ":memory:" else { return nil }
         let stamp = ICSWriter.utcDateTime(env.now())
-        var path = "\(env.databasePath).\(why)-\(stamp)"
-        var n = 1
-        while FileManager.default.fileExists(atPath: path) {
-            n += 1
-            path = "\(env.databasePath).\(why)-\(stamp)-\(n)"
-        }
+        let path = OutputFile.firstUnused("\(env.databasePath).\(why)-\(stamp)")
         _ = try db.backup(to: path)
         return path
     }

@@ -148,7 +148,6 @@ extension StoredColumns {
 
     /// A length of time in seconds.
     package func seconds(_ c: Column) -> Int { Int(number(c, .seconds)) }
-    package func optionalSeconds(_ c: Column) -> Int? { optionalNumber(c, .seconds).map { Int($0) } }
 
     package func count(_ c: Column) -> Int { Int(number(c, .count)) }
     package func bool(_ c: Column) -> Bool { (storedInteger(c) ?? 0) != 0 }

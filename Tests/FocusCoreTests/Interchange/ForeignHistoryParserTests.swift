@@ -221,3 +221,16 @@ import Testing
         #expect(ForeignHistoryParser.basicUTC(text) == seconds)
     }
 }
+
+/// Issue #43: one JSON value for reading and writing. What the importers read whole is the
+/// value `--json` writes, so a document read back is written as it came, keys in order.
+@Suite struct OneJSONValueTests {
+    @Test func aDocumentReadWholeIsWrittenBackAsItCame() throws {
+        let text = #"{"id": 7, "start": "20261122T080000Z", "tags": ["deep work", "\u0007bell"], "annotation": null, "ok": true, "ratio": 0.5, "nested": {"z": 1, "a": []}}"#
+        let value = try JSONLineDecoder.decodeValue(text)
+        #expect(value.rendered() == text)
+        #expect(value["id"]?.number == 7)
+        #expect(value["tags"]?.kind == "an array")
+        #expect(value["missing"] == nil)
+    }
+}

@@ -12,6 +12,7 @@ private final class FakeHTTPClient: HTTPClient {
         requests.withLock { $0.append(request) }
         return try answer.get()
     }
+    func transfers() -> any HTTPTransfers { SerialTransfers(send: send, pause: { _ in }) }
 }
 
 private let ics = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n".utf8)

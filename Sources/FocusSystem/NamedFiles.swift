@@ -1,8 +1,6 @@
+import FocusCore
 import FoundationEssentials
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a path names, for the rules on files named on the command line (README, "Files named
 /// on the command line"): focus reads and replaces only regular files.
@@ -140,6 +138,19 @@ package enum OutputFile {
             link = "a symbolic link to "
         }
         throw .io(path: path, reason: "it is \(link)\(kind.phrase), not a regular file, and focus replaces only regular files. Name a new file or a regular one")
+    }
+
+    /// `path`, else `path-2`, `path-3`… : the first name nothing has (lstat(2): a dangling
+    /// symbolic link is a name in use), for copies kept aside (`restore`, sync's backups).
+    package static func firstUnused(_ path: String) -> String {
+        var candidate = path
+        var n = 2
+        var info = stat()
+        while lstat(candidate, &info) == 0 {
+            candidate = "\(path)-\(n)"
+            n += 1
+        }
+        return candidate
     }
 
     /// Whether `path` is standard output itself: `-`, or a name of the very file standard

@@ -1,10 +1,7 @@
-import FocusText
 import FocusCore
+import FocusText
 import FoundationEssentials
-
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Who a file is for, which decides its permissions (README, Files).
 package enum FileAccess: Sendable {
@@ -18,9 +15,11 @@ package enum FileAccess: Sendable {
 }
 
 /// The one home of the files focus writes (`export --output`, `report --html`, `calendar
-/// export`, the config and the systemd unit; `backup FILE` follows the same rule in storage):
-/// written in pieces to a new temporary file beside the target, fsync'd, then renamed over it
-/// only when complete. A crash, a full disk or a dropped writer leaves the old file as it was.
+/// export`, the config and the systemd unit, `backup FILE`, the daily backups and `restore`'s
+/// new database): written in pieces to a new temporary file beside the target (or by SQLite
+/// through `temporaryPath`), fsync'd, then renamed over it only when complete, and the rename
+/// made durable by an fsync of the directory (fsync(2)). A crash, a full disk or a dropped
+/// writer leaves the old file as it was.
 ///
 /// What may be replaced is `OutputFile`'s rule: a new name, a regular file, or a symbolic link
 /// (replaced, never written through); a directory, FIFO, socket or device is refused (exit 74).
@@ -35,6 +34,10 @@ package final class AtomicFileWriter {
 
     /// Whether this writes to standard output rather than a file.
     package var isStandardOutput: Bool { console != nil }
+
+    /// The temporary file, for a writer that writes it by its name (SQLite's backup); nil when
+    /// writing to standard output. It is renamed over `path` by `commit` and removed otherwise.
+    package var temporaryPath: String? { temp }
 
     /// - Parameters:
     ///   - standardOutput: the console to write to when `path` is `-` or standard output itself;
@@ -135,6 +138,13 @@ package final class AtomicFileWriter {
             let reason = String(cString: strerror(errno))
             unlink(temp)
             throw .io(path: path, reason: reason)
+        }
+        // The rename is in the directory: flushed too, or a crash may bring the old name back.
+        let directory = Paths.directory(of: path)
+        let dir = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
         }
     }
 }
