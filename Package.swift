@@ -69,8 +69,9 @@ let package = Package(
         // RFC 5545 reading, recurrence expansion and writing. Knows nothing else but time.
         .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
         // The domain: model, engine, scheduling, stats, sync, ports, errors: decisions over values.
-        // Sync's calendar objects are written with FocusCalendar's writer (one implementation of
-        // RFC 5545 folding and escaping); FocusCalendar knows nothing of Core.
+        // Sync's calendar objects are read and written with FocusCalendar's content lines and
+        // writer (one implementation of RFC 5545 unfolding, folding and escaping); FocusCalendar
+        // knows nothing of Core.
         .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText", "FocusCalendar"]),
         // What FoundationEssentials leaves out of Foundation's text handling (trimming), text
         // measured in terminal columns, and text made safe for a terminal (DisplayText).
