@@ -56,9 +56,10 @@ let package = Package(
             dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusText"]
         ),
         // The terminal, HTML, JSON and CSV views of the domain: renderers are pure builders over
-        // Core's values (and the view values storage's queries return), the terminal views giving
-        // DisplayText; the one styled-text type (StyledLine) and the one JSON writer (JSONBytes).
-        .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusStorage", "FocusTime", "FocusText"]),
+        // Core's values (the plan's view values included, which storage's queries return), the
+        // terminal views giving DisplayText; the one styled-text type (StyledLine) and the one
+        // JSON writer (JSONBytes).
+        .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusTime", "FocusText"]),
         // The SQLite store: migrations, records, queries.
         .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite"]),
         // SQLite's C API (Debian's libsqlite3-dev).

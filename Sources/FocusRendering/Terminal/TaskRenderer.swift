@@ -1,5 +1,4 @@
 import FocusCore
-import FocusStorage
 import FocusText
 import FoundationEssentials
 
