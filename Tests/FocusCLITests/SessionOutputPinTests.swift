@@ -17,3 +17,30 @@ import Testing
         #expect(text == "Sun 22 Nov 2026  ·  25m\n  #1  08:00–08:25  25m     ✓  Side/Reading  “ch. 3”\n")
     }
 }
+
+/// `task add --json` and `config list` byte for byte (FocusRendering's `TaskRenderer` and
+/// `ConfigRenderer` build them).
+@Suite struct CommandOutputPinTests {
+    @Test func taskAddJSONIsPinned() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        #expect(await world.output("task", "add", "Thesis", "--json").out == #"{"id": 1, "title": "Thesis"}"# + "\n")
+        let sub = await world.output("task", "add", "Thesis/Chapter 2", "--json").out
+        #expect(sub == #"{"id": 2, "task_id": 1, "path": "Thesis/Chapter 2"}"# + "\n")
+    }
+
+    @Test func configListIsPinned() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let json = await world.output("config", "list", "--json").out
+        #expect(json.hasPrefix(#"{"work": "25m", "short_break": "5m", "long_break": "15m", "#), "\(json)")
+        let text = await world.output("config", "list").out
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Array(lines.prefix(3)) == [
+            "work              25m          length of a work session (25m)",
+            "short_break       5m           length of a short break (5m)",
+            "long_break        15m          length of a long break (15m)",
+        ])
+        #expect(lines.contains("lunch             12:00-13:00  a gap kept free every working day, 12:00-13:00, or off (12:00-13:00)"))
+        #expect(lines.suffix(3).first == "", "a blank line before the file's path")
+        #expect(lines.suffix(2).first?.hasPrefix("File: ") == true)
+    }
+}

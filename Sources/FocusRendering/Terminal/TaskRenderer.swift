@@ -289,3 +289,15 @@ package struct TaskRenderer {
                 ("instance_id", .optional(instanceID.map { Int($0) }))]
     }
 }
+
+extension TaskRenderer {
+    /// `task add --json` of a task alone: `{"id": 3, "title": "Thesis"}`.
+    package static func addedJSON(taskID: Int64, title: String) -> DisplayText {
+        DisplayText(JSON.object([("id", .int(Int(taskID))), ("title", .string(title))]))
+    }
+
+    /// `task add --json` of a subtask: `{"id": 7, "task_id": 3, "path": "Thesis/Chapter 2"}`.
+    package static func addedJSON(subtaskID: Int64, taskID: Int64, path: String) -> DisplayText {
+        DisplayText(JSON.object([("id", .int(Int(subtaskID))), ("task_id", .int(Int(taskID))), ("path", .string(path))]))
+    }
+}
