@@ -69,14 +69,14 @@ package struct AgendaCommand: FocusRunnable {
                     ("from", .string(first.description)), ("to", .string(first.adding(days: count - 1).description)),
                     ("days", .array(agendas.map { .object(AgendaRenderer.dayJSON($0)) })),
                     ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
-                    ("stale_calendars", Self.staleJSON(stale)),
+                    ("stale_calendars", CalendarRenderer.staleJSON(stale.map(\.0))),
                 ]
                 env.console.line(JSON.object(pairs))
             } else {
                 let a = agendas[0]
                 var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
                 pairs += AgendaRenderer.dayJSON(a).filter { $0.0 != "blocks" }
-                pairs.append(("stale_calendars", Self.staleJSON(stale)))
+                pairs.append(("stale_calendars", CalendarRenderer.staleJSON(stale.map(\.0))))
                 env.console.line(JSON.object(pairs))
             }
             return
@@ -88,15 +88,6 @@ package struct AgendaCommand: FocusRunnable {
             out += "\n\(section)"
         }
         env.console.show(out)
-    }
-
-    /// `[{"name", "fetched_at", "last_error"}]` for the live calendars whose copy is stale.
-    static func staleJSON(_ stale: [(CalendarSummary, String)]) -> JSON {
-        .array(stale.map { c, _ in
-            let state = FeedState.decode(c.feedState)
-            return .object([("name", .string(c.name)), ("fetched_at", .string(Timestamp.utc(state.fetchedAt ?? c.importedAt))),
-                            ("last_error", state.lastError.map { .string($0) } ?? .null)])
-        })
     }
 
     static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, rules: SchedulingRules) throws(FocusError) -> AgendaDay {
