@@ -44,3 +44,14 @@ import Testing
         #expect(lines.suffix(2).first?.hasPrefix("File: ") == true)
     }
 }
+
+extension CommandOutputPinTests {
+    /// `agenda --days N --json`: the range's keys around its days, in the contract's order.
+    @Test func agendaRangeJSONIsPinned() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        let r = await world.output("agenda", "2026-11-23", "--days", "2", "--json")
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out.hasPrefix(#"{"from": "2026-11-23", "to": "2026-11-24", "days": [{"blocks": [], "events": [], "sessions": [], "date": "2026-11-23", "free_seconds": "#), "\(r.out)")
+        #expect(r.out.hasSuffix(#""at_risk": [], "overdue": [], "stale_calendars": []}"# + "\n"), "\(r.out)")
+    }
+}

@@ -64,21 +64,8 @@ package struct AgendaCommand: FocusRunnable {
                                    refreshSeconds: env.config.calendarRefreshSeconds, now: now).map { (c, $0) }
         }
         if json {
-            if week || days != nil {
-                let pairs: [(String, JSON)] = [
-                    ("from", .string(first.description)), ("to", .string(first.adding(days: count - 1).description)),
-                    ("days", .array(agendas.map { .object(AgendaRenderer.dayJSON($0)) })),
-                    ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
-                    ("stale_calendars", CalendarRenderer.staleJSON(stale.map(\.0))),
-                ]
-                env.console.line(JSON.object(pairs))
-            } else {
-                let a = agendas[0]
-                var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
-                pairs += AgendaRenderer.dayJSON(a).filter { $0.0 != "blocks" }
-                pairs.append(("stale_calendars", CalendarRenderer.staleJSON(stale.map(\.0))))
-                env.console.line(JSON.object(pairs))
-            }
+            env.console.line(AgendaRenderer.json(agendas, from: first, range: week || days != nil, atRisk: atRisk, overdue: overdue,
+                                                 stale: stale.map(\.0)))
             return
         }
         var out = DisplayText.joined(stale.map { "Note: \($0.1).\n" })

@@ -67,34 +67,3 @@ package enum SessionRenderer {
         return out
     }
 }
-
-extension AgendaRenderer {
-    /// A busy time, `{"start", "end", "summary", "calendar"}`: the contract's shape
-    /// (`calendar busy --json`, the agenda's `events`).
-    package static func busyJSON(_ e: BusyEvent) -> JSON {
-        .object([
-            ("start", .string(Timestamp.utc(e.start))), ("end", .string(Timestamp.utc(e.end))),
-            ("summary", .string(e.summary)), ("calendar", .string(e.calendar)),
-        ])
-    }
-
-    /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,
-    /// `due`), its blocks, and its working hours (`null` on a day off).
-    /// Meetings the person declined (`declined_events`) only on a day that has some.
-    package static func dayJSON(_ a: AgendaDay) -> [(String, JSON)] {
-        [
-            ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
-            ("events", .array(a.events.map(busyJSON))),
-        ] + (a.declined.isEmpty ? [] : [("declined_events", .array(a.declined.map(busyJSON)))]) + [
-            ("sessions", .array(a.sessions.map(SessionRenderer.json))),
-            ("date", .string(a.day.description)),
-            ("free_seconds", .int(a.freeSeconds)),
-            ("due", .array(a.due.map { d in
-                .object([("task", .string(d.task)), ("subtask", .string(d.subtask)), ("due", .string(Timestamp.utc(d.due))),
-                         ("estimate_seconds", .optional(d.estimateSeconds)), ("logged_seconds", .int(d.loggedSeconds)),
-                         ("done", .bool(d.done))])
-            })),
-            ("working_hours", a.hours.map { .string($0.description) } ?? .null),
-        ]
-    }
-}
