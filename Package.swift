@@ -60,9 +60,10 @@ let package = Package(
             dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusSystem", "FocusText"]
         ),
         // The terminal, HTML, JSON and CSV views of the domain: renderers are pure builders over
-        // Core's values (and the view values storage's queries return), the terminal views giving
-        // DisplayText; the one styled-text type (StyledLine) and the one JSON writer (JSONBytes).
-        .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusStorage", "FocusTime", "FocusText"]),
+        // Core's values (the plan's view values included, which storage's queries return), the
+        // terminal views giving DisplayText; the one styled-text type (StyledLine) and the one
+        // JSON writer (JSONBytes).
+        .target(name: "FocusRendering", dependencies: ["FocusCore", "FocusTime", "FocusText"]),
         // The SQLite store: migrations, records, queries. FocusSystem makes the database's
         // private directory and names the backup files.
         .target(name: "FocusStorage", dependencies: ["FocusCore", "FocusText", "FocusSQLite", "FocusSystem"]),
@@ -75,8 +76,9 @@ let package = Package(
         .target(name: "FocusCalendar", dependencies: ["FocusTime", "FocusText"]),
         // The domain: model, engine, scheduling, stats, sync, ports, errors: decisions over values.
         // It imports no Glibc: what touches the system is FocusSystem's, behind Core's ports.
-        // Sync's calendar objects are written with FocusCalendar's writer (one implementation of
-        // RFC 5545 folding and escaping); FocusCalendar knows nothing of Core.
+        // Sync's calendar objects are read and written with FocusCalendar's content lines and
+        // writer (one implementation of RFC 5545 unfolding, folding and escaping); FocusCalendar
+        // knows nothing of Core.
         .target(name: "FocusCore", dependencies: ["FocusTime", "FocusText", "FocusCalendar"]),
         // What FoundationEssentials leaves out of Foundation's text handling (trimming), text
         // measured in terminal columns, and text made safe for a terminal (DisplayText).

@@ -250,43 +250,31 @@ struct ICSParser {
     /// first physical line on, its continuation lines not even copied.
     private mutating func unfold() throws(ICSParseError) {
         let p = source
-        let n = p.count
-        var r = 0
-        if n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { r = 3 }
-        var physical = 1
+        var lines = ICSUnfolder(p)
         /// Whether a logical line is being read, whether it is skipped, and where it began.
         var open = false
         var skipping = false
         var openLine = 0
         var first = true
-        while r < n {
-            var e = r
-            while e < n, p[e] != 10, p[e] != 13 { e += 1 }
-            let continuation = e > r && (p[r] == 32 || p[r] == 9)
+        while let (range, continuation) = lines.next() {
             if continuation {
                 if open, !skipping {
-                    buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[(r + 1)..<e]))
+                    buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[range]))
                 }
             } else {
                 if open {
                     if !skipping { try take(openLine, first: &first) }
                     open = false
                 }
-                if e > r {
+                if !range.isEmpty {
                     open = true
-                    openLine = physical
-                    skipping = !first && isSkipped(p, r, e)
+                    openLine = lines.physical
+                    skipping = !first && isSkipped(p, range.lowerBound, range.upperBound)
                     buf.removeAll(keepingCapacity: true)
-                    if !skipping { buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[r..<e])) }
+                    if !skipping { buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[range])) }
                 }
             }
-            if e > r { lastPhysicalLine = physical }
-            if e < n {
-                r = (p[e] == 13 && e + 1 < n && p[e + 1] == 10) ? e + 2 : e + 1
-                physical += 1
-            } else {
-                r = e
-            }
+            if continuation || !range.isEmpty { lastPhysicalLine = lines.physical }
         }
         if open, !skipping { try take(openLine, first: &first) }
         if first {

@@ -15,9 +15,11 @@ package struct ServiceContext: Sendable {
     package var databasePath: String
     /// The process environment (`NO_COLOR`, `TERM`, `FOCUS_HTTP_TIMEOUT_MS`, …).
     package var environment: [String: String]
-    /// The CalDAV server of the connected accounts: nil live (HTTP through libcurl), an
-    /// in-memory one in tests.
-    package var caldav: (any CalDAVClient)?
+    /// The CalDAV server of the connected accounts: HTTP through libcurl live (built by the
+    /// composition root, `FocusEnvironment`), an in-memory one in tests.
+    package var caldav: any CalDAVClient
+    /// What fetches calendar feeds: HTTP through libcurl live (built by the composition root).
+    package var feeds: any HTTPClient
     /// Adds settings (their digests) to those this person trusts (README, "What focus
     /// promises"): a feed the other machines subscribe to, taken in by sync.
     package var trustSettings: @Sendable (_ digests: [String]) throws(FocusError) -> Void
@@ -31,7 +33,7 @@ package struct ServiceContext: Sendable {
     package var openedDatabase: @Sendable () -> AppDatabase?
 
     package init(console: any Console, now: @escaping @Sendable () -> Date, calendar: LocalCalendar, config: FocusConfig,
-                 configPath: String, databasePath: String, environment: [String: String], caldav: (any CalDAVClient)? = nil,
+                 configPath: String, databasePath: String, environment: [String: String], caldav: any CalDAVClient, feeds: any HTTPClient,
                  credentials: any CredentialSource, prompter: (any Prompter)? = nil, openedDatabase: @escaping @Sendable () -> AppDatabase? = { nil },
                  trustSettings: @escaping @Sendable (_ digests: [String]) throws(FocusError) -> Void) {
         self.console = console
@@ -42,6 +44,7 @@ package struct ServiceContext: Sendable {
         self.databasePath = databasePath
         self.environment = environment
         self.caldav = caldav
+        self.feeds = feeds
         self.credentials = credentials
         self.prompter = prompter
         self.openedDatabase = openedDatabase

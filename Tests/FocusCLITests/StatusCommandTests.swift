@@ -156,3 +156,23 @@ extension StatusCommandTests {
         }
     }
 }
+
+/// `status --json` and the plain line, byte for byte, as scripts and prompts read them.
+extension StatusCommandTests {
+    @Test func jsonOfARunningSessionIsPinned() async throws {
+        let world = try await plannedWorld()
+        try startSession(world, path: "Thesis/Intro", remaining: 600)
+        let r = await world.output("status", "--json")
+        #expect(r.code == 0, "\(r.err)")
+        #expect(r.out == #"{"state": "running", "task": "Thesis", "subtask": "Intro", "phase": "work", "started_at": "2026-11-22T08:45:00Z", "ends_at": "2026-11-22T09:10:00Z", "remaining_seconds": 600, "cycle": 2, "cycles": 4, "paused": false, "elapsed_seconds": 900, "pid": \#(getpid())}"# + "\n")
+        #expect(await world.output("status").out == "Thesis/Intro · work · 10:00 left\n")
+    }
+
+    @Test func jsonOfAPausedBreakIsPinned() async throws {
+        let world = try await plannedWorld()
+        try startSession(world, path: "Side/Reading", phase: .shortBreak, planned: 300, remaining: 120, paused: true)
+        let r = await world.output("status", "--json")
+        #expect(r.out == #"{"state": "paused", "task": "Side", "subtask": "Reading", "phase": "short_break", "started_at": "2026-11-22T08:57:00Z", "ends_at": null, "remaining_seconds": 120, "cycle": 2, "cycles": 4, "paused": true, "elapsed_seconds": 180, "pid": \#(getpid())}"# + "\n")
+        #expect(await world.output("status").out == "Side/Reading · short break · paused · 2:00 left\n")
+    }
+}

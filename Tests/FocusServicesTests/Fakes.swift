@@ -80,6 +80,7 @@ struct ServiceWorld {
         let now = self.now, db = self.db
         return ServiceContext(console: console, now: { now }, calendar: LocalCalendar(zone: .utc), config: FocusConfig(),
                               configPath: directory + "/config.toml", databasePath: db.path, environment: [:], caldav: server,
+                              feeds: ScriptedHTTPClient { _ throws(FocusError) in throw FocusError.usage("no feeds in these tests") },
                               credentials: credentials, prompter: prompter, openedDatabase: { db }, trustSettings: { _ in })
     }
 

@@ -64,21 +64,8 @@ package struct AgendaCommand: FocusRunnable {
                                    refreshSeconds: env.config.calendarRefreshSeconds, now: now).map { (c, $0) }
         }
         if json {
-            if week || days != nil {
-                let pairs: [(String, JSON)] = [
-                    ("from", .string(first.description)), ("to", .string(first.adding(days: count - 1).description)),
-                    ("days", .array(agendas.map { .object(Self.dayJSON($0)) })),
-                    ("at_risk", .array(atRisk.map(PlanRenderer.riskJSON))), ("overdue", .array(overdue.map(PlanRenderer.overdueJSON))),
-                    ("stale_calendars", Self.staleJSON(stale)),
-                ]
-                env.console.line(JSON.object(pairs))
-            } else {
-                let a = agendas[0]
-                var pairs = PlanRenderer.json(blocks: a.blocks, atRisk: atRisk, overdue: overdue)
-                pairs += Self.dayJSON(a).filter { $0.0 != "blocks" }
-                pairs.append(("stale_calendars", Self.staleJSON(stale)))
-                env.console.line(JSON.object(pairs))
-            }
+            env.console.line(AgendaRenderer.json(agendas, from: first, range: week || days != nil, atRisk: atRisk, overdue: overdue,
+                                                 stale: stale.map(\.0)))
             return
         }
         var out = DisplayText.joined(stale.map { "Note: \($0.1).\n" })
@@ -88,35 +75,6 @@ package struct AgendaCommand: FocusRunnable {
             out += "\n\(section)"
         }
         env.console.show(out)
-    }
-
-    /// `[{"name", "fetched_at", "last_error"}]` for the live calendars whose copy is stale.
-    static func staleJSON(_ stale: [(CalendarSummary, String)]) -> JSON {
-        .array(stale.map { c, _ in
-            let state = FeedState.decode(c.feedState)
-            return .object([("name", .string(c.name)), ("fetched_at", .string(Timestamp.utc(state.fetchedAt ?? c.importedAt))),
-                            ("last_error", state.lastError.map { .string($0) } ?? .null)])
-        })
-    }
-
-    /// One day's keys: the contract's agenda shape (`events`, `sessions`, `date`, `free_seconds`,
-    /// `due`), its blocks, and its working hours (`null` on a day off).
-    /// Meetings the person declined (`declined_events`) only on a day that has some.
-    static func dayJSON(_ a: AgendaDay) -> [(String, JSON)] {
-        [
-            ("blocks", .array(a.blocks.map(PlanRenderer.blockJSON))),
-            ("events", .array(a.events.map(CalendarBusyCommand.json))),
-        ] + (a.declined.isEmpty ? [] : [("declined_events", .array(a.declined.map(CalendarBusyCommand.json)))]) + [
-            ("sessions", .array(a.sessions.map(LogCommand.json))),
-            ("date", .string(a.day.description)),
-            ("free_seconds", .int(a.freeSeconds)),
-            ("due", .array(a.due.map { d in
-                .object([("task", .string(d.task)), ("subtask", .string(d.subtask)), ("due", .string(Timestamp.utc(d.due))),
-                         ("estimate_seconds", .optional(d.estimateSeconds)), ("logged_seconds", .int(d.loggedSeconds)),
-                         ("done", .bool(d.done))])
-            })),
-            ("working_hours", a.hours.map { .string($0.description) } ?? .null),
-        ]
     }
 
     static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, rules: SchedulingRules) throws(FocusError) -> AgendaDay {

@@ -37,17 +37,9 @@ package struct CalendarBusyCommand: FocusRunnable {
         let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env.services, db))
             .filter { $0.end > $0.start }
         if json {
-            env.console.line(JSON.array(events.map(Self.json)))
+            env.console.line(JSON.array(events.map(AgendaRenderer.busyJSON)))
         } else {
             env.console.show(AgendaRenderer.busy(events, from: first, to: last, calendar: env.calendar))
         }
-    }
-
-    /// `{"start", "end", "summary", "calendar"}`: the contract's shape.
-    static func json(_ e: BusyEvent) -> JSON {
-        .object([
-            ("start", .string(Timestamp.utc(e.start))), ("end", .string(Timestamp.utc(e.end))),
-            ("summary", .string(e.summary)), ("calendar", .string(e.calendar)),
-        ])
     }
 }

@@ -42,7 +42,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let db = try env.openDatabase()
         if stop { return try stopPublishing(env, db) }
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
+        let client = env.services.caldav
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env.services, login: login, client: client)
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
@@ -73,7 +73,7 @@ package struct CalendarPublishCommand: FocusRunnable {
             return
         }
         let endpoint = try CalDAVLogin(passwordFromStandardInput: passwordStdin).endpoint(account, env: env.services)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
+        let client = env.services.caldav
         // Only this machine's events, each in the version it wrote: never another machine's.
         let deleted = try PlanPublisher(env: env.services, client: client).stop(target, endpoint: endpoint, db: db)
         env.console.line("Stopped publishing to \(target.name): \(deleted) block\(deleted == 1 ? "" : "s") still ahead deleted there.")

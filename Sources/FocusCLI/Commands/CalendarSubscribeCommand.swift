@@ -37,7 +37,8 @@ package struct CalendarSubscribeCommand: FocusRunnable {
             _ = try CalendarFile.read(caFile)  // 66 for a missing file, 74 unreadable, before any network
             state.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path
         }
-        let fetcher = FeedFetcher(env: env.services, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let services = env.services
+        let fetcher = FeedFetcher(env: services, client: services.feeds)
         let label = "feed \(CalendarFeed.shownAddress(address))"
         guard case let .body(data, etag, modified) = try CalendarFeed.fetch(address, state: state, conditional: false, label: label, client: fetcher.client) else {
             throw FocusError.unavailable("\(CalendarFeed.shownAddress(address)) answered 304 Not Modified to a first request.")

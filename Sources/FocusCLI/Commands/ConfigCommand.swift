@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusServices
 import FocusSystem
 import FocusText
@@ -25,17 +26,12 @@ package struct ConfigListCommand: FocusRunnable {
     package init() {}
 
     package func run(in env: FocusEnvironment) async throws {
-        let pairs = try FocusConfig.keys.map { entry throws(FocusError) in (entry, try env.config.value(of: entry.key)) }
+        let settings = try FocusConfig.keys.map { entry throws(FocusError) in (key: entry.key, value: try env.config.value(of: entry.key), help: entry.help) }
         if json {
-            env.console.line(JSON.object(pairs.map { ($0.0.key, .string($0.1)) }))
+            env.console.line(ConfigRenderer.json(settings.map { (key: $0.key, value: $0.value) }))
             return
         }
-        // Values as wide as the widest (`12:00-13:00`), so the help lines start in one column.
-        let width = max(10, pairs.map { DisplayText($0.1).string.count }.max() ?? 0)
-        for (entry, value) in pairs {
-            let key = TerminalText.pad(entry.key, (FocusConfig.keys.map(\.key.count).max() ?? 12) + 2)
-            env.console.line("\(key)\(TerminalText.pad(DisplayText(value).string, width))  \(entry.help)")
-        }
+        for line in ConfigRenderer.lines(settings) { env.console.line(line) }
         env.console.line("")
         env.console.line("File: \(env.configPath)")
     }

@@ -1,6 +1,7 @@
 import FocusText
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -48,7 +49,7 @@ package struct LogAddCommand: FocusRunnable {
             throw FocusError.duplicateSession(path: DisplayText(shown: catalog.path(of: target)).string, start: SessionTimes.local(s, env.calendar))
         }
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
-        env.console.line("Recorded #\(id): \(shown: catalog.path(of: target)) \(RelativeTime.moment(s, calendar: env.calendar, now: env.now())), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "")\(LogCommand.tagText(tags)).")
+        env.console.line("Recorded #\(id): \(shown: catalog.path(of: target)) \(RelativeTime.moment(s, calendar: env.calendar, now: env.now())), \(DurationParser.format(seconds))\(interrupted ? " (interrupted)" : "")\(SessionRenderer.tagText(tags)).")
     }
 }
 

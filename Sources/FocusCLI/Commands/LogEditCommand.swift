@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FocusText
 import FoundationEssentials
@@ -55,7 +56,7 @@ package struct LogEditCommand: FocusRunnable {
         // The same warning as `log add`: an edit that makes sessions overlap is kept, and said.
         if overlaps > 0 { env.console.note("warning: this overlaps \(overlaps) recorded session\(overlaps == 1 ? "" : "s").") }
         entry = try db.session(id: id) ?? entry
-        env.console.line("Updated \(LogCommand.line(entry, calendar: env.calendar))")
+        env.console.line("Updated \(SessionRenderer.line(entry, calendar: env.calendar))")
     }
 }
 

@@ -1,6 +1,7 @@
 import FocusText
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -33,7 +34,7 @@ package struct LogListCommand: FocusRunnable {
         let entries = try db.sessions(overlapping: from, to)
             .filter { entry in entry.log.startedAt >= from && (tag.map { SessionTags.contains(entry.log.tags, $0) } ?? true) }.reversed()
         if json {
-            env.console.line(JSON.array(entries.map(LogCommand.json)))
+            env.console.line(JSON.array(entries.map(SessionRenderer.json)))
             return
         }
         if entries.isEmpty {
@@ -41,27 +42,6 @@ package struct LogListCommand: FocusRunnable {
             env.console.line("No sessions\(tagged) in the last \(last) day\(last == 1 ? "" : "s"). Start one with `focus start \"Thesis/Chapter 2\"`.")
             return
         }
-        env.console.show(LogListCommand.text(Array(entries), calendar: env.calendar))
-    }
-
-    /// Sessions (newest first) under one heading per local day with its total: two passes over
-    /// the entries, one for the totals and one for the lines, whatever the number of days.
-    static func text(_ entries: [SessionEntry], calendar: LocalCalendar) -> DisplayText {
-        let days = entries.map { calendar.day(of: $0.log.startedAt) }
-        var totals: [LocalDate: Int] = [:]
-        for (e, day) in zip(entries, days) { totals[day, default: 0] += e.log.focusedSeconds }
-        let idWidth = entries.map { "#\($0.log.id ?? 0)".count }.max() ?? 0
-        var out: DisplayText = ""
-        var currentDay: LocalDate?
-        for (e, day) in zip(entries, days) {
-            if day != currentDay {
-                let total = totals[day] ?? 0
-                if currentDay != nil { out += "\n" }
-                out += "\(RelativeTime.shortDay(day)) \(day.year)  ·  \(DurationParser.format(total))\n"
-                currentDay = day
-            }
-            out += "  \(LogCommand.line(e, calendar: calendar, idWidth: idWidth))\n"
-        }
-        return out
+        env.console.show(SessionRenderer.list(Array(entries), calendar: env.calendar))
     }
 }

@@ -1,6 +1,7 @@
 import FocusText
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -34,7 +35,7 @@ package struct LogRmCommand: FocusRunnable {
             let db = try env.openDatabase()
             guard let entry = try db.session(id: id) else { throw FocusError.noSuchLog(id: id) }
             try db.removeSession(id: id)
-            env.console.line("Deleted \(LogCommand.line(entry, calendar: env.calendar))")
+            env.console.line("Deleted \(SessionRenderer.line(entry, calendar: env.calendar))")
         case let (nil, path?, true):
             try removeAll(path, env: env)
         case (_?, _?, _), (_?, _, true):

@@ -86,29 +86,10 @@ package struct StatusCommand: FocusRunnable {
     func text(_ reading: StatusReading, now: Date, calendar: LocalCalendar) -> DisplayText {
         let session = reading.session(at: now)
         if json {
-            guard let active = reading.active, let s = session else { return DisplayText(JSON.object([("state", .string("idle"))])) }
-            let snap = active.snapshot
-            // An open session has no end and no time left (README, "Open sessions").
-            let countdown: [(String, JSON)] = snap.isOpen ? [("open", .bool(true))] : [
-                ("ends_at", snap.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
-                ("remaining_seconds", .int(s.remainingSeconds)),
-            ]
-            return DisplayText(JSON.object([
-                ("state", .string(s.state)),
-                ("task", .string(s.task)),
-                ("subtask", .optional(s.subtask)),
-                ("phase", .string(s.phase.rawValue)),
-                ("started_at", .string(Timestamp.utc(snap.phaseStartedAt))),
-            ] + countdown + [
-                ("cycle", .int(s.cycle)),
-                ("cycles", .int(s.cycles)),
-                ("paused", .bool(s.isPaused)),
-                ("elapsed_seconds", .int(s.elapsedSeconds)),
-                // The process the kernel names as the session's (the lock holder), not a pid merely stored.
-                ("pid", .int(Int(reading.provenPID ?? active.pid))),
-            ]))
+            // The process the kernel names as the session's (the lock holder), not a pid merely stored.
+            let pid = Int(reading.provenPID ?? reading.active?.pid ?? 0)
+            return StatusRenderer.json(session, startedAt: reading.active?.snapshot.phaseStartedAt ?? now, pid: pid, now: now)
         }
-
         var facts = StatusFacts()
         facts.session = session
         if let block = reading.next {
@@ -118,26 +99,10 @@ package struct StatusCommand: FocusRunnable {
             let running = session.map { $0.phase == .work ? $0.elapsedSeconds : 0 } ?? 0
             facts.todaySeconds = logged + running
         }
-
-        if waybar {
-            return StatusRenderer.waybar(facts)
-        } else if i3blocks {
-            return follow ? StatusRenderer.i3blocksJSON(facts) : StatusRenderer.i3blocks(facts)
-        } else if let format {
-            if facts.session == nil {
-                // Idle: an empty line, unless the template shows the next block or today's focus.
-                let line = wantsNext || wantsToday ? StatusRenderer.fill(format, StatusRenderer.values(facts)) : ""
-                return DisplayText(line.trimmingSpaces())
-            }
-            return DisplayText(StatusRenderer.fill(format, StatusRenderer.values(facts)))
-        } else if let s = facts.session {
-            let pausedText = s.isPaused ? " · paused" : ""
-            return "\(s.path) · \(s.phase.label)\(pausedText) · \(s.clockText)"
-        }
-        if let other = reading.elsewhere.lazy.compactMap({ $0.line(at: now) }).first {
-            return "idle here · \(other)"
-        }
-        return "idle"
+        if waybar { return StatusRenderer.waybar(facts) }
+        if i3blocks { return follow ? StatusRenderer.i3blocksJSON(facts) : StatusRenderer.i3blocks(facts) }
+        if let format { return StatusRenderer.template(format, facts, idleShown: wantsNext || wantsToday) }
+        return StatusRenderer.line(facts, elsewhere: reading.elsewhere.lazy.compactMap { $0.line(at: now) }.first)
     }
 }
 

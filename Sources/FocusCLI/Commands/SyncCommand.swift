@@ -95,7 +95,7 @@ package struct SyncSetupCommand: FocusRunnable {
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
         let login = CalDAVLogin(passwordFromStandardInput: passwordStdin)
-        let client = env.caldav ?? CalDAVHTTPClient.live(env.services)
+        let client = env.services.caldav
         let found = try AccountCalendar.findOrMake(
             calendar, components: ["VEVENT", "VTODO"], purpose: "focus syncs to-dos and events", again: "set up again",
             db: db, env: env.services, login: login, client: client

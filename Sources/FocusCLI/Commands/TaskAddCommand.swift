@@ -60,7 +60,7 @@ package struct TaskAddCommand: FocusRunnable {
             }
             let id = try db.addTask(title: taskTitle, notes: fields.notes, now: now)
             if json {
-                env.console.line(JSON.object([("id", .int(Int(id))), ("title", .string(taskTitle))]))
+                env.console.line(TaskRenderer.addedJSON(taskID: id, title: taskTitle))
             } else {
                 env.console.line("Added task \(taskTitle) (#\(id)).")
             }
@@ -80,9 +80,7 @@ package struct TaskAddCommand: FocusRunnable {
         if let earliestNote { env.console.note(DisplayText(earliestNote)) }
         if let note = TaskRenderer.unplannedNote(subtask, path: shown) { env.console.note(note) }
         if json {
-            env.console.line(JSON.object([
-                ("id", .int(Int(result.subtaskID))), ("task_id", .int(Int(result.taskID))), ("path", .string(shown)),
-            ]))
+            env.console.line(TaskRenderer.addedJSON(subtaskID: result.subtaskID, taskID: result.taskID, path: shown))
             return
         }
         if result.createdTask { env.console.line("Created task \(names.task).") }

@@ -36,7 +36,7 @@ package struct TaskShowCommand: FocusRunnable {
         // The text shows the newest sessions and counts the rest; JSON has them all.
         let sessions = try db.sessions(of: target, limit: json ? nil : TaskRenderer.shownSessions)
         let extra: [(String, JSON)] = json
-            ? [("blocks", .array(blocks.map(PlanRenderer.blockJSON))), ("sessions", .array(sessions.entries.map(LogCommand.json)))]
+            ? [("blocks", .array(blocks.map(PlanRenderer.blockJSON))), ("sessions", .array(sessions.entries.map(SessionRenderer.json)))]
             : []
         let renderer = TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor,
                                     defaultSpanSeconds: env.config.workSeconds)

@@ -1,5 +1,6 @@
 import FocusText
 import FocusCore
+import FocusNetwork
 import FocusServices
 import FocusStorage
 import FoundationEssentials
@@ -74,8 +75,12 @@ package struct FocusEnvironment: Sendable {
     package var services: ServiceContext {
         let env = self
         let use = databaseUse
+        // The live clients (libcurl, loaded on the first request) unless a test gave its own.
+        let console = console
+        let http = CurlHTTPClient(environment: environment)
+        let caldav = caldav ?? CalDAVHTTPClient(http: http, warn: { console.note("warning: \($0)") })
         return ServiceContext(console: console, now: now, calendar: calendar, config: config, configPath: configPath,
-                              databasePath: databasePath, environment: environment, caldav: caldav,
+                              databasePath: databasePath, environment: environment, caldav: caldav, feeds: FeedHTTPClient(http: http),
                               credentials: ProcessCredentials(), prompter: ask.map { TerminalPrompter(ask: $0) }, openedDatabase: { use.current },
                               trustSettings: { digests throws(FocusError) in try TrustStore(env: env.services).add(digests) })
     }

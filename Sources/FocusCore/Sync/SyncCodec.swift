@@ -3,137 +3,6 @@ import FocusText
 import FocusTime
 import FoundationEssentials
 
-/// One content line of an iCalendar object (RFC 5545 section 3.1): `NAME;PARAM=v:value`.
-package struct ContentLine: Sendable, Equatable {
-    /// Upper-cased.
-    package var name: String
-    /// Parameter names upper-cased, values without their quotes.
-    package var parameters: [String: String]
-    /// As written (TEXT values still escaped).
-    package var value: String
-}
-
-/// A component's own properties (not those of components inside it), by name.
-package struct ICSProperties: Sendable {
-    package var component: String
-    package var lines: [ContentLine]
-
-    package func first(_ name: String) -> ContentLine? { lines.first { $0.name == name } }
-    package func value(_ name: String) -> String? { first(name)?.value }
-    /// A TEXT value unescaped (RFC 5545 section 3.3.11).
-    package func text(_ name: String) -> String? { value(name).map(ICSText.unescape) }
-}
-
-/// Reading content lines: unfolding, parsing, TEXT unescaping. (Writing them is FocusCalendar's
-/// `ICSWriter`: folding and TEXT escaping have one implementation.)
-package enum ICSText {
-    /// The unfolded lines of `data` (CRLF or LF; a line starting with a space or tab continues
-    /// the one before it), parsed; lines that do not parse are skipped.
-    package static func lines(_ data: Data) -> [ContentLine] {
-        unfolded(data).compactMap(parse)
-    }
-
-    /// The unfolded lines of `data`, as written.
-    static func unfolded(_ data: Data) -> [String] {
-        let text = String(decoding: data, as: UTF8.self)
-        var unfolded: [String] = []
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            var line = Substring(raw)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            // The first scalar, not the first character: a writer that folds by octets may start
-            // a continuation with a combining mark, which makes one character with the space.
-            if let first = line.unicodeScalars.first, first == " " || first == "\t", !unfolded.isEmpty {
-                unfolded[unfolded.count - 1] += String(line.unicodeScalars.dropFirst())
-            } else if !line.isEmpty {
-                unfolded.append(String(line))
-            }
-        }
-        return unfolded
-    }
-
-    /// `NAME;P=v;Q="a:b":value`.
-    static func parse(_ line: String) -> ContentLine? {
-        var name = ""
-        var parameters: [String: String] = [:]
-        var index = line.startIndex
-        while index < line.endIndex, line[index] != ";", line[index] != ":" {
-            name.append(line[index])
-            index = line.index(after: index)
-        }
-        guard !name.isEmpty, index < line.endIndex else { return nil }
-        while index < line.endIndex, line[index] == ";" {
-            index = line.index(after: index)
-            var key = ""
-            while index < line.endIndex, line[index] != "=", line[index] != ":", line[index] != ";" {
-                key.append(line[index])
-                index = line.index(after: index)
-            }
-            var value = ""
-            if index < line.endIndex, line[index] == "=" {
-                index = line.index(after: index)
-                var quoted = false
-                while index < line.endIndex {
-                    let c = line[index]
-                    if c == "\"" {
-                        quoted.toggle()
-                    } else if !quoted, c == ";" || c == ":" {
-                        break
-                    } else {
-                        value.append(c)
-                    }
-                    index = line.index(after: index)
-                }
-            }
-            parameters[key.uppercased()] = value
-        }
-        guard index < line.endIndex, line[index] == ":" else { return nil }
-        return ContentLine(name: name.uppercased(), parameters: parameters, value: String(line[line.index(after: index)...]))
-    }
-
-    /// The properties of the first component named one of `names`, found anywhere.
-    package static func firstComponent(_ lines: [ContentLine], named names: Set<String>) -> ICSProperties? {
-        var depth = 0
-        var found: ICSProperties?
-        var foundDepth = 0
-        for line in lines {
-            if line.name == "BEGIN" {
-                depth += 1
-                if found == nil, names.contains(line.value.uppercased()) {
-                    found = ICSProperties(component: line.value.uppercased(), lines: [])
-                    foundDepth = depth
-                }
-            } else if line.name == "END" {
-                if found != nil, depth == foundDepth { return found }
-                depth -= 1
-            } else if found != nil, depth == foundDepth {
-                found?.lines.append(line)
-            }
-        }
-        return nil  // never closed: not a whole component
-    }
-
-    /// RFC 5545 section 3.3.11.
-    package static func unescape(_ value: String) -> String {
-        guard value.contains("\\") else { return value }
-        var out = ""
-        var escaped = false
-        for c in value {
-            if escaped {
-                switch c {
-                case "n", "N": out.append("\n")
-                default: out.append(c)
-                }
-                escaped = false
-            } else if c == "\\" {
-                escaped = true
-            } else {
-                out.append(c)
-            }
-        }
-        return out
-    }
-}
-
 /// Tasks, subtasks and sessions as calendar objects (README, "Two machines"): a task or subtask
 /// is a to-do (VTODO), a session an event (VEVENT), focus's own values in `X-FOCUS-*`
 /// properties. To-dos other programs write read as tasks (as subtasks when they name a parent
@@ -423,6 +292,8 @@ package enum SyncCodec {
                     current.append(c)
                 }
             }
+            // A backslash that ends the value is kept, as every TEXT value reads it (`ICSText.unescape`).
+            if escaped { current.append("\\") }
             names.append(ICSText.unescape(current))
         }
         return SessionTags.sorted(names.filter { SessionTags.problem($0) == nil }.map { $0.trimmingSpaces() })

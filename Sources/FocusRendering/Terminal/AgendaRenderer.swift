@@ -1,6 +1,5 @@
 import FocusText
 import FocusCore
-import FocusStorage
 import FoundationEssentials
 
 /// Everything on one local day: what `focus agenda` shows.

@@ -1,6 +1,5 @@
 import FocusText
 import FocusCore
-import FocusStorage
 import FoundationEssentials
 
 /// `focus plan`: blocks by local day and the at-risk list, as text or JSON. Pure builders.

@@ -221,3 +221,48 @@ package enum StatusRenderer {
         return out
     }
 }
+
+extension StatusRenderer {
+    /// `focus status --json`: `{"state": "idle"}`, or the running session: its phase began at
+    /// `startedAt`, `pid` is its process. An open session has no end and no time left (README,
+    /// "Open sessions"); a paused one has no end.
+    package static func json(_ session: StatusFacts.Session?, startedAt: Date, pid: Int, now: Date) -> DisplayText {
+        guard let s = session else { return DisplayText(JSON.object([("state", .string("idle"))])) }
+        let countdown: [(String, JSON)] = s.openElapsed != nil ? [("open", .bool(true))] : [
+            ("ends_at", s.isPaused ? .null : .string(Timestamp.utc(now.addingTimeInterval(Double(s.remainingSeconds))))),
+            ("remaining_seconds", .int(s.remainingSeconds)),
+        ]
+        return DisplayText(JSON.object([
+            ("state", .string(s.state)),
+            ("task", .string(s.task)),
+            ("subtask", .optional(s.subtask)),
+            ("phase", .string(s.phase.rawValue)),
+            ("started_at", .string(Timestamp.utc(startedAt))),
+        ] + countdown + [
+            ("cycle", .int(s.cycle)),
+            ("cycles", .int(s.cycles)),
+            ("paused", .bool(s.isPaused)),
+            ("elapsed_seconds", .int(s.elapsedSeconds)),
+            ("pid", .int(pid)),
+        ]))
+    }
+
+    /// Plain `focus status`: `Thesis/Intro · work · 10:00 left`; idle, what another machine runs
+    /// (`idle here · …`, README "Two machines") or `idle`.
+    package static func line(_ facts: StatusFacts, elsewhere: String?) -> DisplayText {
+        if let s = facts.session {
+            let pausedText = s.isPaused ? " · paused" : ""
+            return "\(s.path) · \(s.phase.label)\(pausedText) · \(s.clockText)"
+        }
+        if let elsewhere { return "idle here · \(elsewhere)" }
+        return "idle"
+    }
+
+    /// `focus status --format`: the template filled. Idle, an empty line, unless `idleShown`
+    /// (the template shows the next block or today's focus): then the template with the
+    /// session's placeholders empty.
+    package static func template(_ format: String, _ facts: StatusFacts, idleShown: Bool) -> DisplayText {
+        guard facts.session == nil else { return DisplayText(fill(format, values(facts))) }
+        return DisplayText((idleShown ? fill(format, values(facts)) : "").trimmingSpaces())
+    }
+}

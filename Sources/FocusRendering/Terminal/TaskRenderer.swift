@@ -1,5 +1,4 @@
 import FocusCore
-import FocusStorage
 import FocusText
 import FoundationEssentials
 
@@ -288,5 +287,17 @@ package struct TaskRenderer {
         guard let rule = s.recurrence else { return [] }
         return [("every", .string(rule.every.rawValue)), ("on", .optional(rule.onText)),
                 ("instance_id", .optional(instanceID.map { Int($0) }))]
+    }
+}
+
+extension TaskRenderer {
+    /// `task add --json` of a task alone: `{"id": 3, "title": "Thesis"}`.
+    package static func addedJSON(taskID: Int64, title: String) -> DisplayText {
+        DisplayText(JSON.object([("id", .int(Int(taskID))), ("title", .string(title))]))
+    }
+
+    /// `task add --json` of a subtask: `{"id": 7, "task_id": 3, "path": "Thesis/Chapter 2"}`.
+    package static func addedJSON(subtaskID: Int64, taskID: Int64, path: String) -> DisplayText {
+        DisplayText(JSON.object([("id", .int(Int(subtaskID))), ("task_id", .int(Int(taskID))), ("path", .string(path))]))
     }
 }

@@ -157,7 +157,7 @@ package struct CalendarRefresher {
     }
 
     private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
-        let fetcher = FeedFetcher(env: env, client: FeedHTTPClient(http: CurlHTTPClient(environment: env.environment)))
+        let fetcher = FeedFetcher(env: env, client: env.feeds)
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
         do {

@@ -18,7 +18,7 @@ package struct ConnectedCalendarFetch {
 
     package init(env: ServiceContext, client: (any CalDAVClient)? = nil, acceptEmpty: Bool = false) {
         self.env = env
-        self.client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        self.client = client ?? env.caldav
         self.acceptEmpty = acceptEmpty
     }
 

@@ -217,7 +217,7 @@ extension PlanPublisher {
                                    endpoints: [Int64: CalDAVEndpoint] = [:], client: (any CalDAVClient)? = nil,
                                    onlyWhenChanged: Bool = false) -> [String] {
         guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
-        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        let client = client ?? env.caldav
         let publisher = PlanPublisher(env: env, client: client)
         var lines: [String] = []
         for target in targets {

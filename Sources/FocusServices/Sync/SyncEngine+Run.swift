@@ -9,7 +9,7 @@ extension SyncEngine {
     /// the writes.
     package static func sync(_ target: SyncTarget, endpoint: CalDAVEndpoint, db: AppDatabase, env: ServiceContext,
                              client: (any CalDAVClient)? = nil, progress: (any ProgressCounter)? = nil) throws -> Summary {
-        let client = client ?? env.caldav ?? CalDAVHTTPClient.live(env)
+        let client = client ?? env.caldav
         do {
             let summary = try SyncEngine(env: env, client: client, db: db, progress: progress).run(target, endpoint: endpoint)
             if summary.unconverged { try db.noteSync(at: env.now(), token: nil, error: unconverged) }

@@ -2,27 +2,6 @@ import FocusCore
 import FoundationEssentials
 import FocusSQLite
 
-/// A subtask due on a given day, for the agenda.
-package struct DueView: Sendable, Equatable {
-    package var subtaskID: Int64
-    package var task: String
-    package var subtask: String
-    package var due: Date
-    package var estimateSeconds: Int?
-    package var loggedSeconds: Int
-    package var done: Bool
-
-    package init(subtaskID: Int64, task: String, subtask: String, due: Date, estimateSeconds: Int?, loggedSeconds: Int, done: Bool) {
-        self.subtaskID = subtaskID
-        self.task = task
-        self.subtask = subtask
-        self.due = due
-        self.estimateSeconds = estimateSeconds
-        self.loggedSeconds = loggedSeconds
-        self.done = done
-    }
-}
-
 extension AppDatabase {
     static let blockSelectSQL = """
         SELECT scheduledBlock.*, subtask.title AS subtaskTitle, task.title AS taskTitle, subtask.syncUid AS subtaskSyncUid

@@ -34,22 +34,6 @@ package struct CalendarImport: Sendable {
     }
 }
 
-/// One stored calendar, as `calendar list` shows it.
-package struct CalendarSummary: Sendable, Equatable {
-    package var id: Int64
-    package var name: String
-    package var source: String
-    package var timeZone: String
-    package var eventCount: Int
-    package var occurrenceCount: Int
-    package var horizon: DateInterval
-    package var importedAt: Date
-    /// A feed's `FeedState` as JSON; empty for a file.
-    package var feedState = ""
-    /// Read from a connected CalDAV account (`calendar connect`), not a file or a feed.
-    package var connected = false
-}
-
 /// Expands a stored calendar's raw text over [from, to) in a zone: used where the stored
 /// occurrences do not answer (outside their window, or another zone). Given by the CLI, which
 /// owns the .ics reader. Arguments: content, calendar name, from, to, zone.

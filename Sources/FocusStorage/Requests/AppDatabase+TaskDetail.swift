@@ -2,22 +2,6 @@ import FocusCore
 import FoundationEssentials
 import FocusSQLite
 
-/// The sessions of one task or subtask: some of them, and how many there are in all.
-package struct SessionPage: Sendable, Equatable {
-    /// Newest first.
-    package var entries: [SessionEntry]
-    /// Every session of the task or subtask, shown or not.
-    package var count: Int
-    /// Their focus, in seconds.
-    package var focusedSeconds: Int
-
-    package init(entries: [SessionEntry], count: Int, focusedSeconds: Int) {
-        self.entries = entries
-        self.count = count
-        self.focusedSeconds = focusedSeconds
-    }
-}
-
 extension AppDatabase {
     /// The blocks of one subtask, or of every subtask of a task, by start (`focus task show`).
     /// Read through the subtask index, so a task's history of other work is never scanned.
