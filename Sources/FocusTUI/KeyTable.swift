@@ -6,8 +6,10 @@ package enum Action: Hashable, Sendable {
     case show(Screen)
     case nextScreen, previousScreen
     case down, up, top, bottom
-    /// h/l: the day before or after (Week).
+    /// h/l: the day before or after (Week); the left or right pane (Today, Tasks, Stats).
     case left, right
+    /// Tab on a screen with two panes: the other pane.
+    case otherPane
     /// `[` `]`: the previous or next day (Today), week (Week) or window (Stats).
     case earlier, later
     case open
@@ -70,7 +72,15 @@ package enum KeyTable {
         KeyBinding(label: "1-5", short: "screens", help: "Today, Week, Tasks, Timer, Stats",
                    keys: Screen.allCases.map { (.char(Character(String($0.rawValue))), .show($0)) }, screens: nil, inKeyLine: false),
         KeyBinding(label: "Tab", short: "next screen", help: "next screen (Shift-Tab: previous)", keys: [(.tab, .nextScreen), (.backTab, .previousScreen)],
-                   screens: nil, inKeyLine: false),
+                   screens: [.week, .timer], inKeyLine: false),
+        KeyBinding(label: "Tab", short: "pane", help: "the other pane (Shift-Tab too); j/k then move in it", keys: [(.tab, .otherPane), (.backTab, .otherPane)],
+                   screens: [.today, .tasks, .stats], inKeyLine: false),
+        KeyBinding(label: "h/l", short: "panes", help: "the list, the details (or ← →); j/k then scroll the details",
+                   keys: [(.char("h"), .left), (.left, .left), (.char("l"), .right), (.right, .right)],
+                   screens: [.today, .tasks], inKeyLine: true),
+        KeyBinding(label: "h/l", short: "panes", help: "the bars (j/k pick a day), the task list (or ← →)",
+                   keys: [(.char("h"), .left), (.left, .left), (.char("l"), .right), (.right, .right)],
+                   screens: [.stats], inKeyLine: false),
         KeyBinding(label: "j/k", short: "move", help: "move down, up (or the arrow keys)",
                    keys: [(.char("j"), .down), (.down, .down), (.char("k"), .up), (.up, .up)],
                    screens: [.today, .tasks, .stats], inKeyLine: true),
@@ -135,7 +145,7 @@ package enum KeyTable {
         KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again, then sync (as focus calendar refresh; focus sync)",
                    keys: [(.char("R"), .refresh)], screens: nil, inKeyLine: false),
         KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
-        KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
+        KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too); asks first while a session started here runs", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]
 
     /// What `key` does on `screen` in `context`, if anything.

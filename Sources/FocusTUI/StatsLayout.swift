@@ -20,8 +20,14 @@ package enum StatsLayout {
         if report.isEmpty { return [StyledLine("No sessions in these days. Start one with `focus start`.", .dim)] }
         let chartHeight = max(3, min(10, height / 2 - 2))
         var lines = chart(report, width: width, height: chartHeight)
-        lines.append(StyledLine())
-        lines.append(StyledLine("Share by task", .bold))
+        if s.otherPane.contains(.stats), !report.days.isEmpty {
+            // The bars have the keys: the day picked, its focus and the tasks in it.
+            let day = report.days[min(s.paneCursor[.stats] ?? report.days.count - 1, report.days.count - 1)]
+            lines.append(StyledLine("▶ \(RelativeTime.shortDay(day.date)): \(Cells.duration(day.focusedSeconds)) focus", .boldCyan))
+        } else {
+            lines.append(StyledLine())
+        }
+        lines.append(StyledLine("Share by task", s.otherPane.contains(.stats) ? .dim : .bold))
         let room = max(1, height - lines.count)
         let selected = min(s.selected(.stats), max(0, report.tasks.count - 1))
         let first = max(0, selected - room + 1)

@@ -134,6 +134,12 @@ package struct UIState {
     package var data: UIData?
     /// The selected row of each list, and the item it stands for (kept across reloads).
     package var selection: [Screen: Int] = [:]
+    /// The screens whose other pane has the keys (h/l, Tab): Today's and Tasks' details, Stats'
+    /// bars; on the others the list (the timeline, the tree, the tasks' shares) has them.
+    package var otherPane: Set<Screen> = []
+    /// The other pane's cursor: the first line of the details shown (Today, Tasks), the day
+    /// picked in the bars (Stats).
+    package var paneCursor: [Screen: Int] = [:]
     package var selectedKey: [Screen: String] = [:]
     package var showingHelp = false
     /// The add form, while it is open (its draft survives a reload and a refusal).
@@ -143,8 +149,11 @@ package struct UIState {
     package var searching = false
     /// The `:` command line, while it is typed.
     package var commandLine: String?
-    /// A question waiting for y or n (`D`): what it asks, and the command a yes runs.
+    /// A question waiting for y or n (`D`, `q`): what it asks, and the command a yes runs (none:
+    /// a yes quits the view).
     package var confirm: (question: String, arguments: [String])?
+    /// Whether this view started a session (Enter on work): `q` asks before quitting while it runs.
+    package var startedHere = false
     /// A line above the keys: a load that failed.
     package var message: String?
 

@@ -161,7 +161,7 @@ final class UIRunner {
     /// `status --follow` does; one that is gone leaves the view showing what it last read.
     private func reopenIfReplaced() -> UIEvent? {
         guard let now = StatusFollower.inode(env.databasePath) else {
-            return .failed("The database \(env.databasePath) is gone; this view shows what it last read.")
+            return .failed("The database is gone (\(env.databasePath)); this view shows what it last read.")
         }
         guard now != inode else { return nil }
         do {
