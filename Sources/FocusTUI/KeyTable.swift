@@ -30,6 +30,8 @@ package enum Action: Hashable, Sendable {
     case search
     /// `:`: a focus subcommand typed and run inside the view.
     case command
+    /// `r` on Stats: a range typed as `stats --from/--to` take it.
+    case range
     /// `d` on Tasks: the selected subtask done (or open again), the task archived, as `focus task done`.
     case done
     /// `e` on Tasks: the selected subtask in a form, saved by `focus task edit`.
@@ -42,7 +44,7 @@ package enum Action: Hashable, Sendable {
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
 /// every other key as text).
 package enum KeyContext: Sendable {
-    case screen, form, search, command, confirm
+    case screen, form, search, command, confirm, range
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -96,6 +98,13 @@ package enum KeyTable {
                    screens: [.week], inKeyLine: true),
         KeyBinding(label: "[ ]", short: "7/14/30 days", help: "7, 14 or 30 days", keys: [(.char("["), .earlier), (.char("]"), .later)],
                    screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "r", short: "range", help: "a range of days as stats --from/--to read them: FROM TO (2026-11-01 2026-11-15) or FROM to TO (last mon to today)",
+                   keys: [(.char("r"), .range)], screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "show", help: "show the range", keys: [(.enter, .save)], screens: nil, inKeyLine: true, context: .range),
+        KeyBinding(label: "Esc", short: "cancel", help: "close the range line", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true,
+                   context: .range),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
+                   context: .range),
         KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
         KeyBinding(label: "Enter", short: "show task", help: "show the selected task on Tasks", keys: [(.enter, .open)],
                    screens: [.stats], inKeyLine: true),

@@ -10,12 +10,20 @@ package enum StatsLayout {
 
     static func subtitle(_ s: UIState, _ data: UIData) -> StyledLine {
         let r = data.stats
-        var line = StyledLine(DisplayText("Last \(r.days.count) days · \(RelativeTime.shortDay(r.window.from)) – \(RelativeTime.shortDay(r.window.to))"), .bold)
+        let days = s.statsRange != nil && data.statsProblem == nil ? "\(r.days.count) days" : "Last \(r.days.count) days"
+        var line = StyledLine(DisplayText("\(days) · \(RelativeTime.shortDay(r.window.from)) – \(RelativeTime.shortDay(r.window.to))"), .bold)
         line.add(DisplayText(trusted: " · \(Cells.duration(r.totals.focusedSeconds)) focused · \(r.totals.completed) ✓ \(r.totals.interrupted) ✗"))
         return line
     }
 
     static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
+        // A range that could not be read says why above the last 7 days shown instead.
+        guard let problem = data.statsProblem else { return window(s, data, width: width, height: height) }
+        let said = Cells.wrap(problem, width: width, style: .boldRed)
+        return said + window(s, data, width: width, height: max(1, height - said.count))
+    }
+
+    static func window(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
         let report = data.stats
         if report.isEmpty { return [StyledLine("No sessions in these days. Start one with `focus start`.", .dim)] }
         let chartHeight = max(3, min(10, height / 2 - 2))

@@ -70,6 +70,7 @@ package enum UIReducer {
         if s.form != nil { return formKey(key, s) }
         if s.searching { return searchKey(key, s) }
         if s.commandLine != nil { return commandKey(key, s) }
+        if s.rangeLine != nil { return rangeKey(key, s) }
         if let confirm = s.confirm {
             // Yes runs the command; any other key is no.
             s.confirm = nil
@@ -105,6 +106,8 @@ package enum UIReducer {
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
         case .command:
             s.commandLine = ""
+        case .range:
+            s.rangeLine = s.statsRange.map { "\($0.from) to \($0.to)" } ?? ""
         case .edit:
             guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
             guard case let .subtask(t, o) = TasksLayout.rows(data.tasks)[s.selected(.tasks)] else {
@@ -174,6 +177,35 @@ package enum UIReducer {
         }
         s.form = form
         return (s, changed ? [.preview(form.arguments)] : [])
+    }
+
+    /// A key while Stats' range line is typed in: Enter shows the range (two dates, as `stats
+    /// --from` and `--to` take them; what they mean is the loader's to say).
+    private static func rangeKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let text = s.rangeLine ?? ""
+        switch KeyTable.action(for: key, on: s.screen, context: .range) {
+        case .save?:
+            // `FROM TO`, or `FROM to TO` for dates of more than one word ('last mon' to today).
+            let parts = text.contains(" to ") ? text.split(separator: " to ") : text.split(separator: " ")
+            let words = parts.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            guard words.count == 2 else {
+                s.message = "Type two dates, FROM TO (2026-11-01 2026-11-15), or FROM to TO (last mon to today)."
+                return (s, [])
+            }
+            s.rangeLine = nil
+            s.statsRange = StatsRange(from: words[0], to: words[1])
+            s.selection[.stats] = 0
+            s.paneCursor[.stats] = nil
+            return (s, [.load(s.request)])
+        case .cancel?:
+            s.rangeLine = nil
+        case .erase?:
+            if !text.isEmpty { s.rangeLine?.removeLast() }
+        default:
+            if case let .char(c) = key { s.rangeLine = text + String(c) }
+        }
+        return (s, [])
     }
 
     /// A key while the `:` line is typed in: Enter runs it as a focus subcommand.
@@ -307,6 +339,12 @@ package enum UIReducer {
             s.selection[.today] = 0
             s.selectedKey[.today] = nil
         case (.stats, .earlier), (.stats, .later):
+            // From a typed range, `[ ]` go back to the last 7, 14 or 30 days.
+            s.paneCursor[.stats] = nil
+            if s.statsRange != nil {
+                s.statsRange = nil
+                break
+            }
             let index = statsWindows.firstIndex(of: s.statsDays) ?? 0
             s.statsDays = statsWindows[max(0, min(statsWindows.count - 1, index + (action == .earlier ? -1 : 1)))]
         default:

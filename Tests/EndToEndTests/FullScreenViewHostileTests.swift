@@ -27,6 +27,26 @@ extension FullScreenViewTests {
         #expect(bytes.firstMatch(of: colour) == nil, "a colour was written under NO_COLOR")
     }
 
+    /// Stats over a range typed as `stats --from/--to` take it, read by that option's parser.
+    @Test func rOnStatsShowsARangeReadAsStatsFromToReadItAndSaysWhyOneCannotBe() async throws {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        defer { t.kill(); s.remove() }
+        try await s.run("task", "add", "Thesis")
+        try await t.openView()
+        try await t.keys("5")
+        _ = try await t.waitFor("Last 7 days")
+        try await t.keys("r")
+        _ = try await t.waitFor("From To:")
+        try await t.keys("2026-11-01 2026-11-15", "Enter")
+        _ = try await t.waitFor("15 days · Sun 1 Nov – Sun 15 Nov")
+        try await t.keys("r", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try await t.keys("nope", "Enter")
+        _ = try await t.waitFor("nope")
+        _ = try await t.waitFor("Last 7 days")
+        try await t.quitView()
+    }
+
     @Test func aDatabaseDeletedUnderneathIsSaidInPlaceAndOneMadeAgainIsShown() async throws {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)

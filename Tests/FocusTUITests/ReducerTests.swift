@@ -478,3 +478,31 @@ struct PaneTests {
         }
     }
 }
+
+/// Stats' windows: `[ ]` step through 7, 14 and 30 days; `r` takes a range typed as `stats
+/// --from/--to` take it, and `[ ]` leave it for the windows again.
+struct StatsRangeTests {
+    @Test func rTakesARangeTypedAsFromToAndBracketsGoBackToTheWindows() {
+        var (s, effects) = UIFixtures.press([.char("r")], UIFixtures.state(.stats))
+        #expect(s.keyContext == .range)
+        (s, effects) = UIFixtures.press("2026-11-01 2026-11-15".map { Key.char($0) }, s)
+        #expect(UIView.frame(s).text.contains("From To: 2026-11-01 2026-11-15"))
+        (s, effects) = UIFixtures.press([.enter], s)
+        #expect(s.rangeLine == nil)
+        #expect(s.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15"))
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15"))
+        (s, effects) = UIFixtures.press([.char("]")], s)
+        #expect(s.statsRange == nil)
+        #expect(effects == [.load(s.request)])
+    }
+
+    @Test func aRangeThatIsNotTwoDatesSaysSoAndEscCloses() {
+        var (s, effects) = UIFixtures.press([.char("r"), .char("m"), .char("o"), .char("n"), .enter], UIFixtures.state(.stats))
+        #expect(effects.isEmpty)
+        #expect(s.message?.hasPrefix("Type two dates") == true)
+        (s, _) = UIFixtures.press([.escape], s)
+        #expect(s.rangeLine == nil)
+        #expect(s.statsRange == nil)
+    }
+}
