@@ -200,6 +200,20 @@ package enum FocusMain {
         return 64
     }
 
+    /// Whether this command line lives until it is stopped and sleeps between changes (`focus
+    /// ui`, `focus status --follow`): the entry point runs it on an `OwnThreadExecutor`, whose
+    /// thread sleeps when it has nothing to do, rather than on the concurrency pool, which on
+    /// Linux wakes the process every second. Every other command keeps the pool.
+    package static func sleepsBetweenChanges(_ arguments: [String]) -> Bool {
+        let args = hoistingGlobalOptions(arguments)
+        let words = args.prefix { $0 != "--" }
+        switch words.first {
+        case "ui": return true
+        case "status": return words.contains("--follow")
+        default: return false
+        }
+    }
+
     /// Help fills the terminal up to 80 columns (README: help lines stay within 80), and no
     /// narrower than 40, where the option column would leave no room for prose.
     static func helpWidth(_ terminal: Int) -> Int { min(80, max(40, terminal)) }

@@ -35,11 +35,13 @@ package enum Cells {
         return out
     }
 
-    /// Two panes side by side, `left` cut to `leftWidth`, a rule between them.
-    package static func beside(_ left: [StyledLine], _ right: [StyledLine], leftWidth: Int, height: Int) -> [StyledLine] {
+    /// Two panes side by side, `left` cut to `leftWidth`, a rule between them: heavy (`┃`) when
+    /// the right pane has the keys.
+    package static func beside(_ left: [StyledLine], _ right: [StyledLine], leftWidth: Int, height: Int,
+                               rightFocused: Bool = false) -> [StyledLine] {
         (0..<height).map { index in
             var row = fit(index < left.count ? left[index] : StyledLine(), leftWidth)
-            row.add(" │ ", .dim)
+            row.add(rightFocused ? " ┃ " : " │ ", rightFocused ? .boldCyan : .dim)
             if index < right.count { row.add(right[index]) }
             return row
         }

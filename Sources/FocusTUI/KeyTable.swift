@@ -6,8 +6,10 @@ package enum Action: Hashable, Sendable {
     case show(Screen)
     case nextScreen, previousScreen
     case down, up, top, bottom
-    /// h/l: the day before or after (Week).
+    /// h/l: the day before or after (Week); the left or right pane (Today, Tasks, Stats).
     case left, right
+    /// Tab on a screen with two panes: the other pane.
+    case otherPane
     /// `[` `]`: the previous or next day (Today), week (Week) or window (Stats).
     case earlier, later
     case open
@@ -28,6 +30,8 @@ package enum Action: Hashable, Sendable {
     case search
     /// `:`: a focus subcommand typed and run inside the view.
     case command
+    /// `r` on Stats: a range typed as `stats --from/--to` take it.
+    case range
     /// `d` on Tasks: the selected subtask done (or open again), the task archived, as `focus task done`.
     case done
     /// `e` on Tasks: the selected subtask in a form, saved by `focus task edit`.
@@ -40,7 +44,7 @@ package enum Action: Hashable, Sendable {
 /// Where keys go: the screen's keys, the add form's, or the search line's (the last two take
 /// every other key as text).
 package enum KeyContext: Sendable {
-    case screen, form, search, command, confirm
+    case screen, form, search, command, confirm, range
 }
 
 /// Keys that do one thing, with the label and words the key line and the help show.
@@ -70,7 +74,15 @@ package enum KeyTable {
         KeyBinding(label: "1-5", short: "screens", help: "Today, Week, Tasks, Timer, Stats",
                    keys: Screen.allCases.map { (.char(Character(String($0.rawValue))), .show($0)) }, screens: nil, inKeyLine: false),
         KeyBinding(label: "Tab", short: "next screen", help: "next screen (Shift-Tab: previous)", keys: [(.tab, .nextScreen), (.backTab, .previousScreen)],
-                   screens: nil, inKeyLine: false),
+                   screens: [.week, .timer], inKeyLine: false),
+        KeyBinding(label: "Tab", short: "pane", help: "the other pane (Shift-Tab too); j/k then move in it", keys: [(.tab, .otherPane), (.backTab, .otherPane)],
+                   screens: [.today, .tasks, .stats], inKeyLine: false),
+        KeyBinding(label: "h/l", short: "panes", help: "the list, the details (or ← →); j/k then scroll the details",
+                   keys: [(.char("h"), .left), (.left, .left), (.char("l"), .right), (.right, .right)],
+                   screens: [.today, .tasks], inKeyLine: true),
+        KeyBinding(label: "h/l", short: "panes", help: "the bars (j/k pick a day), the task list (or ← →)",
+                   keys: [(.char("h"), .left), (.left, .left), (.char("l"), .right), (.right, .right)],
+                   screens: [.stats], inKeyLine: false),
         KeyBinding(label: "j/k", short: "move", help: "move down, up (or the arrow keys)",
                    keys: [(.char("j"), .down), (.down, .down), (.char("k"), .up), (.up, .up)],
                    screens: [.today, .tasks, .stats], inKeyLine: true),
@@ -86,6 +98,13 @@ package enum KeyTable {
                    screens: [.week], inKeyLine: true),
         KeyBinding(label: "[ ]", short: "7/14/30 days", help: "7, 14 or 30 days", keys: [(.char("["), .earlier), (.char("]"), .later)],
                    screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "r", short: "range", help: "a range of days as stats --from/--to read them: FROM TO (2026-11-01 2026-11-15) or FROM to TO (last mon to today)",
+                   keys: [(.char("r"), .range)], screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "show", help: "show the range", keys: [(.enter, .save)], screens: nil, inKeyLine: true, context: .range),
+        KeyBinding(label: "Esc", short: "cancel", help: "close the range line", keys: [(.escape, .cancel)], screens: nil, inKeyLine: true,
+                   context: .range),
+        KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
+                   context: .range),
         KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
         KeyBinding(label: "Enter", short: "show task", help: "show the selected task on Tasks", keys: [(.enter, .open)],
                    screens: [.stats], inKeyLine: true),
@@ -135,7 +154,7 @@ package enum KeyTable {
         KeyBinding(label: "R", short: "refresh", help: "fetch subscribed and connected calendars again, then sync (as focus calendar refresh; focus sync)",
                    keys: [(.char("R"), .refresh)], screens: nil, inKeyLine: false),
         KeyBinding(label: "?", short: "help", help: "this help (Esc closes it)", keys: [(.char("?"), .help)], screens: nil, inKeyLine: true),
-        KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too)", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
+        KeyBinding(label: "q", short: "quit", help: "quit (Ctrl-C too); asks first while a session started here runs", keys: [(.char("q"), .quit)], screens: nil, inKeyLine: true),
     ]
 
     /// What `key` does on `screen` in `context`, if anything.

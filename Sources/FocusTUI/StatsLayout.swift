@@ -10,18 +10,32 @@ package enum StatsLayout {
 
     static func subtitle(_ s: UIState, _ data: UIData) -> StyledLine {
         let r = data.stats
-        var line = StyledLine(DisplayText("Last \(r.days.count) days · \(RelativeTime.shortDay(r.window.from)) – \(RelativeTime.shortDay(r.window.to))"), .bold)
+        let days = s.statsRange != nil && data.statsProblem == nil ? "\(r.days.count) days" : "Last \(r.days.count) days"
+        var line = StyledLine(DisplayText("\(days) · \(RelativeTime.shortDay(r.window.from)) – \(RelativeTime.shortDay(r.window.to))"), .bold)
         line.add(DisplayText(trusted: " · \(Cells.duration(r.totals.focusedSeconds)) focused · \(r.totals.completed) ✓ \(r.totals.interrupted) ✗"))
         return line
     }
 
     static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
+        // A range that could not be read says why above the last 7 days shown instead.
+        guard let problem = data.statsProblem else { return window(s, data, width: width, height: height) }
+        let said = Cells.wrap(problem, width: width, style: .boldRed)
+        return said + window(s, data, width: width, height: max(1, height - said.count))
+    }
+
+    static func window(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
         let report = data.stats
         if report.isEmpty { return [StyledLine("No sessions in these days. Start one with `focus start`.", .dim)] }
         let chartHeight = max(3, min(10, height / 2 - 2))
         var lines = chart(report, width: width, height: chartHeight)
-        lines.append(StyledLine())
-        lines.append(StyledLine("Share by task", .bold))
+        if s.otherPane.contains(.stats), !report.days.isEmpty {
+            // The bars have the keys: the day picked, its focus and the tasks in it.
+            let day = report.days[min(s.paneCursor[.stats] ?? report.days.count - 1, report.days.count - 1)]
+            lines.append(StyledLine("▶ \(RelativeTime.shortDay(day.date)): \(Cells.duration(day.focusedSeconds)) focus", .boldCyan))
+        } else {
+            lines.append(StyledLine())
+        }
+        lines.append(StyledLine("Share by task", s.otherPane.contains(.stats) ? .dim : .bold))
         let room = max(1, height - lines.count)
         let selected = min(s.selected(.stats), max(0, report.tasks.count - 1))
         let first = max(0, selected - room + 1)

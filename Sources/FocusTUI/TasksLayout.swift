@@ -54,10 +54,20 @@ package enum TasksLayout {
         let list = rows[first..<min(rows.count, first + listHeight)].enumerated().map { offset, row in
             line(row, selected: first + offset == selected, risky: risky, s, width: listWidth)
         }
-        let details = details(rows[selected], s, data, width: sideBySide ? width - listWidth - 3 : width)
-        if sideBySide { return Cells.beside(list, details, leftWidth: listWidth, height: height) }
-        let rule = StyledLine(DisplayText(trusted: String(repeating: "─", count: width)), .dim)
+        let all = detailLines(s, data)
+        let details = Array(all.dropFirst(min(s.paneCursor[.tasks] ?? 0, max(0, all.count - 1))))
+        let focused = s.otherPane.contains(.tasks)
+        if sideBySide { return Cells.beside(list, details, leftWidth: listWidth, height: height, rightFocused: focused) }
+        let rule = StyledLine(DisplayText(trusted: String(repeating: focused ? "━" : "─", count: width)), focused ? .boldCyan : .dim)
         return list + Array(repeating: StyledLine(), count: listHeight - list.count) + [rule] + details
+    }
+
+    /// The selected row's details, as wide as their pane (what h/l and j/k move through).
+    static func detailLines(_ s: UIState, _ data: UIData) -> [StyledLine] {
+        let rows = rows(data.tasks)
+        guard !rows.isEmpty else { return [] }
+        let width = s.width >= 110 ? s.width - s.width * 60 / 100 - 3 : s.width
+        return details(rows[min(s.selected(.tasks), rows.count - 1)], s, data, width: width)
     }
 
     /// `▶   Chapter 2      Fri 27 Nov   2h/6h ███░░░░░ high at risk`.

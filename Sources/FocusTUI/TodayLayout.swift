@@ -76,9 +76,18 @@ package enum TodayLayout {
         let items = items(data.day)
         let selected = items.isEmpty ? nil : min(s.selected(.today), items.count - 1)
         let left = timeline(s, data, items: items, selected: selected, rows: height, width: leftWidth)
-        let right = selected.map { details(items[$0], s, data, width: width - leftWidth - 3) }
-            ?? [StyledLine("Nothing planned or recorded on this day.", .dim)]
-        return Cells.beside(left, right, leftWidth: leftWidth, height: height)
+        let right = detailLines(s, data)
+        let first = min(s.paneCursor[.today] ?? 0, max(0, right.count - 1))
+        return Cells.beside(left, Array(right.dropFirst(first)), leftWidth: leftWidth, height: height,
+                            rightFocused: s.otherPane.contains(.today))
+    }
+
+    /// The selected item's details, as wide as the right pane (what h/l and j/k move through).
+    static func detailLines(_ s: UIState, _ data: UIData) -> [StyledLine] {
+        let leftWidth = max(34, s.width * 55 / 100)
+        let items = items(data.day)
+        guard !items.isEmpty else { return [StyledLine("Nothing planned or recorded on this day.", .dim)] }
+        return details(items[min(s.selected(.today), items.count - 1)], s, data, width: s.width - leftWidth - 3)
     }
 
     /// The minutes of the day the timeline covers: the working hours, widened to the items.

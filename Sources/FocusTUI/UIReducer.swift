@@ -47,7 +47,7 @@ package enum UIReducer {
             return (s, [])
         case let .previewed(arguments, verdict):
             // Only the verdict on the draft as it still is: one on an older draft is dropped.
-            guard var form = s.form, form.editing == nil, !form.saving, form.arguments == arguments else { return (s, []) }
+            guard var form = s.form, !form.saving, form.arguments == arguments else { return (s, []) }
             form.verdict = verdict
             s.form = form
             return (s, [])
@@ -70,10 +70,12 @@ package enum UIReducer {
         if s.form != nil { return formKey(key, s) }
         if s.searching { return searchKey(key, s) }
         if s.commandLine != nil { return commandKey(key, s) }
+        if s.rangeLine != nil { return rangeKey(key, s) }
         if let confirm = s.confirm {
             // Yes runs the command; any other key is no.
             s.confirm = nil
             guard KeyTable.action(for: key, on: s.screen, context: .confirm) == .save else { return (s, []) }
+            if confirm.arguments.isEmpty { return (s, [.quit]) }
             return (s, [.run(confirm.arguments), .load(s.request)])
         }
         if s.showingHelp, key == .escape || key == .char("?") {
@@ -81,8 +83,13 @@ package enum UIReducer {
             return (s, [])
         }
         guard let action = KeyTable.action(for: key, on: s.screen) else { return (s, []) }
+        if let moved = panes(action, s) { return (moved, []) }
         switch action {
-        case .quit: return (s, [.quit])
+        case .quit:
+            // The session this view started runs on in its own process (as `focus start` in
+            // another terminal would): quitting does not stop it, but the person is asked first.
+            guard s.startedHere, let running = s.data?.session else { return (s, [.quit]) }
+            s.confirm = ("\(running.facts(at: s.now).path) is running; it goes on after the view closes (focus stop ends it). Quit?", [])
         case .help: s.showingHelp.toggle()
         case let .show(screen): s.screen = screen; s.showingHelp = false
         case .nextScreen: s.screen = Screen(rawValue: s.screen.rawValue % 5 + 1) ?? .today; s.showingHelp = false
@@ -99,6 +106,8 @@ package enum UIReducer {
             s.form = TaskForm(path: s.selectedTaskTitle().map { $0 + "/" } ?? "")
         case .command:
             s.commandLine = ""
+        case .range:
+            s.rangeLine = s.statsRange.map { "\($0.from) to \($0.to)" } ?? ""
         case .edit:
             guard let data = s.data, TasksLayout.rows(data.tasks).indices.contains(s.selected(.tasks)) else { break }
             guard case let .subtask(t, o) = TasksLayout.rows(data.tasks)[s.selected(.tasks)] else {
@@ -125,7 +134,7 @@ package enum UIReducer {
         case .search:
             s.searching = true
             s.search = s.search ?? ""
-        case .nextField, .previousField, .save, .cancel, .erase:
+        case .nextField, .previousField, .save, .cancel, .erase, .otherPane:
             break
         case .refresh:
             s.message = "Fetching the calendars…"
@@ -161,13 +170,42 @@ package enum UIReducer {
         }
         // A changed draft of new work is tried by the planner again (the performer waits for a
         // pause in the typing); its old verdict no longer holds.
-        let changed = form.values != s.form?.values && form.isNewSubtask
+        let changed = form.values != s.form?.values && (form.isNewSubtask || form.editing != nil)
         if changed {
             form.verdict = nil
             form.error = nil
         }
         s.form = form
         return (s, changed ? [.preview(form.arguments)] : [])
+    }
+
+    /// A key while Stats' range line is typed in: Enter shows the range (two dates, as `stats
+    /// --from` and `--to` take them; what they mean is the loader's to say).
+    private static func rangeKey(_ key: Key, _ state: UIState) -> (UIState, [Effect]) {
+        var s = state
+        let text = s.rangeLine ?? ""
+        switch KeyTable.action(for: key, on: s.screen, context: .range) {
+        case .save?:
+            // `FROM TO`, or `FROM to TO` for dates of more than one word ('last mon' to today).
+            let parts = text.contains(" to ") ? text.split(separator: " to ") : text.split(separator: " ")
+            let words = parts.map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            guard words.count == 2 else {
+                s.message = "Type two dates, FROM TO (2026-11-01 2026-11-15), or FROM to TO (last mon to today)."
+                return (s, [])
+            }
+            s.rangeLine = nil
+            s.statsRange = StatsRange(from: words[0], to: words[1])
+            s.selection[.stats] = 0
+            s.paneCursor[.stats] = nil
+            return (s, [.load(s.request)])
+        case .cancel?:
+            s.rangeLine = nil
+        case .erase?:
+            if !text.isEmpty { s.rangeLine?.removeLast() }
+        default:
+            if case let .char(c) = key { s.rangeLine = text + String(c) }
+        }
+        return (s, [])
     }
 
     /// A key while the `:` line is typed in: Enter runs it as a focus subcommand.
@@ -230,6 +268,7 @@ package enum UIReducer {
             }
             s.screen = .timer
             s.message = nil
+            s.startedHere = true
             return (s, [.startSession(path: path)])
         case .pauseOrResume, .stopSession, .skipPhase:
             guard let running else {
@@ -242,6 +281,26 @@ package enum UIReducer {
         default:
             return (s, [])
         }
+    }
+
+    /// h/l and Tab between the panes of Today, Tasks and Stats, and j/k/g/G in the other pane;
+    /// nil for any other key.
+    private static func panes(_ action: Action, _ state: UIState) -> UIState? {
+        var s = state
+        switch action {
+        case .down, .up, .top, .bottom:
+            guard s.otherPane.contains(s.screen) else { return nil }
+            s.movePaneCursor(action)
+        case .otherPane:
+            if s.otherPane.remove(s.screen) == nil { s.otherPane.insert(s.screen) }
+        case .left, .right:
+            guard s.screen != .week else { return nil }
+            // Stats' bars stand above its list: h (the first pane) is the bars there.
+            if (action == .right) != (s.screen == .stats) { s.otherPane.insert(s.screen) } else { _ = s.otherPane.remove(s.screen) }
+        default:
+            return nil
+        }
+        return s
     }
 
     /// The keys that change what is loaded: another day, week or window.
@@ -280,6 +339,12 @@ package enum UIReducer {
             s.selection[.today] = 0
             s.selectedKey[.today] = nil
         case (.stats, .earlier), (.stats, .later):
+            // From a typed range, `[ ]` go back to the last 7, 14 or 30 days.
+            s.paneCursor[.stats] = nil
+            if s.statsRange != nil {
+                s.statsRange = nil
+                break
+            }
             let index = statsWindows.firstIndex(of: s.statsDays) ?? 0
             s.statsDays = statsWindows[max(0, min(statsWindows.count - 1, index + (action == .earlier ? -1 : 1)))]
         default:
@@ -336,10 +401,37 @@ extension UIState {
         }
     }
 
-    /// Selects row `index` (clamped to the list) on the current screen.
+    /// j/k/g/G in the other pane: the details scroll (Today, Tasks), the bars' day moves (Stats).
+    mutating func movePaneCursor(_ action: Action) {
+        let count = paneLength
+        guard count > 0 else { return }
+        let now = min(paneCursor[screen] ?? (screen == .stats ? count - 1 : 0), count - 1)
+        let next = switch action {
+        case .down: now + 1
+        case .up: now - 1
+        case .top: 0
+        default: count - 1
+        }
+        paneCursor[screen] = max(0, min(count - 1, next))
+    }
+
+    /// How many places the other pane's cursor has.
+    private var paneLength: Int {
+        guard let data else { return 0 }
+        switch screen {
+        case .today: return TodayLayout.detailLines(self, data).count
+        case .tasks: return TasksLayout.detailLines(self, data).count
+        case .stats: return data.stats.days.count
+        default: return 0
+        }
+    }
+
+    /// Selects row `index` (clamped to the list) on the current screen; the details of another
+    /// row start at their top.
     mutating func move(to index: Int) {
         let keys = itemKeys(screen)
         guard !keys.isEmpty else { return }
+        if screen != .stats { paneCursor[screen] = nil }
         let clamped = max(0, min(keys.count - 1, index))
         selection[screen] = clamped
         selectedKey[screen] = keys[clamped]

@@ -41,11 +41,25 @@ package struct RunningSession: Sendable, Equatable {
     }
 }
 
+/// A window of Stats typed as `stats --from FROM --to TO` takes it (`r`); the loader reads it
+/// with that option's parser.
+package struct StatsRange: Hashable, Sendable {
+    package var from: String
+    package var to: String
+
+    package init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+}
+
 /// Which days and window the screens show: what the performer loads.
 package struct LoadRequest: Hashable, Sendable {
     package var day: LocalDate
     package var weekStart: LocalDate
     package var statsDays: Int
+    /// A range typed on Stats (`r`), instead of the last `statsDays` days.
+    package var statsRange: StatsRange?
     /// The text Tasks is searched for (`task list --search`).
     package var search: String?
 
@@ -67,6 +81,8 @@ package struct UIData {
     package var risks: [RiskView]
     package var stats: StatsReport
     package var session: RunningSession?
+    /// Why the range typed on Stats could not be read (the last 7 days are shown instead).
+    package var statsProblem: String?
 
     package init(day: AgendaDay, week: [AgendaDay], tasks: [TaskOverview], risks: [RiskView], stats: StatsReport,
                  session: RunningSession?) {
@@ -134,6 +150,12 @@ package struct UIState {
     package var data: UIData?
     /// The selected row of each list, and the item it stands for (kept across reloads).
     package var selection: [Screen: Int] = [:]
+    /// The screens whose other pane has the keys (h/l, Tab): Today's and Tasks' details, Stats'
+    /// bars; on the others the list (the timeline, the tree, the tasks' shares) has them.
+    package var otherPane: Set<Screen> = []
+    /// The other pane's cursor: the first line of the details shown (Today, Tasks), the day
+    /// picked in the bars (Stats).
+    package var paneCursor: [Screen: Int] = [:]
     package var selectedKey: [Screen: String] = [:]
     package var showingHelp = false
     /// The add form, while it is open (its draft survives a reload and a refusal).
@@ -143,8 +165,15 @@ package struct UIState {
     package var searching = false
     /// The `:` command line, while it is typed.
     package var commandLine: String?
-    /// A question waiting for y or n (`D`): what it asks, and the command a yes runs.
+    /// Stats' range line (`r`), while it is typed: `FROM TO`.
+    package var rangeLine: String?
+    /// The range Stats shows instead of the last 7, 14 or 30 days.
+    package var statsRange: StatsRange?
+    /// A question waiting for y or n (`D`, `q`): what it asks, and the command a yes runs (none:
+    /// a yes quits the view).
     package var confirm: (question: String, arguments: [String])?
+    /// Whether this view started a session (Enter on work): `q` asks before quitting while it runs.
+    package var startedHere = false
     /// A line above the keys: a load that failed.
     package var message: String?
 
@@ -158,11 +187,16 @@ package struct UIState {
         weekDay = day.dayNumber - weekStart.dayNumber
     }
 
-    package var request: LoadRequest { LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search) }
+    package var request: LoadRequest {
+        var request = LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search)
+        request.statsRange = statsRange
+        return request
+    }
 
     /// Where keys go now.
     package var keyContext: KeyContext {
-        form != nil ? .form : searching ? .search : commandLine != nil ? .command : confirm != nil ? .confirm : .screen
+        form != nil ? .form : searching ? .search : commandLine != nil ? .command : rangeLine != nil ? .range
+            : confirm != nil ? .confirm : .screen
     }
 
     package var today: LocalDate { calendar.day(of: now) }

@@ -31,6 +31,11 @@ package enum UIView {
             var line = StyledLine("\(shown: confirm.question) ", .boldYellow)
             line.add("[y/N]", .bold)
             rows.append(line)
+        } else if let range = s.rangeLine {
+            var line = StyledLine("From To: ", .boldCyan)
+            line.add("\(shown: range)")
+            line.add("▏", .boldCyan)
+            rows.append(line)
         } else if let command = s.commandLine {
             var line = StyledLine(":", .boldCyan)
             line.add("\(shown: command)")

@@ -63,7 +63,12 @@ extension FullScreenViewTests {
         let skipped = await eventually { (try? await s.run("status", "--json").out.contains("\"short_break\"")) == true }
         #expect(skipped)
         try await t.waitFor("BREAK")
-        try await t.quitView()
+        // The session started here runs on without the view: q asks first, y quits.
+        try await t.keys("q")
+        try await t.waitFor("goes on after the view closes")
+        try await t.keys("y")
+        _ = try await t.waitFor("EXIT=0")
+        #expect(try await s.run("status", "--json").out.contains("\"short_break\""), "the session still runs")
     }
 
     @Test func aSessionStartedInAnotherProcessShowsOnTimerWithoutAKey() async throws {

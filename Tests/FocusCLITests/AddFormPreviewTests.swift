@@ -44,6 +44,27 @@ struct AddFormPreviewTests {
         #expect(await world.run("task", "add", "Course/Essay", "--estimate", "1h", "--due", "2026-11-22 12:00") == 0)
     }
 
+    /// The edit form's dry run: `task edit`'s own update and re-plan, rolled back.
+    @Test func anEditThatNoLongerFitsGetsThePlannersRefusalAndOneThatFitsNamesTheMovesNothingSaved() async throws {
+        let world = try TestWorld(now: "2026-11-22T09:00:00Z")
+        world.config = TestWorld.roundTheWeek  // a Sunday: about the form, not the working week
+        await world.run("task", "add", "Thesis/Intro", "--estimate", "50m", "--due", "2026-11-24 17:00")
+        await world.run("task", "add", "Course/Essay", "--estimate", "1h", "--due", "2026-11-24 17:00")
+        let env = try world.environment(global: GlobalOptions.parse([]))
+        let blocks = try world.database.blocks(startingFrom: world.now)
+        let id = try #require(try world.database.catalog().resolve("Course/Essay").subtaskID)
+        let essay = try world.database.subtask(id: id)
+        let tooSoon = UIPreview.verdict(["task", "edit", "Course/Essay", "--due", "2026-11-22 10:30"], env: env, db: world.database)
+        #expect(tooSoon?.fits == false)
+        #expect(tooSoon?.sentence.contains("does not fit before its due date") == true, "\(tooSoon?.sentence ?? "no verdict")")
+        let sooner = UIPreview.verdict(["task", "edit", "Course/Essay", "--due", "2026-11-22 12:00"], env: env, db: world.database)
+        #expect(sooner?.fits == true)
+        #expect(try world.database.blocks(startingFrom: world.now) == blocks, "nothing saved")
+        #expect(try world.database.subtask(id: id) == essay, "the subtask is as it was")
+        let titleOnly = UIPreview.verdict(["task", "edit", "Course/Essay", "--title", "Paper"], env: env, db: world.database)
+        #expect(titleOnly == nil, "a change the planner does not read has no verdict")
+    }
+
     @Test func aDraftWithoutEstimateOrDueSaysWhatTheVerdictNeedsAndABadValueSaysWhy() async throws {
         let world = try TestWorld(now: "2026-11-22T09:00:00Z")
         world.config = TestWorld.roundTheWeek  // a Sunday: about the form, not the working week

@@ -6,15 +6,13 @@ import Testing
 
 /// Journeys of keys through the reducer: the state they leave and what they ask for.
 struct ReducerTests {
-    @Test func numbersAndTabSwitchScreensAndQAsksToQuit() {
-        var (s, effects) = UIFixtures.press([.char("3")], UIFixtures.state())
-        #expect(s.screen == .tasks)
-        (s, effects) = UIFixtures.press([.tab, .tab], s)
-        #expect(s.screen == .stats)
+    @Test func numbersSwitchScreensTabMovesOnFromOnePaneScreensAndQQuits() {
+        var (s, effects) = UIFixtures.press([.char("2")], UIFixtures.state())
+        #expect(s.screen == .week)
         (s, effects) = UIFixtures.press([.tab], s)
-        #expect(s.screen == .today)
-        (s, effects) = UIFixtures.press([.backTab], s)
-        #expect(s.screen == .stats)
+        #expect(s.screen == .tasks)
+        (s, effects) = UIFixtures.press([.char("4"), .backTab], s)
+        #expect(s.screen == .tasks)
         #expect(effects.isEmpty)
         (s, effects) = UIFixtures.press([.char("q")], s)
         #expect(effects == [.quit])
@@ -124,6 +122,23 @@ struct SessionKeyTests {
         let (s, effects) = UIFixtures.press([.char("G"), .enter], UIFixtures.state())
         #expect(effects == [.startSession(path: "#2")])
         #expect(s.screen == .timer)
+    }
+
+    /// `q` asks first while the session this view started runs (it goes on without the view);
+    /// with none started here, or once it ended, `q` quits at once.
+    @Test func qAsksFirstWhileASessionStartedHereRuns() {
+        let (started, _) = UIFixtures.press([.char("G"), .enter], UIFixtures.state())
+        #expect(UIFixtures.press([.char("q")], started).1 == [.quit], "nothing runs yet")
+        var running = started
+        running.data?.session = Self.running()
+        let (asked, effects) = UIFixtures.press([.char("q")], running)
+        #expect(effects.isEmpty)
+        #expect(UIView.frame(asked).text.contains("Thesis/Chapter 2 is running; it goes on after the view closes"))
+        #expect(UIFixtures.press([.char("n")], asked).1.isEmpty, "no: the view stays")
+        #expect(UIFixtures.press([.char("y")], asked).1 == [.quit])
+        var elsewhere = UIFixtures.state()
+        elsewhere.data?.session = Self.running()
+        #expect(UIFixtures.press([.char("q")], elsewhere).1 == [.quit], "a session started elsewhere: q quits")
     }
 
     @Test func enterOnASubtaskOrATaskStartsIt() {
@@ -380,10 +395,114 @@ extension TaskFormTests {
         #expect(s.form?.saving == false)
     }
 
-    @Test func aTaskAloneAndTheEditFormAskForNoDryRun() {
+    @Test func aTaskAloneAsksForNoDryRun() {
         let (_, effects) = UIFixtures.press([.char("a")] + Array(repeating: Key.backspace, count: 7) + Self.typed("Garden"), UIFixtures.state(.tasks))
         #expect(effects.isEmpty)
-        let (_, edits) = UIFixtures.press([.char("j"), .char("e"), .tab] + Self.typed("1"), UIFixtures.state(.tasks))
-        #expect(edits.isEmpty)
+    }
+
+    /// The edit form, like the add form, has the planner's verdict on the draft before saving.
+    @Test func theEditFormAsksForTheDryRunOfItsEditAndShowsItsVerdict() {
+        var (s, edits) = UIFixtures.press([.char("j"), .char("e"), .tab] + Self.typed("1"), UIFixtures.state(.tasks))
+        guard case let .preview(arguments)? = edits.last else {
+            Issue.record("no dry run asked: \(edits)")
+            return
+        }
+        #expect(Array(arguments.prefix(2)) == ["task", "edit"])
+        #expect(arguments.contains("--estimate"))
+        let refusal = "'Thesis/Chapter 2' does not fit before its due date, Fri 27 Nov 17:00: it needs 81h of work."
+        s = UIReducer.reduce(s, .previewed(arguments, FormVerdict(fits: false, sentence: refusal))).0
+        #expect(UIView.frame(s).text.contains("does not fit before its due date"))
+        #expect(s.form?.saving == false, "nothing saved: only Enter saves")
+    }
+}
+
+/// h/l and Tab between the two panes of Today, Tasks and Stats; j/k then move in the pane that
+/// has the keys.
+struct PaneTests {
+    @Test func lAndTabGiveTheDetailsTheKeysAndJKScrollThemHGivesThemBack() {
+        var (s, _) = UIFixtures.press([.char("j"), .char("j")], UIFixtures.state(.today, width: 120, height: 16))
+        let list = UIView.frame(s).text
+        #expect(list.contains(" │ "))
+        (s, _) = UIFixtures.press([.char("l")], s)
+        #expect(s.otherPane.contains(.today))
+        #expect(UIView.frame(s).text.contains(" ┃ "), "the rule beside the pane with the keys is heavy")
+        let selected = s.selected(.today)
+        (s, _) = UIFixtures.press([.char("j")], s)
+        #expect(s.selected(.today) == selected, "j scrolls the details, the timeline's selection stays")
+        #expect(s.paneCursor[.today] == 1)
+        (s, _) = UIFixtures.press([.char("h")], s)
+        #expect(!s.otherPane.contains(.today))
+        (s, _) = UIFixtures.press([.tab], s)
+        #expect(s.otherPane.contains(.today))
+        (s, _) = UIFixtures.press([.backTab], s)
+        #expect(!s.otherPane.contains(.today))
+    }
+
+    @Test func onTasksTheDetailsScrollAndOnStatsTheBarsPickADay() {
+        var (tasks, _) = UIFixtures.press([.char("j"), .char("l")], UIFixtures.state(.tasks))
+        #expect(tasks.otherPane.contains(.tasks))
+        #expect(UIView.frame(tasks).text.contains("━━━"), "stacked panes: the rule over the details is heavy")
+        (tasks, _) = UIFixtures.press([.char("j")], tasks)
+        #expect(tasks.selected(.tasks) == 1)
+
+        var (stats, _) = UIFixtures.press([.char("h")], UIFixtures.state(.stats))
+        #expect(stats.otherPane.contains(.stats))
+        let last = UIView.frame(stats).text
+        #expect(last.contains("▶ "), "the day picked in the bars, with its focus")
+        (stats, _) = UIFixtures.press([.char("k")], stats)
+        #expect(UIView.frame(stats).text != last, "k picks the day before")
+        (stats, _) = UIFixtures.press([.char("l")], stats)
+        #expect(!stats.otherPane.contains(.stats), "l: the task list has the keys again")
+    }
+
+    /// Every key the help lists on a screen does something there: from one of a few starting
+    /// points (as it opens, one row down, the other pane, the list's end, the next window), the
+    /// frame or the effects differ. The key table is walked, so a key added later is held to it.
+    @Test func everyKeyTheHelpListsChangesSomethingOnItsScreen() {
+        for screen in Screen.allCases {
+            var data = UIFixtures.data()
+            if screen == .timer { data = UIFixtures.data(session: SessionKeyTests.running()) }
+            let fresh = UIFixtures.state(screen, width: 120, height: 40, data: data)
+            let starts = [fresh] + [[Key.char("j")], [.char("l")], [.char("h")], [.char("G")], [.char("]")], [.tab]].map {
+                UIFixtures.press($0, fresh).0
+            }
+            for binding in KeyTable.bindings where binding.context == .screen && (binding.screens?.contains(screen) ?? true) {
+                for (key, action) in binding.keys where action != .show(screen) {
+                    let works = starts.contains { start in
+                        let (after, effects) = UIFixtures.press([key], start)
+                        return !effects.isEmpty || UIView.frame(after).text != UIView.frame(start).text
+                    }
+                    #expect(works, "\(key) (\(binding.label) \(binding.short)) changes nothing on \(screen.title)")
+                }
+            }
+        }
+    }
+}
+
+/// Stats' windows: `[ ]` step through 7, 14 and 30 days; `r` takes a range typed as `stats
+/// --from/--to` take it, and `[ ]` leave it for the windows again.
+struct StatsRangeTests {
+    @Test func rTakesARangeTypedAsFromToAndBracketsGoBackToTheWindows() {
+        var (s, effects) = UIFixtures.press([.char("r")], UIFixtures.state(.stats))
+        #expect(s.keyContext == .range)
+        (s, effects) = UIFixtures.press("2026-11-01 2026-11-15".map { Key.char($0) }, s)
+        #expect(UIView.frame(s).text.contains("From To: 2026-11-01 2026-11-15"))
+        (s, effects) = UIFixtures.press([.enter], s)
+        #expect(s.rangeLine == nil)
+        #expect(s.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15"))
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15"))
+        (s, effects) = UIFixtures.press([.char("]")], s)
+        #expect(s.statsRange == nil)
+        #expect(effects == [.load(s.request)])
+    }
+
+    @Test func aRangeThatIsNotTwoDatesSaysSoAndEscCloses() {
+        var (s, effects) = UIFixtures.press([.char("r"), .char("m"), .char("o"), .char("n"), .enter], UIFixtures.state(.stats))
+        #expect(effects.isEmpty)
+        #expect(s.message?.hasPrefix("Type two dates") == true)
+        (s, _) = UIFixtures.press([.escape], s)
+        #expect(s.rangeLine == nil)
+        #expect(s.statsRange == nil)
     }
 }

@@ -12,133 +12,108 @@ import Glibc
 /// nothing otherwise. It reads the database again only when its files changed (two stat calls
 /// after an inotify wake, as `focus daemon` does every 5 s), the day ended or the next block
 /// ended; while a session runs it wakes just after each second to redraw from that reading,
-/// and otherwise sleeps until a change (at most a minute, a safety net for file systems that
-/// do not report changes). Ends with exit 0 on SIGINT/SIGTERM or when its reader goes away.
+/// and otherwise sleeps until a change or the next minute label it shows (`StatusFollowPlan`
+/// decides, this loop performs). Ends with exit 0 on SIGINT/SIGTERM or when its reader goes away.
 struct StatusFollower {
     var command: StatusCommand
     var env: FocusEnvironment
 
-    /// How long a database may stay unreadable before a warning says so.
-    static let patienceSeconds = 3.0
+    private typealias Plan = StatusFollowPlan<DatabaseFingerprint>
 
-    /// What the loop carries from one look to the next.
-    private struct State {
+    /// What the loop holds besides the plan: the connection and the reading it shows.
+    private struct Held {
         var database: AppDatabase?
-        var databaseInode: Int64?
-        var lastFingerprint: DatabaseFingerprint?
         var reading: StatusReading?
-        var lastText: DisplayText?
-        var warned: String?
-        var failingSince: Date?
-        var lastDataVersion: Int?
-        var changedLastTime = false
-        var first = true
     }
-
-    private let schedule = StatusFollowSchedule()
 
     func run() throws {
         let path = env.databasePath
+        let signals = SignalPipe()
         let watcher = ChangeWatcher(directory: Paths.directory(of: path).nonEmpty ?? ".")
-        var state = State()
+        signals.start([SIGINT, SIGTERM]) { _ in watcher.stop() }
+        defer { signals.stop() }
+        var plan = Plan()
+        var held = Held()
         while true {
             watcher.rewatch()
             let now = env.now()
-            let fingerprint = DatabaseFingerprint.of(path: path)
-            let versionChanged = state.database.flatMap { try? $0.dataVersion() }.map { $0 != state.lastDataVersion } ?? false
-            if schedule.isStale(state.reading.map { aging($0, now: now) }, filesChanged: fingerprint != state.lastFingerprint,
-                                versionChanged: versionChanged, today: env.calendar.day(of: now), now: now) {
-                try refresh(&state, fingerprint: fingerprint, now: now)
+            let observed = observe(held, now: now)
+            try perform(plan.look(observed), observed, &plan, &held)
+            if let reading = held.reading {
+                let text = command.text(reading, now: now, calendar: env.calendar)
+                if plan.redraw(text), !print(text) { return }
             }
-            state.first = false
-            if let reading = state.reading, !show(reading, &state, now: now) { return }
-            let wake = schedule.wake(
-                after: now, reading: state.reading.map { aging($0, now: now) },
-                midnight: state.reading.map { env.calendar.startOfDay($0.day.adding(days: 1)) },
-                watching: watcher.isWatching, failing: state.failingSince != nil, changedLastTime: state.changedLastTime)
-            switch watcher.wait(seconds: wake.timeIntervalSince(env.now())) {
+            let wake = plan.wake(after: now, reading: held.reading.map { aging($0, now: now) }, watching: watcher.isWatching)
+            switch watcher.wait(seconds: wake.map { max(0, $0.timeIntervalSince(env.now())) }) {
             case .stop: return
             case .outputClosed:
                 FocusMain.endedByReader()
                 return
-            case .changed: state.changedLastTime = true
-            case .timeout: state.changedLastTime = false
+            case .changed: plan.woke(changed: true)
+            case .timeout: plan.woke(changed: false)
+            }
+        }
+    }
+
+    private func observe(_ held: Held, now: Date) -> Plan.Observed {
+        let path = env.databasePath
+        let inode = StatusFollower.inode(path)
+        return Plan.Observed(
+            now: now, today: env.calendar.day(of: now), inode: inode,
+            initialized: inode == nil || held.database != nil || AppDatabase.isInitialized(path: path),
+            fingerprint: DatabaseFingerprint.of(path: path), dataVersion: held.database.flatMap { try? $0.dataVersion() },
+            reading: held.reading.map { aging($0, now: now) })
+    }
+
+    /// Does the plan's step: reads, opens afresh, or shows the empty reading.
+    private func perform(_ step: Plan.Step, _ o: Plan.Observed, _ plan: inout Plan, _ held: inout Held) throws {
+        let empty = StatusReading.empty(day: o.today)
+        switch step {
+        case .keep: return
+        case .empty:
+            held.database = nil
+            held.reading = empty
+            plan.read(o, dataVersion: nil)
+        case .waitForCreator:
+            held.database = nil
+            held.reading = held.reading ?? empty
+        case .read, .reopen:
+            do {
+                if step == .reopen || held.database == nil {
+                    held.database = nil
+                    held.database = try env.openDatabase()
+                }
+                let database = held.database!
+                let version = try database.dataVersion()
+                held.reading = try command.read(database, now: o.now, calendar: env.calendar)
+                plan.read(o, dataVersion: version)
+            } catch {
+                held.database = nil
+                switch plan.failed(error.description, at: o.now) {
+                case .exit: throw error
+                case .retry: break
+                case let .warn(sentence): env.console.note(DisplayText(sentence))
+                }
             }
         }
     }
 
     /// What of a reading ages with time.
-    private func aging(_ reading: StatusReading, now: Date) -> StatusFollowSchedule.Reading {
-        StatusFollowSchedule.Reading(day: reading.day, nextBlockEnd: reading.next?.end, nextTick: reading.nextTick(after: now))
+    private func aging(_ reading: StatusReading, now: Date) -> Plan.Reading {
+        Plan.Reading(day: reading.day, midnight: env.calendar.startOfDay(reading.day.adding(days: 1)),
+                     nextBlockEnd: reading.next?.end, nextTick: reading.nextTick(after: now),
+                     minuteLabel: reading.next != nil || !reading.elsewhere.isEmpty)
     }
 
-    /// Prints the reading's text when it changed; false when the reader went away (the normal
-    /// end of a follower, README "Status bars").
-    private func show(_ reading: StatusReading, _ state: inout State, now: Date) -> Bool {
-        let text = command.text(reading, now: now, calendar: env.calendar)
-        guard text != state.lastText else { return true }
+    /// Prints a line; false when the reader went away (the normal end of a follower, README
+    /// "Status bars").
+    private func print(_ text: DisplayText) -> Bool {
         env.console.line(text)
-        state.lastText = text
         if let failure = env.console.writeFailure, failure.stream == .output {
             if failure.isBrokenPipe { FocusMain.endedByReader() }
             return false
         }
         return true
-    }
-
-    /// Reads the database again. The first look fails like `focus status`; later ones are tried
-    /// again shortly, and said once when they last (a database being created or replaced by
-    /// another process is unreadable for a moment).
-    private func refresh(_ state: inout State, fingerprint: DatabaseFingerprint?, now: Date) throws {
-        do {
-            try read(&state, fingerprint: fingerprint, now: now)
-        } catch {
-            if state.first { throw error }
-            state.database = nil
-            state.lastFingerprint = nil
-            let since = state.failingSince ?? now
-            state.failingSince = since
-            if now.timeIntervalSince(since) >= StatusFollower.patienceSeconds, state.warned != error.description {
-                env.console.note("warning: \(error.description) Trying again.")
-                state.warned = error.description
-            }
-        }
-    }
-
-    private func read(_ state: inout State, fingerprint: DatabaseFingerprint?, now: Date) throws(FocusError) {
-        let path = env.databasePath
-        let inode = StatusFollower.inode(path)
-        // A file another process is still creating is left alone for a moment (opening it would
-        // race its creator); one that stays unfinished is opened after that, so that what is
-        // wrong with it is said.
-        let creating = state.database == nil && inode != nil && !AppDatabase.isInitialized(path: path)
-        if creating, now.timeIntervalSince(state.failingSince ?? now) < StatusFollower.patienceSeconds {
-            state.failingSince = state.failingSince ?? now
-            state.database = nil
-            state.databaseInode = nil
-            state.reading = state.reading ?? StatusReading.empty(day: env.calendar.day(of: now))
-            state.lastFingerprint = nil
-            return
-        }
-        if let inode {
-            // A database replaced (`focus restore`) or made since: open it afresh.
-            if state.database == nil || state.databaseInode != inode {
-                state.database = nil
-                state.database = try env.openDatabase()
-                state.databaseInode = inode
-            }
-            let database = state.database!
-            state.lastDataVersion = try database.dataVersion()
-            state.reading = try command.read(database, now: now, calendar: env.calendar)
-        } else {
-            // No database yet: idle, and nothing created (it appears with the first write).
-            state.database = nil
-            state.databaseInode = nil
-            state.reading = StatusReading.empty(day: env.calendar.day(of: now))
-        }
-        state.lastFingerprint = fingerprint
-        state.warned = nil
-        state.failingSince = nil
     }
 
     static func inode(_ path: String) -> Int64? {

@@ -1,4 +1,3 @@
-import Dispatch
 import FocusCore
 import FoundationEssentials
 
@@ -8,8 +7,11 @@ import Glibc
 
 /// Sleeps until something worth a look happens, without polling: a file in a directory changed
 /// (inotify(7) on the database's directory, which sees the database, its -wal file and a
-/// `focus restore` renaming a new file in), SIGINT or SIGTERM arrived, standard output's reader
-/// went away (poll(2) reports POLLERR on a pipe with no reader), or the time given ran out.
+/// `focus restore` renaming a new file in), `stop()` was called (the owner's `SignalPipe` calls
+/// it on SIGINT or SIGTERM), standard output's reader went away (poll(2) reports POLLERR on a
+/// pipe with no reader), or the time given ran out. No Dispatch: on Linux its worker pool
+/// keeps a timer that wakes the process every second (measured with `strace -f`), which a
+/// view idle for hours must not.
 final class ChangeWatcher: @unchecked Sendable {
     enum Wake: Equatable { case timeout, changed, stop, outputClosed }
 
@@ -17,11 +19,9 @@ final class ChangeWatcher: @unchecked Sendable {
     private var inotify: Int32 = -1
     /// Whether the directory is watched now (it may not exist yet).
     private var watching = false
-    /// Signals are turned into a byte on this pipe (nothing runs in a signal handler).
+    /// `stop()` writes a byte on this pipe, from any thread.
     private var wakeRead: Int32 = -1
     private var wakeWrite: Int32 = -1
-    private var sources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "focus.follow.signals")
 
     init(directory: String) {
         self.directory = directory
@@ -35,21 +35,9 @@ final class ChangeWatcher: @unchecked Sendable {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
         }
-        let write = wakeWrite
-        for signo in [SIGINT, SIGTERM] {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: queue)
-            source.setEventHandler {
-                var byte: UInt8 = 1
-                _ = Glibc.write(write, &byte, 1)
-            }
-            source.resume()
-            sources.append(source)
-        }
     }
 
     deinit {
-        for s in sources { s.cancel() }
         for fd in [inotify, wakeRead, wakeWrite] where fd >= 0 { close(fd) }
     }
 
@@ -67,15 +55,23 @@ final class ChangeWatcher: @unchecked Sendable {
     /// caller should look again every second or two.
     var isWatching: Bool { watching }
 
-    /// Waits up to `seconds` for a change, a signal or the output closing.
-    func wait(seconds: Double) -> Wake {
+    /// Ends the current or next `wait` with `.stop`; safe from any thread.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Waits up to `seconds` (nil: for as long as it takes) for a change, a stop or the output
+    /// closing.
+    func wait(seconds: Double?) -> Wake {
         var fds = [
             pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
             pollfd(fd: inotify, events: watching ? Int16(POLLIN) : 0, revents: 0),
             // No events asked: poll still reports POLLERR/POLLHUP when the reader is gone.
             pollfd(fd: STDOUT_FILENO, events: 0, revents: 0),
         ]
-        let timeout = Int32(max(0, min(seconds, 3600)) * 1000 + 0.5)
+        // Rounded up: a wake a millisecond early would find nothing changed and sleep again.
+        let timeout = seconds.map { Int32((max(0, min($0, 86_400)) * 1000).rounded(.up)) } ?? -1
         let n = poll(&fds, nfds_t(fds.count), timeout)
         if n < 0 { return errno == EINTR ? .changed : .timeout }
         if n == 0 { return .timeout }

@@ -26,13 +26,24 @@ struct UILoader {
         }
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: false), now: now, calendar: env.calendar),
                                       filter: TaskFilter(search: request.search), sort: .due, now: now)
-        let window = try WindowOptions(last: request.statsDays).window(today: env.calendar.day(of: now))
+        let today = env.calendar.day(of: now)
+        var problem: String?
+        var window = try WindowOptions(last: request.statsDays).window(today: today)
+        if let range = request.statsRange {
+            do {
+                window = try WindowOptions(from: range.from, to: range.to).window(today: today)
+            } catch {
+                problem = error.description
+            }
+        }
         let stats = StatsCalculator.report(try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: nil))
         var session: RunningSession?
         if let active = try db.activeSession() {
             let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
             session = RunningSession(active: active, task: names.task, subtask: names.subtask)
         }
-        return UIData(day: day, week: week, tasks: tasks, risks: try db.savedRisks(), stats: stats, session: session)
+        var data = UIData(day: day, week: week, tasks: tasks, risks: try db.savedRisks(), stats: stats, session: session)
+        data.statsProblem = problem
+        return data
     }
 }

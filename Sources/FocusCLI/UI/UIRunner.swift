@@ -161,7 +161,7 @@ final class UIRunner {
     /// `status --follow` does; one that is gone leaves the view showing what it last read.
     private func reopenIfReplaced() -> UIEvent? {
         guard let now = StatusFollower.inode(env.databasePath) else {
-            return .failed("The database \(env.databasePath) is gone; this view shows what it last read.")
+            return .failed("The database is gone (\(env.databasePath)); this view shows what it last read.")
         }
         guard now != inode else { return nil }
         do {
@@ -173,24 +173,38 @@ final class UIRunner {
         }
     }
 
-    /// Waits for keys, a wake or the next tick; nil among the events means quit.
+    /// Waits for keys, a wake or the next instant what is shown changes by itself; nil among
+    /// the events means quit.
     private func waitForEvents(_ state: UIState) -> [UIEvent?] {
-        let now = env.now()
-        let running = state.data?.session.map { !$0.active.snapshot.isPaused } ?? false
-        // A second while a session runs (its clock), else the next minute (the now-line).
-        let step = running ? 1.0 : 60.0
-        var wait = step - now.timeIntervalSince1970.truncatingRemainder(dividingBy: step) + 0.01
-        for deadline in [preview?.at, recheckAt].compactMap({ $0 }) {
-            let left = (deadline - .now).components
-            wait = min(wait, max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18 + 0.001))
-        }
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        let n = poll(&fds, nfds_t(fds.count), Int32(wait * 1000))
+        let n = poll(&fds, nfds_t(fds.count), UIRunner.timeout(until: nextWake(state), now: env.now()))
         var events: [UIEvent?] = []
         if n <= 0 { return previewIfDue() + recheckIfDue() + [.tick(env.now())] }
         if fds[1].revents != 0 { events += wake.drain().map(event) }
         if fds[0].revents != 0 { events += keys() }
         return events + [.tick(env.now())]
+    }
+
+    /// When what is shown next changes by itself, by the rule `status --follow` uses: the clock
+    /// in the top bar (each minute), a running session's (each second), the draft's dry run and
+    /// the second look after a change. Changes from elsewhere wake the loop through `wake`.
+    private func nextWake(_ state: UIState) -> Date? {
+        let now = env.now()
+        let running = state.data?.session.map { !$0.active.snapshot.isPaused } ?? false
+        let deadlines = [preview?.at, recheckAt].map { $0.map { now.addingTimeInterval(UIRunner.seconds(from: .now, to: $0)) } }
+        return WakeRule.next(after: now, changes: [WakeRule.nextMinute(after: now), running ? WakeRule.nextSecond(after: now) : nil] + deadlines,
+                             watching: true)
+    }
+
+    /// poll(2)'s timeout in milliseconds, rounded up (a wake a moment early finds nothing new).
+    static func timeout(until wake: Date?, now: Date) -> Int32 {
+        guard let wake else { return -1 }
+        return Int32((max(0, min(wake.timeIntervalSince(now), 86_400)) * 1000).rounded(.up))
+    }
+
+    private static func seconds(from: ContinuousClock.Instant, to: ContinuousClock.Instant) -> Double {
+        let left = (to - from).components
+        return max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18)
     }
 
     /// The second look after a wake: a change when the database moved on since it was read.

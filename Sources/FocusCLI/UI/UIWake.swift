@@ -1,3 +1,4 @@
+import FocusCore
 import FocusSystem
 import FocusText
 import FoundationEssentials
@@ -62,12 +63,13 @@ final class UIWake: @unchecked Sendable {
     }
 
     /// Watches the database's directory on a thread of its own (`ChangeWatcher`, as
-    /// `status --follow` does): a change, or a minute without one, asks the loop to look.
+    /// `status --follow` does): a change asks the loop to look. It sleeps until one comes; only
+    /// a directory that cannot be watched (gone) is looked at every second, by the shared rule.
     func watch(_ watcher: ChangeWatcher) {
         DetachedThread.start { [self] in
             while true {
                 watcher.rewatch()
-                switch watcher.wait(seconds: watcher.isWatching ? 60 : 2) {
+                switch watcher.wait(seconds: watcher.isWatching ? nil : WakeRule.unwatchedSeconds) {
                 case .changed, .timeout: post(.changed)
                 case .stop, .outputClosed:
                     post(.quit)

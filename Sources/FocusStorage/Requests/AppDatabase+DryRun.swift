@@ -29,6 +29,21 @@ extension AppDatabase {
         }
     }
 
+    /// What `task edit` would do to the plan with `subtask`'s new fields, without saving: the
+    /// command's own update and re-plan, run in a transaction that is rolled back.
+    package func previewUpdateSubtask(_ subtask: Subtask, previous: Subtask, now: Date, context: PlanContext) throws(FocusError) -> AddPreview {
+        let before = try read { db in try AppDatabase.plannedBlocks(db) }
+        let probe = RollbackWriter(writer) { db in try AppDatabase.plannedBlocks(db) }
+        let dry = try AppDatabase(probe, path: path)
+        do {
+            _ = try dry.updateSubtask(subtask, previous: previous, refusing: RefusalRequest(context: context, force: false))
+            return .fits(moved: PlanChanges.moves(before: before, after: probe.seen, except: subtask.id, now: now))
+        } catch let error {
+            if case let .doesNotFit(sentence) = error { return .doesNotFit(sentence) }
+            throw error
+        }
+    }
+
     /// The planned blocks, each with its subtask's path.
     static func plannedBlocks(_ db: Database) throws -> [PlanChanges.Block] {
         try Row.fetchAll(db, sql: """
