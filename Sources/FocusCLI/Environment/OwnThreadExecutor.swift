@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusText
 import Glibc
 
