@@ -117,6 +117,7 @@ extension SyncPlan {
                 plan.forgotten.append(uid)
             }
         }
+        plan.localChanges += goneParents(of: plan.localChanges, in: input)
         plan.writes = plan.writes.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
         return plan
     }
