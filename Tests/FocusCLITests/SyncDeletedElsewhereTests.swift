@@ -107,6 +107,30 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
         #expect(sessionEvents(server) == 1)
     }
 
+    /// Laptop 2 had the to-do but not yet the session recorded in it on laptop 1: it reads the
+    /// phone's deletion and the session at once. The to-do is archived there with the session,
+    /// never deleted (which took the session with it, and then deleted it everywhere).
+    @Test func aMachineThatReadsTheDeletionAndANewSessionAtOnceKeepsBoth() async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Thesis/Literature review") == 0)
+        try one.syncRound(server)
+        try two.syncRound(server)
+        #expect(await one.run("log", "add", "Thesis/Literature review", "--start", "2026-11-23 09:00", "--duration", "1h") == 0)
+        try one.syncRound(server)
+        server.remove(try todo(server, "Literature review"))
+
+        #expect(try two.syncRound(server).deletedElsewhere == ["Thesis/Literature review"])
+        try one.syncRound(server)
+        try two.syncRound(server)
+        for world in [one, two] {
+            let logged = await sessions(world)
+            #expect(logged.count == 1 && logged.first?["focused_seconds"] as? Int == 3600, "\(logged)")
+            #expect(await world.output("task", "list", "--all").out.contains("(deleted elsewhere)"))
+        }
+        #expect(sessionEvents(server) == 1)
+    }
+
     /// A whole task deleted on the phone (its to-do and its subtasks' to-dos): archived with
     /// its sessions, not deleted.
     @Test func aTaskDeletedInAnotherAppIsArchivedWithItsSessions() async throws {
