@@ -454,13 +454,9 @@ class SyncFamily:
         codes = [self.view.request("DELETE", h) for h in gone]
         self.journal(f"another app: deleted to-do {href} {todos[href][1].get('SUMMARY')!r}"
                      f"{f' and its {len(gone) - 1} subtasks' if len(gone) > 1 else ''} -> {codes}")
-        if any(code in (200, 204) for code in codes):
-            # The app had seen every session stored under the to-do (and its children).
-            seen = set(children.values()) | {uid}
-            for _, p in events.values():
-                if p.get("X-FOCUS-TASK") == uid or p.get("X-FOCUS-SUBTASK") in seen:
-                    if p.get("DTSTART"):
-                        self.forgiven.add(ics_seconds(p["DTSTART"]))
+        # Another app's deletion of a to-do never deletes sessions (README, "Two machines"): its
+        # sessions stay, held by every machine under the task or subtask kept archived, "deleted
+        # elsewhere" (made from the session's label where a machine never had it). None is forgiven.
 
     def operate(self):
         m = self.rng.randrange(3)
@@ -482,18 +478,34 @@ class SyncFamily:
     # the checks
 
     def snapshot(self, m):
-        # What another app deleted is held, archived with its sessions, by the machines that had
-        # it, and no longer travels (README, "Two machines"): a machine that never saw the to-do
-        # does not hold its sessions. Those sessions are `forgiven` (the model let them be lost
-        # before such to-dos were kept), and archived items are compared nowhere.
-        tasks = self.q(m, "SELECT t.title, ifnull(t.notes,''), t.archived, ifnull(s.title,''), ifnull(s.notes,''), "
-                          "ifnull(s.estimateSeconds,0), ifnull(s.due,0), ifnull(s.done,0) FROM task t "
-                          "LEFT JOIN subtask s ON s.taskId = t.id AND s.deletedElsewhere = 0 WHERE t.deletedElsewhere = 0 ORDER BY 1, 4")
-        sessions = self.q(m, "SELECT l.startedAt, l.endedAt, l.status, l.focusedSeconds, ifnull(l.note,''), t.title, "
-                             "ifnull(s.title,'') FROM timeLog l JOIN task t ON t.id = l.taskId "
-                             "LEFT JOIN subtask s ON s.id = l.subtaskId ORDER BY 1")
-        sessions = "\n".join(line for line in sessions.split("\n") if line and int(line.split("|")[0]) not in self.forgiven)
-        return tasks, sessions
+        # What another app deleted is held, archived with its sessions, by every machine, and no
+        # longer travels (README, "Two machines"): a machine that never saw the to-do makes it
+        # from its sessions' label. Such a row is compared by what it holds and that it is
+        # "deleted elsewhere", not by its title: a session's label is written with the session,
+        # and a to-do renamed after that keeps the older title where it was never seen.
+        def name(title, elsewhere):
+            return "(deleted elsewhere)" if elsewhere == "1" else title
+        rows = self.q(m, "SELECT t.title, t.deletedElsewhere, ifnull(t.notes,''), t.archived, ifnull(s.title,''), "
+                         "ifnull(s.deletedElsewhere,0), ifnull(s.notes,''), ifnull(s.estimateSeconds,0), ifnull(s.due,0), "
+                         "ifnull(s.done,0) FROM task t LEFT JOIN subtask s ON s.taskId = t.id")
+        tasks = []
+        for line in rows.split("\n"):
+            if not line:
+                continue
+            f = line.split("|")
+            tasks.append("|".join([name(f[0], f[1])] + ([f[2], f[3]] if f[1] != "1" else ["", "1"])
+                                  + [name(f[4], f[5])] + (f[6:] if f[5] != "1" else ["", "0", "0", "1"])))
+        rows = self.q(m, "SELECT l.startedAt, l.endedAt, l.status, l.focusedSeconds, ifnull(l.note,''), t.title, t.deletedElsewhere, "
+                         "ifnull(s.title,''), ifnull(s.deletedElsewhere,0) FROM timeLog l JOIN task t ON t.id = l.taskId "
+                         "LEFT JOIN subtask s ON s.id = l.subtaskId")
+        sessions = []
+        for line in rows.split("\n"):
+            if not line:
+                continue
+            f = line.split("|")
+            if int(f[0]) not in self.forgiven:
+                sessions.append("|".join(f[:5] + [name(f[5], f[6]), name(f[7], f[8])]))
+        return "\n".join(sorted(tasks)), "\n".join(sorted(sessions))
 
     def settings(self, m):
         """The travelling settings of machine m, as `config get` shows them."""

@@ -31,6 +31,8 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
     }
     private let state = Mutex(State())
     private let sending = Mutex(Sending())
+    /// What another client does to a resource just before focus's next write to it arrives.
+    private let interleaved = Mutex<[String: @Sendable () -> Void]>([:])
     /// Held while a write is answered in the one-at-a-time mode.
     private let oneAtATime = NSLock()
     package let home = "https://dav.example.org/calendars/alice/"
@@ -108,6 +110,16 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
             s.resources[url] = Resource(etag: "\"e\(s.version)\"", data: Data(text.utf8))
             s.log.append((s.version, url))
         }
+    }
+
+    /// Runs `edit` (another client's write) once, just before the next PUT or DELETE of `url`
+    /// is answered: an edit that lands between focus's look at the calendar and its write.
+    package func beforeNextWrite(to url: String, _ edit: @escaping @Sendable () -> Void) {
+        interleaved.withLock { $0[url] = edit }
+    }
+
+    private func interleave(_ url: String) {
+        interleaved.withLock { $0.removeValue(forKey: url) }?()
     }
 
     /// Removes a resource as another client would.
@@ -204,6 +216,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
+        interleave(url)
         return state.withLock { s in
             let existing = s.resources[url]
             if let ifMatch {
@@ -222,6 +235,7 @@ package final class FakeCalDAVServer: CalDAVClient, Sendable {
 
     package func delete(_ url: String, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try answer()
+        interleave(url)
         return state.withLock { s in
             guard let existing = s.resources[url] else { return ifMatch != nil && s.missingIfMatchIs412 ? .changedOnServer : .missing }
             if let ifMatch, ifMatch != "*", ifMatch != existing.etag { return .changedOnServer }

@@ -72,6 +72,65 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
         #expect(await two.output("task", "list", "--all").out.contains("Draft"))
     }
 
+    /// Laptop 2 never saw the to-do the phone deleted (it synced only after): it still holds
+    /// the session recorded in it, under the subtask (and task) made again from the session's
+    /// own label, archived and "deleted elsewhere", as laptop 1 holds them. One history.
+    @Test(arguments: [false, true])
+    func aMachineThatNeverSawTheDeletedToDoHoldsItsSessions(wholeTask: Bool) async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Thesis/Literature review") == 0)
+        #expect(await one.run("log", "add", "Thesis/Literature review", "--start", "2026-11-23 09:00", "--duration", "1h") == 0)
+        try one.syncRound(server)
+        server.remove(try todo(server, "Literature review"))
+        if wholeTask { server.remove(try todo(server, "Thesis")) }
+        try one.syncRound(server)
+
+        let summary = try two.syncRound(server)
+        #expect(summary.warnings.isEmpty, "\(summary)")
+        #expect(Set(summary.deletedElsewhere) == Set(wholeTask ? ["Thesis", "Thesis/Literature review"] : ["Thesis/Literature review"]), "\(summary)")
+        for world in [one, two] {
+            let logged = await sessions(world)
+            #expect(logged.count == 1 && logged.first?["focused_seconds"] as? Int == 3600, "\(logged)")
+            let listed = await world.output("task", "list", "--all").out
+            #expect(listed.split(separator: "\n").contains { $0.contains("Literature review") && $0.contains("(deleted elsewhere)") }, "\(listed)")
+            #expect(!(await world.output("task", "list").out.contains("Literature review")))
+            let stats = await world.output("stats", "--last", "7", "--json").out
+            #expect(stats.contains("\"focused_seconds\":3600") || stats.contains("\"focused_seconds\": 3600"), "\(stats)")
+        }
+        #expect(await one.output("task", "list", "--all", "--json").out == (await two.output("task", "list", "--all", "--json").out))
+        // Nothing more to say or send, on either machine; the session stays there.
+        for world in [two, one] {
+            let again = try world.syncRound(server)
+            #expect(again.deletedElsewhere.isEmpty && again.sent == 0 && again.warnings.isEmpty, "\(again)")
+        }
+        #expect(sessionEvents(server) == 1)
+    }
+
+    /// Laptop 2 had the to-do but not yet the session recorded in it on laptop 1: it reads the
+    /// phone's deletion and the session at once. The to-do is archived there with the session,
+    /// never deleted (which took the session with it, and then deleted it everywhere).
+    @Test func aMachineThatReadsTheDeletionAndANewSessionAtOnceKeepsBoth() async throws {
+        let server = FakeCalDAVServer()
+        let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)
+        #expect(await one.run("task", "add", "Thesis/Literature review") == 0)
+        try one.syncRound(server)
+        try two.syncRound(server)
+        #expect(await one.run("log", "add", "Thesis/Literature review", "--start", "2026-11-23 09:00", "--duration", "1h") == 0)
+        try one.syncRound(server)
+        server.remove(try todo(server, "Literature review"))
+
+        #expect(try two.syncRound(server).deletedElsewhere == ["Thesis/Literature review"])
+        try one.syncRound(server)
+        try two.syncRound(server)
+        for world in [one, two] {
+            let logged = await sessions(world)
+            #expect(logged.count == 1 && logged.first?["focused_seconds"] as? Int == 3600, "\(logged)")
+            #expect(await world.output("task", "list", "--all").out.contains("(deleted elsewhere)"))
+        }
+        #expect(sessionEvents(server) == 1)
+    }
+
     /// A whole task deleted on the phone (its to-do and its subtasks' to-dos): archived with
     /// its sessions, not deleted.
     @Test func aTaskDeletedInAnotherAppIsArchivedWithItsSessions() async throws {

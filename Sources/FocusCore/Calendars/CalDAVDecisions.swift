@@ -184,6 +184,13 @@ package struct PublishedEvent: Sendable, Equatable {
 
     /// Changed in the calendar by someone (not moved): left as it is, never written again.
     package var leftToThePerson: Bool { fingerprint == Publication.leftFingerprint }
+    /// The event as focus keeps it once it found it changed there: left to the person, never
+    /// written over, and no edit of it said again (`Publication.review`).
+    package var leftThere: PublishedEvent {
+        var left = self
+        left.fingerprint = Publication.leftFingerprint
+        return left
+    }
 }
 
 /// An event the plan (or the history) wants on the server.

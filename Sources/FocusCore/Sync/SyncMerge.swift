@@ -120,9 +120,12 @@ package enum SyncIdentity {
     /// The name of a task's stand-in subtask: the subtask of the task's title that carries the
     /// due date and estimate another app gave a to-do without a parent (README, "Two
     /// machines"). Never an item of its own: its due date and estimate travel in the task's.
-    package static func standInUID(taskUID: String) -> String { taskUID + "#due" }
+    package static func standInUID(taskUID: String) -> String { taskUID + standInSuffix }
 
-    package static func isStandIn(_ uid: String) -> Bool { uid.hasSuffix("#due") }
+    /// The same rule over SQL: the stand-in's name of the task whose name `column` holds.
+    package static func standInUID(sqlColumn column: String) -> String { "\(column) || '\(standInSuffix)'" }
+
+    private static let standInSuffix = "#due"
 
     /// `focus-subtask-<16 hex>-<YYYYMMDD>@focus`: an instance of recurring work, named from its
     /// series' name and the first day of its period, so the instance two machines each make for

@@ -41,11 +41,11 @@ extension SyncPlan {
         let unseenHere = work(input.local.values.filter { input.states[$0.uid] == nil })
         let unseenThere = work(input.entries.values.compactMap(\.item).filter { input.states[$0.uid] == nil && input.local[$0.uid] == nil })
         let holdsSessions = work(input.local.values.filter { $0.kind == .session })
-        // The tasks and subtasks whose sessions (agreed with the calendar) this read does not
-        // report deleted there.
+        // The tasks and subtasks whose sessions (agreed with the calendar, or arriving in this
+        // read) this read does not report deleted there.
         let sessionsThere = work(input.local.values.filter { item in
             item.kind == .session && input.states[item.uid] != nil && input.entries[item.uid].map { $0.item != nil } ?? true
-        })
+        }).union(work(input.entries.values.compactMap(\.item).filter { $0.kind == .session }))
         for uid in input.touched {
             let state = input.states[uid]
             let base = input.bases[uid].flatMap(decode)
@@ -117,6 +117,7 @@ extension SyncPlan {
                 plan.forgotten.append(uid)
             }
         }
+        plan.localChanges += goneParents(of: plan.localChanges, in: input)
         plan.writes = plan.writes.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
         return plan
     }

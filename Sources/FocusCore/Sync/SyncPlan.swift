@@ -37,6 +37,29 @@ package enum LocalSyncChange: Sendable {
     /// The series of recurring work ticked done in another app: its current instance is done
     /// here, as `focus task done SERIES` does (README, "Two machines"); the series goes on.
     case completeInstance(seriesUID: String)
+    /// A task or subtask a session arriving here belongs to, which this machine never had and
+    /// which is gone there (`SyncPlan.goneParents`): made here as `item` says (archived, "deleted
+    /// elsewhere") unless a row of that name is here already; `label` names it when it is made.
+    case keepGone(SyncItem, label: String)
+
+    /// The order a sync applies changes in (one transaction): inserts and updates parents
+    /// first (an instance of recurring work after its series, which it points to; a task or
+    /// subtask kept for arriving sessions after those that arrive, before the sessions),
+    /// deletions children first.
+    package var applyOrder: Int {
+        switch self {
+        case let .upsert(.subtask(s)) where s.seriesUID != nil: 3
+        case let .upsert(item): [SyncKind.task: 0, .subtask: 2, .session: 5][item.kind] ?? 6
+        case let .keepGone(item, _): item.kind == .task ? 1 : 4
+        case .archive, .completeInstance: 6
+        case let .delete(_, kind): [SyncKind.session: 7, .subtask: 8, .task: 9][kind] ?? 10
+        }
+    }
+
+    /// `changes` in the order a sync applies them (`applyOrder`), each kind in the order given.
+    package static func inApplyOrder(_ changes: [LocalSyncChange]) -> [LocalSyncChange] {
+        changes.enumerated().sorted { ($0.element.applyOrder, $0.offset) < ($1.element.applyOrder, $1.offset) }.map(\.element)
+    }
 }
 
 /// A write to the server a round decided on.
@@ -213,5 +236,14 @@ package enum SyncPlan {
     /// app's two to-dos of one title stay two (README: titles are told apart only here).
     static func isFocusName(_ uid: String) -> Bool {
         uid.hasSuffix("@focus") && (uid.hasPrefix("focus-") || uid.hasPrefix("session-"))
+    }
+}
+
+extension SyncPlan {
+    /// Whether items wait to be sent (`pending`: changed, added, removed since the versions
+    /// agreed, as `focus sync status` counts them): a sync whose changes here left some (a
+    /// subtask that went with its task here while still there) sends them before it ends.
+    package static func leavesWaiting(_ pending: (changed: Int, added: Int, removed: Int)) -> Bool {
+        pending.changed + pending.added + pending.removed > 0
     }
 }

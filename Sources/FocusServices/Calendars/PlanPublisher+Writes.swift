@@ -122,14 +122,19 @@ extension PlanPublisher {
                     try db.forgetPublished(targetID: target.id, uid: existing.uid)
                     refusals.again.append(want)
                 } else {
+                    // Left to the person, as the next look would leave it: that look then finds
+                    // the edit already said (one warning per edit) and never writes over it.
                     summary.warnings.append(changedThere(want))
+                    try db.recordPublished(targetID: target.id, existing.leftThere)
                 }
             }
             for existing in refusals.deletions {
-                if !isGone(existing.url) {
+                if isGone(existing.url) {
+                    try db.forgetPublished(targetID: target.id, uid: existing.uid)
+                } else {
                     summary.warnings.append("an event focus wrote (\(DisplayText(existing.uid).string)) was changed in the calendar since: left there, and focus no longer manages it.")
+                    try db.recordPublished(targetID: target.id, existing.leftThere)
                 }
-                try db.forgetPublished(targetID: target.id, uid: existing.uid)
             }
         }
 
@@ -152,7 +157,7 @@ extension PlanPublisher {
         }
 
         private func changedThere(_ want: WantedEvent) -> String {
-            "'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is for now."
+            "'\(DisplayText(summaryOf(want)).string)' was changed in the calendar while focus wrote it: left as it is (delete it there and focus writes it again)."
         }
 
         private func notWritten(_ want: WantedEvent) -> String {

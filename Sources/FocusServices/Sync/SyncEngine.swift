@@ -66,10 +66,17 @@ package struct SyncEngine {
         if target.syncedAt == nil, try db.holdsHistory() { summary.backup = try backup("before-first-sync") }
         summary.unconverged = true
         var seen: SyncSettings.Seen?
-        for _ in 0..<Self.rounds {
-            let (retry, newToken) = try round(target, token: token, endpoint: endpoint, fingerprint: &fingerprint, settings: &seen, summary: &summary)
+        var refusals = 0, resent = false
+        while refusals < Self.rounds {
+            let (retry, newToken, waiting) = try round(target, token: token, endpoint: endpoint, fingerprint: &fingerprint, settings: &seen,
+                                                       summary: &summary)
             token = newToken
-            if !retry { summary.unconverged = false; break }
+            if retry { refusals += 1; continue }
+            // What applying left waiting (a row that went with its parent here) is sent now,
+            // in one more round that compares every item: never behind a quick "nothing changed".
+            if waiting, !resent { resent = true; continue }
+            summary.unconverged = false
+            break
         }
         try publishCheckpoint(target, endpoint: endpoint)
         let settings = try syncSettings(target, seen: seen, endpoint: endpoint)
@@ -189,10 +196,11 @@ package struct SyncEngine {
         summary.warnings += applied.skipped
         summary.conflicts += plan.conflicts.filter { $0.conflict.field != "deleted" }.count
         summary.kept += plan.kept
-        summary.deletedElsewhere += plan.deletedElsewhere
+        summary.deletedElsewhere += plan.deletedElsewhere + applied.keptGone.map(\.label)
         summary.cameBack += plan.cameBack
         summary.seriesTicked += plan.seriesTicked
-        try db.recordConflicts(plan.conflicts + applied.unapplied, at: env.now())
+        let kept = applied.keptGone.map { ($0.label, SyncConflict(uid: $0.uid, field: "deleted elsewhere", local: "archived", remote: "deleted", chosen: .local)) }
+        try db.recordConflicts(plan.conflicts + applied.unapplied + kept, at: env.now())
         return applied.waits ? token : observed.changes.token
     }
 
@@ -217,10 +225,10 @@ package struct SyncEngine {
     /// what was read. `fingerprint`: the local tables' when the last round (or sync) left
     /// everything agreed; nil when that is not known.
     private func round(_ target: SyncTarget, token: String?, endpoint: CalDAVEndpoint, fingerprint: inout String?,
-                       settings: inout SyncSettings.Seen?, summary: inout Summary) throws -> (retry: Bool, token: String?) {
+                       settings: inout SyncSettings.Seen?, summary: inout Summary) throws -> (retry: Bool, token: String?, waiting: Bool) {
         let observed = try observe(target, token: token, endpoint: endpoint, fingerprint: fingerprint, summary: &summary)
         if let seen = observed.settings { settings = seen }
-        guard let plan = observed.plan else { return (false, observed.changes.token ?? token) }
+        guard let plan = observed.plan else { return (false, observed.changes.token ?? token, false) }
         let pulled = try apply(plan, observed, token: token, fingerprint: &fingerprint, summary: &summary)
         if observed.undecodable > 0, token == nil {
             let n = observed.undecodable
@@ -231,14 +239,24 @@ package struct SyncEngine {
         if observed.changes.complete, observed.changes.changed.isEmpty,
            let bulk = try bulkCreate(plan.writes, calendarURL: target.url, name: target.name, endpoint: endpoint, summary: &summary) {
             if bulk.retry { fingerprint = nil }
-            return (bulk.retry, pulled == observed.changes.token ? bulk.token ?? pulled : pulled)
+            return (bulk.retry, pulled == observed.changes.token ? bulk.token ?? pulled : pulled, false)
         }
         let retry = try push(plan.writes, calendarURL: target.url, endpoint: endpoint, summary: &summary)
         if retry { fingerprint = nil }
+        let waiting = try !retry && leftWaiting(plan, fingerprint: &fingerprint)
         // A write refused (412) for an item this read listed is read again from the token
         // before it: a read from this one would not list it (unchanged since), and the next
         // round would write with the entity tag agreed before, refused again every round.
-        return (retry, retry ? token : pulled)
+        return (retry, retry ? token : pulled, waiting)
+    }
+
+    /// Whether a round that changed rows here left something `sync status` lists as waiting
+    /// (`SyncPlan.leavesWaiting`); then the local tables are not taken as agreed (no quick path).
+    private func leftWaiting(_ plan: RoundPlan, fingerprint: inout String?) throws -> Bool {
+        guard fingerprint != nil, !plan.localChanges.isEmpty else { return false }
+        guard SyncPlan.leavesWaiting(try db.pendingSyncCount(named: true)) else { return false }
+        fingerprint = nil
+        return true
     }
     /// Creating at least this many items in an empty calendar tries the one-request write.
     static let bulkMinimum = 50
