@@ -22,10 +22,10 @@ Open sessions, and picking up where you left off
 `focus start PATH --open` counts up with no planned length, as Timewarrior and
 Watson do, until `focus stop` (or q or Ctrl-C in its terminal) ends it; space
 pauses it as it would a countdown. Stopping is a stopwatch's normal end:
-nothing asks why (a countdown left early asks). It is recorded with status `open`: neither
-completed nor interrupted, so its time counts in every total (`stats`,
-`report`, `agenda`, `status {today}`) and it is left out of every completion
-count and rate. `focus log --json` and the interchange formats write
+nothing asks why (a countdown left early asks). It is recorded with status
+`open`: neither completed nor interrupted, so its time counts in every total
+(`stats`, `report`, `agenda`, `status {today}`) and it is left out of every
+completion count and rate. `focus log --json` and the interchange formats write
 `"status": "open"` and `"planned_seconds": null` (an empty field in CSV);
 importing reads them back, and sync carries the status to the other machine. A
 session stopped without its process (killed, a crash) is recovered as open
@@ -466,7 +466,8 @@ says is true of the server:
   (`'Thesis/Draft' was changed in the calendar: left as it is`), whatever the
   plan does next; delete it there and focus writes it again. Before every
   write focus compares what it wrote with what the calendar holds, on every
-  server.
+  server; an edit made while focus is writing (between its look and its
+  write) is left the same way, with one warning.
 - One writer at a time. Two focus processes of one database that change the
   plan at once (a countdown ending, `focus stop` in another terminal) publish
   one after the other (a lock beside the database,
@@ -570,12 +571,16 @@ agreed on:
   elsewhere)` (`"deleted_elsewhere": true` in `--json`), the sync says so once
   (`'Thesis/Draft' was deleted in another app: archived here with its
   sessions, which still count`) and `focus sync status` lists it; `focus task
-  rm PATH --force` deletes it with them, everywhere. A to-do without sessions
-  deleted there is deleted here. The series of recurring work ticked done in
-  another app (which sees a plain to-do: focus writes no RRULE) means this
-  period's work is done: its current instance is done here, as `focus task
-  done SERIES` does, the series is written back open and goes on, and the sync
-  says so once.
+  rm PATH --force` deletes it with them, everywhere. A to-do another app
+  deleted before this machine ever saw it still brings its sessions: the task
+  or subtask is made here from the session's name, archived and shown as
+  deleted elsewhere, and its time counts as on the machines that had it. A
+  to-do without sessions deleted there is deleted here. Whatever `focus sync
+  status` lists as waiting is sent by the next `focus sync`. The series of
+  recurring work ticked done in another app (which sees a plain to-do: focus
+  writes no RRULE) means this period's work is done: its current instance is
+  done here, as `focus task done SERIES` does, the series is written back open
+  and goes on, and the sync says so once.
 - Sessions are facts. Merged by their UID, never duplicated; an edited session
   (`log edit`) merges like a task. A deletion removes only what the deleting
   machine had seen: a task or subtask deleted on one machine while the other
@@ -739,7 +744,9 @@ table).
   gives the planner's refusal (`'Thesis/Chapter 9' does not fit before its due
   date, Tue 8 Dec 17:00: it needs …`). When the work does not fit, Enter shows
   that refusal in the form and nothing is saved; the draft stays for another
-  try. `e` opens the same form on the selected subtask, filled in; Enter runs
+  try. `e` opens the same form on the selected subtask, filled in; while you
+  change its estimate, due, start, span or earliest it gets the same dry run
+  (`task edit`'s own path, rolled back) before anything is saved; Enter runs
   `focus task edit` with the fields changed (a field emptied is cleared,
   `none`).
 - Timer: the running session — whichever terminal started it — as `focus
@@ -749,7 +756,16 @@ table).
   as a strip under the top bar on every other screen.
 - Stats: focus per day as bars stacked by task, and each task's share, for the
   last 7, 14 or 30 days (`[` `]`), the figures of `focus stats --last N`;
-  Enter on a task shows it on Tasks.
+  `r` takes a range as `focus stats --from/--to` reads it (`2026-11-01
+  2026-11-15`, or `last mon to today` for dates of several words; one that
+  cannot be read says why and shows the last 7 days); Enter on a task shows it
+  on Tasks.
+
+Panes. Today, Tasks and Stats have two panes: `h`/`l` (or the left and right
+arrows) and Tab/Shift-Tab move between them, and the rule beside the pane
+that has the keys is heavy. In Today's and Tasks' details `j`/`k`/`g`/`G`
+scroll; in Stats' bars (`h`) they pick a day and show its focus. On Week and
+Timer, Tab moves to the next screen.
 
 Enter on a block or a session (Today), or on a task or subtask (Tasks), starts
 a session on that work: `focus start` runs it in a process of its own, with no
@@ -765,7 +781,9 @@ calendars again (as `focus calendar refresh`, in the background; what it says
 shows above the keys), then syncs when sync is set up (`focus sync`), `:` runs
 any focus subcommand typed after it (`:task done "Thesis/Chapter 2"`; words
 are split as a shell splits them, with no expansion) in the background, with
-no terminal, showing the line that says what it did, `q` or Ctrl-C quits.
+no terminal, showing the line that says what it did, `q` or Ctrl-C quits
+(while a session started from the view runs, `q` asks first: the session
+goes on after the view closes, and `focus stop` ends it).
 Changes made by any other `focus` (another terminal, the daemon, a sync)
 appear at once: the view sleeps on the same change watcher as `focus status
 --follow` (inotify on the database's directory), and the selection stays on
@@ -782,13 +800,12 @@ points to `focus agenda` and `focus status --follow`.
 `scripts/bench-ui` measures the view (release binary, a 120×40
 pseudo-terminal, 10,000 sessions, 200 subtasks, 2,000 calendar events). On the
 development machine (2 cores, shared): first frame 14–35 ms (budget 50), a key
-to its redrawn frame 0.6 ms median (10), a screen switch 0.5 ms (20), a
-session started by another process on screen in 17–50 ms (300), with a session
+to its redrawn frame 0.6–1.5 ms median (10), a screen switch 0.4–0.5 ms (20),
+a session started by another process on screen in 17–97 ms (300), with a session
 running one frame a second of about 410 bytes (a whole frame is 5.2 kB), 14 MB
-resident (25). Idle, the process still wakes about once a second (budget: a
-handful a minute): the view's own loop sleeps until the next minute, but
-libdispatch's worker-pool monitor, which Swift's concurrency runs on under
-Linux, ticks every second (`focus status --follow` wakes as often).
+resident (25). Without a session the view and `focus status --follow` wake
+only when something they show can change: about once a minute for the clock
+(budget: a handful a minute); with a session, once a second.
 """#),
         HelpTopic(
             name: "status-bars", title: "Status bars",
