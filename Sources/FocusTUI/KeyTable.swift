@@ -13,6 +13,8 @@ package enum Action: Hashable, Sendable {
     /// `[` `]`: the previous or next day (Today), week (Week) or window (Stats).
     case earlier, later
     case open
+    /// Esc or Backspace on Stats: from one task's stats back to all tasks.
+    case back
     /// Enter on work: a session on it, as `focus start` runs one.
     case start
     /// The running session (whichever process runs it), as `focus pause`/`resume` and `focus stop` do.
@@ -106,8 +108,10 @@ package enum KeyTable {
         KeyBinding(label: "Backspace", short: "erase", help: "erase the last character", keys: [(.backspace, .erase)], screens: nil, inKeyLine: false,
                    context: .range),
         KeyBinding(label: "Enter", short: "open day", help: "open the day", keys: [(.enter, .open)], screens: [.week], inKeyLine: true),
-        KeyBinding(label: "Enter", short: "show task", help: "show the selected task on Tasks", keys: [(.enter, .open)],
-                   screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "Enter", short: "task", help: "the selected task's stats alone: its days, its subtasks (as stats --task)",
+                   keys: [(.enter, .open)], screens: [.stats], inKeyLine: true),
+        KeyBinding(label: "Esc", short: "all tasks", help: "from a task's stats back to all tasks (Backspace too)",
+                   keys: [(.escape, .back), (.backspace, .back)], screens: [.stats], inKeyLine: false),
         KeyBinding(label: "Enter", short: "start", help: "start a session on the selected work (as focus start)", keys: [(.enter, .start)],
                    screens: [.today, .tasks], inKeyLine: true),
         KeyBinding(label: "space/p", short: "pause", help: "pause or resume the running session", keys: [(.char(" "), .pauseOrResume), (.char("p"), .pauseOrResume)],

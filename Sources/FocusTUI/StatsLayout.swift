@@ -17,10 +17,26 @@ package enum StatsLayout {
     }
 
     static func body(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
-        // A range that could not be read says why above the last 7 days shown instead.
-        guard let problem = data.statsProblem else { return window(s, data, width: width, height: height) }
-        let said = Cells.wrap(problem, width: width, style: .boldRed)
+        // A task drilled into (Enter) is named first, with the way back.
+        var said: [StyledLine] = []
+        if let task = data.stats.taskFilter {
+            var line = StyledLine(DisplayText("\(shown: task)"), .boldCyan)
+            line.add(" · its days and subtasks · Esc: all tasks", .dim)
+            said.append(Cells.fit(line, width))
+        }
+        // A range (or a task) that could not be read says why above what is shown instead.
+        if let problem = data.statsProblem { said += Cells.wrap(problem, width: width, style: .boldRed) }
         return said + window(s, data, width: width, height: max(1, height - said.count))
+    }
+
+    /// The rows of the share list: the tasks, or inside one task's stats (`stats --task`) its
+    /// subtasks (the task's own sessions count in its bars only, as in `focus stats`).
+    package static func shares(_ report: StatsReport) -> [TaskStats] {
+        guard report.taskFilter != nil else { return report.tasks }
+        return report.tasks.flatMap { task in
+            task.subtasks.map { TaskStats(task: $0.subtask, focusedSeconds: $0.focusedSeconds, completed: $0.completed,
+                                          interrupted: $0.interrupted, subtasks: []) }
+        }
     }
 
     static func window(_ s: UIState, _ data: UIData, width: Int, height: Int) -> [StyledLine] {
@@ -35,11 +51,14 @@ package enum StatsLayout {
         } else {
             lines.append(StyledLine())
         }
-        lines.append(StyledLine("Share by task", s.otherPane.contains(.stats) ? .dim : .bold))
+        let drilled = report.taskFilter != nil
+        lines.append(StyledLine(drilled ? "Share by subtask" : "Share by task", s.otherPane.contains(.stats) ? .dim : .bold))
+        let rows = shares(report)
+        if rows.isEmpty { lines.append(Cells.fit(StyledLine("  No subtask has time in these days; the task's own are in the bars.", .dim), width)) }
         let room = max(1, height - lines.count)
-        let selected = min(s.selected(.stats), max(0, report.tasks.count - 1))
+        let selected = min(s.selected(.stats), max(0, rows.count - 1))
         let first = max(0, selected - room + 1)
-        for (index, task) in report.tasks.enumerated().dropFirst(first).prefix(room) {
+        for (index, task) in rows.enumerated().dropFirst(first).prefix(room) {
             lines.append(share(task, total: report.totals.focusedSeconds, selected: index == selected, width: width))
         }
         return lines

@@ -98,7 +98,7 @@ package enum UIReducer {
         case .up: s.move(to: s.selected(s.screen) - 1)
         case .top: s.move(to: 0)
         case .bottom: s.move(to: Int.max)
-        case .left, .right, .earlier, .later, .open: return stepped(action, s)
+        case .left, .right, .earlier, .later, .open, .back: return stepped(action, s)
         case .start, .pauseOrResume, .stopSession, .skipPhase: return session(action, s)
         case .replan:
             return (s, [.replan, .load(s.request)])
@@ -320,20 +320,19 @@ package enum UIReducer {
             s.selection[.today] = 0
             s.selectedKey[.today] = nil
         case (.stats, .open):
-            // The selected task's row on Tasks, when it is one of the open tasks listed there.
-            guard let data = s.data, data.stats.tasks.indices.contains(s.selected(.stats)) else { break }
-            let title = data.stats.tasks[s.selected(.stats)].task
-            let keys = s.itemKeys(.tasks)
-            guard let index = TasksLayout.rows(data.tasks).firstIndex(where: { row in
-                if case let .task(t) = row { return t.task.title == title }
-                return false
-            }) else {
-                s.message = "\(title) is not among the open tasks."
+            // The selected task's stats alone, as `stats --task` shows them; inside, Esc goes back.
+            guard let data = s.data, data.stats.taskFilter == nil else {
+                s.message = "Esc goes back to all tasks."
                 break
             }
-            s.screen = .tasks
-            s.selection[.tasks] = index
-            s.selectedKey[.tasks] = keys[index]
+            let tasks = StatsLayout.shares(data.stats)
+            guard tasks.indices.contains(s.selected(.stats)) else { break }
+            s.statsTask = tasks[s.selected(.stats)].task
+            s.resetStatsList()
+        case (.stats, .back):
+            guard s.statsTask != nil else { break }
+            s.statsTask = nil
+            s.resetStatsList()
         case (.today, .earlier), (.today, .later):
             s.day = s.day.adding(days: action == .earlier ? -1 : 1)
             s.selection[.today] = 0
@@ -361,7 +360,7 @@ extension UIState {
         switch screen {
         case .today: return TodayLayout.items(data.day).map(\.key)
         case .tasks: return TasksLayout.rows(data.tasks).map(\.key)
-        case .stats: return data.stats.tasks.map(\.task)
+        case .stats: return StatsLayout.shares(data.stats).map(\.task)
         case .week, .timer: return []
         }
     }
@@ -435,6 +434,13 @@ extension UIState {
         let clamped = max(0, min(keys.count - 1, index))
         selection[screen] = clamped
         selectedKey[screen] = keys[clamped]
+    }
+
+    /// Another list on Stats (a task drilled into, or all tasks again): its first row, the last day.
+    mutating func resetStatsList() {
+        selection[.stats] = 0
+        selectedKey[.stats] = nil
+        paneCursor[.stats] = nil
     }
 
     /// After a reload: the same item as before where it still is, else the same row.

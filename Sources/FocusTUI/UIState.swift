@@ -60,6 +60,8 @@ package struct LoadRequest: Hashable, Sendable {
     package var statsDays: Int
     /// A range typed on Stats (`r`), instead of the last `statsDays` days.
     package var statsRange: StatsRange?
+    /// The task Stats is restricted to (Enter on a task), as `stats --task PATH` restricts.
+    package var statsTask: String?
     /// The text Tasks is searched for (`task list --search`).
     package var search: String?
 
@@ -81,7 +83,8 @@ package struct UIData {
     package var risks: [RiskView]
     package var stats: StatsReport
     package var session: RunningSession?
-    /// Why the range typed on Stats could not be read (the last 7 days are shown instead).
+    /// Why the range typed on Stats, or the task drilled into, could not be read (the last 7
+    /// days, or all tasks, are shown instead).
     package var statsProblem: String?
 
     package init(day: AgendaDay, week: [AgendaDay], tasks: [TaskOverview], risks: [RiskView], stats: StatsReport,
@@ -169,6 +172,8 @@ package struct UIState {
     package var rangeLine: String?
     /// The range Stats shows instead of the last 7, 14 or 30 days.
     package var statsRange: StatsRange?
+    /// The task Stats shows alone (Enter on it; Esc goes back to all tasks).
+    package var statsTask: String?
     /// A question waiting for y or n (`D`, `q`): what it asks, and the command a yes runs (none:
     /// a yes quits the view).
     package var confirm: (question: String, arguments: [String])?
@@ -190,6 +195,7 @@ package struct UIState {
     package var request: LoadRequest {
         var request = LoadRequest(day: day, weekStart: weekStart, statsDays: statsDays, search: search)
         request.statsRange = statsRange
+        request.statsTask = statsTask
         return request
     }
 

@@ -259,16 +259,58 @@ struct TaskFormTests {
     }
 }
 
-extension ReducerTests {
-    @Test func enterOnAStatsTaskShowsItOnTasksOrSaysItIsNotOpen() {
-        // Stats lists Thesis, then Garden; Tasks has only Thesis open.
-        let (s, effects) = UIFixtures.press([.enter], UIFixtures.state(.stats))
+/// Enter on a task in Stats' list shows that task's stats in place (as `stats --task PATH`):
+/// its days, its subtasks as the share list, a title naming it; Esc or Backspace go back.
+struct StatsDrillTests {
+    @Test func enterDrillsIntoTheTaskAndEscGoesBackWhileBracketsAndRangeKeepIt() {
+        // Stats lists Thesis, then Garden; Garden is not among the open tasks, Thesis is.
+        var (s, effects) = UIFixtures.press([.enter], UIFixtures.state(.stats))
+        #expect(s.screen == .stats)
+        #expect(s.statsTask == "Thesis")
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsTask == "Thesis")
+        s = UIReducer.reduce(s, .loaded(UIFixtures.data(statsTask: "Thesis"), s.request)).0
+        var text = UIView.frame(s).text
+        #expect(text.contains("Thesis · its days and subtasks · Esc: all tasks"))
+        #expect(text.contains("Share by subtask"))
+        #expect(text.contains("Chapter 2"))
+        #expect(!text.contains("Garden"))
+        // j moves among the subtasks; Enter again does not leave the task.
+        (s, effects) = UIFixtures.press([.char("j")], s)
+        #expect(s.selected(.stats) == 1)
+        (s, effects) = UIFixtures.press([.enter], s)
         #expect(effects.isEmpty)
-        #expect(s.screen == .tasks)
-        #expect(s.selected(.tasks) == 0)
-        let (garden, _) = UIFixtures.press([.char("j"), .enter], UIFixtures.state(.stats))
-        #expect(garden.screen == .stats)
-        #expect(garden.message == "Garden is not among the open tasks.")
+        #expect(s.statsTask == "Thesis")
+        // `]` and `r` load the other window still restricted to the task.
+        (s, effects) = UIFixtures.press([.char("]")], s)
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsDays == 14 && s.request.statsTask == "Thesis")
+        (s, effects) = UIFixtures.press([.char("r")] + "2026-11-01 2026-11-15".map { Key.char($0) } + [.enter], s)
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15") && s.request.statsTask == "Thesis")
+        // Esc: all tasks again, in the same window.
+        (s, effects) = UIFixtures.press([.escape], s)
+        #expect(s.statsTask == nil)
+        #expect(effects == [.load(s.request)])
+        #expect(s.request.statsRange == StatsRange(from: "2026-11-01", to: "2026-11-15"))
+        s = UIReducer.reduce(s, .loaded(UIFixtures.data(), s.request)).0
+        text = UIView.frame(s).text
+        #expect(text.contains("Share by task"))
+        #expect(text.contains("Garden"))
+        #expect(!text.contains("Esc: all tasks"))
+    }
+
+    @Test func backspaceGoesBackAndTheSecondTaskCanBeDrilledIntoToo() {
+        var (s, effects) = UIFixtures.press([.char("j"), .enter], UIFixtures.state(.stats))
+        #expect(s.statsTask == "Garden")
+        #expect(s.selected(.stats) == 0)
+        (s, effects) = UIFixtures.press([.backspace], s)
+        #expect(s.statsTask == nil)
+        #expect(effects == [.load(s.request)])
+        // Outside a task, Esc changes nothing.
+        (s, effects) = UIFixtures.press([.escape], UIFixtures.state(.stats))
+        #expect(effects.isEmpty)
+        #expect(s.statsTask == nil)
     }
 }
 
@@ -456,14 +498,15 @@ struct PaneTests {
     }
 
     /// Every key the help lists on a screen does something there: from one of a few starting
-    /// points (as it opens, one row down, the other pane, the list's end, the next window), the
+    /// points (as it opens, one row down, the other pane, the list's end, the next window, after
+    /// Enter), the
     /// frame or the effects differ. The key table is walked, so a key added later is held to it.
     @Test func everyKeyTheHelpListsChangesSomethingOnItsScreen() {
         for screen in Screen.allCases {
             var data = UIFixtures.data()
             if screen == .timer { data = UIFixtures.data(session: SessionKeyTests.running()) }
             let fresh = UIFixtures.state(screen, width: 120, height: 40, data: data)
-            let starts = [fresh] + [[Key.char("j")], [.char("l")], [.char("h")], [.char("G")], [.char("]")], [.tab]].map {
+            let starts = [fresh] + [[Key.char("j")], [.char("l")], [.char("h")], [.char("G")], [.char("]")], [.tab], [.enter]].map {
                 UIFixtures.press($0, fresh).0
             }
             for binding in KeyTable.bindings where binding.context == .screen && (binding.screens?.contains(screen) ?? true) {

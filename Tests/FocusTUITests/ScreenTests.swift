@@ -104,6 +104,25 @@ struct ScreenTests {
         #expect(frame.rows(containing: "└").count == 1)
     }
 
+    /// Enter on a task: the same screen for that task alone, named first, its subtasks' shares.
+    @Test(arguments: sizes)
+    func statsOfOneTaskNameItAndShareItsTimeBySubtask(width: Int, height: Int) throws {
+        var s = UIFixtures.press([.enter], UIFixtures.state(.stats, width: width, height: height)).0
+        s = UIReducer.reduce(s, .loaded(UIFixtures.data(statsTask: "Thesis"), s.request)).0
+        let frame = UIView.frame(s)
+        #expect(frame.line(1).contains("Last 7 days · Tue 17 Nov – Mon 23 Nov"))
+        #expect(frame.line(1).contains("2h 55m focused"))
+        #expect(frame.line(2).hasPrefix("Thesis · its days and subtasks"))
+        #expect(frame.line(3).contains("2h │"))
+        let share = try #require(frame.rows(containing: "Share by subtask").first)
+        #expect(frame.line(share + 1).contains("▶ Chapter 2"))
+        #expect(frame.line(share + 1).contains("83%"))
+        #expect(frame.line(share + 2).contains("Chapter 3"))
+        #expect(frame.line(share + 2).contains("17%"))
+        #expect(frame.rows(containing: "Garden").isEmpty)
+        for row in 0..<frame.height { #expect(TerminalText.width(frame.line(row)) <= width) }
+    }
+
     @Test func timerShowsTheSessionRunningElsewhereAsTheCountdownDrawsIt() throws {
         let snapshot = SessionSnapshot(phase: .work, cycle: 1, cycles: 4, plannedSeconds: 1500, remaining: .seconds(1500), isPaused: false,
                                        phaseStartedAt: UIFixtures.at(23, 10, 30), endsAt: UIFixtures.at(23, 10, 55), focusedSeconds: 0,

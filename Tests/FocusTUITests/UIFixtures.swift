@@ -40,17 +40,28 @@ enum UIFixtures {
     static let risk = RiskView(subtaskID: 2, task: "Thesis", subtask: "Chapter 2", due: dueFriday, neededSeconds: 4 * 3600,
                                freeSeconds: 3 * 3600, competitors: [])
 
-    static func data(session: RunningSession? = nil, tasks: [TaskOverview] = tasks()) -> UIData {
+    /// `statsTask`: Stats restricted to that task, as the loader reads `stats --task` (Thesis
+    /// has a second subtask, Chapter 3, with half an hour on Sunday).
+    static func data(session: RunningSession? = nil, tasks: [TaskOverview] = tasks(), statsTask: String? = nil) -> UIData {
         let due = DueView(subtaskID: 2, task: "Thesis", subtask: "Chapter 2", due: dueFriday, estimateSeconds: 6 * 3600, loggedSeconds: 7200, done: false)
         let today = day(monday, blocks: [chapter], events: [math], sessions: [done])
         let week = (0..<7).map { offset in
             offset == 0 ? today : day(monday.adding(days: offset), due: offset == 4 ? [due] : [])
         }
-        let stats = StatsFixtures.report(calendar, from: monday.adding(days: -6), to: monday, [
+        var stats = StatsFixtures.report(calendar, from: monday.adding(days: -6), to: monday, [
             StatsFixtures.session("Thesis", "Chapter 2", from: at(20, 9, 0), to: at(20, 11, 0)),
             StatsFixtures.session("Garden", nil, from: at(21, 9, 0), to: at(21, 10, 0)),
             done,
         ], now: now)
+        if let statsTask {
+            let sessions = [
+                StatsFixtures.session("Thesis", "Chapter 2", from: at(20, 9, 0), to: at(20, 11, 0)),
+                StatsFixtures.session("Thesis", "Chapter 3", from: at(22, 14, 0), to: at(22, 14, 30)),
+                done,
+            ].filter { $0.task == statsTask }
+            stats = StatsCalculator.report(StatsInput(window: StatsWindow(from: monday.adding(days: -6), to: monday), calendar: calendar,
+                                                      now: now, sessions: sessions, taskFilter: statsTask))
+        }
         return UIData(day: today, week: week, tasks: tasks, risks: [risk], stats: stats, session: session)
     }
 

@@ -27,16 +27,7 @@ struct UILoader {
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: false), now: now, calendar: env.calendar),
                                       filter: TaskFilter(search: request.search), sort: .due, now: now)
         let today = env.calendar.day(of: now)
-        var problem: String?
-        var window = try WindowOptions(last: request.statsDays).window(today: today)
-        if let range = request.statsRange {
-            do {
-                window = try WindowOptions(from: range.from, to: range.to).window(today: today)
-            } catch {
-                problem = error.description
-            }
-        }
-        let stats = StatsCalculator.report(try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: nil))
+        let (stats, problem) = try self.stats(request, today: today, now: now)
         var session: RunningSession?
         if let active = try db.activeSession() {
             let names = try db.titles(taskID: active.taskID, subtaskID: active.subtaskID)
@@ -45,5 +36,29 @@ struct UILoader {
         var data = UIData(day: day, week: week, tasks: tasks, risks: try db.savedRisks(), stats: stats, session: session)
         data.statsProblem = problem
         return data
+    }
+
+    /// Stats' report as `stats --last N` (or `--from/--to`) and `--task PATH` read it; a range or
+    /// a task that cannot be read (a task deleted meanwhile) says why, and the last days or all
+    /// tasks are shown instead.
+    private func stats(_ request: LoadRequest, today: LocalDate, now: Date) throws(FocusError) -> (StatsReport, String?) {
+        var problems: [String] = []
+        var window = try WindowOptions(last: request.statsDays).window(today: today)
+        if let range = request.statsRange {
+            do {
+                window = try WindowOptions(from: range.from, to: range.to).window(today: today)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        var input: StatsInput
+        do throws(FocusError) {
+            input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: request.statsTask)
+        } catch {
+            guard request.statsTask != nil else { throw error }
+            problems.append(error.description)
+            input = try db.statsInput(window: window, calendar: env.calendar, now: now, taskPath: nil)
+        }
+        return (StatsCalculator.report(input), problems.isEmpty ? nil : problems.joined(separator: " "))
     }
 }

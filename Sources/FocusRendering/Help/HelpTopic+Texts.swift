@@ -758,8 +758,10 @@ table).
   last 7, 14 or 30 days (`[` `]`), the figures of `focus stats --last N`;
   `r` takes a range as `focus stats --from/--to` reads it (`2026-11-01
   2026-11-15`, or `last mon to today` for dates of several words; one that
-  cannot be read says why and shows the last 7 days); Enter on a task shows it
-  on Tasks.
+  cannot be read says why and shows the last 7 days). Enter on a task shows
+  the same screen for that task alone, as `focus stats --task PATH` does: its
+  name on the first line, its days' bars, its subtasks' shares; `[` `]` and
+  `r` keep to it, and Esc (or Backspace) goes back to all tasks.
 
 Panes. Today, Tasks and Stats have two panes: `h`/`l` (or the left and right
 arrows) and Tab/Shift-Tab move between them, and the rule beside the pane
