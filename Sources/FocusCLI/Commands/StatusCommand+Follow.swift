@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusText
 import FocusCore
 import FocusServices
@@ -116,10 +117,10 @@ struct StatusFollower {
         return true
     }
 
+    /// The database file's inode, measured as the daemon measures it (FocusSystem's
+    /// `FileIdentity.of`): a new file at the same path is a new database.
     static func inode(_ path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_ino)
+        FileIdentity.of(path: path).map { Int64(bitPattern: $0.inode) }
     }
 }
 

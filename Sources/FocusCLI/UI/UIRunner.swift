@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusCore
 import FocusServices
 import FocusStorage
