@@ -57,7 +57,7 @@ let package = Package(
         // (a `Prompter`, a `CredentialSource`: FocusCLI's terminal), never the command line.
         .target(
             name: "FocusServices",
-            dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusNetwork", "FocusRendering", "FocusSystem", "FocusText"]
+            dependencies: ["FocusCore", "FocusStorage", "FocusCalendar", "FocusRendering", "FocusSystem", "FocusText"]
         ),
         // The terminal, HTML, JSON and CSV views of the domain: renderers are pure builders over
         // Core's values (the plan's view values included, which storage's queries return), the

@@ -1,7 +1,6 @@
 import FocusSystem
 import FocusText
 import FocusCore
-import FocusNetwork
 import FocusStorage
 import FoundationEssentials
 import Synchronization

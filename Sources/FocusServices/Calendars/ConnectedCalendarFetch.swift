@@ -1,7 +1,6 @@
 import FocusText
 import FocusCalendar
 import FocusCore
-import FocusNetwork
 import FocusStorage
 import FoundationEssentials
 

@@ -1,7 +1,6 @@
 import FocusCalendar
 import FocusText
 import FocusCore
-import FocusNetwork
 import FocusStorage
 import FoundationEssentials
 
@@ -115,8 +114,8 @@ extension PlanPublisher {
         private func settle(_ refusals: inout Refusals, summary: inout Summary) throws {
             guard !refusals.updates.isEmpty || !refusals.deletions.isEmpty else { return }
             let members = try publisher.client.members(of: target.url, endpoint).members
-            let listed = Set(members.map { CalDAVHTTPClient.normalized($0.url) })
-            func isGone(_ url: String) -> Bool { !listed.contains(CalDAVHTTPClient.normalized(url)) }
+            let listed = Set(members.map { CalDAVAddress.normalized($0.url) })
+            func isGone(_ url: String) -> Bool { !listed.contains(CalDAVAddress.normalized(url)) }
             for (want, existing) in refusals.updates {
                 if isGone(existing.url) {
                     try db.forgetPublished(targetID: target.id, uid: existing.uid)
@@ -174,7 +173,7 @@ extension PlanPublisher {
             var overwrites: [(want: WantedEvent, again: Bool, url: String, etag: String?)] = []
             for (want, again) in taken {
                 let url = Publication.resourceURL(calendar: target.url, uid: want.uid)
-                let found = there[CalDAVHTTPClient.normalized(url)]
+                let found = there[CalDAVAddress.normalized(url)]
                 switch Publication.placeTaken(want, text: texts[want.index], found: found?.copy, foundText: found?.text, publisher: publisherName) {
                 case let .adopt(etag):
                     try record(want, url: found?.copy.url ?? url, etag: etag)

@@ -1,6 +1,5 @@
 import FocusCalendar
 import FocusCore
-import FocusNetwork
 import FocusStorage
 import FocusText
 import FoundationEssentials
@@ -129,7 +128,7 @@ package struct PlanPublisher {
     /// the look (`Publication.onlyOwnWrites`); otherwise the next look reads them again.
     private func catchUp(_ target: PublishTarget, since token: String, endpoint: CalDAVEndpoint, db: AppDatabase) throws {
         guard let after = try? client.changes(in: target.url, since: token, endpoint), let next = after.token,
-              Publication.onlyOwnWrites(after, published: try db.publishedEvents(targetID: target.id), key: CalDAVHTTPClient.normalized)
+              Publication.onlyOwnWrites(after, published: try db.publishedEvents(targetID: target.id), key: CalDAVAddress.normalized)
         else { return }
         try db.setPublishToken(targetID: target.id, next)
     }
@@ -152,21 +151,21 @@ package struct PlanPublisher {
         }
         let (copies, found) = self.copies(in: changes)
         var review = Publication.review(published: try db.publishedEvents(targetID: target.id), changed: copies, removed: changes.removed,
-                                        complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVHTTPClient.normalized)
+                                        complete: changes.complete, publisher: publisher, now: env.now(), key: CalDAVAddress.normalized)
         if let wanted {
             review.records = Publication.followedAsWritten(review.records, found: found, wanted: wanted.events, texts: wanted.texts,
-                                                           publisher: publisher, key: CalDAVHTTPClient.normalized)
+                                                           publisher: publisher, key: CalDAVAddress.normalized)
         }
         return (review, changes.token)
     }
 
     /// The events among `changes` that read, in their order, and with their texts by address
-    /// (`CalDAVHTTPClient.normalized`): what the review and a refused new event are judged on.
+    /// (`CalDAVAddress.normalized`): what the review and a refused new event are judged on.
     func copies(in changes: RemoteChanges) -> (ordered: [ServerCopy], byAddress: [String: (copy: ServerCopy, text: String)]) {
         var byAddress: [String: (copy: ServerCopy, text: String)] = [:]
         let ordered = changes.changed.compactMap { r -> ServerCopy? in
             guard let data = r.data, let copy = PublishedCopyReader.copy(data: data, url: r.url, etag: r.etag, local: env.calendar) else { return nil }
-            byAddress[CalDAVHTTPClient.normalized(r.url)] = (copy, String(decoding: data, as: UTF8.self))
+            byAddress[CalDAVAddress.normalized(r.url)] = (copy, String(decoding: data, as: UTF8.self))
             return copy
         }
         return (ordered, byAddress)
@@ -178,8 +177,8 @@ package struct PlanPublisher {
         guard let account = try db.accounts().first(where: { $0.id == target.accountID }) else { return false }
         let home = account.discovered
         guard let calendars = try? client.calendars(home, endpoint) else { return false }
-        let url = CalDAVHTTPClient.normalized(target.url)
-        return !calendars.contains { CalDAVHTTPClient.normalized($0.url) == url }
+        let url = CalDAVAddress.normalized(target.url)
+        return !calendars.contains { CalDAVAddress.normalized($0.url) == url }
     }
 
     /// Stores what the review found: events gone or taken over there forgotten, new versions

@@ -1,6 +1,5 @@
 import FocusText
 import FocusCore
-import FocusNetwork
 import FocusStorage
 import FoundationEssentials
 
