@@ -154,196 +154,24 @@ package struct ProcessHookRunner: HookRunner {
         return fd
     }
 
-    /// Starts the hook and waits for it, within the timeout (blocking: runs on its own thread).
+    /// Starts the hook and waits for it, within the timeout (blocking: runs on its own thread):
+    /// the payload on standard input, its output into the log, its own process group, SIGTERM
+    /// past the timeout and SIGKILL after `killGrace`.
     private func spawnAndWait(_ path: String, input: String) -> Outcome {
-        let inFD: Int32
-        switch payloadFile(input) {
-        case let .success(fd): inFD = fd
-        case let .failure(outcome): return outcome.outcome
-        }
-        defer { close(inFD) }
         let logFD = openLog()
         defer { if let logFD { close(logFD) } }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inFD, 0)
-        let pipeFDs = ProcessHookRunner.redirectOutput(&actions, logFD: logFD)
-        // Nothing else of focus's leaks into the hook (the database, the terminal, D-Bus).
-        if let closeFrom = ProcessHookRunner.addCloseFrom { _ = closeFrom(&actions, 3) }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        ProcessHookRunner.ownGroupDefaultSignals(&attr)
-
-        let (rc, pid) = spawn(path, &actions, &attr)
-        var copied: DispatchSemaphore?
-        if let pipeFDs {
-            close(pipeFDs[1])
-            if rc == 0, let logFD {
-                copied = ProcessHookRunner.copyOutput(from: pipeFDs[0], to: dup(logFD))
-            } else {
-                close(pipeFDs[0])
-            }
+        var request = ChildProcess.Request(
+            arguments: [path], searchPath: false, environment: environment, input: .bytes(Array(input.utf8)),
+            output: .log(logFD, limit: ProcessHookRunner.logLimit, cut: { dropped in
+                "\n[hook output cut: \(dropped) more bytes after \(ProcessHookRunner.logLimit >> 20) MB were left out]\n"
+            }),
+            timeout: timeout, termGrace: killGrace, ownGroup: true)
+        request.temporaryDirectory = UserDirectories.temporary(environment)
+        switch ChildProcess.run(request) {
+        case let .exited(code, _): return .exited(code)
+        case let .signalled(signal, _): return .signalled(signal)
+        case .timedOut: return .timedOut
+        case let .couldNotStart(reason): return .couldNotStart(reason)
         }
-        guard rc == 0 else { return .couldNotStart(String(cString: strerror(rc))) }
-        // The copy ends when the last writer (the hook and anything it left behind) is gone;
-        // focus waits for it a moment, never for a child that keeps the pipe open.
-        defer { _ = copied?.wait(timeout: .now() + .seconds(1)) }
-        return awaitExit(pid)
-    }
-
-    /// A hook that could not be given its input.
-    private struct NotStarted: Error { var outcome: Outcome }
-
-    /// Standard input: the payload in an unlinked temporary file, so writing it can neither
-    /// block on a hook that does not read nor raise SIGPIPE on one that exits first.
-    private func payloadFile(_ input: String) -> Result<Int32, NotStarted> {
-        // mkstemp fills in the six trailing placeholder characters.
-        var template = Array((UserDirectories.temporary(environment) + "/focus-hook-" + String(repeating: "X", count: 6)).utf8CString)
-        let inFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard inFD >= 0 else { return .failure(NotStarted(outcome: .couldNotStart("no temporary file: \(String(cString: strerror(errno)))"))) }
-        _ = fcntl(inFD, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        var bytes = Array(input.utf8)
-        let written = bytes.withUnsafeMutableBytes { write(inFD, $0.baseAddress, $0.count) }
-        guard written == bytes.count, lseek(inFD, 0, SEEK_SET) == 0 else {
-            close(inFD)
-            return .failure(NotStarted(outcome: .couldNotStart("could not write its input")))
-        }
-        return .success(inFD)
-    }
-
-    /// Its output reaches the log through a pipe, copied up to `logLimit` bytes a run: a hook
-    /// that prints without end cannot fill the disk. Straight into the log when no pipe can be
-    /// made, and to /dev/null without a log. Returns the pipe, if one was made.
-    private static func redirectOutput(_ actions: inout posix_spawn_file_actions_t, logFD: Int32?) -> [Int32]? {
-        var pipeFDs: [Int32] = [-1, -1]
-        if logFD != nil, pipe(&pipeFDs) == 0 {
-            _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
-            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
-            return pipeFDs
-        }
-        if let logFD {
-            posix_spawn_file_actions_adddup2(&actions, logFD, 1)
-            posix_spawn_file_actions_adddup2(&actions, logFD, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        return nil
-    }
-
-    /// Its own process group (a Ctrl-C in the countdown is not for it, and a timeout stops
-    /// its children too) when `ownGroup`, default signal handling and nothing blocked: focus
-    /// ignores some signals, and ignored signals would otherwise be inherited. Hooks and the
-    /// password command (ProcessCredentials) are started alike.
-    static func ownGroupDefaultSignals(_ attr: inout posix_spawnattr_t, ownGroup: Bool = true) {
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownGroup ? POSIX_SPAWN_SETPGROUP : 0)))
-    }
-
-    /// posix_spawn with the hook's environment; its result code and the child's pid.
-    private func spawn(_ path: String, _ actions: inout posix_spawn_file_actions_t,
-                       _ attr: inout posix_spawnattr_t) -> (Int32, pid_t) {
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        var rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
-        // ETXTBSY (execve(2)): the script is open for writing somewhere right now (an editor
-        // saving it, or any process that forked while a writer held it open). That passes in
-        // moments: try again for up to half a second before calling the hook broken.
-        var tries = 0
-        while rc == ETXTBSY, tries < 20 {
-            tries += 1
-            usleep(25_000)
-            rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
-        }
-        return (rc, pid)
-    }
-
-    /// Waits for the hook within the timeout; past it, its group is sent SIGTERM, then SIGKILL
-    /// after `killGrace`.
-    private func awaitExit(_ pid: pid_t) -> Outcome {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        if let status = waitUntil(pid, deadline: deadline) { return ProcessHookRunner.outcome(status) }
-        kill(-pid, SIGTERM)
-        if waitUntil(pid, deadline: clock.now.advanced(by: killGrace)) == nil {
-            kill(-pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        }
-        // Whatever the hook left behind in its group goes too.
-        kill(-pid, SIGKILL)
-        return .timedOut
-    }
-
-    /// Copies a hook's output from the pipe to the log on a thread of its own, up to `logLimit`
-    /// bytes, then one line saying the rest was left out (read on and dropped, so the hook never
-    /// blocks on a full pipe). Closes both descriptors; the semaphore is signalled at the end.
-    static func copyOutput(from input: Int32, to output: Int32) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        DetachedThread.start {
-            defer { close(input); if output >= 0 { close(output) }; done.signal() }
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            var room = logLimit
-            var dropped = 0
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                let kept = min(n, room)
-                if kept > 0, output >= 0 { _ = buffer.withUnsafeBytes { write(output, $0.baseAddress, kept) } }
-                room -= kept
-                dropped += n - kept
-            }
-            if dropped > 0, output >= 0 {
-                var note = Array("\n[hook output cut: \(dropped) more bytes after \(logLimit >> 20) MB were left out]\n".utf8)
-                _ = note.withUnsafeMutableBytes { write(output, $0.baseAddress, $0.count) }
-            }
-        }
-        return done
-    }
-
-    /// Waits for `pid` until `deadline`; its wait status, or nil if it is still running.
-    private func waitUntil(_ pid: pid_t, deadline: ContinuousClock.Instant) -> Int32? {
-        var status: Int32 = 0
-        var pause: UInt32 = 1_000  // µs, doubling to 50 ms: quick hooks are seen quickly
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { return status }
-            if r < 0, errno != EINTR { return status }
-            if ContinuousClock.now >= deadline { return nil }
-            usleep(pause)
-            pause = min(pause * 2, 50_000)
-        }
-    }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Swift does not see
-    /// GNU extensions), looked up once. Without it, focus's own descriptors are close-on-exec.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
-    }()
-
-    private static func outcome(_ status: Int32) -> Outcome {
-        let signal = status & 0x7f
-        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
     }
 }

@@ -1,3 +1,4 @@
+import FocusSystem
 import FocusText
 import FocusCore
 import FocusServices
@@ -47,35 +48,27 @@ package struct ProcessCredentials: CredentialSource {
     package static func run(_ command: String, environment: [String: String], timeout: Duration) throws(FocusError) -> String {
         let words = try CommandLineWords.split(command)
         let shown = "'\(DisplayText(command).string)'"
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw FocusError.unavailable("could not run the password command \(shown): \(String(cString: strerror(errno))).") }
-        // Both ends close-on-exec at once (the child gets the writing end through dup2): a hook
-        // the daemon starts meanwhile must not inherit the writing end, or reading the password
-        // would wait for that hook to exit.
-        _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
         // On a terminal, the program gets it while it runs (its own group in the foreground),
         // or, where the C library cannot do that, stays in focus's group as before.
         let onTerminal = isatty(0) == 1 && tcgetpgrp(0) == getpgrp()
-        let handOver = onTerminal && foregroundAction != nil
-        let spawned = spawn(words, output: pipeFDs[1], environment: environment, terminal: handOver, ownGroup: handOver || !onTerminal)
-        close(pipeFDs[1])
-        defer { if handOver { takeTerminalBack() } }
-        guard case let .success(pid) = spawned else {
-            close(pipeFDs[0])
-            if case let .failure(code) = spawned { throw FocusError.unavailable("could not run the password command \(shown): \(String(cString: strerror(code))).") }
-            return ""
-        }
-        let (output, status, timedOut) = collect(pid: pid, group: handOver || !onTerminal, fd: pipeFDs[0], deadline: ContinuousClock.now.advanced(by: timeout))
-        close(pipeFDs[0])
-        if timedOut {
+        let handOver = onTerminal && ChildProcess.canHandOverTerminal
+        var request = ChildProcess.Request(arguments: words, searchPath: true, environment: environment, input: .inherited,
+                                           output: .firstLine, timeout: timeout, termGrace: nil, ownGroup: handOver || !onTerminal)
+        request.foreground = handOver
+        let ran = ChildProcess.run(request)
+        if handOver { takeTerminalBack() }
+        let output: [UInt8]
+        switch ran {
+        case let .couldNotStart(reason):
+            throw FocusError.unavailable("could not run the password command \(shown): \(reason).")
+        case .timedOut:
             throw FocusError.unavailable("the password command \(shown) did not finish within \(timeout.components.seconds) s (it and what it started were stopped).")
-        }
-        let exited = status & 0x7F == 0
-        let code = (status >> 8) & 0xFF
-        guard exited, code == 0 else {
-            let how = exited ? "exit status \(code)" : "signal \(status & 0x7F)"
-            throw FocusError.unavailable("the password command \(shown) failed (\(how)); run it yourself to see why.")
+        case let .exited(code, _) where code != 0:
+            throw FocusError.unavailable("the password command \(shown) failed (exit status \(code)); run it yourself to see why.")
+        case let .signalled(signal, _):
+            throw FocusError.unavailable("the password command \(shown) failed (signal \(signal)); run it yourself to see why.")
+        case let .exited(_, printed):
+            output = printed
         }
         let line = output.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
         let password = String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
@@ -83,70 +76,6 @@ package struct ProcessCredentials: CredentialSource {
             throw FocusError.unavailable("the password command \(shown) printed no password on its first line.")
         }
         return password
-    }
-
-    enum Spawned { case success(pid_t), failure(Int32) }
-
-    /// posix_spawn_file_actions_addtcsetpgrp_np(3) (glibc 2.35): the child's process group made
-    /// the terminal's foreground one before it runs. Looked up at run time, as Swift's Glibc
-    /// module does not declare it; nil on an older C library.
-    static let foregroundAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addtcsetpgrp_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
-    /// Starts `words` in a process group of its own (the terminal's foreground one when
-    /// `terminal`), its standard output `output`, signals as a fresh program has them.
-    static func spawn(_ words: [String], output: Int32, environment: [String: String], terminal: Bool, ownGroup: Bool) -> Spawned {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_addclose(&actions, output)
-        if terminal, let handOver = foregroundAction { _ = handOver(&actions, 0) }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        ProcessHookRunner.ownGroupDefaultSignals(&attr, ownGroup: ownGroup)
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, words[0], &actions, &attr, argv, envp)
-        return rc == 0 ? .success(pid) : .failure(rc)
-    }
-
-    /// Reads the program's output until it has exited and its first line is complete (or its
-    /// output ended), or the deadline passes: then its whole process group (`group`: its own) is killed.
-    static func collect(pid: pid_t, group: Bool, fd: Int32, deadline: ContinuousClock.Instant) -> (output: [UInt8], status: Int32, timedOut: Bool) {
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var status: Int32 = 0
-        var exited = false
-        var ended = false
-        while true {
-            if !exited {
-                let r = waitpid(pid, &status, WNOHANG)
-                exited = r == pid || (r < 0 && errno == ECHILD)
-            }
-            if exited, ended || output.contains(0x0A) { return (output, status, false) }
-            let left = deadline - ContinuousClock.now
-            if left <= .zero { break }
-            // A short wait: the program's exit is noticed by waitpid, not by the pipe.
-            var pollFD = pollfd(fd: ended ? -1 : fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pollFD, 1, 50)
-            guard ready > 0, !ended else { continue }
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0, errno == EINTR || errno == EAGAIN { continue }
-            if n <= 0 { ended = true; continue }
-            if output.count < 65_536 { output += buffer[..<n] }
-        }
-        kill(group ? -pid : pid, SIGKILL)
-        if !exited { while waitpid(pid, &status, 0) < 0, errno == EINTR {} }
-        return (output, status, true)
     }
 
     /// The terminal's foreground back to focus's process group after the program had it

@@ -72,7 +72,7 @@ struct UIChild {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
-        ProcessHookRunner.ownGroupDefaultSignals(&attr, ownGroup: false)
+        ChildProcess.defaultSignals(&attr, ownGroup: false)
         if newSession {
             var flags: Int16 = 0
             posix_spawnattr_getflags(&attr, &flags)
