@@ -2,7 +2,6 @@ import FocusSystem
 import FocusText
 import FocusCore
 import FoundationEssentials
-import Dispatch
 
 #if canImport(Glibc)
 import Glibc
