@@ -23,6 +23,9 @@ extension FakeServerClient {
         try server.put(url, ics: ics, ifMatch: ifMatch, e)
     }
     package func delete(_ url: String, ifMatch: String?, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite { try server.delete(url, ifMatch: ifMatch, e) }
+    package func resources(at urls: [String], in url: String, _ e: CalDAVEndpoint) throws(FocusError) -> (found: [RemoteResource], gone: [String]) {
+        try server.resources(at: urls, in: url, e)
+    }
     package func members(of url: String, _ e: CalDAVEndpoint) throws(FocusError) -> CollectionListing { try server.members(of: url, e) }
     package func replaceCollection(_ url: String, ics: Data, ifMatch: String, _ e: CalDAVEndpoint) throws(FocusError) -> RemoteWrite? {
         try server.replaceCollection(url, ics: ics, ifMatch: ifMatch, e)

@@ -300,6 +300,14 @@ package struct CalDAVHTTPClient: CalDAVClient {
         }
     }
 
+    package func resources(at urls: [String], in calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> (found: [RemoteResource], gone: [String]) {
+        let items = urls.map { DAVResponse(href: Self.path($0), url: $0, status: nil, properties: []) }
+        let (found, gone) = try multiget(calendarURL, items, endpoint)
+        // A member the server leaves out of its answer is not there either.
+        let answered = Set(found.map(\.url)).union(gone)
+        return (found, gone + urls.filter { !answered.contains($0) })
+    }
+
     /// Every resource of the collection: PROPFIND Depth 1 for the hrefs, then multiget (a
     /// server without sync-collection).
     private func wholeCollection(_ calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges {

@@ -7,7 +7,7 @@ import FocusSQLite
 extension AppDatabase {
     /// `PRAGMA user_version` after every migration has run. Opening a database whose version is
     /// current skips the migrator entirely (it costs milliseconds at every start-up).
-    package static let schemaVersion = 22
+    package static let schemaVersion = 23
 
     package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -739,6 +739,17 @@ extension AppDatabase {
             // schedule-inbox-URL and schedule-outbox-URL), one a line: DAViCal marks them as
             // calendars, and every refresh must know them to leave them out.
             try db.execute(sql: "ALTER TABLE calendarAccount ADD COLUMN schedulingUrls TEXT NOT NULL DEFAULT ''")
+        }
+        migrator.registerMigration("v24-sync-retry") { db in
+            // An item a sync read but could not apply yet (a session whose task has not arrived
+            // here): its address, read again by every sync until it applies or is gone there,
+            // as the server reports it changed only once (README, "Two machines").
+            try db.execute(sql: """
+                CREATE TABLE syncRetry (
+                  uid TEXT PRIMARY KEY,
+                  url TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
         }
         return migrator
     }

@@ -115,6 +115,14 @@ import Testing
         #expect(kept(SyncPlan.goneParents(of: arriving, in: input(local: [here], there: [.subtask(subtask("S"))]))).isEmpty)
         #expect(kept(SyncPlan.goneParents(of: arriving + [.upsert(.subtask(subtask("S")))], in: input(local: [here]))).isEmpty)
         #expect(kept(SyncPlan.goneParents(of: arriving, in: input(local: [here], agreed: ["S"]))).isEmpty)
+        // Agreed before, deleted here (`focus task rm`) and deleted there by another app in
+        // this read: made, as on the machines that had it.
+        #expect(kept(SyncPlan.goneParents(of: arriving, in: input(local: [here], gone: ["S"], agreed: ["S"]))) == [
+            "subtask S of T 'Intro' done:true as Novel/Intro",
+        ])
+        #expect(kept(SyncPlan.goneParents(of: arriving, in: input(gone: ["T", "S"], agreed: ["T", "S"]))) == [
+            "task T 'Book' archived:true as Book", "subtask S of T 'Intro' done:true as Book/Intro",
+        ])
         // A session of the task itself, and of its stand-in: the task only.
         let own: [LocalSyncChange] = [.upsert(.session(session("l3", subtask: nil, label: "Book"))),
                                       .upsert(.session(session("l4", subtask: "T#due", label: "Book/Book")))]

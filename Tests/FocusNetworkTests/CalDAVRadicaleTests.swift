@@ -94,6 +94,19 @@ struct CalDAVRadicaleTests {
         #expect(try client.delete(url, ifMatch: nil, ep) == .missing)
     }
 
+    @Test("Members read again by address: those there with their data, those gone named")
+    func resourcesByAddress() throws {
+        let server = try RadicaleServer()
+        let ep = endpoint(server)
+        try server.makeCalendar("work")
+        try server.put("work/standup.ics", ics: RadicaleServer.event(uid: "standup", summary: "Standup"))
+        let read = try client.resources(at: [server.url("work/standup.ics"), server.url("work/gone.ics")], in: server.url("work/"), ep)
+        #expect(read.found.map(\.url) == [server.url("work/standup.ics")])
+        #expect(text(read.found.first).contains("SUMMARY:Standup"))
+        #expect(read.found.first?.etag != nil)
+        #expect(read.gone == [server.url("work/gone.ics")])
+    }
+
     @Test("A refused token starts over with the whole collection")
     func refusedToken() throws {
         let server = try RadicaleServer()

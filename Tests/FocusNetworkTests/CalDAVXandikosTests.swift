@@ -42,4 +42,18 @@ struct CalDAVXandikosTests {
         }
         #expect(try client.changes(in: calendar, since: nil, ep).changed.count == 1)
     }
+
+    @Test("Members read again by address: those there with their data, those gone named")
+    func resourcesByAddress() throws {
+        let server = try RadicaleServer(.xandikos)
+        let ep = CalDAVEndpoint(url: server.rootURL)
+        try server.makeCalendar("work")
+        try server.put("work/standup.ics", ics: RadicaleServer.event(uid: "standup", summary: "Standup"))
+        let read = try client.resources(at: [server.url("work/standup.ics"), server.url("work/gone.ics")], in: server.url("work/"), ep)
+        #expect(read.found.map(\.url) == [server.url("work/standup.ics")])
+        let body = read.found.first?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(body.contains("SUMMARY:Standup"))
+        #expect(read.found.first?.etag != nil)
+        #expect(read.gone == [server.url("work/gone.ics")])
+    }
 }

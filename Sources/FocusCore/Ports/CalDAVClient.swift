@@ -164,6 +164,9 @@ package protocol CalDAVClient: Sendable {
     /// `calendar-multiget` (RFC 4791 section 7.9) for the changed ones. Falls back to the whole
     /// collection (`complete`) when the token is refused or sync-collection is not supported.
     func changes(in calendarURL: String, since token: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteChanges
+    /// The members at `urls` with their data (a `calendar-multiget` REPORT, RFC 4791 section
+    /// 7.9), and the URLs of those that are gone.
+    func resources(at urls: [String], in calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> (found: [RemoteResource], gone: [String])
     /// PUT one calendar object: `ifMatch` nil creates (`If-None-Match: *`), else replaces only
     /// that version.
     func put(_ url: String, ics: Data, ifMatch: String?, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite
@@ -258,6 +261,14 @@ package final class SerialRemoteWrites: RemoteWrites {
 }
 
 extension CalDAVClient {
+    /// The members at `urls` read from the whole collection: for clients without a multiget.
+    package func resources(at urls: [String], in calendarURL: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> (found: [RemoteResource], gone: [String]) {
+        let wanted = Set(urls)
+        let found = try changes(in: calendarURL, since: nil, endpoint).changed.filter { wanted.contains($0.url) }
+        let present = Set(found.map(\.url))
+        return (found, urls.filter { !present.contains($0) })
+    }
+
     /// MKCALENDAR of a calendar for events.
     package func makeCalendar(_ url: String, displayName: String, _ endpoint: CalDAVEndpoint) throws(FocusError) -> RemoteWrite {
         try makeCalendar(url, displayName: displayName, components: ["VEVENT"], endpoint)

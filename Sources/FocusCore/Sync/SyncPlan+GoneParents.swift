@@ -11,8 +11,14 @@ extension SyncPlan {
     package static func goneParents(of changes: [LocalSyncChange], in input: RoundInput) -> [LocalSyncChange] {
         var arriving = Set<String>()
         for case let .upsert(item) in changes where item.kind != .session { arriving.insert(item.uid) }
+        // Gone: neither here nor there, and not arriving. One agreed before is gone when this
+        // read reports it deleted there too: this machine deleted it (`focus task rm`, which
+        // deletes only the sessions it had seen) while another app deleted its to-do; work
+        // recorded elsewhere brings it back as the machines that had it keep it. One agreed
+        // and unchanged there comes back whole instead (`decide`).
         func gone(_ uid: String) -> Bool {
-            input.local[uid] == nil && input.states[uid] == nil && input.entries[uid]?.item == nil && !arriving.contains(uid)
+            input.local[uid] == nil && input.entries[uid]?.item == nil && !arriving.contains(uid)
+                && (input.states[uid] == nil || input.entries[uid] != nil)
         }
         var tasks: [LocalSyncChange] = [], subtasks: [LocalSyncChange] = []
         var made = Set<String>()

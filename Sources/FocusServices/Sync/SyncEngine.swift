@@ -133,6 +133,10 @@ package struct SyncEngine {
         var settings: SyncSettings.Seen?
         /// Nil: nothing new there and nothing changed here, nothing to do.
         var plan: RoundPlan?
+        /// The items read again because an earlier sync could not apply them, by name.
+        var retries: [String: String] = [:]
+        /// Where each item read there is, by name.
+        var urls: [String: String] = [:]
     }
 
     /// Reads what changed there and what is here, and decides (`SyncPlan`).
@@ -145,11 +149,19 @@ package struct SyncEngine {
         }
         // The settings event is no item: it is merged on its own after the items.
         let settings = SyncSettings.take(from: &changes, url: Self.settingsURL(target))
+        // What an earlier sync read but could not apply (its task had not arrived) is read
+        // again: the server reports a change once, and the token has moved past it.
+        let retries = try db.syncRetries()
+        let listed = Set(changes.changed.map(\.url))
+        let again = Set(retries.values).subtracting(listed).sorted()
+        if !again.isEmpty { changes.changed += try client.resources(at: again, in: target.url, endpoint).found }
         var observed = Observed(changes: changes, token: changes.token)
         observed.settings = settings
+        observed.retries = retries
         // Nothing new there, and the tables here are as the last sync left them: nothing to
         // merge or send, and no item needs reading.
         if !changes.complete, changes.changed.isEmpty, changes.removed.isEmpty, let known = fingerprint, try db.localFingerprint() == known {
+            if !retries.isEmpty { try db.replaceSyncRetries([:]) }  // all gone there
             return observed
         }
         let read = SyncPlan.read(changes, states: states, machineID: target.machineID, now: env.now(), decode: decode)
@@ -172,6 +184,7 @@ package struct SyncEngine {
                                touched: touched, bases: bases, now: env.now(), renamedParents: unified.renamedParents)
         input.deletedHere = try db.deletedHere()
         observed.plan = SyncPlan.decide(input, decode: decode)
+        observed.urls = unified.entries.compactMapValues { $0.item == nil ? nil : $0.url }
         observed.readAs = readAs
         observed.undecodable = read.undecodable
         observed.rekeys = unified.rekeys
@@ -188,6 +201,8 @@ package struct SyncEngine {
         }
         let applied = try db.applySync(plan.localChanges, states: plan.agreed, forgetting: plan.forgotten, renaming: observed.rekeys,
                                        now: env.now(), readAs: observed.readAs)
+        let retries = applied.skippedUIDs.reduce(into: [String: String]()) { out, uid in out[uid] = observed.urls[uid] }
+        if retries != observed.retries { try db.replaceSyncRetries(retries) }
         // Agreed once every write is taken; a write refused, an item not applied or a bulk
         // write the next sync must read back leave it unknown.
         fingerprint = applied.skippedUIDs.isEmpty ? applied.fingerprint : nil
