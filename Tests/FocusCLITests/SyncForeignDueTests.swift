@@ -73,4 +73,58 @@ private func texts(_ server: FakeCalDAVServer) -> [String] {
         #expect(standIn.first?["due"] as? String == "2026-11-30T23:00:00Z" && standIn.first?["done"] as? Bool == true, "\(standIn)")
         #expect(texts(server).filter { $0.contains("BEGIN:VTODO") }.count == 1)
     }
+
+    /// The stand-in's other planning (start date, attention span, earliest time, priority,
+    /// daily cap) set on one machine travels in the to-do: every machine plans it alike, and
+    /// the other app's own DTSTART and PRIORITY are left as it wrote them (seen in
+    /// scripts/torture's sync family: an edit of a stand-in stayed on its machine).
+    @Test func theStandInsPlanningSetOnOneMachineIsTheSameOnEveryMachine() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await laptop.run("task", "edit", "Buy milk/Buy milk", "--estimate", "2h", "--span", "30m", "--earliest", "14:00",
+                                 "--priority", "low", "--max-per-day", "1h", "--start", "2026-11-25", "--force") == 0)
+        try sync(laptop, server)
+        let todo = try #require(texts(server).first { $0.contains("BEGIN:VTODO") })
+        for line in ["X-FOCUS-SPAN:1800", "X-FOCUS-EARLIEST:14:00", "X-FOCUS-PRIORITY:low", "X-FOCUS-START:2026-11-25", "PRIORITY:1"] {
+            #expect(todo.contains(line + "\r\n"), "\(line) in \(todo)")
+        }
+        try sync(desktop, server)
+        let here = await subtasks(laptop), there = await subtasks(desktop)
+        for key in ["span_seconds", "earliest_time", "priority", "max_per_day_seconds", "start_date", "estimate_seconds", "due"] {
+            #expect("\(here.first?[key] ?? "none")" == "\(there.first?[key] ?? "none")", "\(key): \(here) / \(there)")
+        }
+        #expect(there.first?["span_seconds"] as? Int == 1800 && there.first?["priority"] as? String == "low", "\(there)")
+        let planned = [await laptop.output("plan", "--json").out, await desktop.output("plan", "--json").out]
+            .map { $0.replacing(/"id": \d+/, with: "") }
+        #expect(planned[0] == planned[1] && planned[0].contains("Buy milk"), "\(planned)")
+        // Cleared on the other machine: cleared here.
+        #expect(await desktop.run("task", "edit", "Buy milk/Buy milk", "--span", "none", "--earliest", "none") == 0)
+        try sync(desktop, server)
+        try sync(laptop, server)
+        let cleared = await subtasks(laptop)
+        #expect(cleared.first?["span_seconds"] is NSNull && cleared.first?["earliest_time"] is NSNull, "\(cleared)")
+    }
+
+    /// The stand-in's name and notes are the task's, and it goes with its task: a change that
+    /// could not travel is refused with the command that does it (exit 64), nothing changed.
+    @Test func theStandInsNameNotesAndDeletionAreTheTasks() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        try sync(laptop, server)
+        let renamed = await laptop.output("task", "edit", "Buy milk/Buy milk", "--title", "Milk")
+        #expect(renamed.code == 64 && renamed.err.contains("'Buy milk/Buy milk' stands for the to-do 'Buy milk' itself"), "\(renamed)")
+        #expect(renamed.err.contains("focus task edit \"Buy milk\" --title NAME"), "\(renamed.err)")
+        #expect(await laptop.output("task", "edit", "Buy milk/Buy milk", "--notes", "2 litres").code == 64)
+        let removed = await laptop.output("task", "rm", "Buy milk/Buy milk", "--force")
+        #expect(removed.code == 64 && removed.err.contains("focus task rm \"Buy milk\" deletes the to-do"), "\(removed)")
+        let standIn = await subtasks(laptop)
+        #expect(standIn.count == 1 && standIn.first?["title"] as? String == "Buy milk", "\(standIn)")
+        // Its planning still changes; the task's name and notes too.
+        #expect(await laptop.run("task", "edit", "Buy milk/Buy milk", "--span", "20m") == 0)
+        #expect(await laptop.run("task", "edit", "Buy milk", "--notes", "2 litres") == 0)
+    }
 }

@@ -50,6 +50,9 @@ package struct TaskEditCommand: FocusRunnable {
             if fields.hasRule, !subtask.isSeries {
                 throw FocusError.usage("'\(work.shown)' is not recurring work: add a series with \(SubtaskOptions.recurringForms).")
             }
+            if title != nil || fields.notes != nil, try db.isStandIn(subtaskID: id) {
+                throw StandInEdits.renaming(path: work.shown, task: try work.task().title)
+            }
             if let title { subtask.title = try Titles.validate(title, what: "subtask name") }
             try fields.apply(to: &subtask, today: env.today, calendar: env.calendar, warn: { env.console.note(DisplayText($0)) })
             if subtask.isSeries { return try editSeries(subtask, previous: previous, db: db, env: env) }

@@ -23,6 +23,9 @@ package struct TaskRmCommand: FocusRunnable {
         // Deleting by a mere prefix is too easy to get wrong: the whole name (or #ID) is needed.
         let target = try catalog.resolveWhole(path)
         let shown = catalog.path(of: target)
+        if case let .subtask(taskID, id) = target, try db.isStandIn(subtaskID: id) {
+            throw StandInEdits.removing(path: shown, task: catalog.path(of: .task(id: taskID)))
+        }
         let sessions = try db.sessionCount(target)
         if sessions > 0, !force { throw FocusError.hasHistory(path: shown, sessions: sessions) }
         // Never from under a running session: its record would then fail, and status say idle.

@@ -21,10 +21,16 @@ extension SyncedSubtask {
 }
 
 extension SyncedTask {
-    /// An estimate of at least a second (it lives on the task's stand-in subtask).
+    /// An estimate of at least a second, and the stand-in's other planning within a subtask's
+    /// ranges (they live on the task's stand-in subtask).
     package var stored: SyncedTask {
         var t = self
         t.estimateSeconds = estimateSeconds.map { max(1, $0) }
+        let p = SyncedSubtask(uid: uid, taskUID: uid, title: title, notes: nil, estimateSeconds: nil, startDate: planning.startDate, due: nil,
+                              spanSeconds: planning.spanSeconds, earliestMinutes: planning.earliestMinutes, done: false, modified: 0,
+                              priority: planning.priority, maxPerDaySeconds: planning.maxPerDaySeconds).stored
+        t.planning = StandInPlanning(startDate: p.startDate, spanSeconds: p.spanSeconds, earliestMinutes: p.earliestMinutes,
+                                     priority: p.priority, maxPerDaySeconds: p.maxPerDaySeconds)
         return t
     }
 }

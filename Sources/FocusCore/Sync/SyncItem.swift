@@ -18,8 +18,12 @@ package struct SyncedTask: Sendable, Equatable {
     /// title (`SyncIdentity.standInUID`).
     package var due: Date?
     package var estimateSeconds: Int?
+    /// The rest of the stand-in's planning, set with `focus task edit`: it travels in the to-do
+    /// too, so every machine plans the work alike (README, "Two machines").
+    package var planning = StandInPlanning()
 
-    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64, due: Date? = nil, estimateSeconds: Int? = nil) {
+    package init(uid: String, title: String, notes: String?, archived: Bool, modified: Int64, due: Date? = nil, estimateSeconds: Int? = nil,
+                 planning: StandInPlanning = StandInPlanning()) {
         self.uid = uid
         self.title = title
         self.notes = notes
@@ -27,7 +31,33 @@ package struct SyncedTask: Sendable, Equatable {
         self.modified = modified
         self.due = due
         self.estimateSeconds = estimateSeconds
+        self.planning = planning
     }
+}
+
+/// A stand-in subtask's start date, attention span, earliest time of day, priority and daily
+/// cap, as its task's to-do carries them (`X-FOCUS-START`, `X-FOCUS-SPAN`, `X-FOCUS-EARLIEST`,
+/// `X-FOCUS-PRIORITY`, `X-FOCUS-MAX-PER-DAY`), with the same meaning as a subtask's.
+package struct StandInPlanning: Sendable, Equatable {
+    /// `YYYY-MM-DD`.
+    package var startDate: String?
+    package var spanSeconds: Int?
+    /// Minutes after local midnight.
+    package var earliestMinutes: Int?
+    /// 1 high, 0 normal, -1 low.
+    package var priority = 0
+    package var maxPerDaySeconds: Int?
+
+    package init(startDate: String? = nil, spanSeconds: Int? = nil, earliestMinutes: Int? = nil, priority: Int = 0, maxPerDaySeconds: Int? = nil) {
+        self.startDate = startDate
+        self.spanSeconds = spanSeconds
+        self.earliestMinutes = earliestMinutes
+        self.priority = priority
+        self.maxPerDaySeconds = maxPerDaySeconds
+    }
+
+    /// None set: the task's fields (and digest) are those it had before these travelled.
+    package var isEmpty: Bool { self == StandInPlanning() }
 }
 
 /// A subtask and its scheduling constraints as every machine knows them.
@@ -163,8 +193,11 @@ package enum SyncItem: Sendable, Equatable {
         func t(_ date: Date?) -> String? { date.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } }
         switch self {
         case let .task(x):
+            let p = x.planning
             return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false"), f("due", t(x.due)),
                     f("estimate", n(x.estimateSeconds))]
+                + (p.isEmpty ? [] : [f("start_date", p.startDate), f("span", n(p.spanSeconds)), f("earliest", n(p.earliestMinutes)),
+                                     f("priority", p.priority > 0 ? "high" : p.priority < 0 ? "low" : nil), f("max_per_day", n(p.maxPerDaySeconds))])
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
@@ -205,6 +238,11 @@ package enum SyncItem: Sendable, Equatable {
             x.archived = flag("archived", x.archived)
             x.due = instant("due", x.due)
             x.estimateSeconds = number("estimate", x.estimateSeconds)
+            x.planning.startDate = text("start_date", x.planning.startDate)
+            x.planning.spanSeconds = number("span", x.planning.spanSeconds)
+            x.planning.earliestMinutes = number("earliest", x.planning.earliestMinutes)
+            if let v = values["priority"] { x.planning.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.planning.priority }
+            x.planning.maxPerDaySeconds = number("max_per_day", x.planning.maxPerDaySeconds)
             return .task(x)
         case var .subtask(x):
             x.taskUID = text("task", x.taskUID) ?? x.taskUID

@@ -80,7 +80,10 @@ extension SyncPlan {
                 // another app's to-do with a due date): the task written back says them, and
                 // every machine reads the same task from it.
                 out[uid]?.item = .task(SyncedTask(uid: uid, title: s.title.replacing("/", with: "-"), notes: s.notes, archived: s.done,
-                                                  modified: s.modified, due: s.due, estimateSeconds: s.estimateSeconds))
+                                                  modified: s.modified, due: s.due, estimateSeconds: s.estimateSeconds,
+                                                  planning: StandInPlanning(startDate: s.startDate, spanSeconds: s.spanSeconds,
+                                                                            earliestMinutes: s.earliestMinutes, priority: s.priority,
+                                                                            maxPerDaySeconds: s.maxPerDaySeconds)))
                 out[uid]?.madeTask = true
             }
         }

@@ -673,11 +673,16 @@ agreed on:
   of its own title that carries the due date (and the estimate, written as
   `X-FOCUS-ESTIMATE` once you give one: `focus task edit 'Buy milk/Buy milk'
   --estimate 30m`), so it is planned; that subtask is never a to-do of its own
-  (the other app sees no child): its due date, estimate and done travel in the
-  to-do, the date stays a date, and work recorded in it travels as any session
-  does. Two to-dos of the same title from another app are told apart here only
-  (`Buy milk`, `Buy milk (2)`): the name here is never written over the other
-  app's item.
+  (the other app sees no child): its due date, estimate, done and the rest of
+  its planning (`--start`, `--span`, `--earliest`, `--priority`,
+  `--max-per-day`, as `X-FOCUS-*` lines) travel in the to-do, so every machine
+  plans it alike; the date stays a date, and work recorded in it travels as
+  any session does. Its name and notes are the task's, and it goes with the
+  task: renaming it or deleting it alone is refused (exit 64) with the command
+  that does it (`focus task edit 'Buy milk' --title NAME`, `focus task rm 'Buy
+  milk'`). Two to-dos of the same title from another app are told apart here
+  only (`Buy milk`, `Buy milk (2)`): the name here is never written over the
+  other app's item.
 - Incoming items meet the rules of `task add`, `log add` and `import`. A title
   with control characters, longer than 200 characters or that looks like an id
   (`#3`) is clamped (`task #3`), with a warning naming it; a session that ends

@@ -265,8 +265,12 @@ extension AppDatabase {
         let exists = try Bool.fetchOneCached(db, sql: "SELECT 1 FROM subtask WHERE syncUid = ?", arguments: [uid]) == true
         guard exists || t.due != nil || t.estimateSeconds != nil else { return }
         if !exists { try insertStandIn(taskID: taskID, uid: uid, title: title, now: now, db) }
-        try db.executeCached(sql: "UPDATE subtask SET due = ?, estimateSeconds = ?, done = ? WHERE syncUid = ?",
-                       arguments: [t.due?.unixSeconds, t.stored.estimateSeconds, t.archived ? 1 : 0, uid])
+        let p = t.stored.planning
+        try db.executeCached(sql: """
+            UPDATE subtask SET due = ?, estimateSeconds = ?, done = ?, startDate = ?, spanSeconds = ?, earliestMinutes = ?, priority = ?,
+              maxPerDaySeconds = ? WHERE syncUid = ?
+            """, arguments: [t.due?.unixSeconds, t.stored.estimateSeconds, t.archived ? 1 : 0, p.startDate, p.spanSeconds, p.earliestMinutes,
+                             p.priority, p.maxPerDaySeconds, uid])
         try db.executeCached(sql: "UPDATE subtask SET modifiedAt = ? WHERE syncUid = ?", arguments: [t.modified, uid])
     }
 

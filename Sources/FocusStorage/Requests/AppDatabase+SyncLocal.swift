@@ -18,11 +18,12 @@ extension AppDatabase {
                 let edited = max(0, row.storedInteger("modifiedAt") ?? 0)
                 return edited > 0 ? edited : max(0, row.storedInteger("createdAt") ?? 0) &* 1000
             }
-            // A task's stand-in subtask (`SyncIdentity.standInUID`) gives it its due date and
-            // estimate, and being done closes the to-do; it is no item of its own.
+            // A task's stand-in subtask (`SyncIdentity.standInUID`) gives it its due date,
+            // estimate and other planning, and being done closes the to-do; it is no item of its own.
             for row in try Row.fetchAll(db, sql: """
                 SELECT t.syncUid, t.title, t.notes, t.archived, t.modifiedAt, t.createdAt,
-                       d.id AS standIn, d.due, d.estimateSeconds, d.done, d.modifiedAt AS standInModified
+                       d.id AS standIn, d.due, d.estimateSeconds, d.done, d.modifiedAt AS standInModified,
+                       d.startDate, d.spanSeconds, d.earliestMinutes, d.priority, d.maxPerDaySeconds
                 FROM task t LEFT JOIN subtask d ON d.taskId = t.id AND d.syncUid = \(SyncIdentity.standInUID(sqlColumn: "t.syncUid"))
                 WHERE t.syncUid IS NOT NULL AND t.deletedElsewhere = 0
                 """) {
@@ -32,7 +33,8 @@ extension AppDatabase {
                                               archived: row.bool("archived") || (standIn && row.bool("done")),
                                               modified: max(modified(row), standIn ? max(0, row.storedInteger("standInModified") ?? 0) : 0),
                                               due: standIn ? row.optionalDate("due") : nil,
-                                              estimateSeconds: standIn ? row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) } : nil))
+                                              estimateSeconds: standIn ? row.optionalNumber("estimateSeconds", .positiveSeconds).map { Int($0) } : nil,
+                                              planning: standIn ? standInPlanning(row) : StandInPlanning()))
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT s.syncUid, t.syncUid AS taskUid, s.title, s.notes, s.estimateSeconds, s.startDate, s.due, s.spanSeconds,
@@ -138,5 +140,12 @@ extension AppDatabase {
         }
         let removed = states.keys.filter { local[$0] == nil }.count
         return (changed, added + unnamed, removed)
+    }
+    /// A stand-in's planning as its row holds it (`SyncedTask.planning`).
+    private func standInPlanning(_ row: Row) -> StandInPlanning {
+        StandInPlanning(startDate: row.optionalText("startDate"), spanSeconds: row.optionalNumber("spanSeconds", .positiveSeconds).map { Int($0) },
+                        earliestMinutes: row.optionalNumber("earliestMinutes", .minuteOfDay).map { Int($0) },
+                        priority: row.optionalNumber("priority", .priority).map { Int($0) } ?? 0,
+                        maxPerDaySeconds: row.optionalNumber("maxPerDaySeconds", .positiveSeconds).map { Int($0) })
     }
 }
