@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A real CalDAV server for tests: Radicale, started by `scripts/caldav-server.py` on a free
+/// A real CalDAV server for tests: Radicale, started by `scripts/servers/caldav-server.py` on a free
 /// loopback port with its own temporary storage, one login (htpasswd, plain password) and
 /// owner-only rights. Killed and its folder removed when the value goes away (or on `stop()`).
 ///
@@ -67,7 +67,7 @@ package final class RadicaleServer: @unchecked Sendable {
         self.password = password
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-caldav-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = Self.repositoryRoot.appendingPathComponent("scripts/caldav-server.py").path
+        let script = Self.repositoryRoot.appendingPathComponent("scripts/servers/caldav-server.py").path
         do {
             pid = try Self.spawn(["/usr/bin/env", Self.python, script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
                                  output: directory.appendingPathComponent("log").path)

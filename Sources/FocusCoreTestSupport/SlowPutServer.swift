@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `scripts/slow-put-server.py` on a free loopback port: an HTTP server that answers each PUT
+/// `scripts/servers/slow-put-server.py` on a free loopback port: an HTTP server that answers each PUT
 /// after `hold` seconds, several at once (or one at a time, `serial`), and tells what it saw
 /// (`stats`). Python's standard library only. Killed when the value goes away.
 package final class SlowPutServer: @unchecked Sendable {
@@ -19,7 +19,7 @@ package final class SlowPutServer: @unchecked Sendable {
     package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false, loseAnswers: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
+        let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/servers/slow-put-server.py").path
         pid = try RadicaleServer.spawn(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
                                        + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
                                        + (holdDeletes ? ["--hold-deletes"] : [])
@@ -34,7 +34,7 @@ package final class SlowPutServer: @unchecked Sendable {
         }
         guard let found else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-            throw RadicaleFailure(message: "scripts/slow-put-server.py did not start: \(log)")
+            throw RadicaleFailure(message: "scripts/servers/slow-put-server.py did not start: \(log)")
         }
         port = found
     }

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// scripts/feed-server.py on a free loopback port, serving `feed.ics` from its own directory in
+/// scripts/servers/feed-server.py on a free loopback port, serving `feed.ics` from its own directory in
 /// the mode written to `mode`, and logging every request it answered.
 final class FeedServer: @unchecked Sendable {
     let dir: URL
@@ -18,7 +18,7 @@ final class FeedServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: NotifyBus.repoRoot.appendingPathComponent("data/sample-calendar.ics"),
                                          to: dir.appendingPathComponent("feed.ics"))
-        var args = ["/usr/bin/env", "python3", NotifyBus.repoRoot.appendingPathComponent("scripts/feed-server.py").path, dir.path]
+        var args = ["/usr/bin/env", "python3", NotifyBus.repoRoot.appendingPathComponent("scripts/servers/feed-server.py").path, dir.path]
         if let tls { args += ["--cert", tls.cert, "--key", tls.key] }
         pid = try Self.spawn(args)
         scheme = tls == nil ? "http" : "https"

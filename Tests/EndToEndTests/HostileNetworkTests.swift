@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Issue 28 against the built binary and scripts/hostile-caldav-server.py (Python's standard
+// Issue 28 against the built binary and scripts/servers/hostile-caldav-server.py (Python's standard
 // library only): stored commands from a foreign database, the origin rule, redirects focus does
 // not follow, passwords in addresses, a remembered CA file that became a FIFO.
 
@@ -25,7 +25,7 @@ private final class HostileServer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let script = root.appendingPathComponent("scripts/hostile-caldav-server.py").path
+        let script = root.appendingPathComponent("scripts/servers/hostile-caldav-server.py").path
         let rc = Spawn.spawn(&pid, "/usr/bin/env", arguments: ["env", "python3", script, dir.path],
                              environment: ProcessInfo.processInfo.environment, actions: &actions)
         guard rc == 0 else { throw CocoaError(.executableLoad) }

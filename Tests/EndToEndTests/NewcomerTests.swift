@@ -367,7 +367,7 @@ import Glibc
             ✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.
 
             """.write(to: log, atomically: true, encoding: .utf8)
-        let script = Self.repository.appendingPathComponent("scripts/test-summary").path
+        let script = Self.repository.appendingPathComponent("scripts/ci/test-summary").path
         let env = ProcessInfo.processInfo.environment
         let local = try await offPool { try Spawn.run(script, [log.path], environment: env, stdin: nil, capture: true) }
         #expect(local.status == 0)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Desktop notifications for real: a private D-Bus session bus with the project's recording
-/// notification server (scripts/notify-recorder), and the same run with no server at all.
+/// notification server (scripts/servers/notify-recorder), and the same run with no server at all.
 @Suite(.serialized, .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
 struct NotificationTests {
     @Test func aCompletedSessionPostsExactlyTheCompletionNotice() async throws {
@@ -56,9 +56,9 @@ enum NotifyBus {
             && (try? Spawn.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
     }
 
-    /// `scripts/with-notify-bus RECORD -- focus ARGS...`
+    /// `scripts/servers/with-notify-bus RECORD -- focus ARGS...`
     static func run(_ s: Sandbox, record: String, _ args: [String]) async throws -> Sandbox.Result {
-        let script = repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
         return try await offPool {
             let r = try Spawn.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
