@@ -33,6 +33,9 @@ TEST_REQUIREMENTS = scripts/ci/test-python.txt
 # changed compiler flag made every switch between a terminal and a pipe rebuild everything.
 SWIFT_FLAGS = --no-color-diagnostics
 
+# The release binary's one name. Scripts ask for it through scripts/lib/focus-bin (this value,
+# `make -s print-RELEASE_BIN`, unless FOCUS_BIN names another binary); the end-to-end tests take
+# FOCUS_BIN or the binary beside their test bundle.
 RELEASE_BIN = .build/release/focus
 # The binary install-files installs (and runs, for completions and the manual).
 BIN ?= $(RELEASE_BIN)

@@ -37,7 +37,7 @@ package final class RadicaleServer: @unchecked Sendable {
     /// `python3` on the PATH.
     package static let python: String = {
         if let set = ProcessInfo.processInfo.environment["FOCUS_TEST_PYTHON"], !set.isEmpty { return set }
-        let venv = repositoryRoot.appendingPathComponent(".build/test-python/bin/python3").path
+        let venv = TestRepository.root.appendingPathComponent(".build/test-python/bin/python3").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }()
 
@@ -56,18 +56,13 @@ package final class RadicaleServer: @unchecked Sendable {
     /// The reason a suite that needs the servers was skipped.
     package static let missing = "Radicale or Xandikos is not installed for \(python): run `make deps-test` (it makes .build/test-python)"
 
-    /// The repository's root (scripts/ is found from it).
-    package static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     package init(_ kind: Kind = .radicale, user: String = "alice", password: String = "correct horse battery") throws {
         self.kind = kind
         self.user = user
         self.password = password
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-caldav-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = Self.repositoryRoot.appendingPathComponent("scripts/servers/caldav-server.py").path
+        let script = TestRepository.script("servers/caldav-server.py")
         do {
             pid = try Self.spawn(["/usr/bin/env", Self.python, script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
                                  output: directory.appendingPathComponent("log").path)

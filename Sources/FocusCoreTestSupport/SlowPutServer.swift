@@ -19,7 +19,7 @@ package final class SlowPutServer: @unchecked Sendable {
     package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false, loseAnswers: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/servers/slow-put-server.py").path
+        let script = TestRepository.script("servers/slow-put-server.py")
         pid = try RadicaleServer.spawn(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
                                        + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
                                        + (holdDeletes ? ["--hold-deletes"] : [])

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct AwayTests {
     /// `focus ARGS` on a private bus with a fake screen saver running SCRIPT (nil: none).
     /// With `binary: false`, ARGS is a whole command rather than focus's arguments.
     static func run(_ s: Sandbox, screenSaver script: String?, gnome: Bool = false, _ args: [String], binary: Bool = true) async throws -> Sandbox.Result {
-        let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let launcher = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + s.dir.appendingPathComponent("no-system-bus").path
         environment["XDG_SESSION_ID"] = nil
@@ -98,7 +99,7 @@ struct AwayTests {
     /// `focus ARGS` with no session bus and a private system bus (scripts/servers/with-system-bus) whose
     /// fake logind (scripts/servers/fake-logind) runs SCRIPT: logind's `LockedHint` is all there is to watch.
     static func run(_ s: Sandbox, logind script: String, sessionID: String?, _ args: [String]) async throws -> Sandbox.Result {
-        let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-system-bus").path
+        let launcher = TestRepository.script("servers/with-system-bus")
         var environment = s.environment
         environment["XDG_RUNTIME_DIR"] = s.dir.path
         environment["XDG_SESSION_ID"] = sessionID

@@ -410,7 +410,7 @@ struct CalDAVDaemonTests {
         try server.put("work/standup.ics", ics: standup(start: "20261125T070000Z", end: "20261125T100000Z"))
 
         let record = sandbox.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         // 20 minutes later: the copy is older than calendar_refresh (15m), so the daemon fetches it at once.
         var environment = sandbox.environment.merging(direct) { $1 }
         environment["FOCUS_NOW"] = "2026-11-24T23:20:00+01:00"

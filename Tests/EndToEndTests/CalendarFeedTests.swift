@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -16,9 +17,9 @@ final class FeedServer: @unchecked Sendable {
     init(tls: (cert: String, key: String)? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("focus-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: NotifyBus.repoRoot.appendingPathComponent("data/sample-calendar.ics"),
+        try FileManager.default.copyItem(at: TestRepository.root.appendingPathComponent("data/sample-calendar.ics"),
                                          to: dir.appendingPathComponent("feed.ics"))
-        var args = ["/usr/bin/env", "python3", NotifyBus.repoRoot.appendingPathComponent("scripts/servers/feed-server.py").path, dir.path]
+        var args = ["/usr/bin/env", "python3", TestRepository.script("servers/feed-server.py"), dir.path]
         if let tls { args += ["--cert", tls.cert, "--key", tls.key] }
         pid = try Self.spawn(args)
         scheme = tls == nil ? "http" : "https"

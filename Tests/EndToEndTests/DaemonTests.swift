@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ struct DaemonTests {
     /// then SIGTERM; the result is the daemon's. `lines: 0` waits the whole `seconds`: for what
     /// must not happen, only time can tell.
     static func runDaemon(_ s: Sandbox, record: String, lines: Int, seconds: Int = 60) async throws -> Sandbox.Result {
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = now
         let env = environment
@@ -86,8 +87,8 @@ extension DaemonTests {
         #expect(insert.status == 0, "\(insert.err)")
         let later = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(n) + $1, \(n) + $1 + 3000 FROM subtask WHERE title = 'Chapter 2';"
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let recorder = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/notify-recorder").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let recorder = TestRepository.script("servers/notify-recorder")
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -130,7 +131,7 @@ extension DaemonTests {
             """
         let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(insert.status == 0, "\(insert.err)")
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -223,7 +224,7 @@ extension DaemonTests {
         let s = try await DaemonTests.sandboxWithBlock()
         defer { s.remove() }
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -268,7 +269,7 @@ extension DaemonTests {
         let inserted = try await offPool { try Spawn.run("/usr/bin/sqlite3", [other, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(inserted.status == 0, "\(inserted.err)")
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment

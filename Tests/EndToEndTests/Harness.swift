@@ -78,7 +78,8 @@ struct Sandbox {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
-    /// The `focus` binary beside the test bundle (or `FOCUS_BIN`).
+    /// The binary under test, found here for every end-to-end test: `FOCUS_BIN` (CI sets it to the
+    /// release binary, scripts/lib/focus-bin), else the `focus` built beside the test bundle.
     static var binary: String {
         if let bin = ProcessInfo.processInfo.environment["FOCUS_BIN"] { return bin }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

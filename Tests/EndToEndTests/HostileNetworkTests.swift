@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,6 @@ import Testing
 // library only): stored commands from a foreign database, the origin rule, redirects focus does
 // not follow, passwords in addresses, a remembered CA file that became a FIFO.
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": "2026-11-24T19:00:00Z"]
 
 /// The hostile server on two loopback ports: the account's (`home`) and another (`other`).
@@ -25,7 +25,7 @@ private final class HostileServer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let script = root.appendingPathComponent("scripts/servers/hostile-caldav-server.py").path
+        let script = TestRepository.script("servers/hostile-caldav-server.py")
         let rc = Spawn.spawn(&pid, "/usr/bin/env", arguments: ["env", "python3", script, dir.path],
                              environment: ProcessInfo.processInfo.environment, actions: &actions)
         guard rc == 0 else { throw CocoaError(.executableLoad) }

@@ -13,7 +13,7 @@ import Glibc
 
     /// Runs make in the repository with the sandbox's environment.
     func make(_ args: [String], in s: Sandbox) async throws -> Spawn.Output {
-        let root = NotifyBus.repoRoot.path
+        let root = TestRepository.root.path
         return try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: s.environment, stdin: nil, capture: true) }
     }
 
@@ -60,7 +60,7 @@ import Glibc
         #expect(page.code == 0)
         let section = page.out.components(separatedBy: ".SH EXIT STATUS").last?.components(separatedBy: ".SH ").first ?? ""
         let manual = Set(section.split(separator: "\n").compactMap { $0.hasPrefix(".B ") ? Int($0.dropFirst(3)) : nil })
-        let readme = try String(contentsOf: NotifyBus.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestRepository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let table = readme.components(separatedBy: "## Exit codes").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first ?? ""
         let documented = Set(table.split(separator: "\n").compactMap { line -> Int? in
             line.hasPrefix("| ") ? Int(line.dropFirst(2).prefix { $0.isNumber }) : nil
@@ -146,7 +146,7 @@ import Glibc
         let before = files(under: dataDir)
         #expect(before.contains("focus.sqlite"))
 
-        let root = NotifyBus.repoRoot.path
+        let root = TestRepository.root.path
         func make(_ args: [String]) async throws -> Spawn.Output {
             try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: env, stdin: nil, capture: true) }
         }

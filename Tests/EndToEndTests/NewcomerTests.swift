@@ -9,7 +9,7 @@ import Glibc
 /// A newcomer's first hour (issue 25): help that keeps its shape in any terminal, a suggestion
 /// for a mistyped command, a README tour that leaves the person's own data alone.
 @Suite struct NewcomerTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestRepository.root
 
     // MARK: Help at any width
 
@@ -367,7 +367,7 @@ import Glibc
             ✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.
 
             """.write(to: log, atomically: true, encoding: .utf8)
-        let script = Self.repository.appendingPathComponent("scripts/ci/test-summary").path
+        let script = TestRepository.script("ci/test-summary")
         let env = ProcessInfo.processInfo.environment
         let local = try await offPool { try Spawn.run(script, [log.path], environment: env, stdin: nil, capture: true) }
         #expect(local.status == 0)

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -47,10 +48,6 @@ struct NotificationTests {
 }
 
 enum NotifyBus {
-    static var repoRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session")
             && (try? Spawn.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
@@ -58,7 +55,7 @@ enum NotifyBus {
 
     /// `scripts/servers/with-notify-bus RECORD -- focus ARGS...`
     static func run(_ s: Sandbox, record: String, _ args: [String]) async throws -> Sandbox.Result {
-        let script = repoRoot.appendingPathComponent("scripts/servers/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         return try await offPool {
             let r = try Spawn.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
