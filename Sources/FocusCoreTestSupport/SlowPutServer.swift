@@ -20,20 +20,15 @@ package final class SlowPutServer: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = TestRepository.script("servers/slow-put-server.py")
-        pid = try RadicaleServer.spawn(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
-                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
-                                       + (holdDeletes ? ["--hold-deletes"] : [])
-                                       + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),
-                                       output: directory.appendingPathComponent("log").path)
-        let portFile = directory.appendingPathComponent("port").path
-        let deadline = Date().addingTimeInterval(30)
-        var found: Int?
-        while Date() < deadline, found == nil {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if found == nil { usleep(20_000) }
-        }
+        pid = try TestProcess.start(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
+                                    + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
+                                    + (holdDeletes ? ["--hold-deletes"] : [])
+                                    + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),
+                                    output: directory.appendingPathComponent("log").path)
+        let found = TestProcess.awaitFile(directory.appendingPathComponent("port").path, writtenBy: pid, within: 30) { Int($0) }
         guard let found else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+            TestProcess.stop(pid)
             throw RadicaleFailure(message: "scripts/servers/slow-put-server.py did not start: \(log)")
         }
         port = found
@@ -73,10 +68,7 @@ package final class SlowPutServer: @unchecked Sendable {
     }
 
     deinit {
-        if pid > 0 {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
-        }
+        TestProcess.stop(pid)
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -23,7 +23,7 @@ struct AwayTests {
         }
         let spawnEnvironment = environment
         return try await offPool {
-            let r = try Spawn.run(launcher, ["-", "--"] + (binary ? [Sandbox.binary] : []) + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            let r = try TestProcess.run(launcher, ["-", "--"] + (binary ? [Sandbox.binary] : []) + args, environment: spawnEnvironment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }
@@ -105,7 +105,7 @@ struct AwayTests {
         environment["XDG_SESSION_ID"] = sessionID
         let spawnEnvironment = environment
         return try await offPool {
-            let r = try Spawn.run(launcher, [script, "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            let r = try TestProcess.run(launcher, [script, "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

@@ -417,7 +417,7 @@ struct CalDAVDaemonTests {
         let daemonEnvironment = environment
         let shell = "\"$0\" daemon & p=$!; i=0; while [ $i -lt 100 ] && ! grep -q moved \"$1\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done; kill -TERM $p; wait $p"
         let daemon = try await offPool {
-            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: daemonEnvironment, stdin: nil, capture: true)
+            try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: daemonEnvironment, stdin: nil, capture: true)
         }
         #expect(daemon.status == 0, "\(daemon.err)")
         let summaries = try DaemonTests.summaries(record)

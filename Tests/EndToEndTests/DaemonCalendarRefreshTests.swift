@@ -49,7 +49,7 @@ struct DaemonCalendarRefreshTests {
             kill -TERM $p; wait $p
             """
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, grep], environment: env, stdin: nil, capture: true)
+            let r = try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, grep], environment: env, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

@@ -82,7 +82,7 @@ import Glibc
         env["NO_COLOR"] = "1"
         let environment = env
         let r = try await offPool {
-            try Spawn.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(dir.path)' && " + line], environment: environment, stdin: nil, capture: true)
+            try TestProcess.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(dir.path)' && " + line], environment: environment, stdin: nil, capture: true)
         }
         return Sandbox.Result(code: r.status, out: r.out, err: r.err)
     }

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -49,7 +50,7 @@ extension FullScreenViewTests {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
         defer {
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+            _ = try? TestProcess.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
             t.kill()
             s.remove()
         }
@@ -75,7 +76,7 @@ extension FullScreenViewTests {
         let s = try Sandbox()
         let t = Terminal(sandbox: s)
         defer {
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+            _ = try? TestProcess.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
             t.kill()
             s.remove()
         }

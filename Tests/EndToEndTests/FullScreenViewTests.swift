@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct FullScreenViewTests {
     /// A tmux format read from the pane (`#{alternate_on}`: 1 while the alternate screen is shown).
     func pane(_ t: Terminal, _ format: String) async throws -> String {
         try await offPool {
-            try Spawn.run("/usr/bin/tmux", ["-L", t.socket, "display-message", "-p", format],
+            try TestProcess.run("/usr/bin/tmux", ["-L", t.socket, "display-message", "-p", format],
                           environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
         }.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -64,7 +65,7 @@ struct FullScreenViewTests {
         let t = Terminal(sandbox: s)
         defer {
             // A session the test left running is stopped with it (it runs detached from the pane).
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+            _ = try? TestProcess.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
             t.kill()
             s.remove()
         }

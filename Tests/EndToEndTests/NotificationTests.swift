@@ -50,14 +50,14 @@ struct NotificationTests {
 enum NotifyBus {
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session")
-            && (try? Spawn.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
+            && (try? TestProcess.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
     }
 
     /// `scripts/servers/with-notify-bus RECORD -- focus ARGS...`
     static func run(_ s: Sandbox, record: String, _ args: [String]) async throws -> Sandbox.Result {
         let script = TestRepository.script("servers/with-notify-bus")
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
+            let r = try TestProcess.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

@@ -28,7 +28,7 @@ import Testing
 
     /// `make -s print-NAME`: a variable's value, as make reads it.
     static func make(_ name: String) throws -> String {
-        let r = try Spawn.run("/usr/bin/make", ["-s", "--no-print-directory", "-C", root.path, "print-\(name)"],
+        let r = try TestProcess.run("/usr/bin/make", ["-s", "--no-print-directory", "-C", root.path, "print-\(name)"],
                               environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         #expect(r.status == 0, "\(r.err)")
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -66,13 +66,13 @@ import Testing
         let script = TestRepository.script("lib/focus-bin")
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "FOCUS_BIN")
-        let release = try Spawn.run(script, ["--no-build"], environment: environment, stdin: nil, capture: true)
+        let release = try TestProcess.run(script, ["--no-build"], environment: environment, stdin: nil, capture: true)
         #expect(release.status == 0, "\(release.err)")
         #expect(release.out == Self.root.path + "/" + (try Self.make("RELEASE_BIN")) + "\n")
         environment["FOCUS_BIN"] = "/opt/older/focus"
-        let other = try Spawn.run(script, ["--no-build"], environment: environment, stdin: nil, capture: true)
+        let other = try TestProcess.run(script, ["--no-build"], environment: environment, stdin: nil, capture: true)
         #expect(other.out == "/opt/older/focus\n")
-        let wrong = try Spawn.run(script, ["--bild"], environment: environment, stdin: nil, capture: true)
+        let wrong = try TestProcess.run(script, ["--bild"], environment: environment, stdin: nil, capture: true)
         #expect(wrong.status == 64 && wrong.err.contains("usage: scripts/lib/focus-bin"), "\(wrong.err)")
     }
 
@@ -83,7 +83,7 @@ import Testing
         let script = TestRepository.script("bench/build-times")
         // Without --flags the script builds from nothing three times: never run it so here.
         try #require(try String(contentsOfFile: script, encoding: .utf8).contains("--flags)"), "build-times has no --flags")
-        let r = try Spawn.run(script, ["--flags"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        let r = try TestProcess.run(script, ["--flags"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         #expect(r.status == 0, "\(r.err)")
         let flags = try Self.make("SWIFT_FLAGS") + " " + Self.make("RELEASE_FLAGS")
         #expect(flags.contains(" -Xswiftc -gnone "))
