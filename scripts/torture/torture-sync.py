@@ -31,7 +31,6 @@ import random
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 
@@ -554,68 +553,55 @@ class SyncFamily:
 
     def run(self):
         t, row = self.t, self.row
-        server_dir = os.path.join(t.tmp, "sync-model-caldav")
-        os.makedirs(server_dir)
-        server = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "servers", "caldav-server.py"), server_dir, USER, PASSWORD],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        proxy = None
-        try:
-            port_file = os.path.join(server_dir, "port")
-            for _ in range(300):
-                if os.path.exists(port_file) and os.path.getsize(port_file) > 0:
-                    break
-                time.sleep(0.1)
-            port = int(open(port_file).read().strip())
+        with t.caldav_server("sync-model-caldav", USER, PASSWORD) as (server_dir, port):
             self.view = ServerView(server_dir, port)
             # The proxy draws from a generator of its own: the operations replay from --seed
             # whatever the threads' timing did to the faults.
             proxy = FaultyProxy(port, random.Random(t.seed * 7919 + 1), self.fault_rate)
-            root = f"http://127.0.0.1:{proxy.port}/"
-            self.net = {"no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "3000"}
-            login = ["--user", USER, "--password-command", f"printf '%s\\n' {PASSWORD}"]
-            self.dbs = [t.new_db(f"sync-model-{m}") for m in range(3)]
-            self.configs = []
-            for m in range(3):
-                folder = os.path.join(t.tmp, f"sync-model-config-{m}")
-                os.makedirs(os.path.join(folder, "focus"))
-                with open(os.path.join(folder, "focus", "config.toml"), "w") as f:
-                    f.write("notifications = false\nbell = false\n")
-                self.configs.append(folder)
-            for m in range(3):
-                if not row.check(self.focus(m, "calendar", "connect", root, *login).returncode == 0, f"machine {m} connect"):
-                    return
-                p = self.focus(m, "sync", "setup", SYNC_CALENDAR)
-                if not row.check(p.returncode == 0, f"machine {m} sync setup: {p.stderr.strip()}"):
-                    return
-            proxy.faulty = True
-            for _ in range(self.operations):
-                self.operate()
-                row.runs += 1
-            proxy.faulty = False
-            # Syncs until a whole pass changes nothing (a change one machine makes in its last
-            # sync reaches the others only in their next), at least two passes, at most five.
-            for n in range(5):
-                quiet = True
+            try:
+                root = f"http://127.0.0.1:{proxy.port}/"
+                self.net = {"no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "3000"}
+                login = ["--user", USER, "--password-command", f"printf '%s\\n' {PASSWORD}"]
+                self.dbs = [t.new_db(f"sync-model-{m}") for m in range(3)]
+                self.configs = []
                 for m in range(3):
-                    p = self.op_sync(m)
-                    row.check(p.returncode == 0, f"machine {m}'s sync once the faults stopped: exit {p.returncode}")
-                    quiet = quiet and "nothing changed" in p.stdout
-                if n >= 1 and quiet:
-                    break
-            for m in range(3):
-                t.integrity(self.dbs[m], row, f"machine {m} at the end")
-            converged, lost, duplicated = self.check()
-            faults = sum(proxy.faults.values())
-            kinds = ", ".join(f"{k} {n}" for k, n in sorted(proxy.faults.items()))
-            row.notes.append(f"{len(self.recorded)} sessions recorded, {len(self.forgiven)} deleted by one who saw them; "
-                             f"{self.killed} syncs killed; {proxy.requests} requests; faults: {kinds or 'none'}")
-            t.summary_lines.append(f"sync: {self.ops} operations, {faults} faults, {converged} machines converged, "
-                                   f"{lost} lost, {duplicated} duplicated")
-        finally:
-            if proxy:
+                    folder = os.path.join(t.tmp, f"sync-model-config-{m}")
+                    os.makedirs(os.path.join(folder, "focus"))
+                    with open(os.path.join(folder, "focus", "config.toml"), "w") as f:
+                        f.write("notifications = false\nbell = false\n")
+                    self.configs.append(folder)
+                for m in range(3):
+                    if not row.check(self.focus(m, "calendar", "connect", root, *login).returncode == 0, f"machine {m} connect"):
+                        return
+                    p = self.focus(m, "sync", "setup", SYNC_CALENDAR)
+                    if not row.check(p.returncode == 0, f"machine {m} sync setup: {p.stderr.strip()}"):
+                        return
+                proxy.faulty = True
+                for _ in range(self.operations):
+                    self.operate()
+                    row.runs += 1
+                proxy.faulty = False
+                # Syncs until a whole pass changes nothing (a change one machine makes in its last
+                # sync reaches the others only in their next), at least two passes, at most five.
+                for n in range(5):
+                    quiet = True
+                    for m in range(3):
+                        p = self.op_sync(m)
+                        row.check(p.returncode == 0, f"machine {m}'s sync once the faults stopped: exit {p.returncode}")
+                        quiet = quiet and "nothing changed" in p.stdout
+                    if n >= 1 and quiet:
+                        break
+                for m in range(3):
+                    t.integrity(self.dbs[m], row, f"machine {m} at the end")
+                converged, lost, duplicated = self.check()
+                faults = sum(proxy.faults.values())
+                kinds = ", ".join(f"{k} {n}" for k, n in sorted(proxy.faults.items()))
+                row.notes.append(f"{len(self.recorded)} sessions recorded, {len(self.forgiven)} deleted by one who saw them; "
+                                 f"{self.killed} syncs killed; {proxy.requests} requests; faults: {kinds or 'none'}")
+                t.summary_lines.append(f"sync: {self.ops} operations, {faults} faults, {converged} machines converged, "
+                                       f"{lost} lost, {duplicated} duplicated")
+            finally:
                 proxy.stop()
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
 
 
 def run(t, operations, fault_rate=0.2):

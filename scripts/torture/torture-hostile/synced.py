@@ -22,12 +22,9 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SERVER = os.path.join(HERE, "..", "..", "servers", "caldav-server.py")
 USER, PASSWORD = "alice", "hostile-password"
 LOGIN = ["--user", USER, "--password-command", f"printf '%s\\n' {PASSWORD}"]
 
@@ -131,26 +128,15 @@ def unfold(text):
 
 
 def run(t):
-    d = os.path.join(t.tmp, "hostile-synced")
-    os.makedirs(d, exist_ok=True)
-    server = subprocess.Popen([sys.executable, SERVER, d, USER, PASSWORD], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
-    proxy = None
-    try:
-        deadline = time.time() + 30
-        while not os.path.exists(os.path.join(d, "port")) and time.time() < deadline:
-            time.sleep(0.05)
-        port = int(open(os.path.join(d, "port")).read().strip())
+    with t.caldav_server("hostile-synced", USER, PASSWORD) as (d, port):
         proxy = Proxy(port)
-        calendars = Calendars(d, port)
-        scale(t, calendars, proxy)
-        copies(t, calendars, proxy)
-        retry_after(t, calendars, proxy)
-    finally:
-        if proxy:
+        try:
+            calendars = Calendars(d, port)
+            scale(t, calendars, proxy)
+            copies(t, calendars, proxy)
+            retry_after(t, calendars, proxy)
+        finally:
             proxy.stop()
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
 
 
 def machine(t, proxy, name, calendar, row):
