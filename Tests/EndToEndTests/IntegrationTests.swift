@@ -13,8 +13,8 @@ import Glibc
 
     /// Runs make in the repository with the sandbox's environment.
     func make(_ args: [String], in s: Sandbox) async throws -> TestProcess.Output {
-        let root = TestRepository.root.path
-        return try await offPool { try TestProcess.run("/usr/bin/make", ["-s", "-C", root] + args, environment: s.environment, stdin: nil, capture: true) }
+        let environment = s.environment
+        return try await offPool { try TestRepository.make(args, environment: environment) }
     }
 
     /// Files (not directories) under `dir`, relative and sorted.
@@ -146,9 +146,8 @@ import Glibc
         let before = files(under: dataDir)
         #expect(before.contains("focus.sqlite"))
 
-        let root = TestRepository.root.path
         func make(_ args: [String]) async throws -> TestProcess.Output {
-            try await offPool { try TestProcess.run("/usr/bin/make", ["-s", "-C", root] + args, environment: env, stdin: nil, capture: true) }
+            try await offPool { try TestRepository.make(args, environment: env) }
         }
         let install = try await make(["install-files", "BIN=\(Sandbox.binary)", "PREFIX=~/.local"])
         #expect(install.status == 0, "\(install.err)")

@@ -301,7 +301,7 @@ import Glibc
     /// `make -s VAR` values, as make reads them.
     static func makeVariable(_ name: String) async throws -> [String] {
         let r = try await offPool {
-            try TestProcess.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "print-\(name)"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+            try TestRepository.make(["print-\(name)"], environment: ProcessInfo.processInfo.environment)
         }
         #expect(r.status == 0, "\(r.err)")
         return r.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
@@ -335,10 +335,13 @@ import Glibc
         // whatever is installed on this machine.
         let empty = s.dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = empty.path
-        let without = env
-        let r = try await offPool { try TestProcess.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: without, stdin: nil, capture: true) }
+        func pathHint(_ path: String) async throws -> TestProcess.Output {
+            var env = ProcessInfo.processInfo.environment
+            env["PATH"] = path
+            let environment = env
+            return try await offPool { try TestRepository.make(["path-hint"], environment: environment) }
+        }
+        let r = try await pathHint(empty.path)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("not on your PATH"), "\(r.out)")
         #expect(r.out.contains("make install PREFIX=~/.local"), "\(r.out)")
@@ -347,9 +350,7 @@ import Glibc
         let bin = s.dir.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
-        env["PATH"] = bin.path + ":" + empty.path
-        let with = env
-        let on = try await offPool { try TestProcess.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: with, stdin: nil, capture: true) }
+        let on = try await pathHint(bin.path + ":" + empty.path)
         #expect(on.out.contains("focus is on your PATH: \(bin.path)/focus"), "\(on.out)")
     }
 

@@ -28,8 +28,7 @@ import Testing
 
     /// `make -s print-NAME`: a variable's value, as make reads it.
     static func make(_ name: String) throws -> String {
-        let r = try TestProcess.run("/usr/bin/make", ["-s", "--no-print-directory", "-C", root.path, "print-\(name)"],
-                              environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        let r = try TestRepository.make(["print-\(name)"], environment: ProcessInfo.processInfo.environment)
         #expect(r.status == 0, "\(r.err)")
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
