@@ -22,17 +22,20 @@ RUN_PACKAGES = libsqlite3-dev pkg-config tzdata libnotify4 libcurl4
 # inspect databases. `make test` installs them too.
 TEST_PACKAGES = openssl tmux dbus python3-dbus python3-gi python3-venv sqlite3 curl timewarrior man-db groff-base zsh fish bash-completion
 # The CalDAV servers the tests run, Radicale and Xandikos, come from PyPI, at the versions pinned
-# in scripts/test-python.txt (CI uses the same), into a virtual environment of Debian's python3
+# in scripts/ci/test-python.txt (CI uses the same), into a virtual environment of Debian's python3
 # under the build folder: Debian's own Python refuses `pip install` outside one (PEP 668).
 # `make -s print-TEST_PYTHON` names it; `make test` passes it to the tests as FOCUS_TEST_PYTHON.
 TEST_VENV = .build/test-python
 TEST_PYTHON = $(abspath $(TEST_VENV))/bin/python3
-TEST_REQUIREMENTS = scripts/test-python.txt
+TEST_REQUIREMENTS = scripts/ci/test-python.txt
 
 # The same flags whatever stdout is: SwiftPM colours diagnostics only on a terminal, and the
 # changed compiler flag made every switch between a terminal and a pipe rebuild everything.
 SWIFT_FLAGS = --no-color-diagnostics
 
+# The release binary's one name. Scripts ask for it through scripts/lib/focus-bin (this value,
+# `make -s print-RELEASE_BIN`, unless FOCUS_BIN names another binary); the end-to-end tests take
+# FOCUS_BIN or the binary beside their test bundle.
 RELEASE_BIN = .build/release/focus
 # The binary install-files installs (and runs, for completions and the manual).
 BIN ?= $(RELEASE_BIN)
@@ -109,7 +112,7 @@ stamp:
 
 # The Swift runtime linked statically: about 5 ms less start-up for every command. No debug
 # information (-gnone): the installed binary is stripped of it anyway, and leaving it out makes
-# the first build about 9 % shorter (scripts/build-times). Each Swift function in a section of
+# the first build about 9 % shorter (scripts/bench/build-times). Each Swift function in a section of
 # its own (-function-sections), so that lld can lay out what `focus status` runs side by side
 # (Sources/focus/link-order.txt; docs/PERFORMANCE.md). The scripts build through this target,
 # so every release build has the same flags and none recompiles another's work.
@@ -145,7 +148,7 @@ print-%:
 
 # Every test, after deps-test has installed what they drive. A test whose tool is still missing
 # (not root, no network; chromium and lintian, which only CI installs) is skipped, never failed.
-# scripts/test-summary reads swift test's output and ends with the failed tests, the skipped ones
+# scripts/ci/test-summary reads swift test's output and ends with the failed tests, the skipped ones
 # with the reason, the compiler warnings, and one line: `N of M tests failed` or `M tests
 # passed`, and how many were skipped. With NO_SKIPS=1 (CI, .ci/run) a skip or a warning fails.
 TEST_LOG = .build/test-output.txt
@@ -153,13 +156,13 @@ test: deps-test stamp
 	@mkdir -p .build; \
 	{ FOCUS_TEST_PYTHON=$(TEST_PYTHON) $(SWIFT) test $(SWIFT_FLAGS) 2>&1; echo $$? > $(TEST_LOG).status; } | tee $(TEST_LOG); \
 	status=$$(cat $(TEST_LOG).status); \
-	scripts/test-summary $(TEST_LOG) $(if $(NO_SKIPS),--no-skips) || status=1; exit $$status
+	scripts/ci/test-summary $(TEST_LOG) $(if $(NO_SKIPS),--no-skips) || status=1; exit $$status
 
 # The Debian package: the release binary and what install-files writes, in Debian's places,
-# with Depends computed from what the binary links (scripts/make-deb).
+# with Depends computed from what the binary links (scripts/deb/make-deb).
 VERSION = $(shell sed -n 's/.*static let number = "\(.*\)"/\1/p' Sources/FocusCLI/FocusVersion.swift)
 deb: build
-	scripts/make-deb $(RELEASE_BIN) $(VERSION)
+	scripts/deb/make-deb $(RELEASE_BIN) $(VERSION)
 
 # Package.swift leaves FocusCLITests and EndToEndTests out when FOCUS_UNIT_TESTS=1: they are most
 # of what a test build compiles. FILTER=NAME runs only the tests matching NAME.

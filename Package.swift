@@ -34,7 +34,7 @@ let package = Package(
         // The executable is one call into FocusCLI. Release builds link with lld: relative
         // relocations packed (RELR: the loader reads kilobytes instead of 2 MB of them) and the
         // functions common commands run laid side by side (link-order.txt, from
-        // scripts/link-order), so each run faults in about 5 MB less of the binary.
+        // scripts/bench/link-order), so each run faults in about 5 MB less of the binary.
         .executableTarget(
             name: "focus", dependencies: ["FocusCLI"], exclude: ["link-order.txt", "static-libstdc++"],
             linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// A real CalDAV server for tests: Radicale, started by `scripts/caldav-server.py` on a free
+/// A real CalDAV server for tests: Radicale, started by `scripts/servers/caldav-server.py` on a free
 /// loopback port with its own temporary storage, one login (htpasswd, plain password) and
 /// owner-only rights. Killed and its folder removed when the value goes away (or on `stop()`).
 ///
@@ -37,13 +37,14 @@ package final class RadicaleServer: @unchecked Sendable {
     /// `python3` on the PATH.
     package static let python: String = {
         if let set = ProcessInfo.processInfo.environment["FOCUS_TEST_PYTHON"], !set.isEmpty { return set }
-        let venv = repositoryRoot.appendingPathComponent(".build/test-python/bin/python3").path
+        let venv = TestRepository.root.appendingPathComponent(".build/test-python/bin/python3").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }()
 
     /// Whether `kind` can be imported by `python` (`make deps-test` installs both servers).
     package static func installed(_ kind: Kind) -> Bool {
-        (try? run(["/usr/bin/env", python, "-c", "import \(kind)"], output: nil)) == 0
+        (try? TestProcess.run("/usr/bin/env", [python, "-c", "import \(kind)"], environment: ProcessInfo.processInfo.environment,
+                              stdin: nil, capture: false))?.status == 0
     }
 
     /// Whether Radicale can run here. Suites that need it are enabled only then, so that a
@@ -56,46 +57,26 @@ package final class RadicaleServer: @unchecked Sendable {
     /// The reason a suite that needs the servers was skipped.
     package static let missing = "Radicale or Xandikos is not installed for \(python): run `make deps-test` (it makes .build/test-python)"
 
-    /// The repository's root (scripts/ is found from it).
-    package static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     package init(_ kind: Kind = .radicale, user: String = "alice", password: String = "correct horse battery") throws {
         self.kind = kind
         self.user = user
         self.password = password
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-caldav-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = Self.repositoryRoot.appendingPathComponent("scripts/caldav-server.py").path
+        let script = TestRepository.script("servers/caldav-server.py")
         do {
-            pid = try Self.spawn(["/usr/bin/env", Self.python, script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
-                                 output: directory.appendingPathComponent("log").path)
+            pid = try TestProcess.start(["/usr/bin/env", Self.python, script, directory.path, user, password] + (kind == .xandikos ? ["--xandikos"] : []),
+                                        output: directory.appendingPathComponent("log").path)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        let portFile = directory.appendingPathComponent("port").path
-        let deadline = Date().addingTimeInterval(30)
-        var found: Int?
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text) {
-                found = port
-                break
-            }
-            // Gone already: Radicale missing or the script failed (its log says why).
-            if waitpid(pid, nil, WNOHANG) == pid {
-                pid = 0
-                break
-            }
-            usleep(20_000)
-        }
+        // Nil when it ended first (Radicale missing or the script failed: its log says why).
+        let found = TestProcess.awaitFile(directory.appendingPathComponent("port").path, writtenBy: pid, within: 30) { Int($0) }
         guard let found else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-            if pid > 0 {
-                kill(pid, SIGKILL)
-                waitpid(pid, nil, 0)
-            }
+            TestProcess.stop(pid)
+            pid = 0
             try? FileManager.default.removeItem(at: directory)
             throw RadicaleFailure(message: !Self.installed(kind) ? "\(kind) is not installed for \(Self.python): run `make deps-test`"
                                                    : "\(kind) did not start: \(log.suffix(2000))")
@@ -136,10 +117,9 @@ package final class RadicaleServer: @unchecked Sendable {
             args += ["--data-binary", "@" + file.path]
         }
         args.append(url(path))
-        let statusFile = scratch.appendingPathComponent("status").path
-        let rc = try Self.run(args, output: statusFile)
-        guard rc == 0 else { throw RadicaleFailure(message: "curl \(method) \(path) failed with exit status \(rc)") }
-        let status = Int((try? String(contentsOfFile: statusFile, encoding: .utf8)) ?? "") ?? 0
+        let curl = try TestProcess.run(args[0], Array(args.dropFirst()), environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        guard curl.status == 0 else { throw RadicaleFailure(message: "curl \(method) \(path) failed with exit status \(curl.status)") }
+        let status = Int(curl.out) ?? 0
         let headerText = (try? String(contentsOf: scratch.appendingPathComponent("headers"), encoding: .utf8)) ?? ""
         var responseHeaders: [String: String] = [:]
         for line in headerText.split(whereSeparator: \.isNewline) {
@@ -189,61 +169,13 @@ package final class RadicaleServer: @unchecked Sendable {
 
     /// Kills the server (SIGKILL) and waits for it; its folder stays until deinit.
     package func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGKILL)
-        waitpid(pid, nil, 0)
+        TestProcess.stop(pid)
         pid = 0
     }
 
     deinit {
         stop()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    /// Runs `args` to completion, standard output to `output` (or /dev/null); its exit status.
-    private static func run(_ args: [String], output: String?) throws -> Int32 {
-        let pid = try spawn(args, output: output)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS (wait(2)).
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
-    }
-
-    /// posix_spawn with default signal handling and no blocked signals, whatever the test
-    /// thread had; standard output and error to `output` (or /dev/null).
-    package static func spawn(_ args: [String], output: String?) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if output == nil {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = args.map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in environment { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, args[0], &actions, &attributes, argv, environment)
-        guard rc == 0 else { throw RadicaleFailure(message: "could not start \(args[0]): \(String(cString: strerror(rc)))") }
-        return pid
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `scripts/slow-put-server.py` on a free loopback port: an HTTP server that answers each PUT
+/// `scripts/servers/slow-put-server.py` on a free loopback port: an HTTP server that answers each PUT
 /// after `hold` seconds, several at once (or one at a time, `serial`), and tells what it saw
 /// (`stats`). Python's standard library only. Killed when the value goes away.
 package final class SlowPutServer: @unchecked Sendable {
@@ -19,22 +19,17 @@ package final class SlowPutServer: @unchecked Sendable {
     package init(hold: Double, serial: Bool = false, upstream: String? = nil, holdDeletes: Bool = false, loseAnswers: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("focus-slow-put-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = RadicaleServer.repositoryRoot.appendingPathComponent("scripts/slow-put-server.py").path
-        pid = try RadicaleServer.spawn(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
-                                       + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
-                                       + (holdDeletes ? ["--hold-deletes"] : [])
-                                       + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),
-                                       output: directory.appendingPathComponent("log").path)
-        let portFile = directory.appendingPathComponent("port").path
-        let deadline = Date().addingTimeInterval(30)
-        var found: Int?
-        while Date() < deadline, found == nil {
-            found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-            if found == nil { usleep(20_000) }
-        }
+        let script = TestRepository.script("servers/slow-put-server.py")
+        pid = try TestProcess.start(["/usr/bin/env", RadicaleServer.python, script, directory.path, String(hold)] + (serial ? ["--serial"] : [])
+                                    + (upstream.map { ["--upstream", $0, "--forward-puts"] } ?? [])
+                                    + (holdDeletes ? ["--hold-deletes"] : [])
+                                    + (loseAnswers > 0 ? ["--lose-answers", String(loseAnswers)] : []),
+                                    output: directory.appendingPathComponent("log").path)
+        let found = TestProcess.awaitFile(directory.appendingPathComponent("port").path, writtenBy: pid, within: 30) { Int($0) }
         guard let found else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-            throw RadicaleFailure(message: "scripts/slow-put-server.py did not start: \(log)")
+            TestProcess.stop(pid)
+            throw RadicaleFailure(message: "scripts/servers/slow-put-server.py did not start: \(log)")
         }
         port = found
     }
@@ -73,10 +68,7 @@ package final class SlowPutServer: @unchecked Sendable {
     }
 
     deinit {
-        if pid > 0 {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
-        }
+        TestProcess.stop(pid)
         try? FileManager.default.removeItem(at: directory)
     }
 }

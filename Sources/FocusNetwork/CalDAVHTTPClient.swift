@@ -1,4 +1,4 @@
-// scripts/fuzz compiles this file into one module with FocusCore's sources.
+// scripts/torture/fuzz compiles this file into one module with FocusCore's sources.
 #if canImport(FocusCore)
 import FocusText
 import FocusCore

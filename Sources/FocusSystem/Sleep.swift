@@ -1,4 +1,4 @@
-// scripts/fuzz compiles this file into one module with FocusCore's sources (the default
+// scripts/torture/fuzz compiles this file into one module with FocusCore's sources (the default
 // `writes` of the CalDAV client it fuzzes).
 #if canImport(FocusCore)
 import FocusCore

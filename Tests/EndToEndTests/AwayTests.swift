@@ -1,10 +1,11 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
 /// Time behind a locked screen (README, "Away from the screen"), for real: a private D-Bus
-/// session bus with scripts/fake-screensaver, which locks 1 s after focus first looks at it and
+/// session bus with scripts/servers/fake-screensaver, which locks 1 s after focus first looks at it and
 /// unlocks 3 s later, while a 3 s countdown runs; or a private system bus with
-/// scripts/fake-logind, whose session's `LockedHint` does the same. No real bus is ever asked.
+/// scripts/servers/fake-logind, whose session's `LockedHint` does the same. No real bus is ever asked.
 @Suite(.serialized, .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
 struct AwayTests {
     static let lockedForThreeSeconds = "lock@1,unlock@4"
@@ -12,7 +13,7 @@ struct AwayTests {
     /// `focus ARGS` on a private bus with a fake screen saver running SCRIPT (nil: none).
     /// With `binary: false`, ARGS is a whole command rather than focus's arguments.
     static func run(_ s: Sandbox, screenSaver script: String?, gnome: Bool = false, _ args: [String], binary: Bool = true) async throws -> Sandbox.Result {
-        let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let launcher = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + s.dir.appendingPathComponent("no-system-bus").path
         environment["XDG_SESSION_ID"] = nil
@@ -22,7 +23,7 @@ struct AwayTests {
         }
         let spawnEnvironment = environment
         return try await offPool {
-            let r = try Spawn.run(launcher, ["-", "--"] + (binary ? [Sandbox.binary] : []) + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            let r = try TestProcess.run(launcher, ["-", "--"] + (binary ? [Sandbox.binary] : []) + args, environment: spawnEnvironment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }
@@ -95,16 +96,16 @@ struct AwayTests {
         #expect(line?.contains("on: org.freedesktop.ScreenSaver; time at a locked screen: discard") == true, "\(doctor.out)")
     }
 
-    /// `focus ARGS` with no session bus and a private system bus (scripts/with-system-bus) whose
-    /// fake logind (scripts/fake-logind) runs SCRIPT: logind's `LockedHint` is all there is to watch.
+    /// `focus ARGS` with no session bus and a private system bus (scripts/servers/with-system-bus) whose
+    /// fake logind (scripts/servers/fake-logind) runs SCRIPT: logind's `LockedHint` is all there is to watch.
     static func run(_ s: Sandbox, logind script: String, sessionID: String?, _ args: [String]) async throws -> Sandbox.Result {
-        let launcher = NotifyBus.repoRoot.appendingPathComponent("scripts/with-system-bus").path
+        let launcher = TestRepository.script("servers/with-system-bus")
         var environment = s.environment
         environment["XDG_RUNTIME_DIR"] = s.dir.path
         environment["XDG_SESSION_ID"] = sessionID
         let spawnEnvironment = environment
         return try await offPool {
-            let r = try Spawn.run(launcher, [script, "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
+            let r = try TestProcess.run(launcher, [script, "--", Sandbox.binary] + args, environment: spawnEnvironment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

@@ -410,14 +410,14 @@ struct CalDAVDaemonTests {
         try server.put("work/standup.ics", ics: standup(start: "20261125T070000Z", end: "20261125T100000Z"))
 
         let record = sandbox.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         // 20 minutes later: the copy is older than calendar_refresh (15m), so the daemon fetches it at once.
         var environment = sandbox.environment.merging(direct) { $1 }
         environment["FOCUS_NOW"] = "2026-11-24T23:20:00+01:00"
         let daemonEnvironment = environment
         let shell = "\"$0\" daemon & p=$!; i=0; while [ $i -lt 100 ] && ! grep -q moved \"$1\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done; kill -TERM $p; wait $p"
         let daemon = try await offPool {
-            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: daemonEnvironment, stdin: nil, capture: true)
+            try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: daemonEnvironment, stdin: nil, capture: true)
         }
         #expect(daemon.status == 0, "\(daemon.err)")
         let summaries = try DaemonTests.summaries(record)

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// scripts/feed-server.py on a free loopback port, serving `feed.ics` from its own directory in
+/// scripts/servers/feed-server.py on a free loopback port, serving `feed.ics` from its own directory in
 /// the mode written to `mode`, and logging every request it answered.
 final class FeedServer: @unchecked Sendable {
     let dir: URL
@@ -16,18 +17,14 @@ final class FeedServer: @unchecked Sendable {
     init(tls: (cert: String, key: String)? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("focus-feed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: NotifyBus.repoRoot.appendingPathComponent("data/sample-calendar.ics"),
+        try FileManager.default.copyItem(at: TestRepository.root.appendingPathComponent("data/sample-calendar.ics"),
                                          to: dir.appendingPathComponent("feed.ics"))
-        var args = ["/usr/bin/env", "python3", NotifyBus.repoRoot.appendingPathComponent("scripts/feed-server.py").path, dir.path]
+        var args = ["/usr/bin/env", "python3", TestRepository.script("servers/feed-server.py"), dir.path]
         if let tls { args += ["--cert", tls.cert, "--key", tls.key] }
-        pid = try Self.spawn(args)
+        pid = try TestProcess.start(args, output: nil)
         scheme = tls == nil ? "http" : "https"
-        let portFile = dir.appendingPathComponent("port").path
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: portFile), Date() < deadline { usleep(20_000) }
-        guard let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text) else {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
+        guard let port = TestProcess.awaitFile(dir.appendingPathComponent("port").path, writtenBy: pid, within: 20, { Int($0) }) else {
+            TestProcess.stop(pid)
             throw CocoaError(.fileReadNoSuchFile)
         }
         self.port = port
@@ -47,22 +44,8 @@ final class FeedServer: @unchecked Sendable {
         return log.split(separator: "\n").map { String($0.split(separator: " ")[1]) }
     }
 
-    /// Started with default signal handling (the test process may block or ignore some).
-    private static func spawn(_ args: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let rc = Spawn.spawn(&pid, args[0], arguments: args, environment: ProcessInfo.processInfo.environment, actions: &actions)
-        guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
-        return pid
-    }
-
     func stop() {
-        guard pid > 0 else { return }
-        kill(pid, SIGKILL)
-        waitpid(pid, nil, 0)
+        TestProcess.stop(pid)
         pid = 0
     }
 
@@ -186,7 +169,7 @@ struct CalendarFeedTests {
             openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout srv.key -out srv.csr -subj /CN=localhost
             openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem -days 2 -extfile ext
             """
-        let made = try Spawn.run("/bin/sh", ["-c", script], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        let made = try TestProcess.run("/bin/sh", ["-c", script], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         try #require(made.status == 0, "openssl: \(made.err)")
         let server = try FeedServer(tls: (certs.appendingPathComponent("srv.pem").path, certs.appendingPathComponent("srv.key").path))
         let sandbox = try Sandbox()

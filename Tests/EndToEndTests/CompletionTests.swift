@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -95,7 +96,7 @@ struct CompletionTests {
             _focus focus "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let r = try Spawn.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
+        let r = try TestProcess.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
         return r.out.split(separator: "\n").map(String.init)
     }
 
@@ -127,7 +128,7 @@ struct CompletionTests {
         #expect(script.code == 0)
         let file = s.dir.appendingPathComponent("focus-completion.\(shell)").path
         try script.out.write(toFile: file, atomically: true, encoding: .utf8)
-        let check = try Spawn.run(path, ["-n", file], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+        let check = try TestProcess.run(path, ["-n", file], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         #expect(check.status == 0, "\(shell) -n: \(check.err)")
         #expect(script.out.contains("---completion"), "the \(shell) script calls focus back for task paths")
     }
@@ -147,7 +148,7 @@ struct CompletionTests {
         let file = s.dir.appendingPathComponent("focus.fish").path
         try fish.write(toFile: file, atomically: true, encoding: .utf8)
         func offers(_ line: String) throws -> [String] {
-            let r = try Spawn.run("/usr/bin/fish", ["--no-config", "-c", "source \(file); complete -C '\(line)'"],
+            let r = try TestProcess.run("/usr/bin/fish", ["--no-config", "-c", "source \(file); complete -C '\(line)'"],
                                   environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
             return r.out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
@@ -196,7 +197,7 @@ struct CompletionTests {
             _focus focus "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
             for candidate in "${COMPREPLY[@]}"; do eval "set -- ${candidate}"; printf '%s:%s\\n' "$#" "$1"; done
             """
-        let r = try Spawn.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
+        let r = try TestProcess.run("/bin/bash", ["-c", program], environment: s.environment, stdin: nil, capture: true)
         return r.out.split(separator: "\n").map { String($0.drop { $0 != ":" }.dropFirst()) + ($0.hasPrefix("1:") ? "" : " (not one word)") }
     }
 
@@ -212,7 +213,7 @@ struct CompletionTests {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             let sql = "INSERT INTO pathId DEFAULT VALUES; INSERT INTO task (id, title, titleKey, createdAt) "
                 + "VALUES (last_insert_rowid(), 'New' || char(10) || 'line $(touch PWNED9)' || char(9) || 'x', 'new line x', 0);"
-            let inserted = try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true)
+            let inserted = try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true)
             #expect(inserted.status == 0, "\(inserted.err)")
         }
         let all = try bashOffers(s, script: script, ["task", "show", ""])

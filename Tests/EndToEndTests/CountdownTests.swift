@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct CountdownTests {
     /// The focused seconds the running session's last checkpoint stored ("" when none).
     func checkpointedFocus(_ s: Sandbox) async throws -> String {
         try await offPool {
-            try Spawn.run("/usr/bin/sqlite3", [s.db, "SELECT focusedSeconds FROM activeSession"],
+            try TestProcess.run("/usr/bin/sqlite3", [s.db, "SELECT focusedSeconds FROM activeSession"],
                           environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         }.out.trimmingCharacters(in: .whitespacesAndNewlines)
     }

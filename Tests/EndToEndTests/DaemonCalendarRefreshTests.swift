@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ struct DaemonCalendarRefreshTests {
 
     /// Runs the daemon on the bus until `until` holds of the record (at most 30 s), then SIGTERM.
     static func runDaemon(_ s: Sandbox, record: String, at now: String, extra: [String: String] = [:], until grep: String) async throws -> Sandbox.Result {
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment.merging(direct) { $1 }.merging(extra) { $1 }
         environment["FOCUS_NOW"] = now
         let env = environment
@@ -48,7 +49,7 @@ struct DaemonCalendarRefreshTests {
             kill -TERM $p; wait $p
             """
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, grep], environment: env, stdin: nil, capture: true)
+            let r = try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, grep], environment: env, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

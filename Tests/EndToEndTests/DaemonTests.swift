@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct DaemonTests {
         #expect(add.code == 0, "\(add.err)")
         let start = nowSeconds + 3
         let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 3000) FROM subtask"
-        let r = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(r.status == 0, "\(r.err)")
         return s
     }
@@ -25,7 +26,7 @@ struct DaemonTests {
     /// then SIGTERM; the result is the daemon's. `lines: 0` waits the whole `seconds`: for what
     /// must not happen, only time can tell.
     static func runDaemon(_ s: Sandbox, record: String, lines: Int, seconds: Int = 60) async throws -> Sandbox.Result {
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = now
         let env = environment
@@ -38,7 +39,7 @@ struct DaemonTests {
             kill -TERM $p; wait $p
             """
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: env, stdin: nil, capture: true)
+            let r = try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record], environment: env, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }
@@ -82,12 +83,12 @@ extension DaemonTests {
             INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
               SELECT id, \(n + 1), \(n + 3001) FROM subtask WHERE title = 'Chapter 1';
             """
-        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        let insert = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(insert.status == 0, "\(insert.err)")
         let later = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(n) + $1, \(n) + $1 + 3000 FROM subtask WHERE title = 'Chapter 2';"
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let recorder = NotifyBus.repoRoot.appendingPathComponent("scripts/notify-recorder").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let recorder = TestRepository.script("servers/notify-recorder")
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -104,7 +105,7 @@ extension DaemonTests {
             kill -TERM $p; wait $p; c=$?; kill -TERM $r; wait $r; cat "$err" >&2; exit $c
             """
         let r = try await offPool {
-            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record, err, s.db, later],
+            try TestProcess.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, recorder, record, err, s.db, later],
                           environment: env, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
@@ -128,9 +129,9 @@ extension DaemonTests {
             INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt)
               SELECT id, \(n + 3), \(n + 3003) FROM subtask WHERE title = 'Chapter 2';
             """
-        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        let insert = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(insert.status == 0, "\(insert.err)")
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -142,7 +143,7 @@ extension DaemonTests {
             kill -TERM $p; wait $p; c=$?; cat "$1" >&2; exit $c
             """
         let r = try await offPool {
-            try Spawn.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, err], environment: env, stdin: nil, capture: true)
+            try TestProcess.run(script, ["-", "--", "/bin/sh", "-c", shell, Sandbox.binary, err], environment: env, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("Thesis/Chapter 1 — 50 min block starts now"), "\(r.err)")
@@ -159,7 +160,7 @@ struct DaemonProcessTests {
         defer { s.remove() }
         let shell = "\"$0\" daemon & p=$!; sleep 1.5; \"$0\" daemon; echo \"second=$?\"; echo \"first=$p\"; kill -TERM $p; wait $p"
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: s.environment, stdin: nil, capture: true)
+            try TestProcess.run("/bin/sh", ["-c", shell, Sandbox.binary], environment: s.environment, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("second=69"), "\(r.out)")
@@ -174,7 +175,7 @@ struct DaemonProcessTests {
         // 13:10–13:50 UTC, ended ten minutes before FOCUS_NOW, no session.
         let start = DaemonTests.nowSeconds - 3000
         let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 2400) FROM subtask"
-        let insert = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        let insert = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(insert.status == 0, "\(insert.err)")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
@@ -187,7 +188,7 @@ struct DaemonProcessTests {
             sleep 1.5; kill -TERM $p; wait $p
             """
         let log = s.dir.appendingPathComponent("daemon.log").path
-        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, log], environment: env, stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/bin/sh", ["-c", shell, Sandbox.binary, log], environment: env, stdin: nil, capture: true) }
         #expect(r.status == 0, "\(r.err)")
         let agenda = try await s.run("agenda", "2026-11-23", "--json")
         let object = try JSONSerialization.jsonObject(with: Data(agenda.out.utf8)) as? [String: Any]
@@ -206,7 +207,7 @@ struct DaemonProcessTests {
             kill -TERM $p; t=0; while kill -0 $p 2>/dev/null; do sleep 0.1; t=$((t+1)); done; wait $p; echo "code=$? tenths=$t"
             """
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, s.dir.appendingPathComponent("daemon.log").path],
+            try TestProcess.run("/bin/sh", ["-c", shell, Sandbox.binary, s.dir.appendingPathComponent("daemon.log").path],
                           environment: s.environment, stdin: nil, capture: true)
         }
         #expect(r.out.contains("code=0"), "\(r.out) \(r.err)")
@@ -223,7 +224,7 @@ extension DaemonTests {
         let s = try await DaemonTests.sandboxWithBlock()
         defer { s.remove() }
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -244,7 +245,7 @@ extension DaemonTests {
             "$0" daemon & p=$!; sleep 21; kill -TERM $p; wait $p; s=$?; wait $l; exit $s
             """
         let result = try await offPool {
-            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, locker, s.db], environment: env, stdin: nil, capture: true)
+            try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, locker, s.db], environment: env, stdin: nil, capture: true)
         }
         #expect(result.status == 0, "exits cleanly on SIGTERM: \(result.err)")
         #expect(result.err.contains("Trying again"), "the lock is reported: \(result.err)")
@@ -265,10 +266,10 @@ extension DaemonTests {
         #expect(try await s.run("task", "add", "New/Arrived", env: ["FOCUS_DB": other]).code == 0)
         let start = DaemonTests.nowSeconds + 30
         let sql = "INSERT INTO scheduledBlock (subtaskId, startedAt, endedAt) SELECT id, \(start), \(start + 3000) FROM subtask"
-        let inserted = try await offPool { try Spawn.run("/usr/bin/sqlite3", [other, sql], environment: s.environment, stdin: nil, capture: true) }
+        let inserted = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [other, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(inserted.status == 0, "\(inserted.err)")
         let record = s.dir.appendingPathComponent("notices.jsonl").path
-        let script = NotifyBus.repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         var environment = s.environment
         environment["FOCUS_NOW"] = DaemonTests.now
         let env = environment
@@ -281,7 +282,7 @@ extension DaemonTests {
             kill -TERM $p; wait $p; c=$?; cat "$1.err" >&2; exit $c
             """
         let result = try await offPool {
-            try Spawn.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, other, s.db], environment: env, stdin: nil, capture: true)
+            try TestProcess.run(script, [record, "--", "/bin/sh", "-c", shell, Sandbox.binary, record, other, s.db], environment: env, stdin: nil, capture: true)
         }
         #expect(result.status == 0, "exits cleanly on SIGTERM: \(result.err)")
         #expect(result.err.contains("the database file was replaced"), "\(result.err)")

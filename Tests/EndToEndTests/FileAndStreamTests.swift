@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ import Glibc
         let script = #"f="$0"; e="$1"; shift; "$f" "$@" 2>"$e" \#(redirect); echo "exit=$?""#
         let env = s.environment.merging(extra) { $1 }
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", script, Sandbox.binary, errPath] + args, environment: env, stdin: nil, capture: true)
+            try TestProcess.run("/bin/sh", ["-c", script, Sandbox.binary, errPath] + args, environment: env, stdin: nil, capture: true)
         }
         let code = Int32(r.out.split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "") ?? -1
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
@@ -134,7 +135,7 @@ import Glibc
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var pid: pid_t = 0
-        let rc = Spawn.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary] + args, environment: environment, actions: &actions)
+        let rc = TestProcess.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary] + args, environment: environment, actions: &actions)
         guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -205,7 +206,7 @@ import Glibc
         chmod(secret, 0o600)
         let db = s.dir.appendingPathComponent("nobody.sqlite").path
         let r = try await offPool {
-            try Spawn.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Sandbox.binary, "import", secret, "--db", db],
+            try TestProcess.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Sandbox.binary, "import", secret, "--db", db],
                           environment: s.environment.merging(["HOME": s.dir.path, "XDG_CONFIG_HOME": s.dir.path + "/nocfg"]) { $1 }, stdin: nil, capture: true)
         }
         #expect(r.status == 74, "\(r.err)")
@@ -218,7 +219,7 @@ import Glibc
         defer { s.remove() }
         let script = #"cd "$1" && "$0" --db "$2" task add Kept && "$0" task list --db "$2" && FOCUS_DB="$2" "$0" task list"#
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", script, Sandbox.binary, s.dir.path, name], environment: s.environment, stdin: nil, capture: true)
+            try TestProcess.run("/bin/sh", ["-c", script, Sandbox.binary, s.dir.path, name], environment: s.environment, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.components(separatedBy: "Kept #1").count == 3, "kept, and found again both ways: \(r.out)")
@@ -237,7 +238,7 @@ import Glibc
             for db in link.sqlite ./focus.sqlite ../"$(basename "$1")"/focus.sqlite; do "$0" daemon --db "$db"; echo "exit=$?"; done
             kill -TERM $p; wait $p
             """#
-        let r = try await offPool { try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, s.dir.path], environment: s.environment, stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/bin/sh", ["-c", shell, Sandbox.binary, s.dir.path], environment: s.environment, stdin: nil, capture: true) }
         #expect(r.out == "exit=69\nexit=69\nexit=69\n", "\(r.out) \(r.err)")
         #expect(r.err.components(separatedBy: "a focus daemon is already running for this database").count == 4, "\(r.err)")
     }
@@ -246,9 +247,9 @@ import Glibc
 /// A file size limit (`ulimit -f`, prlimit(1)): a write past it fails with EFBIG. The error names
 /// the limit (it said "input/output error (disk I/O error)"), and what was there stays.
 @Suite struct FileSizeLimitTests {
-    private func limited(_ s: Sandbox, kB: Int, _ args: [String]) async throws -> Spawn.Output {
+    private func limited(_ s: Sandbox, kB: Int, _ args: [String]) async throws -> TestProcess.Output {
         try await offPool {
-            try Spawn.run("/usr/bin/prlimit", ["--fsize=\(kB * 1024)", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
+            try TestProcess.run("/usr/bin/prlimit", ["--fsize=\(kB * 1024)", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
         }
     }
 

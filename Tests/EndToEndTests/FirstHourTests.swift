@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Glibc
 /// voice, `start --create`, messages in a natural order, read-only commands that create
 /// nothing, and files the person asks for that follow the umask.
 @Suite struct FirstHourTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestRepository.root
     static let pinnedNow = "2026-11-23T07:30:00+01:00"
 
     // MARK: Help examples
@@ -81,7 +82,7 @@ import Glibc
         env["NO_COLOR"] = "1"
         let environment = env
         let r = try await offPool {
-            try Spawn.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(dir.path)' && " + line], environment: environment, stdin: nil, capture: true)
+            try TestProcess.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(dir.path)' && " + line], environment: environment, stdin: nil, capture: true)
         }
         return Sandbox.Result(code: r.status, out: r.out, err: r.err)
     }

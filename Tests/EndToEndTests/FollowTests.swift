@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -28,7 +29,7 @@ final class Follower: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         var pid: pid_t = 0
-        let rc = Spawn.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "status", "--follow"] + args, environment: sandbox.environment.merging(extra) { $1 }, actions: &actions)
+        let rc = TestProcess.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "status", "--follow"] + args, environment: sandbox.environment.merging(extra) { $1 }, actions: &actions)
         close(fds[1])
         guard rc == 0 else {
             close(fds[0])

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -29,11 +30,8 @@ extension FullScreenViewTests {
     }
 
     @Test func theAddFormSaysWhileTypingWhetherTheWorkFitsAndSavesNothing() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer { t.kill(); s.remove() }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t) }
         try await fillAddForm(t, title: "Chapter 9", estimate: "400h", due: "tomorrow")
         // No Enter: the planner's dry run answers a moment after the typing stops.
         try await t.waitFor("does not fit before its due date")
@@ -46,15 +44,8 @@ extension FullScreenViewTests {
     }
 
     @Test func sOnTimerSkipsTheRunningSessionToItsBreak() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer {
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
-            t.kill()
-            s.remove()
-        }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t, stoppingSession: true) }
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("j", "Enter")
@@ -72,15 +63,8 @@ extension FullScreenViewTests {
     }
 
     @Test func aSessionStartedInAnotherProcessShowsOnTimerWithoutAKey() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer {
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
-            t.kill()
-            s.remove()
-        }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t, stoppingSession: true) }
         try await t.keys("4")
         try await t.waitFor("No session is running.")
         // As from another terminal: its own session, no terminal of the view's.

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -12,17 +13,14 @@ struct FullScreenViewTests {
     /// A tmux format read from the pane (`#{alternate_on}`: 1 while the alternate screen is shown).
     func pane(_ t: Terminal, _ format: String) async throws -> String {
         try await offPool {
-            try Spawn.run("/usr/bin/tmux", ["-L", t.socket, "display-message", "-p", format],
+            try TestProcess.run("/usr/bin/tmux", ["-L", t.socket, "display-message", "-p", format],
                           environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
         }.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func screensSwitchWithKeysAChangeElsewhereAppearsAndQGivesTheTerminalBack() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer { t.kill(); s.remove() }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t) }
         #expect(try await pane(t, "#{alternate_on}") == "1")
         try await t.keys("3")
         try await t.waitFor("[3 Tasks]")
@@ -60,16 +58,8 @@ struct FullScreenViewTests {
     }
 
     @Test func enterStartsTheSessionFocusStatusSeesSpacePausesItAndAStopElsewhereShows() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer {
-            // A session the test left running is stopped with it (it runs detached from the pane).
-            _ = try? Spawn.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
-            t.kill()
-            s.remove()
-        }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t, stoppingSession: true) }
         try await t.keys("3")
         try await t.waitFor("Chapter 2")
         try await t.keys("j", "Enter")
@@ -100,11 +90,8 @@ struct FullScreenViewTests {
     }
 
     @Test func theAddFormSavesThroughTaskAddAndShowsItsRefusalInPlace() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer { t.kill(); s.remove() }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t) }
         try await fillAddForm(t, title: "Chapter 9", estimate: "400h", due: "tomorrow")
         try await t.keys("Enter")
         try await t.waitFor("does not fit before its due date")
@@ -166,11 +153,8 @@ struct FullScreenViewTests {
     }
 
     @Test func eEditsASubtaskThroughTaskEdit() async throws {
-        let s = try Sandbox()
-        let t = Terminal(sandbox: s)
-        defer { t.kill(); s.remove() }
-        try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
-        try await t.openView()
+        let (s, t) = try await openOnChapter2()
+        defer { close(s, t) }
         try await t.keys("3")
         try await t.waitFor("0m/2h")
         try await t.keys("j", "e")
@@ -267,6 +251,33 @@ struct FullScreenViewTests {
         let r = try await s.run("ui")
         #expect(r.code == 64)
         #expect(r.err == "focus: error: focus ui needs a terminal; use `focus agenda` or `focus status --follow` instead.\n")
+    }
+}
+
+extension FullScreenViewTests {
+    /// Where most of these tests start: a sandbox holding `Thesis/Chapter 2` (2 h estimated) and
+    /// `focus ui` open on a terminal of its own. Undone by `close`, also when opening fails.
+    func openOnChapter2() async throws -> (Sandbox, Terminal) {
+        let s = try Sandbox()
+        let t = Terminal(sandbox: s)
+        do {
+            try await s.run("task", "add", "Thesis/Chapter 2", "--estimate", "2h")
+            try await t.openView()
+        } catch {
+            close(s, t)
+            throw error
+        }
+        return (s, t)
+    }
+
+    /// The terminal killed and the sandbox removed; with `stoppingSession`, a session the test
+    /// left running stopped first (one started in the view runs on detached from the pane).
+    func close(_ s: Sandbox, _ t: Terminal, stoppingSession: Bool = false) {
+        if stoppingSession {
+            _ = try? TestProcess.run(Sandbox.binary, ["stop"], environment: s.environment, stdin: nil, capture: false)
+        }
+        t.kill()
+        s.remove()
     }
 }
 

@@ -1,72 +1,10 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// posix_spawn and waitpid, with output in temporary files: no run loops, no pipes to fill up.
-enum Spawn {
-    struct Output {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
-    /// Starts `path` with `arguments` (argv, the program's name first) and `environment`, its
-    /// files set up by `actions`, with no blocked signals and default handlers whatever the test
-    /// thread had (a blocked SIGCHLD makes shells wait forever). posix_spawn's result.
-    static func spawn(_ pid: inout pid_t, _ path: String, arguments: [String], environment: [String: String],
-                      actions: inout posix_spawn_file_actions_t) -> Int32 {
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setsigdefault(&attr, &all)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        return posix_spawn(&pid, path, &actions, &attr, argv, envp)
-    }
-
-    static func run(_ path: String, _ args: [String], environment: [String: String], stdin: String?, capture: Bool) throws -> Output {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let inPath = tmp.appendingPathComponent("in").path
-        let outPath = capture ? tmp.appendingPathComponent("out").path : "/dev/null"
-        let errPath = capture ? tmp.appendingPathComponent("err").path : "/dev/null"
-        try Data((stdin ?? "").utf8).write(to: URL(fileURLWithPath: inPath))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        var pid: pid_t = 0
-        let rc = Spawn.spawn(&pid, path, arguments: [path] + args, environment: environment, actions: &actions)
-        guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        func read(_ p: String) -> String {
-            capture ? ((try? String(contentsOfFile: p, encoding: .utf8)) ?? "") : ""
-        }
-        return Output(status: code, out: read(outPath), err: read(errPath))
-    }
-}
 
 /// Runs the built `focus` binary against a private database in a temporary directory.
 struct Sandbox {
@@ -78,7 +16,8 @@ struct Sandbox {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 
-    /// The `focus` binary beside the test bundle (or `FOCUS_BIN`).
+    /// The binary under test, found here for every end-to-end test: `FOCUS_BIN` (CI sets it to the
+    /// release binary, scripts/lib/focus-bin), else the `focus` built beside the test bundle.
     static var binary: String {
         if let bin = ProcessInfo.processInfo.environment["FOCUS_BIN"] { return bin }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -121,7 +60,7 @@ struct Sandbox {
     }
 
     private func runBlocking(_ args: [String], env extra: [String: String], stdin: String?) throws -> Result {
-        let r = try Spawn.run(Sandbox.binary, args, environment: environment.merging(extra) { $1 }, stdin: stdin, capture: true)
+        let r = try TestProcess.run(Sandbox.binary, args, environment: environment.merging(extra) { $1 }, stdin: stdin, capture: true)
         return Result(code: r.status, out: r.out, err: r.err)
     }
 
@@ -149,7 +88,7 @@ struct Terminal {
 
     /// Runs tmux; only `capture-pane` output is read.
     private func tmuxBlocking(_ args: [String], capture: Bool = false) throws -> String {
-        try Spawn.run("/usr/bin/tmux", ["-L", socket] + args, environment: ProcessInfo.processInfo.environment, stdin: nil, capture: capture).out
+        try TestProcess.run("/usr/bin/tmux", ["-L", socket] + args, environment: ProcessInfo.processInfo.environment, stdin: nil, capture: capture).out
     }
 
     /// Everything the pane has printed, escapes and all (tmux `pipe-pane`), so a frame that a

@@ -1,11 +1,11 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
-// Issue 28 against the built binary and scripts/hostile-caldav-server.py (Python's standard
+// Issue 28 against the built binary and scripts/servers/hostile-caldav-server.py (Python's standard
 // library only): stored commands from a foreign database, the origin rule, redirects focus does
 // not follow, passwords in addresses, a remembered CA file that became a FIFO.
 
-private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let direct = ["no_proxy": "*", "NO_PROXY": "*", "FOCUS_HTTP_TIMEOUT_MS": "5000", "FOCUS_NOW": "2026-11-24T19:00:00Z"]
 
 /// The hostile server on two loopback ports: the account's (`home`) and another (`other`).
@@ -20,25 +20,13 @@ private final class HostileServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // posix_spawn, as every process of these tests (Foundation's Process would reap the
         // harness's children).
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let script = root.appendingPathComponent("scripts/hostile-caldav-server.py").path
-        let rc = Spawn.spawn(&pid, "/usr/bin/env", arguments: ["env", "python3", script, dir.path],
-                             environment: ProcessInfo.processInfo.environment, actions: &actions)
-        guard rc == 0 else { throw CocoaError(.executableLoad) }
-        let portFile = dir.appendingPathComponent("port")
-        var text: String?
-        for _ in 0..<3000 where text == nil {
-            text = try? String(contentsOf: portFile, encoding: .utf8)
-            if text == nil { usleep(10_000) }
+        pid = try TestProcess.start(["/usr/bin/env", "python3", TestRepository.script("servers/hostile-caldav-server.py"), dir.path], output: nil)
+        let written = TestProcess.awaitFile(dir.appendingPathComponent("port").path, writtenBy: pid, within: 30) { text -> [Int]? in
+            let ports = text.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return ports.count == 2 ? ports : nil
         }
-        let ports = (text ?? "").split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard ports.count == 2 else {
-            kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
+        guard let ports = written else {
+            TestProcess.stop(pid)
             throw CocoaError(.fileReadNoSuchFile)
         }
         (home, other) = (ports[0], ports[1])
@@ -55,8 +43,7 @@ private final class HostileServer {
     var log: [String] { ((try? String(contentsOf: dir.appendingPathComponent("log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
 
     func stop() {
-        kill(pid, SIGKILL)
-        while waitpid(pid, nil, 0) < 0, errno == EINTR {}
+        TestProcess.stop(pid)
         try? FileManager.default.removeItem(at: dir)
     }
 }

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     }
 
     static func sqlite(_ s: Sandbox, _ sql: String) async throws {
-        let r = try await offPool { try Spawn.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/usr/bin/sqlite3", [s.db, sql], environment: s.environment, stdin: nil, capture: true) }
         #expect(r.status == 0, "sqlite3: \(r.err)")
     }
 

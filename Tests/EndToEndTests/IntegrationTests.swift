@@ -12,9 +12,9 @@ import Glibc
     static var hasMake: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/make") }
 
     /// Runs make in the repository with the sandbox's environment.
-    func make(_ args: [String], in s: Sandbox) async throws -> Spawn.Output {
-        let root = NotifyBus.repoRoot.path
-        return try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: s.environment, stdin: nil, capture: true) }
+    func make(_ args: [String], in s: Sandbox) async throws -> TestProcess.Output {
+        let environment = s.environment
+        return try await offPool { try TestRepository.make(args, environment: environment) }
     }
 
     /// Files (not directories) under `dir`, relative and sorted.
@@ -41,7 +41,7 @@ import Glibc
         let file = s.dir.appendingPathComponent("focus.1").path
         try page.out.write(toFile: file, atomically: true, encoding: .utf8)
         let env = ["MANWIDTH": "80", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let r = try await offPool { try Spawn.run("/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", file], environment: env, stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", file], environment: env, stdin: nil, capture: true) }
         #expect(r.status == 0)
         #expect(r.err.isEmpty, "man warned: \(r.err)")
         #expect(r.out.contains("FOCUS(1)"))
@@ -60,7 +60,7 @@ import Glibc
         #expect(page.code == 0)
         let section = page.out.components(separatedBy: ".SH EXIT STATUS").last?.components(separatedBy: ".SH ").first ?? ""
         let manual = Set(section.split(separator: "\n").compactMap { $0.hasPrefix(".B ") ? Int($0.dropFirst(3)) : nil })
-        let readme = try String(contentsOf: NotifyBus.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestRepository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let table = readme.components(separatedBy: "## Exit codes").dropFirst().first?.components(separatedBy: "\n\n").dropFirst().first ?? ""
         let documented = Set(table.split(separator: "\n").compactMap { line -> Int? in
             line.hasPrefix("| ") ? Int(line.dropFirst(2).prefix { $0.isNumber }) : nil
@@ -84,7 +84,7 @@ import Glibc
             COMPREPLY=(); COMP_WORDS=(focus task ad); COMP_CWORD=2; COMP_LINE="focus task ad"; COMP_POINT=13
             _focus focus ad task; echo "${COMPREPLY[*]}"
             """
-        let r = try await offPool { try Spawn.run("/bin/bash", ["--norc", "--noprofile", "-c", drive, "bash", file], environment: ["PATH": "/usr/bin:/bin"], stdin: nil, capture: true) }
+        let r = try await offPool { try TestProcess.run("/bin/bash", ["--norc", "--noprofile", "-c", drive, "bash", file], environment: ["PATH": "/usr/bin:/bin"], stdin: nil, capture: true) }
         #expect(r.status == 0)
         #expect(r.err.isEmpty, "bash said: \(r.err)")
         #expect(r.out == "start status stop stats\nadd\n")
@@ -136,7 +136,7 @@ import Glibc
         homeEnv.removeValue(forKey: "XDG_DATA_HOME")
         let env = homeEnv
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let add = try await offPool { try Spawn.run(Sandbox.binary, ["task", "add", "Thesis/Chapter 2"], environment: env, stdin: nil, capture: true) }
+        let add = try await offPool { try TestProcess.run(Sandbox.binary, ["task", "add", "Thesis/Chapter 2"], environment: env, stdin: nil, capture: true) }
         #expect(add.status == 0, "\(add.err)")
         try "a backup".write(toFile: dataDir + "/focus-backup.sqlite", atomically: true, encoding: .utf8)
         func mode(_ path: String) -> Int {
@@ -146,9 +146,8 @@ import Glibc
         let before = files(under: dataDir)
         #expect(before.contains("focus.sqlite"))
 
-        let root = NotifyBus.repoRoot.path
-        func make(_ args: [String]) async throws -> Spawn.Output {
-            try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", root] + args, environment: env, stdin: nil, capture: true) }
+        func make(_ args: [String]) async throws -> TestProcess.Output {
+            try await offPool { try TestRepository.make(args, environment: env) }
         }
         let install = try await make(["install-files", "BIN=\(Sandbox.binary)", "PREFIX=~/.local"])
         #expect(install.status == 0, "\(install.err)")
@@ -165,7 +164,7 @@ import Glibc
         #expect(mode(dataDir) == 0o700)
         #expect(files(under: dataDir) == before, "uninstall removed the person's data")
         #expect(files(under: local).filter { !$0.hasPrefix("share/focus/") } == [], "left behind")
-        let list = try await offPool { try Spawn.run(Sandbox.binary, ["task", "list"], environment: env, stdin: nil, capture: true) }
+        let list = try await offPool { try TestProcess.run(Sandbox.binary, ["task", "list"], environment: env, stdin: nil, capture: true) }
         #expect(list.status == 0)
         #expect(list.out.contains("Chapter 2"), "\(list.out)")
     }

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ struct Child {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid: pid_t = 0
-        let rc = Spawn.spawn(&pid, path, arguments: [path] + args, environment: environment, actions: &actions)
+        let rc = TestProcess.spawn(&pid, path, arguments: [path] + args, environment: environment, actions: &actions)
         guard rc == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(rc)) }
         return Child(pid: pid, outPath: outPath)
     }
@@ -54,7 +55,7 @@ struct Child {
 /// lock), never from a pid stored in the database.
 @Suite(.serialized) struct LivenessTests {
     func sql(_ s: Sandbox, _ query: String) throws -> String {
-        try Spawn.run("/usr/bin/sqlite3", [s.db, query], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
+        try TestProcess.run("/usr/bin/sqlite3", [s.db, query], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
     }
 
     /// Starts a countdown in the background and waits until `status` shows it.
@@ -233,13 +234,13 @@ struct Child {
 @Suite(.serialized, .enabled(if: Terminal.available, "tmux is not installed"))
 struct SuspendTests {
     func tty(_ t: Terminal) throws -> String {
-        try Spawn.run("/usr/bin/tmux", ["-L", t.socket, "display", "-p", "#{pane_tty}"], environment: ProcessInfo.processInfo.environment,
+        try TestProcess.run("/usr/bin/tmux", ["-L", t.socket, "display", "-p", "#{pane_tty}"], environment: ProcessInfo.processInfo.environment,
                       stdin: nil, capture: true).out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Whether the terminal is in its normal line mode (canonical, echoing) right now.
     func cooked(_ tty: String) throws -> Bool {
-        let modes = try Spawn.run("/usr/bin/stty", ["-F", tty, "-a"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
+        let modes = try TestProcess.run("/usr/bin/stty", ["-F", tty, "-a"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true).out
         let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
         return words.contains("icanon") && words.contains("echo")
     }

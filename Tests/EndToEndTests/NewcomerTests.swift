@@ -9,7 +9,7 @@ import Glibc
 /// A newcomer's first hour (issue 25): help that keeps its shape in any terminal, a suggestion
 /// for a mistyped command, a README tour that leaves the person's own data alone.
 @Suite struct NewcomerTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestRepository.root
 
     // MARK: Help at any width
 
@@ -265,7 +265,7 @@ import Glibc
         env["PATH"] = bin.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         let environment = env
         let r = try await offPool {
-            try Spawn.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(Self.repository.path)' && " + script],
+            try TestProcess.run("/usr/bin/timeout", ["120", "/bin/sh", "-c", "cd '\(Self.repository.path)' && " + script],
                           environment: environment, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.err)")
@@ -301,7 +301,7 @@ import Glibc
     /// `make -s VAR` values, as make reads them.
     static func makeVariable(_ name: String) async throws -> [String] {
         let r = try await offPool {
-            try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "print-\(name)"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+            try TestRepository.make(["print-\(name)"], environment: ProcessInfo.processInfo.environment)
         }
         #expect(r.status == 0, "\(r.err)")
         return r.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
@@ -335,10 +335,13 @@ import Glibc
         // whatever is installed on this machine.
         let empty = s.dir.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = empty.path
-        let without = env
-        let r = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: without, stdin: nil, capture: true) }
+        func pathHint(_ path: String) async throws -> TestProcess.Output {
+            var env = ProcessInfo.processInfo.environment
+            env["PATH"] = path
+            let environment = env
+            return try await offPool { try TestRepository.make(["path-hint"], environment: environment) }
+        }
+        let r = try await pathHint(empty.path)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("not on your PATH"), "\(r.out)")
         #expect(r.out.contains("make install PREFIX=~/.local"), "\(r.out)")
@@ -347,9 +350,7 @@ import Glibc
         let bin = s.dir.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("focus").path, withDestinationPath: Sandbox.binary)
-        env["PATH"] = bin.path + ":" + empty.path
-        let with = env
-        let on = try await offPool { try Spawn.run("/usr/bin/make", ["-s", "-C", Self.repository.path, "path-hint"], environment: with, stdin: nil, capture: true) }
+        let on = try await pathHint(bin.path + ":" + empty.path)
         #expect(on.out.contains("focus is on your PATH: \(bin.path)/focus"), "\(on.out)")
     }
 
@@ -367,23 +368,23 @@ import Glibc
             ✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.
 
             """.write(to: log, atomically: true, encoding: .utf8)
-        let script = Self.repository.appendingPathComponent("scripts/test-summary").path
+        let script = TestRepository.script("ci/test-summary")
         let env = ProcessInfo.processInfo.environment
-        let local = try await offPool { try Spawn.run(script, [log.path], environment: env, stdin: nil, capture: true) }
+        let local = try await offPool { try TestProcess.run(script, [log.path], environment: env, stdin: nil, capture: true) }
         #expect(local.status == 0)
         let last = local.out.split(separator: "\n").last.map(String.init) ?? ""
         #expect(last == "888 tests passed, 2 tests or suites skipped (listed above).", "\(local.out)")
         #expect(local.out.contains("suite \"CalDAV against Radicale\""), "\(local.out)")
-        let ci = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        let ci = try await offPool { try TestProcess.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
         #expect(ci.status == 1)
         try "✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.\n".write(to: log, atomically: true, encoding: .utf8)
-        let clean = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        let clean = try await offPool { try TestProcess.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
         #expect(clean.status == 0)
         #expect(clean.out == "888 tests passed, none skipped.\n", "\(clean.out)")
         // A compiler warning in the build before the tests is counted too, and fails CI.
         try "/src/A.swift:3:9: warning: variable 'x' was never used\n✔ Test run with 888 tests in 90 suites passed after 300.0 seconds.\n"
             .write(to: log, atomically: true, encoding: .utf8)
-        let warned = try await offPool { try Spawn.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
+        let warned = try await offPool { try TestProcess.run(script, [log.path, "--no-skips"], environment: env, stdin: nil, capture: true) }
         #expect(warned.status == 1)
         #expect(warned.out.hasSuffix("888 tests passed, none skipped; 1 compiler warning (listed above). (--no-skips: failing.)\n"), "\(warned.out)")
         // A failed run names each failed test (once, not once a case) and counts them out of all.
@@ -396,7 +397,7 @@ import Glibc
             ✘ Test run with 1266 tests in 90 suites failed after 300.0 seconds with 2 issues.
 
             """.write(to: log, atomically: true, encoding: .utf8)
-        let failed = try await offPool { try Spawn.run(script, [log.path], environment: env, stdin: nil, capture: true) }
+        let failed = try await offPool { try TestProcess.run(script, [log.path], environment: env, stdin: nil, capture: true) }
         #expect(failed.out.contains("Failed:\n  test \"Reads a date\"\n  test stopRecords()\n"), "\(failed.out)")
         #expect(failed.out.hasSuffix("2 of 1266 tests failed, 1 test or suite skipped (listed above).\n"), "\(failed.out)")
     }
@@ -410,12 +411,12 @@ import Glibc
     func waitForKeyMode(_ t: Terminal) async throws {
         let socket = t.socket
         let pane = try await offPool {
-            try Spawn.run("/usr/bin/tmux", ["-L", socket, "display-message", "-p", "#{pane_tty}"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
+            try TestProcess.run("/usr/bin/tmux", ["-L", socket, "display-message", "-p", "#{pane_tty}"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true)
         }
         let tty = pane.out.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(tty.hasPrefix("/dev/"), "no pane tty: \(pane.err)")
         let reading = try await eventually {
-            let r = try await offPool { try Spawn.run("/bin/stty", ["-F", tty, "-a"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true) }
+            let r = try await offPool { try TestProcess.run("/bin/stty", ["-F", tty, "-a"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: true) }
             return r.out.contains("-icanon")
         }
         #expect(reading, "the terminal \(tty) never left canonical mode")

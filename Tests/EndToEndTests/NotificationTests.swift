@@ -1,8 +1,9 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
 /// Desktop notifications for real: a private D-Bus session bus with the project's recording
-/// notification server (scripts/notify-recorder), and the same run with no server at all.
+/// notification server (scripts/servers/notify-recorder), and the same run with no server at all.
 @Suite(.serialized, .enabled(if: NotifyBus.available, "dbus-run-session or python3-dbus/gi is missing"))
 struct NotificationTests {
     @Test func aCompletedSessionPostsExactlyTheCompletionNotice() async throws {
@@ -47,20 +48,16 @@ struct NotificationTests {
 }
 
 enum NotifyBus {
-    static var repoRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session")
-            && (try? Spawn.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
+            && (try? TestProcess.run("/usr/bin/python3", ["-c", "import dbus, gi"], environment: ProcessInfo.processInfo.environment, stdin: nil, capture: false).status) == 0
     }
 
-    /// `scripts/with-notify-bus RECORD -- focus ARGS...`
+    /// `scripts/servers/with-notify-bus RECORD -- focus ARGS...`
     static func run(_ s: Sandbox, record: String, _ args: [String]) async throws -> Sandbox.Result {
-        let script = repoRoot.appendingPathComponent("scripts/with-notify-bus").path
+        let script = TestRepository.script("servers/with-notify-bus")
         return try await offPool {
-            let r = try Spawn.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
+            let r = try TestProcess.run(script, [record, "--", Sandbox.binary] + args, environment: s.environment, stdin: nil, capture: true)
             return Sandbox.Result(code: r.status, out: r.out, err: r.err)
         }
     }

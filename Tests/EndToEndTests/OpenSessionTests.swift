@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -128,7 +129,7 @@ struct OpenSessionTests {
             kill -KILL $p 2>/dev/null; wait $p; echo "code=$? tenths=$t"
             """
         let r = try await offPool {
-            try Spawn.run("/bin/sh", ["-c", shell, Sandbox.binary, lock], environment: s.environment, stdin: nil, capture: true)
+            try TestProcess.run("/bin/sh", ["-c", shell, Sandbox.binary, lock], environment: s.environment, stdin: nil, capture: true)
         }
         #expect(r.out.contains("code=0"), "ended by the SIGTERM, cleanly: \(r.out) \(r.err)")
         let log = try #require(await s.logs().first)

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct ProgressTests {
         defer { s.remove() }
         let file = try ProgressTests.history(s, count: 200_000)
         let r = try await offPool {
-            try Spawn.run("/usr/bin/script", ["-qec", "'\(Sandbox.binary)' import '\(file)'", "/dev/null"],
+            try TestProcess.run("/usr/bin/script", ["-qec", "'\(Sandbox.binary)' import '\(file)'", "/dev/null"],
                           environment: s.environment.merging(["TERM": "xterm-256color"]) { $1 }, stdin: nil, capture: true)
         }
         #expect(r.status == 0, "\(r.out.suffix(500))")

@@ -1,4 +1,5 @@
 import FocusCore
+import FocusCoreTestSupport
 import FocusRendering
 import FocusText
 import Foundation
@@ -14,14 +15,14 @@ import Testing
           .timeLimit(.minutes(3)))
     func theRenderedReportShowsTheFiguresOfStatsJSON() throws {
         let chromium = try #require(Self.chromium)
-        let focus = try #require(Self.focusBinary(), "the focus binary was not found next to the test bundle")
+        let focus = Sandbox.binary
         let dir = NSTemporaryDirectory() + "focus-e2e-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let db = dir + "/focus.sqlite"
         let env = ["FOCUS_NOW": "2026-11-22T20:00:00Z", "TZ": "Europe/Berlin", "NO_COLOR": "1", "HOME": dir, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
 
-        let imported = try Self.run(focus, ["import", "--db", db, Self.dataDirectory + "/sample-history.jsonl"], env: env)
+        let imported = try Self.run(focus, ["import", "--db", db, TestRepository.data("sample-history.jsonl")], env: env)
         #expect(imported.code == 0, "\(imported.err)")
         let stats = try Self.run(focus, ["stats", "--db", db, "--last", "30", "--json"], env: env)
         #expect(stats.code == 0)
@@ -80,11 +81,6 @@ import Testing
 
     // MARK: Helpers
 
-    static var dataDirectory: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("data").path
-    }
-
     static func date(_ text: String) -> LocalDate {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         return LocalDate(year: parts[0], month: parts[1], day: parts[2])
@@ -95,18 +91,6 @@ import Testing
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    /// `focus`, built beside the test bundle.
-    static func focusBinary() -> String? {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = dir.appendingPathComponent("focus").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
         }
         return nil
     }

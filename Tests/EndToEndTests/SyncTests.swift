@@ -466,7 +466,7 @@ struct SyncTests {
         posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         var pid: pid_t = 0
         let environment = laptop.sandbox.environment.merging(direct) { $1 }
-        #expect(Spawn.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "daemon"], environment: environment, actions: &actions) == 0)
+        #expect(TestProcess.spawn(&pid, Sandbox.binary, arguments: [Sandbox.binary, "daemon"], environment: environment, actions: &actions) == 0)
         defer {
             kill(pid, SIGTERM)
             var status: Int32 = 0

@@ -1,3 +1,4 @@
+import FocusCoreTestSupport
 import Foundation
 import Testing
 
@@ -19,8 +20,8 @@ import Testing
         let twdb = s.dir.appendingPathComponent("timewarrior").path
         try FileManager.default.createDirectory(atPath: twdb, withIntermediateDirectories: true)
         let env = s.environment.merging(["TIMEWARRIORDB": twdb, "TZ": "Europe/Berlin"]) { $1 }
-        func run(_ args: [String]) async throws -> Spawn.Output {
-            try await offPool { try Spawn.run(timew, args, environment: env, stdin: nil, capture: true) }
+        func run(_ args: [String]) async throws -> TestProcess.Output {
+            try await offPool { try TestProcess.run(timew, args, environment: env, stdin: nil, capture: true) }
         }
         for args in [
             ["track", "2026-11-20T09:00", "-", "2026-11-20T09:25", "Thesis", "Intro", ":yes"],

@@ -6,7 +6,7 @@ import Testing
 @Suite struct TwoProcessTests {
     /// Commands started together on a file that does not exist yet: whichever creates and
     /// migrates it first, the others wait and find it ready. (Before: 13 of 30 runs of two
-    /// failed with "an SQLite database of another program", exit 74.) `scripts/concurrent-open`
+    /// failed with "an SQLite database of another program", exit 74.) `scripts/torture/concurrent-open`
     /// does the same by hand.
     @Test func commandsStartedTogetherOnANewDatabaseAllSucceed() async throws {
         for run in 0..<10 {

@@ -155,7 +155,7 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
 
     /// The phone deletes the to-do, laptop 1 keeps it for its session; then the phone deletes the
     /// session too. Laptop 2, which read both deletions at once, never kept it: laptop 1 lets it
-    /// go once its last session went, and both hold the same (seen in scripts/torture's sync family).
+    /// go once its last session went, and both hold the same (seen in scripts/torture/torture's sync family).
     @Test func aKeptSubtaskGoesWithItsLastSessionSoEveryMachineEndsAlike() async throws {
         let server = FakeCalDAVServer()
         let one = try TestWorld.syncMachine(server), two = try TestWorld.syncMachine(server)

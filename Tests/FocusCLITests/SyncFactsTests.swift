@@ -112,7 +112,7 @@ private final class Meddling: FakeServerClient, @unchecked Sendable {
         }
     }
 
-    /// The same with a subtask new to the deleting machine (seen in scripts/torture's sync
+    /// The same with a subtask new to the deleting machine (seen in scripts/torture/torture's sync
     /// family): laptop 2 adds `Code/Tests` and records work in it, laptop 1 deletes `Code`. The
     /// read of changes lists the new subtask and its session but not `Code`, unchanged there:
     /// `Tests` must come back under `Code`, not as a task of its own that the session can never
@@ -142,7 +142,7 @@ private final class Meddling: FakeServerClient, @unchecked Sendable {
         }
     }
 
-    /// Seen in scripts/torture's sync family: a write refused once with a 412 for an item the
+    /// Seen in scripts/torture/torture's sync family: a write refused once with a 412 for an item the
     /// read had just listed (changed in another app) was written again with the entity tag
     /// agreed before, since a read from the round's token no longer listed it: refused in every
     /// round, every sync after said "did not converge". It is read again and merged instead.
@@ -164,7 +164,7 @@ private final class Meddling: FakeServerClient, @unchecked Sendable {
         #expect(await tasks(one).contains("Parser"))
     }
 
-    /// Seen in scripts/torture's sync family: a phone adds `Tests` under `Code`, then deletes
+    /// Seen in scripts/torture/torture's sync family: a phone adds `Tests` under `Code`, then deletes
     /// `Code` alone (its subtask stays, a to-do of its own there); laptop 1 had deleted `Code`
     /// too and takes `Tests` for a task, while laptop 2 records work in `Code` and so keeps it,
     /// with `Tests` under it. Both must end holding `Tests` as the same kind, or a session

@@ -86,7 +86,7 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
         for uid in ["l", "x", "y"] { #expect(out[uid]?.item?.kind == .task, "\(uid)") }
     }
 
-    /// Seen in scripts/torture's sync family: one machine deleted a task while another added a
+    /// Seen in scripts/torture/torture's sync family: one machine deleted a task while another added a
     /// subtask to it and recorded a session there. The read of changes lists the new subtask
     /// and session but not the task (unchanged there), and it is gone here: the subtask became
     /// a task of its own, the task came back without it, and the session, whose subtask this
@@ -111,7 +111,7 @@ private func input(local: [SyncItem], states: [SyncState], entries: [String: Rem
         #expect(SyncPlan.nestedParents(goneToo, local: [:], states: [t.uid: agreed(t)])[u.uid]?.item?.kind == .task)
     }
 
-    /// Seen in scripts/torture's sync family: another app added a subtask to `Code`, then
+    /// Seen in scripts/torture/torture's sync family: another app added a subtask to `Code`, then
     /// deleted `Code` alone; this machine had deleted `Code` too, so the subtask's task is
     /// nowhere and it is a task here. Another machine still holds `Code` (work it recorded
     /// there keeps it) and so holds the subtask as a subtask: unless the task is written back

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Writes sent together (`CalDAVClient.writes`): over libcurl's multi interface against a
-/// loopback server that holds each PUT (scripts/slow-put-server.py), and on recorded answers.
+/// loopback server that holds each PUT (scripts/servers/slow-put-server.py), and on recorded answers.
 private func event(_ n: Int) -> Data {
     Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e\(n)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
 }

@@ -10,7 +10,7 @@ import Glibc
 
 /// A database on a file system that is full, or read-only: the error says which (it used to say
 /// "input/output error (disk I/O error)"), and nothing already there is lost. Needs root to mount
-/// a small tmpfs; scripts/torture runs the same with the binary.
+/// a small tmpfs; scripts/torture/torture runs the same with the binary.
 @Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct FullDiskTests {
     /// A fresh 512 KiB tmpfs, or nil where mounting is not allowed (a container without the capability).

@@ -6,7 +6,7 @@ import FocusSQLite
 import Testing
 
 /// Sessions focus times itself must be recorded whatever is already in the log. Found by
-/// scripts/torture: a session killed and started again within the same second could not be
+/// scripts/torture/torture: a session killed and started again within the same second could not be
 /// recovered, and every later command failed on the unique index.
 @Suite struct SessionRecordingTests {
     let start = TestDates.instant("2026-11-22T09:00:00Z")

@@ -1,5 +1,5 @@
 // libFuzzer target: the CSV session importer, fed in two chunks split where the first byte
-// says. Built by scripts/fuzz.
+// says. Built by scripts/torture/fuzz.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,6 +1,6 @@
 // libFuzzer target: times of day (and working hours made of them), dates, date-times
 // (DateParser, with days as people say them) and the interchange instant parser, resolved in
-// zones with DST changes. Built by scripts/fuzz.
+// zones with DST changes. Built by scripts/torture/fuzz.
 import Foundation
 
 private let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia"]

@@ -1,4 +1,4 @@
-// libFuzzer target: the duration parser (`25m`, `1h30m`, `1.5h`, ...). Built by scripts/fuzz.
+// libFuzzer target: the duration parser (`25m`, `1h30m`, `1.5h`, ...). Built by scripts/torture/fuzz.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

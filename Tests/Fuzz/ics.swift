@@ -1,5 +1,5 @@
 // libFuzzer target: the .ics reader and busy-time expansion over a year's window in a zone
-// with DST changes (recurrence expansion is where blow-ups hide). Built by scripts/fuzz.
+// with DST changes (recurrence expansion is where blow-ups hide). Built by scripts/torture/fuzz.
 import Foundation
 
 private let zones = ["Europe/Berlin", "America/New_York", "UTC", "CET-1CEST,M3.5.0,M10.5.0/3"].compactMap { ZoneRules.fromTZ($0) }.map { LocalCalendar(zone: $0) }

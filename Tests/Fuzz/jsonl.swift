@@ -1,5 +1,5 @@
 // libFuzzer target: the JSON Lines session importer, fed in two chunks split where the first
-// byte says (chunk boundaries are where streaming parsers go wrong). Built by scripts/fuzz.
+// byte says (chunk boundaries are where streaming parsers go wrong). Built by scripts/torture/fuzz.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,8 +1,8 @@
 // libFuzzer target: the XML reader and the reading of WebDAV multistatus answers (calendar
-// properties, resources), which take whatever a server sends. Built by scripts/fuzz.
+// properties, resources), which take whatever a server sends. Built by scripts/torture/fuzz.
 import Foundation
 
-/// The large-input mode (scripts/fuzz's xml-large): PREFIX NUL UNIT NUL SUFFIX becomes PREFIX,
+/// The large-input mode (scripts/torture/fuzz's xml-large): PREFIX NUL UNIT NUL SUFFIX becomes PREFIX,
 /// UNIT repeated to about 4 MB (each `#` in it the repetition's number, so declarations and
 /// elements differ), then SUFFIX. Anything not so split is read as it is.
 func grown(_ input: [UInt8]) -> [UInt8] {

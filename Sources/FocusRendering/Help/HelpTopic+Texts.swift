@@ -358,9 +358,10 @@ shows a declined meeting, marked `(declined: free)` (in `--json`, under
 
 Servers focus is tested against. Connect, refresh, publish and sync are each
 tested against Radicale (https://radicale.org) and Xandikos
-(https://www.xandikos.org) (started on loopback by `scripts/caldav-server.py
-[--xandikos]`; the rest of the CalDAV tests against Radicale); DAViCal's ways
-are modes of the tests' in-memory server. Where they differ:
+(https://www.xandikos.org) (started on loopback by
+`scripts/servers/caldav-server.py [--xandikos]`; the rest of the CalDAV tests
+against Radicale); DAViCal's ways are modes of the tests' in-memory server.
+Where they differ:
 
 - : Radicale; Xandikos; DAViCal
 - first sync of a long history: one PUT of the whole calendar; one PUT per
@@ -698,8 +699,8 @@ agreed on:
   accepts; the calendar keeps its name but loses a colour or component set it
   had), then lists the calendar once to learn where each item went; other
   servers refuse such a write and get one request per item, as every later
-  sync does, all over one connection (`scripts/bench-sync --xandikos` prints
-  focus's time beside the same PUTs sent by curl).
+  sync does, all over one connection (`scripts/bench/bench-sync --xandikos`
+  prints focus's time beside the same PUTs sent by curl).
 - A sync with nothing new costs one request. When the server reports no change
   since the last sync and the tables here are as that sync left them (a digest
   of counts, newest ids and the edit times the database keeps for any edit,
@@ -804,7 +805,7 @@ whole. A terminal smaller than 60×16 gets one line asking for more room.
 Without a terminal (output piped, or `TERM=dumb`) `focus ui` exits 64 and
 points to `focus agenda` and `focus status --follow`.
 
-`scripts/bench-ui` measures the view (release binary, a 120×40
+`scripts/bench/bench-ui` measures the view (release binary, a 120×40
 pseudo-terminal, 10,000 sessions, 200 subtasks, 2,000 calendar events). On the
 development machine (2 cores, shared): first frame 14–35 ms (budget 50), a key
 to its redrawn frame 0.6–1.5 ms median (10), a screen switch 0.4–0.5 ms (20),
@@ -1100,10 +1101,10 @@ gets only the time that work which fits does not need.
   that is not a focus database, or one from a newer focus, is reported and
   left untouched. Creating or upgrading a database is one transaction (version
   check, migrations, version stamp): commands started together on a new or old
-  file wait for the first and find it ready (`scripts/concurrent-open` starts
-  several at once, many times). `--db` and `FOCUS_DB` are plain file paths,
-  never SQLite URIs: `--db 'file:x?mode=memory'` or `--db :memory:` is a file
-  of exactly that name in the current directory, and the data stays in it.
+  file wait for the first and find it ready (`scripts/torture/concurrent-open`
+  starts several at once, many times). `--db` and `FOCUS_DB` are plain file
+  paths, never SQLite URIs: `--db 'file:x?mode=memory'` or `--db :memory:` is a
+  file of exactly that name in the current directory, and the data stays in it.
 - Backups: `focus.sqlite.backup-2026-11-22` beside the database, one per local
   day (see below).
 - Config: `$XDG_CONFIG_HOME/focus/config.toml`; hooks in
@@ -1379,10 +1380,10 @@ measurable time: the clock is read once every 1,024 sessions.
   copy kept. An XML answer is read in time proportional to its size, whatever
   it declares (160,000 namespace prefixes included).
 
-`scripts/torture` checks these promises against the release binary, on
+`scripts/torture/torture` checks these promises against the release binary, on
 throw-away databases, and prints a table of what it tried and what held
-(`scripts/torture --quick` is a short run of the same, done by CI; `--seed N`
-replays a run, `--only NAME` runs one scenario):
+(`scripts/torture/torture --quick` is a short run of the same, done by CI;
+`--seed N` replays a run, `--only NAME` runs one scenario):
 
 - Killed: `kill -9` at random moments of a countdown, at the instant a session
   completes, in the middle of a 100,000-line `focus import` and during `focus

@@ -10,7 +10,7 @@ struct WriteSender {
     let client: any CalDAVClient
     let endpoint: CalDAVEndpoint
     /// The most writes in flight at once: `FOCUS_SEND_WIDTH` (1: one at a time, for
-    /// `scripts/bench-sync`), else `SendWindow.widest`.
+    /// `scripts/bench/bench-sync`), else `SendWindow.widest`.
     let limit: Int
     let now: @Sendable () -> Date
 
