@@ -127,4 +127,71 @@ private func texts(_ server: FakeCalDAVServer) -> [String] {
         #expect(await laptop.run("task", "edit", "Buy milk/Buy milk", "--span", "20m") == 0)
         #expect(await laptop.run("task", "edit", "Buy milk", "--notes", "2 litres") == 0)
     }
+
+    /// The stand-in takes its task's name wherever the task is renamed (here, on the other
+    /// machine, in the other app), and done is the to-do done: the task archived with it. Both
+    /// machines then hold the same tasks (seen in scripts/torture's sync family).
+    @Test func theStandInFollowsItsTasksNameAndClosesTheTaskOnEveryMachine() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        try sync(laptop, server)
+        try sync(desktop, server)
+        func same() async -> Bool {
+            let lists = [await laptop.output("task", "list", "--all", "--json").out, await desktop.output("task", "list", "--all", "--json").out]
+                .map { $0.replacing(/"id": \d+/, with: "") }
+            return lists[0] == lists[1]
+        }
+        // Renamed in the other app, then here.
+        var renamed = try #require(texts(server).first { $0.contains("BEGIN:VTODO") })
+        renamed = renamed.replacingOccurrences(of: "SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk")
+        server.store(calendarURL + "milk.ics", renamed)
+        try sync(laptop, server)
+        #expect(await laptop.run("task", "show", "Buy oat milk/Buy oat milk") == 0)
+        #expect(await laptop.run("task", "edit", "Buy oat milk", "--title", "Milk") == 0)
+        #expect(await laptop.run("task", "show", "Milk/Milk") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await desktop.run("task", "show", "Milk/Milk") == 0)
+        #expect(await same())
+        // Done on the desktop: the to-do is done, and the task archived, there and here.
+        #expect(await desktop.run("task", "done", "Milk/Milk") == 0)
+        #expect(!(await desktop.output("task", "list").out.contains("Milk")))
+        try sync(desktop, server)
+        try sync(laptop, server)
+        #expect(texts(server).first { $0.contains("BEGIN:VTODO") }?.contains("STATUS:COMPLETED") == true)
+        #expect(!(await laptop.output("task", "list").out.contains("Milk")))
+        #expect(await same())
+        // Reopened here: open there too.
+        #expect(await laptop.run("task", "done", "Milk", "--undo") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        #expect(await desktop.output("task", "list").out.contains("Milk"))
+        #expect(await same())
+    }
+
+    /// The other app moves the to-do under another one: its stand-in was that work itself, so
+    /// its sessions go to the subtask it became, and no stand-in is left to travel on its own.
+    @Test func aToDoMovedUnderAnotherTakesItsStandInsSessions() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        #expect(await laptop.run("task", "add", "Errands/Post office") == 0)
+        try sync(laptop, server)
+        #expect(await laptop.run("log", "add", "Buy milk/Buy milk", "--start", "2026-11-24 18:00", "--duration", "20m") == 0)
+        try sync(laptop, server)
+        try sync(desktop, server)
+        let errands = try #require(texts(server).first { $0.contains("SUMMARY:Errands\r\n") })
+        let parent = try #require(errands.split(separator: "\r\n").first { $0.hasPrefix("UID:") }).dropFirst(4)
+        var moved = try #require(texts(server).first { $0.contains("SUMMARY:Buy milk\r\n") })
+        moved = moved.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "RELATED-TO:\(parent)\r\nSTATUS:NEEDS-ACTION")
+        server.store(calendarURL + "milk.ics", moved)
+        for world in [laptop, desktop, laptop, desktop] { try sync(world, server) }
+        for world in [laptop, desktop] {
+            let log = await world.output("log", "--json", "--last", "30").out
+            #expect(log.contains("\"subtask\": \"Buy milk\"") && log.contains("\"task\": \"Errands\""), "\(log)")
+            #expect(!(await world.output("task", "list", "--all").out.contains("Buy milk/Buy milk")))
+        }
+        #expect(!texts(server).contains { $0.contains("#due") }, "no stand-in of its own there")
+    }
 }

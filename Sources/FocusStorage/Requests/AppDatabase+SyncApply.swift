@@ -271,6 +271,11 @@ extension AppDatabase {
               maxPerDaySeconds = ? WHERE syncUid = ?
             """, arguments: [t.due?.unixSeconds, t.stored.estimateSeconds, t.archived ? 1 : 0, p.startDate, p.spanSeconds, p.earliestMinutes,
                              p.priority, p.maxPerDaySeconds, uid])
+        // It takes the task's name, as `updateTask` gives it here (when no other subtask has it).
+        try db.executeCached(sql: """
+            UPDATE subtask SET title = ?, titleKey = ? WHERE syncUid = ? AND title <> ?
+              AND NOT EXISTS (SELECT 1 FROM subtask o WHERE o.taskId = ? AND o.titleKey = ? AND o.syncUid IS NOT ?)
+            """, arguments: [title, TaskCatalog.key(title), uid, title, taskID, TaskCatalog.key(title), uid])
         try db.executeCached(sql: "UPDATE subtask SET modifiedAt = ? WHERE syncUid = ?", arguments: [t.modified, uid])
     }
 
@@ -297,6 +302,14 @@ extension AppDatabase {
             guard let old = try Int64.fetchOneCached(db, sql: "SELECT id FROM task WHERE syncUid = ?", arguments: [item.uid]),
                   let row = try Row.fetchOne(db, sql: "SELECT id, taskId FROM subtask WHERE syncUid = ?", arguments: [item.uid]) else { return }
             let (new, parent) = (row.id("id"), row.id("taskId"))
+            // The task's stand-in was this work itself: its sessions are the subtask's now, and
+            // it goes (unless a session of it cannot move).
+            let standIn = SyncIdentity.standInUID(taskUID: item.uid)
+            try db.executeCached(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ? WHERE subtaskId = (SELECT id FROM subtask WHERE syncUid = ?)",
+                                 arguments: [parent, new, standIn])
+            try db.executeCached(sql: """
+                DELETE FROM subtask WHERE syncUid = ? AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.subtaskId = subtask.id)
+                """, arguments: [standIn])
             try db.executeCached(sql: "UPDATE OR IGNORE subtask SET taskId = ? WHERE taskId = ? AND id <> ?", arguments: [parent, old, new])
             try db.executeCached(sql: "UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ifnull(subtaskId, ?) WHERE taskId = ?", arguments: [parent, new, old])
             if try Bool.fetchOneCached(db, sql: "SELECT 1 FROM subtask WHERE taskId = ?", arguments: [old]) == true {

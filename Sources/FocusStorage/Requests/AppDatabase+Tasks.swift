@@ -101,6 +101,14 @@ extension AppDatabase {
             }
             try db.execute(sql: "UPDATE task SET title = ?, titleKey = ?, notes = ?, archived = ? WHERE id = ?",
                            arguments: [task.title, TaskCatalog.key(task.title), task.notes, task.archived, task.id])
+            // Its stand-in (`StandInEdits`) is the to-do itself: it takes the task's name (when no
+            // other subtask has it) and is done when the task is archived, as on every machine.
+            let standIn = "(SELECT \(SyncIdentity.standInUID(sqlColumn: "syncUid")) FROM task WHERE id = ?)"
+            try db.execute(sql: "UPDATE subtask SET done = ? WHERE taskId = ? AND syncUid = \(standIn)", arguments: [task.archived, task.id, task.id])
+            try db.execute(sql: """
+                UPDATE subtask SET title = ?, titleKey = ? WHERE taskId = ? AND syncUid = \(standIn)
+                  AND NOT EXISTS (SELECT 1 FROM subtask o WHERE o.taskId = ? AND o.titleKey = ? AND o.syncUid IS NOT \(standIn))
+                """, arguments: [task.title, TaskCatalog.key(task.title), task.id, task.id, task.id, TaskCatalog.key(task.title), task.id])
         }
     }
 
@@ -123,6 +131,10 @@ extension AppDatabase {
                     WHERE id = ?
                     """,
                 arguments: subtask.arguments + [subtask.id])
+            // A stand-in done is its to-do done: the task is archived with it (`updateTask`).
+            try db.execute(sql: """
+                UPDATE task SET archived = ? WHERE id = ? AND \(SyncIdentity.standInUID(sqlColumn: "syncUid")) = (SELECT syncUid FROM subtask WHERE id = ?)
+                """, arguments: [subtask.done, subtask.taskID, subtask.id])
             let verdict = try refusing.map { try AppDatabase.replanRefusing(db, $0, change: SubtaskChange(previous: previous, current: subtask, force: $0.force)) }
             return verdict ?? PlanVerdict()
         }
