@@ -135,11 +135,11 @@ package struct CalendarConnectCommand: FocusRunnable {
                 name += " (\(CalendarFeed.host(of: address)))"
             }
             do {
-                let outcome = try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db)
-                env.console.line(DisplayText(fetch.line(outcome, name: name, verb: "Stored")))
+                let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
+                say(fetch.report(try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db, warn: say), name: name, verb: .stored))
             } catch let error as FocusError {
                 failures += 1
-                env.console.note("warning: calendar '\(name)' could not be read: \(error.description)")
+                CalendarFetchRenderer.say(.notRead(name: name, reason: error.description), on: env.console)
             }
         }
         return failures

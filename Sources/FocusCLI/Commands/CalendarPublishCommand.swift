@@ -2,6 +2,7 @@ import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
+import FocusRendering
 import FocusServices
 import FocusStorage
 import FoundationEssentials
@@ -45,6 +46,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let client = env.services.caldav
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env.services, login: login, client: client)
+        if found.made { env.console.line(CalendarFetchRenderer.made(calendar: found.name, accountAddress: found.account.url)) }
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
         env.databaseUse.notePublished()
         _ = Planning.replanIfStale(env.services, db)

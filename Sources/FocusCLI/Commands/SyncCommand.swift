@@ -41,7 +41,7 @@ package struct SyncCommand: ParsableCommand {
     /// and plans again when busy time changed.
     static func fetchArrivedFeeds(_ db: AppDatabase, env: FocusEnvironment) {
         let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false))
-        if refresher.fetchArrivedFeeds(warn: { env.console.note(DisplayText("warning: " + $0)) }) { _ = Planning.replanIfStale(env.services, db) }
+        if refresher.fetchArrivedFeeds(report: { CalendarFetchRenderer.say($0, on: env.console) }) { _ = Planning.replanIfStale(env.services, db) }
     }
 }
 
@@ -113,6 +113,7 @@ package struct SyncSetupCommand: FocusRunnable {
                 throw FocusError.usage("calendar '\(DisplayText(match.displayName).string)' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
             }
         }
+        if found.made { env.console.line(CalendarFetchRenderer.made(calendar: found.name, accountAddress: found.account.url)) }
         if try db.connectedCalendars().contains(where: { $0.accountID == found.account.id && $0.remoteURL == found.url }) {
             env.console.note("note: calendar '\(found.name)' no longer counts as busy time: it holds focus's history.")
         }

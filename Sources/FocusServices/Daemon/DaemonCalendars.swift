@@ -1,5 +1,6 @@
 import Dispatch
 import FocusCore
+import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -66,12 +67,15 @@ package enum DaemonCalendars {
         let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
         var changed = false
         var added = Set<String>()
+        let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
         if live.contains(where: \.connected) {
-            (added, changed) = refresher.refreshAccounts(warn: log)
+            (added, changed) = refresher.refreshAccounts(report: say)
         }
         for calendar in live where !added.contains(calendar.source) {
             do {
-                changed = try refresher.refresh(calendar) || changed
+                guard let fetched = try refresher.refresh(calendar, warn: say) else { continue }
+                say(fetched)
+                changed = fetched.storedNewCopy || changed
             } catch {
                 log("warning: " + ((error as? FocusError)?.description ?? "\(error)"))
             }

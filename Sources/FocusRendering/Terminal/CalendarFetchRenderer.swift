@@ -1,0 +1,56 @@
+import FocusCore
+import FocusText
+import FoundationEssentials
+
+/// What fetching live calendars said (`calendar subscribe`, `calendar connect`, `calendar
+/// refresh`, `sync`, the daemon's log), one line per `CalendarFetchReport`. Pure.
+package enum CalendarFetchRenderer {
+    /// The line of `report`: a result for standard output, or a warning for standard error
+    /// (`report.isWarning`), without the `focus: ` the console puts before notes.
+    package static func line(_ report: CalendarFetchReport) -> DisplayText {
+        switch report {
+        case let .stored(copy):
+            return stored(copy)
+        case let .unchanged(name, events):
+            return "Calendar \(name) is unchanged (\(count(events, "event")))."
+        case let .accountChanged(address, added, removed):
+            let parts = added.map { "calendar \(DisplayText($0).string) added" } + removed.map { "calendar \(DisplayText($0).string) removed" }
+            return "Account at \(CalendarFeed.shownAddress(address)): \(parts.joined(separator: ", "))."
+        case let .readerWarning(text):
+            return DisplayText(text)
+        case let .keptAside(name, kept):
+            var text: DisplayText = "warning: calendar '\(name)' came back with no events while the copy kept has \(kept); the copy is kept and used. "
+            text += "If the calendar really is empty now, run `focus calendar refresh '\(name)' --accept-empty`."
+            return text
+        case let .accountNotListed(address, reason):
+            return "warning: the calendars of the account at \(CalendarFeed.shownAddress(address)) were not listed: \(reason)"
+        case let .notRead(name, reason):
+            return "warning: calendar '\(name)' could not be read: \(reason)"
+        case let .notFetchedYet(name, reason):
+            return "warning: calendar \(name) is not fetched yet: \(reason)"
+        }
+    }
+
+    /// Says `report` on `console`: results on standard output, warnings on standard error.
+    package static func say(_ report: CalendarFetchReport, on console: any Console) {
+        if report.isWarning { console.note(line(report)) } else { console.line(line(report)) }
+    }
+
+    /// `calendar publish` and `sync setup` made the calendar they write into.
+    package static func made(calendar name: String, accountAddress: String) -> DisplayText {
+        "Made calendar \(name) in the account at \(CalendarFeed.shownAddress(accountAddress))."
+    }
+
+    private static func stored(_ copy: StoredCalendarCopy) -> DisplayText {
+        let replacing = copy.verb == .subscribed && copy.replacedSameName ? " (it replaces the calendar of that name)" : ""
+        var line: DisplayText = "\(copy.verb.rawValue) calendar \(copy.name)\(replacing): \(count(copy.events, "event")), "
+        line += "\(count(copy.occurrences, "busy time")) stored from \(copy.from) to \(copy.to)."
+        if let plan = copy.plan, !plan.result.items.isEmpty {
+            line += " "
+            line += PlanRenderer.summary(plan)
+        }
+        return line
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}
