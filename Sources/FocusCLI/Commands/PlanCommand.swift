@@ -42,7 +42,7 @@ package struct PlanCommand: FocusRunnable {
         if unpin { try unpinBlocks(env, db) }
         let outcome = try Planning.replan(env.services, db, save: !dryRun)
         if json {
-            env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated)))
+            env.console.line(PlanRenderer.json(outcome))
         } else {
             env.console.show(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar, now: env.now()))
         }
