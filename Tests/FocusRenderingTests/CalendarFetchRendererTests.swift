@@ -56,4 +56,27 @@ import Testing
         #expect(CalendarFetchRenderer.made(calendar: "Focus blocks", accountAddress: "https://dav.example.org/").string
             == "Made calendar Focus blocks in the account at https://dav.example.org/.")
     }
+
+    @Test func connectingListsEveryCalendarOfTheAccountAndWhetherItIsBusyTime() {
+        let home = "https://dav.example.org/alice/"
+        let work = RemoteCalendar(url: home + "work/", displayName: "Work", components: ["VEVENT"])
+        let tasks = RemoteCalendar(url: home + "tasks/", displayName: "Tasks", components: ["VTODO"])
+        let sync = RemoteCalendar(url: home + "focus/", displayName: "focus", components: ["VEVENT", "VTODO"])
+        let other = RemoteCalendar(url: home + "history/", displayName: "History", components: ["VEVENT", "VTODO"])
+        let travel = RemoteCalendar(url: home + "travel/", displayName: "Travel", components: ["VEVENT"])
+        let text = CalendarFetchRenderer.connected(address: home, user: "alice", calendars: [work, tasks, sync, other, travel], chosen: [work],
+                                                   histories: [other.url], syncURL: sync.url)
+        #expect(text.string == """
+            Connected to https://dav.example.org/… as alice: 5 calendars.
+              ✓ Work     busy time
+              · Tasks    vtodo only
+              · focus    focus sync
+              · History  focus history of another machine (`focus sync setup` to join it)
+              · Travel   not used
+
+            """)
+        #expect(CalendarFetchRenderer.connected(address: "https://dav.example.org/", user: nil, calendars: [work], chosen: [work], histories: [], syncURL: nil).string
+            == "Connected to https://dav.example.org/: 1 calendar.\n  ✓ Work  busy time\n")
+        #expect(CalendarFetchRenderer.noLongerBusy("Old").string == "Calendar Old no longer counts as busy time (removed).")
+    }
 }

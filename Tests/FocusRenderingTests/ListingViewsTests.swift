@@ -48,4 +48,15 @@ import Testing
         #expect(SessionRenderer.json(list: []).rendered() == "[]")
         #expect(AgendaRenderer.busyJSON(list: []).rendered() == "[]")
     }
+
+    @Test func theAgendaPageHasTheStaleNotesFirstThenTheDaysAnEmptyLineApart() {
+        let monday = AgendaDay(day: LocalDate(year: 2026, month: 12, day: 7), events: [], blocks: [], sessions: [], freeSeconds: 0, hours: nil, due: [])
+        var tuesday = monday
+        tuesday.day = LocalDate(year: 2026, month: 12, day: 8)
+        let page = AgendaRenderer.text([monday, tuesday], staleNotes: ["calendar 'Fair' was last refreshed 3 days ago"], overdue: [], atRisk: [],
+                                       now: now, calendar: utc).string
+        let days = [monday, tuesday].map { AgendaRenderer.text($0, now: now, calendar: utc).string }
+        #expect(page == "Note: calendar 'Fair' was last refreshed 3 days ago.\n" + days[0] + "\n" + days[1])
+        #expect(AgendaRenderer.text([], staleNotes: [], overdue: [], atRisk: [], now: now, calendar: utc).string.isEmpty)
+    }
 }

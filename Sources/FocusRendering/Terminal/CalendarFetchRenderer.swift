@@ -36,6 +36,28 @@ package enum CalendarFetchRenderer {
         if report.isWarning { console.note(line(report)) } else { console.line(line(report)) }
     }
 
+    /// `calendar connect`: the account connected, then one line per calendar of the account,
+    /// used for busy time (✓) or not (·), and why: focus's sync calendar, another machine's
+    /// history (`histories`), a calendar not chosen, one that holds no events.
+    package static func connected(address: String, user: String?, calendars: [RemoteCalendar], chosen: [RemoteCalendar], histories: Set<String>,
+                                  syncURL: String?) -> DisplayText {
+        let who = user.map { " as \(DisplayText($0).string)" } ?? ""
+        var out: DisplayText = "Connected to \(CalendarFeed.shownAddress(address))\(who): \(count(calendars.count, "calendar")).\n"
+        let width = calendars.map { DisplayText($0.displayName).string.count }.max() ?? 0
+        for calendar in calendars {
+            let busy = chosen.contains { $0.url == calendar.url }
+            let kind = calendar.url == syncURL ? "focus sync"
+                : histories.contains(calendar.url) ? "focus history of another machine (`focus sync setup` to join it)"
+                : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
+            let name = DisplayText(calendar.displayName).string
+            out += "  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)\n"
+        }
+        return out
+    }
+
+    /// A calendar of the account connected again that is no longer chosen.
+    package static func noLongerBusy(_ name: String) -> DisplayText { "Calendar \(name) no longer counts as busy time (removed)." }
+
     /// `calendar publish` and `sync setup` made the calendar they write into.
     package static func made(calendar name: String, accountAddress: String) -> DisplayText {
         "Made calendar \(name) in the account at \(CalendarFeed.shownAddress(accountAddress))."
