@@ -73,8 +73,8 @@ package struct CalendarRefreshCommand: FocusRunnable {
             env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()
-        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
+        for report in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+            PublishRenderer.say(report, on: env.console)
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."

@@ -49,8 +49,8 @@ package struct PlanCommand: FocusRunnable {
         // The plan in a published calendar follows the saved one (README, "Your real calendar").
         if !dryRun {
             env.databaseUse.notePublished()
-            for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false)) {
-                if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else if !json { env.console.line(DisplayText(line)) }
+            for report in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false)) where report.isWarning || !json {
+                PublishRenderer.say(report, on: env.console)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import FocusCore
 import FocusRendering
+import FocusText
 import FocusStorage
 import FoundationEssentials
 
@@ -90,8 +91,8 @@ package enum DaemonCalendars {
                                           riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
                                           now: now, calendar: env.calendar)
         }
-        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            log(line)
+        for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+            log(PublishRenderer.line(report).string)
         }
         return notices
     }
@@ -102,7 +103,7 @@ package enum DaemonCalendars {
         logged.console = LogConsole(log: log)
         let env = logged
         await onThread {
-            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(line) }
+            for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(PublishRenderer.line(report).string) }
         }
     }
 
@@ -120,7 +121,9 @@ package enum DaemonCalendars {
                 if summary.received + summary.deletedHere > 0 {
                     _ = Planning.replanIfStale(env, db)
                     // What came in changed the plan: the published calendar follows at once.
-                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
+                    for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+                        log(PublishRenderer.line(report).string)
+                    }
                 }
             } catch {
                 log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))
