@@ -31,9 +31,7 @@ package struct SyncCommand: ParsableCommand {
     /// Prints what a sync did: its lines on standard output, warnings on standard error; a
     /// sync that did not converge then fails (README: it says so and exits non-zero).
     package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
-        for line in summary.lines(target: target) {
-            if line.hasPrefix("warning: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
-        }
+        SyncRenderer.say(summary, calendar: target.name, on: env.console)
         if summary.unconverged { throw FocusError.unavailable("sync with '\(DisplayText(target.name).string)' " + SyncEngine.unconverged) }
     }
 

@@ -116,7 +116,7 @@ package enum DaemonCalendars {
                 let endpoint = try CalDAVLogin(mayPrompt: false).endpoint(of: target, db: db, env: env)
                 let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env)
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
-                    for line in summary.lines(target: target) { log(line) }
+                    for (line, _) in SyncRenderer.lines(summary, calendar: target.name) { log(line.string) }
                 }
                 if summary.received + summary.deletedHere > 0 {
                     _ = Planning.replanIfStale(env, db)
