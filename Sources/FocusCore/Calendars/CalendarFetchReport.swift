@@ -1,4 +1,3 @@
-import FocusTime
 import FoundationEssentials
 
 /// One thing fetching a live calendar (a subscribed feed or a calendar of a connected CalDAV
