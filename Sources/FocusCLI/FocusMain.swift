@@ -1,3 +1,4 @@
+import FocusRendering
 import FocusServices
 import FocusText
 import ArgumentParser
@@ -135,8 +136,8 @@ package enum FocusMain {
         guard let db = env.databaseUse.changed else { return }
         Planning.replanIfStale(env.services, db)
         guard !env.databaseUse.published else { return }
-        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
-            env.console.note(DisplayText(line))
+        for report in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+            env.console.note(PublishRenderer.line(report))
         }
     }
 

@@ -103,6 +103,11 @@ extension AppDatabase {
         return (found, total)
     }
 
+    /// The schema version (`PRAGMA user_version`) and the journal mode, as `focus doctor` shows them.
+    package func schemaAndJournalMode() throws(FocusError) -> (schema: Int, journalMode: String) {
+        try read { db in (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0, try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?") }
+    }
+
     /// `outOfRangeValues` of this database.
     package func outOfRangeValues(limit: Int = 20) throws(FocusError) -> (values: [OutOfRangeValue], total: Int) {
         try read { db in try AppDatabase.outOfRangeValues(db, limit: limit) }

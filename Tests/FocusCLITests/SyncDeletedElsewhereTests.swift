@@ -1,7 +1,9 @@
 import FocusCLI
 import ArgumentParser
 import FocusCore
+import FocusRendering
 import FocusServices
+import FocusText
 import FocusStorage
 import FocusSystem
 import FocusTestSupport
@@ -50,7 +52,7 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
             let summary = try world.syncRound(server)
             #expect(summary.deletedElsewhere == ["Thesis/Literature review"] && summary.deletedHere == 0, "\(summary)")
             let target = try #require(try world.database.syncTarget())
-            #expect(summary.lines(target: target).contains { $0.contains("'Thesis/Literature review' was deleted in another app: archived here with its sessions") })
+            #expect(SyncRenderer.lines(summary, calendar: target.name).map(\.line.string).contains { $0.contains("'Thesis/Literature review' was deleted in another app: archived here with its sessions") })
             let logged = await sessions(world)
             #expect(logged.count == 1 && logged.first?["focused_seconds"] as? Int == 3600, "\(logged)")
             let listed = await world.output("task", "list", "--all").out
@@ -190,7 +192,7 @@ private func sessionEvents(_ server: FakeCalDAVServer) -> Int {
         let back = try one.syncRound(server)
         #expect(Set(back.cameBack) == ["Code", "Code/Refactor parser"], "\(back)")
         let target = try #require(try one.database.syncTarget())
-        #expect(back.lines(target: target).contains { $0.contains("'Code', deleted here, is back: another machine recorded work in it") })
+        #expect(SyncRenderer.lines(back, calendar: target.name).map(\.line.string).contains { $0.contains("'Code', deleted here, is back: another machine recorded work in it") })
         #expect(await one.output("sync", "status").out.contains("Code · deleted here, back: another machine recorded work in it"))
         #expect(try one.syncRound(server).cameBack.isEmpty, "said once")
     }

@@ -1,6 +1,8 @@
 import FocusCLI
 import FocusCore
+import FocusRendering
 import FocusServices
+import FocusText
 import FocusStorage
 import FocusSystem
 import FocusTestSupport
@@ -83,7 +85,7 @@ private final class Meddling: FakeServerClient, @unchecked Sendable {
         let kept = try sync(two, server)
         #expect(kept.kept.contains("Code/Refactor parser") && kept.kept.contains("Code"), "\(kept)")
         let target = try #require(try two.database.syncTarget())
-        #expect(kept.lines(target: target).contains { $0.contains("focus task rm Code --force") })
+        #expect(SyncRenderer.lines(kept, calendar: target.name).map(\.line.string).contains { $0.contains("focus task rm Code --force") })
         try sync(one, server)
         for world in [one, two] {
             #expect(await tasks(world).contains("Refactor parser"))

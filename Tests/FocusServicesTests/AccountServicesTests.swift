@@ -103,19 +103,26 @@ struct CalendarRefresherTests {
         let env = world.context()
         try TrustStore(env: env).trustAccount(account.id, in: world.db)
         let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
-        var warnings: [String] = []
-        let first = refresher.refreshAccounts { warnings.append($0) }
+        let said = SaidReports()
+        let first = refresher.refreshAccounts(report: said.take)
         #expect(first.added == [world.server.home + "work/"])
         #expect(try world.db.connectedCalendars().map(\.name) == ["Work"])
 
         world.server.deleteCalendar(world.server.home + "work/")
         try world.makeCalendar("travel", "Travel")
-        let second = refresher.refreshAccounts { warnings.append($0) }
+        let before = said.all.count
+        let second = refresher.refreshAccounts(report: said.take)
         #expect(second.added == [world.server.home + "travel/"] && second.changed)
         #expect(try world.db.connectedCalendars().map(\.name) == ["Travel"])
-        #expect(world.console.stdout.contains("calendar Travel added, calendar Work removed."))
+        // Said in the order it happened: the account's change, then the first copy it read.
+        let said2 = Array(said.all[before...])
+        guard said2.count == 2, case .accountChanged(_, ["Travel"], ["Work"]) = said2[0], case let .stored(copy) = said2[1] else {
+            Issue.record("\(said2)")
+            return
+        }
+        #expect(copy.verb == .stored && copy.name == "Travel")
         #expect(try world.db.accounts().first?.lastChange == ["+ Travel", "- Work"])
-        #expect(warnings.isEmpty)
+        #expect(said.warnings.isEmpty)
     }
 
     /// Issue #39: a refresh added the calendar another machine syncs focus's history through
@@ -130,20 +137,20 @@ struct CalendarRefresherTests {
         let env = world.context()
         try TrustStore(env: env).trustAccount(account.id, in: world.db)
         let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
-        var warnings: [String] = []
-        _ = refresher.refreshAccounts { warnings.append($0) }
+        let said = SaidReports()
+        _ = refresher.refreshAccounts(report: said.take)
         let endpoint = CalDAVEndpoint(url: world.address, user: "alice", password: nil, caFile: nil, insecure: false)
         let history = world.server.home + "history/"
         _ = try world.server.makeCalendar(history, displayName: "History", components: ["VEVENT", "VTODO"], endpoint)
         world.server.store(history + "t.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//focus//sync//EN\r\nBEGIN:VTODO\r\nUID:focus-task-1@focus\r\n"
                            + "SUMMARY:Thesis\r\nX-FOCUS-KIND:task\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
-        let second = refresher.refreshAccounts { warnings.append($0) }
+        let second = refresher.refreshAccounts(report: said.take)
         #expect(second.added.isEmpty)
         #expect(try world.db.connectedCalendars().map(\.name) == ["Work"])
         let before = world.server.requests
-        _ = refresher.refreshAccounts { warnings.append($0) }
+        _ = refresher.refreshAccounts(report: said.take)
         #expect(world.server.requests - before == 1, "only the listing of calendars: the history calendar is not read again")
-        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(said.warnings.isEmpty, "\(said.warnings)")
     }
 
     /// Issue #39: a calendar of the account named as a calendar here replaced it (a feed, an
@@ -161,12 +168,12 @@ struct CalendarRefresherTests {
         let env = world.context()
         try TrustStore(env: env).trustAccount(account.id, in: world.db)
         let refresher = CalendarRefresher(env: env, db: world.db, login: CalDAVLogin(mayPrompt: false))
-        var warnings: [String] = []
-        _ = refresher.refreshAccounts { warnings.append($0) }
+        let said = SaidReports()
+        _ = refresher.refreshAccounts(report: said.take)
         #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"])
-        _ = refresher.refreshAccounts { warnings.append($0) }
+        _ = refresher.refreshAccounts(report: said.take)
         #expect(try world.db.calendars().map(\.name).sorted() == ["Work (dav.example.org)", "work"], "stable at the next refresh")
-        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(said.warnings.isEmpty, "\(said.warnings)")
     }
 
     @Test("An account the person refuses is never contacted; one warning says why, and nothing changes")
@@ -176,12 +183,13 @@ struct CalendarRefresherTests {
         try world.saveAccount()
         let requests = world.server.requests
         let refresher = CalendarRefresher(env: world.context(prompter: ScriptedPrompter(answers: [false])), db: world.db, login: CalDAVLogin())
-        var warnings: [String] = []
-        let result = refresher.refreshAccounts { warnings.append($0) }
+        let said = SaidReports()
+        let result = refresher.refreshAccounts(report: said.take)
         #expect(result.added.isEmpty && !result.changed)
         #expect(world.server.requests == requests)
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("were not listed") == true && warnings.first?.contains("not set up by you") == true)
+        #expect(said.warnings.count == 1)
+        guard case let .accountNotListed(_, reason)? = said.warnings.first else { Issue.record("\(said.warnings)"); return }
+        #expect(reason.contains("not set up by you"), "\(reason)")
         #expect(try world.db.connectedCalendars().isEmpty)
     }
 
@@ -220,11 +228,13 @@ struct AccountCalendarTests {
         let world = try ServiceWorld()
         try world.makeCalendar("plan", "Plan")
         let env = try trusted(world)
-        #expect(try findOrMake("plan", world, env).url == world.server.home + "plan/")
-        #expect(world.console.stdout.isEmpty)
+        let found = try findOrMake("plan", world, env)
+        #expect(found.url == world.server.home + "plan/" && !found.made)
         let made = try findOrMake("Focus blocks", world, env)
         #expect(made.url == world.server.home + "focus-blocks/" && made.name == "Focus blocks")
-        #expect(world.console.stdout == "Made calendar Focus blocks in the account at https://dav.example.org/.\n")
+        // The command says it (`CalendarFetchRenderer.made`); the service prints nothing.
+        #expect(made.made && made.account.url == world.address)
+        #expect(world.console.stdout.isEmpty)
     }
 
     @Test("A calendar that cannot hold events is refused by name, and nothing is made")
@@ -255,4 +265,11 @@ struct AccountCalendarTests {
                 && message.hasSuffix("then publish again.")
         }
     }
+}
+
+/// What a refresh reported, in order.
+private final class SaidReports {
+    var all: [CalendarFetchReport] = []
+    var warnings: [CalendarFetchReport] { all.filter(\.isWarning) }
+    func take(_ report: CalendarFetchReport) { all.append(report) }
 }

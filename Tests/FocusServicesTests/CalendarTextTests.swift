@@ -38,8 +38,8 @@ struct CalendarTextTests {
         guard case let .body(data, _, _) = try CalendarFeed.fetch(address, state: FeedState(), conditional: false, label: address,
                                                                    client: fetcher.client)
         else { Issue.record("the feed was not fetched"); return }
-        try fetcher.store(data, address: address, state: FeedState(), name: nil, nameFallback: "feed", label: address, db: world.db,
-                          verb: "Subscribed to")
+        _ = try fetcher.store(data, address: address, state: FeedState(), name: nil, nameFallback: "feed", label: address, db: world.db,
+                              verb: .subscribed, warn: { Issue.record("unexpected warning: \($0)") })
         let busy = try world.db.busyEvents(from: CalendarFixtures.bareCRStart.addingTimeInterval(-86_400),
                                            to: CalendarFixtures.bareCREnd.addingTimeInterval(86_400), zone: utc,
                                            expand: { _, _, _, _, _ in [] })

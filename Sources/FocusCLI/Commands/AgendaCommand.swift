@@ -68,13 +68,7 @@ package struct AgendaCommand: FocusRunnable {
                                                  stale: stale.map(\.0)))
             return
         }
-        var out = DisplayText.joined(stale.map { "Note: \($0.1).\n" })
-        out += DisplayText.joined(agendas.map { AgendaRenderer.text($0, now: now, calendar: env.calendar) }, separator: "\n")
-        for section in [PlanRenderer.overdueLines(overdue, calendar: env.calendar, now: now),
-                        PlanRenderer.riskLines(atRisk, calendar: env.calendar, now: now)] where !section.isEmpty {
-            out += "\n\(section)"
-        }
-        env.console.show(out)
+        env.console.show(AgendaRenderer.text(agendas, staleNotes: stale.map(\.1), overdue: overdue, atRisk: atRisk, now: now, calendar: env.calendar))
     }
 
     static func load(day: LocalDate, now: Date, env: FocusEnvironment, db: AppDatabase, rules: SchedulingRules) throws(FocusError) -> AgendaDay {

@@ -37,7 +37,7 @@ package struct CalendarBusyCommand: FocusRunnable {
         let events = try db.busyEvents(from: start, to: end, zone: env.calendar, expand: Planning.expansion(env.services, db))
             .filter { $0.end > $0.start }
         if json {
-            env.console.line(JSON.array(events.map(AgendaRenderer.busyJSON)))
+            env.console.line(AgendaRenderer.busyJSON(list: events))
         } else {
             env.console.show(AgendaRenderer.busy(events, from: first, to: last, calendar: env.calendar))
         }

@@ -92,31 +92,16 @@ package struct CalendarConnectCommand: FocusRunnable {
         try db.excludeConnectedCalendars(accountID: accountID, urls: histories.sorted())
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env.services).trustAccount(accountID, in: db)
-        let who = user.map { " as \(DisplayText($0).string)" } ?? ""
-        env.console.line("Connected to \(CalendarFeed.shownAddress(address))\(who): \(remote.count) calendar\(remote.count == 1 ? "" : "s").")
-        for line in Self.listing(remote, chosen: chosen, histories: histories, syncURL: syncURL) { env.console.line(DisplayText(line)) }
+        env.console.show(CalendarFetchRenderer.connected(address: address, user: user, calendars: remote, chosen: chosen, histories: histories, syncURL: syncURL))
         let failures = try Self.storeFirstCopies(chosen, accountID: accountID, address: address, endpoint: endpoint, fetch: fetch, db: db, env: env)
         for name in try db.removeConnectedCalendars(accountID: accountID, keeping: Set(chosen.map(\.url))) {
-            env.console.line("Calendar \(name) no longer counts as busy time (removed).")
+            env.console.line(CalendarFetchRenderer.noLongerBusy(name))
         }
         if let outcome = Planning.replanIfStale(env.services, db), !outcome.result.items.isEmpty {
             env.console.line(PlanRenderer.summary(outcome))
         }
         if failures > 0, failures == chosen.count {
             throw FocusError.unavailable("none of the account's calendars could be read (see the warnings above); `focus calendar refresh` tries again.")
-        }
-    }
-
-    /// One line per calendar of the account: used for busy time (✓) or not (·), and why.
-    static func listing(_ remote: [RemoteCalendar], chosen: [RemoteCalendar], histories: Set<String>, syncURL: String?) -> [String] {
-        let width = remote.map { DisplayText($0.displayName).string.count }.max() ?? 0
-        return remote.map { calendar in
-            let busy = chosen.contains { $0.url == calendar.url }
-            let kind = calendar.url == syncURL ? "focus sync"
-                : histories.contains(calendar.url) ? "focus history of another machine (`focus sync setup` to join it)"
-                : calendar.holdsEvents ? (busy ? "busy time" : "not used") : "\(calendar.components.joined(separator: ", ").lowercased()) only"
-            let name = DisplayText(calendar.displayName).string
-            return "  \(busy ? "✓" : "·") \(name)\(String(repeating: " ", count: max(0, width - name.count)))  \(kind)"
         }
     }
 
@@ -135,11 +120,11 @@ package struct CalendarConnectCommand: FocusRunnable {
                 name += " (\(CalendarFeed.host(of: address)))"
             }
             do {
-                let outcome = try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db)
-                env.console.line(DisplayText(fetch.line(outcome, name: name, verb: "Stored")))
+                let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
+                say(fetch.report(try fetch.first(calendar, name: name, accountID: accountID, endpoint: endpoint, db: db, warn: say), name: name, verb: .stored))
             } catch let error as FocusError {
                 failures += 1
-                env.console.note("warning: calendar '\(name)' could not be read: \(error.description)")
+                CalendarFetchRenderer.say(.notRead(name: name, reason: error.description), on: env.console)
             }
         }
         return failures

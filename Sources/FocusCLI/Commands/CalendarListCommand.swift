@@ -29,22 +29,8 @@ package struct CalendarListCommand: FocusRunnable {
             return
         }
         var out = CalendarRenderer.list(calendars, calendar: env.calendar, now: env.now())
-        out += try Self.accountChanges(db, env)
+        out += CalendarRenderer.accountChanges(try db.accounts().map { ($0.url, $0.lastChange, $0.lastChangeAt) }, calendar: env.calendar, now: env.now())
         env.console.show(out)
-    }
-
-    /// What the last refresh of each connected account added and removed (README, "A CalDAV
-    /// account"): `Account at https://host/…, refreshed 2026-11-26 23:50: added Travel; removed Old.`
-    static func accountChanges(_ db: AppDatabase, _ env: FocusEnvironment) throws -> DisplayText {
-        var out: DisplayText = ""
-        for account in try db.accounts() where !account.lastChange.isEmpty {
-            let added = account.lastChange.filter { $0.hasPrefix("+ ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
-            let removed = account.lastChange.filter { $0.hasPrefix("- ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
-            let parts = (added.isEmpty ? [] : ["added " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["removed " + removed.joined(separator: ", ")])
-            let when = account.lastChangeAt.map { ", refreshed \(RelativeTime.moment($0, calendar: env.calendar, now: env.now()))" } ?? ""
-            out += "Account at \(shown: CalendarFeed.shownAddress(account.url))\(when): \(parts.joined(separator: "; ")).\n"
-        }
-        return out
     }
 
     /// `45 s`, `12 min`, `3 h`, `2 days`.

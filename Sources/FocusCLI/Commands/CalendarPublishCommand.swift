@@ -2,6 +2,7 @@ import FocusText
 import ArgumentParser
 import FocusCore
 import FocusNetwork
+import FocusRendering
 import FocusServices
 import FocusStorage
 import FoundationEssentials
@@ -45,6 +46,7 @@ package struct CalendarPublishCommand: FocusRunnable {
         let client = env.services.caldav
         let found = try AccountCalendar.findOrMake(calendar, components: ["VEVENT"], purpose: "focus publishes events", again: "publish again",
                                                    db: db, env: env.services, login: login, client: client)
+        if found.made { env.console.line(CalendarFetchRenderer.made(calendar: found.name, accountAddress: found.account.url)) }
         let target = try db.savePublishTarget(accountID: found.account.id, url: found.url, name: found.name, sessions: sessions)
         env.databaseUse.notePublished()
         _ = Planning.replanIfStale(env.services, db)
@@ -53,12 +55,12 @@ package struct CalendarPublishCommand: FocusRunnable {
         if let other = summary.otherPlan {
             // One calendar holds one plan: nothing of this machine's stays there.
             let deleted = try publisher.stop(target, endpoint: found.endpoint, db: db)
-            throw FocusError.unavailable(PlanPublisher.otherPlanMessage(other, target: found.name)
+            throw FocusError.unavailable(PublishReport.otherPlan(calendar: found.name, blocksThere: other.count, host: other.host)
                 + (deleted > 0 ? " This machine's \(deleted) block\(deleted == 1 ? "" : "s") ahead were deleted there." : ""))
         }
-        for note in summary.notes { env.console.note("note: \(note)") }
-        for warning in summary.warnings { env.console.note("warning: \(warning)") }
-        env.console.line(DisplayText(PlanPublisher.line(summary, target: target)))
+        for report in summary.notes.map(PublishReport.note) + summary.warnings.map(PublishReport.warning) + [PlanPublisher.published(summary, target: target)] {
+            PublishRenderer.say(report, on: env.console)
+        }
     }
 
     /// Deletes the events of blocks still ahead from the calendar, then forgets it.

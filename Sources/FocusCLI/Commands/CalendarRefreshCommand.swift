@@ -36,7 +36,8 @@ package struct CalendarRefreshCommand: FocusRunnable {
         let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(passwordFromStandardInput: passwordStdin), acceptEmpty: acceptEmpty)
         // Without NAME every connected account is listed again first: calendars added there are
         // read (just now, so not again below), those gone stop counting.
-        let added = name == nil ? refresher.refreshAccounts { env.console.note(DisplayText($0)) }.added : []
+        let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
+        let added = name == nil ? refresher.refreshAccounts(report: say).added : []
         let all = try db.calendars().filter { !($0.connected && added.contains($0.source)) }
         let chosen: [CalendarSummary]
         if let name {
@@ -61,7 +62,7 @@ package struct CalendarRefreshCommand: FocusRunnable {
         var failures: [FocusError] = []
         for calendar in chosen {
             do {
-                try refresher.refresh(calendar)
+                if let fetched = try refresher.refresh(calendar, warn: say) { say(fetched) }
             } catch let kept as FocusError {
                 if chosen.count == 1 { throw kept }
                 env.console.note("warning: \(kept.description)")
@@ -72,8 +73,8 @@ package struct CalendarRefreshCommand: FocusRunnable {
             env.console.line(PlanRenderer.summary(outcome))
         }
         env.databaseUse.notePublished()
-        for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
+        for report in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+            PublishRenderer.say(report, on: env.console)
         }
         if let first = failures.first {
             let message = "\(failures.count) of \(chosen.count) calendars could not be refreshed (see the warnings above); their last good copies are kept and used."

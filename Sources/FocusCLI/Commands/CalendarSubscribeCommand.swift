@@ -51,6 +51,8 @@ package struct CalendarSubscribeCommand: FocusRunnable {
         let db = try env.openDatabase()
         // Set up by this user on this machine: trusted from now on (README, "What focus promises").
         try TrustStore(env: env.services).add([StoredSetting(kind: .feed, url: address, caFile: state.caFile, insecure: state.insecure ?? false).digest])
-        try fetcher.store(data, address: address, state: state, name: name, nameFallback: fallbackName, label: label, db: db, verb: "Subscribed to")
+        let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
+        say(try fetcher.store(data, address: address, state: state, name: name, nameFallback: fallbackName, label: label, db: db,
+                              verb: .subscribed, warn: say))
     }
 }

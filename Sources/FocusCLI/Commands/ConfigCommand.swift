@@ -31,9 +31,7 @@ package struct ConfigListCommand: FocusRunnable {
             env.console.line(ConfigRenderer.json(settings.map { (key: $0.key, value: $0.value) }))
             return
         }
-        for line in ConfigRenderer.lines(settings) { env.console.line(line) }
-        env.console.line("")
-        env.console.line("File: \(env.configPath)")
+        env.console.show(ConfigRenderer.listing(settings, file: env.configPath))
     }
 }
 

@@ -34,7 +34,7 @@ package struct LogListCommand: FocusRunnable {
         let entries = try db.sessions(overlapping: from, to)
             .filter { entry in entry.log.startedAt >= from && (tag.map { SessionTags.contains(entry.log.tags, $0) } ?? true) }.reversed()
         if json {
-            env.console.line(JSON.array(entries.map(SessionRenderer.json)))
+            env.console.line(SessionRenderer.json(list: Array(entries)))
             return
         }
         if entries.isEmpty {

@@ -42,15 +42,15 @@ package struct PlanCommand: FocusRunnable {
         if unpin { try unpinBlocks(env, db) }
         let outcome = try Planning.replan(env.services, db, save: !dryRun)
         if json {
-            env.console.line(JSON.object(PlanRenderer.json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated)))
+            env.console.line(PlanRenderer.json(outcome))
         } else {
             env.console.show(PlanRenderer.text(outcome, dryRun: dryRun, calendar: env.calendar, now: env.now()))
         }
         // The plan in a published calendar follows the saved one (README, "Your real calendar").
         if !dryRun {
             env.databaseUse.notePublished()
-            for line in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false)) {
-                if line.hasPrefix("warning: ") || line.hasPrefix("note: ") { env.console.note(DisplayText(line)) } else if !json { env.console.line(DisplayText(line)) }
+            for report in PlanPublisher.publishAll(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false)) where report.isWarning || !json {
+                PublishRenderer.say(report, on: env.console)
             }
         }
     }

@@ -32,17 +32,18 @@ package struct RestoreCommand: FocusRunnable {
     static func nameSettings(path: String, trust: TrustStore, console: any Console) throws {
         guard let restored = try? AppDatabase.open(path: path) else { return }
         let settings = try TrustStore.settings(restored)
-        guard !settings.isEmpty else { return }
-        let trusted = try trust.load() ?? []
-        let foreign = settings.filter { !trusted.contains($0.digest) }
-        console.line("It brings in \(settings.count) calendar setting\(settings.count == 1 ? "" : "s") that contact a server\(settings.contains { $0.passwordCommand != nil } ? " or run a password command" : ""):")
-        for setting in settings {
-            let known = trusted.contains(setting.digest)
-            console.line("  \(known ? "✓" : "!") \(setting.summary)\(known ? " (set up by you on this machine)" : ": not set up by you on this machine")")
-        }
-        if !foreign.isEmpty {
-            console.note("warning: focus will not use \(foreign.count == 1 ? "that one" : "those \(foreign.count)") marked ! until you say yes: `focus calendar refresh` at a terminal asks (`focus doctor` lists them).")
-        }
+        let said = RestoreRenderer.settings(settings, trusted: try trust.load() ?? [])
+        console.show(said.lines)
+        if let warning = said.warning { console.note(warning) }
+    }
+
+    /// What was restored, the settings the file brings in, and its stored numbers out of range:
+    /// restored all the same (focus reads such values clamped), and said (README, "Backups").
+    static func say(_ restored: AppDatabase.Restored, path: String, from file: String, trust: TrustStore, console: any Console) throws {
+        let facts = restored.facts
+        console.show(RestoreRenderer.restored(path: path, from: file, sessions: facts.sessions, schema: facts.schemaVersion, aside: restored.aside))
+        try nameSettings(path: path, trust: trust, console: console)
+        for warning in RestoreRenderer.outOfRange(total: facts.outOfRangeTotal, listed: facts.outOfRange.map(\.description)) { console.note(warning) }
     }
 
     package func run(in env: FocusEnvironment) async throws {
@@ -84,19 +85,6 @@ package struct RestoreCommand: FocusRunnable {
         let progress = ProgressMeter(verb: "Restoring", unit: .bytes, total: nil, quiet: quiet, environment: env.environment, checkEvery: 1)
         let restored = try AppDatabase.restore(from: file, into: path, aside: aside, progress: progress.copyProgress)
         progress.finish()
-        let n = restored.facts.sessions
-        env.console.line("Restored \(path) from \(file) (\(n) session\(n == 1 ? "" : "s"), schema \(restored.facts.schemaVersion)).")
-        if let kept = restored.aside {
-            env.console.line("The database it replaced is kept as \(kept).")
-        }
-        try Self.nameSettings(path: path, trust: trust, console: env.console)
-        // Restored all the same (focus reads such values clamped), and said: README, "Backups".
-        let facts = restored.facts
-        if facts.outOfRangeTotal > 0 {
-            let n = facts.outOfRangeTotal
-            env.console.note("warning: \(n) stored value\(n == 1 ? " is" : "s are") out of range and read clamped; `focus doctor` lists \(n == 1 ? "it" : "them"):")
-            for value in facts.outOfRange { env.console.note("warning:   \(value.description)") }
-            if n > facts.outOfRange.count { env.console.note("warning:   ... and \(n - facts.outOfRange.count) more") }
-        }
+        try Self.say(restored, path: path, from: file, trust: trust, console: env.console)
     }
 }

@@ -31,9 +31,7 @@ package struct SyncCommand: ParsableCommand {
     /// Prints what a sync did: its lines on standard output, warnings on standard error; a
     /// sync that did not converge then fails (README: it says so and exits non-zero).
     package static func say(_ summary: SyncEngine.Summary, target: SyncTarget, env: FocusEnvironment) throws {
-        for line in summary.lines(target: target) {
-            if line.hasPrefix("warning: ") { env.console.note(DisplayText(line)) } else { env.console.line(DisplayText(line)) }
-        }
+        SyncRenderer.say(summary, calendar: target.name, on: env.console)
         if summary.unconverged { throw FocusError.unavailable("sync with '\(DisplayText(target.name).string)' " + SyncEngine.unconverged) }
     }
 
@@ -41,7 +39,7 @@ package struct SyncCommand: ParsableCommand {
     /// and plans again when busy time changed.
     static func fetchArrivedFeeds(_ db: AppDatabase, env: FocusEnvironment) {
         let refresher = CalendarRefresher(env: env.services, db: db, login: CalDAVLogin(mayPrompt: false))
-        if refresher.fetchArrivedFeeds(warn: { env.console.note(DisplayText("warning: " + $0)) }) { _ = Planning.replanIfStale(env.services, db) }
+        if refresher.fetchArrivedFeeds(report: { CalendarFetchRenderer.say($0, on: env.console) }) { _ = Planning.replanIfStale(env.services, db) }
     }
 }
 
@@ -113,6 +111,7 @@ package struct SyncSetupCommand: FocusRunnable {
                 throw FocusError.usage("calendar '\(DisplayText(match.displayName).string)' has \(others) event\(others == 1 ? "" : "s") of its own: focus keeps its data in a calendar that holds nothing else. Name a new calendar and focus makes it.")
             }
         }
+        if found.made { env.console.line(CalendarFetchRenderer.made(calendar: found.name, accountAddress: found.account.url)) }
         if try db.connectedCalendars().contains(where: { $0.accountID == found.account.id && $0.remoteURL == found.url }) {
             env.console.note("note: calendar '\(found.name)' no longer counts as busy time: it holds focus's history.")
         }
@@ -128,25 +127,6 @@ package struct SyncSetupCommand: FocusRunnable {
 
 /// `focus sync status [--json]`.
 package struct SyncStatusCommand: FocusRunnable {
-    /// The items changed on both machines, then those a sync did not apply (each reason once):
-    /// a refusal is no edit made on two machines.
-    static func conflictLines(_ conflicts: [StoredConflict], calendar: LocalCalendar, when: (Date) -> String) -> DisplayText {
-        let refused = conflicts.filter { $0.conflict.field == "not applied" }
-        let both = conflicts.filter { $0.conflict.field != "not applied" }
-        var out: DisplayText = ""
-        if both.isEmpty {
-            out += "No conflicts in the last 30 days.\n"
-        } else {
-            out += "Changed on both machines (last 30 days; the later edit was kept):\n"
-            for c in both { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
-        }
-        if !refused.isEmpty {
-            out += "Not applied here (last 30 days):\n"
-            for c in refused { out += "  \(SyncConflictText.line((c.label, c.conflict), calendar: calendar)) · \(when(c.at))\n" }
-        }
-        return out
-    }
-
     package static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the last sync, what waits to be sent, and recent conflicts.")
 
@@ -159,48 +139,22 @@ package struct SyncStatusCommand: FocusRunnable {
 
     package func run(in env: FocusEnvironment) async throws {
         let db = try env.openDatabase()
-        guard let target = try db.syncTarget() else {
-            if json {
-                env.console.line(JSON.object([("set_up", .bool(false))]))
-            } else {
-                env.console.line("Sync is not set up. Run `focus sync setup CALENDAR` with a calendar of a connected CalDAV account.")
-            }
-            return
-        }
-        let pending = try db.pendingSyncCount()
-        let conflicts = try db.syncConflicts(since: env.now().addingTimeInterval(-30 * 86_400))
-        let skipped = try db.skippedSettings()
+        let status = try Self.status(db, now: env.now())
         if json {
-            let instant = { (date: Date?) -> JSON in date.map { .string(Timestamp.utc($0)) } ?? .null }
-            env.console.line(JSON.object([
-                ("set_up", .bool(true)), ("calendar", .string(target.name)), ("url", .string(target.url)),
-                ("last_sync", instant(target.syncedAt)), ("last_error", target.lastError.map { .string($0) } ?? .null),
-                ("last_error_at", instant(target.lastErrorAt)),
-                ("pending", .object([("changed", .int(pending.changed)), ("new", .int(pending.added)), ("removed", .int(pending.removed))])),
-                ("conflicts", .array(conflicts.map { c in
-                    .object([("item", .string(c.label)), ("field", .string(c.conflict.field)), ("local", .string(c.conflict.local)),
-                             ("remote", .string(c.conflict.remote)), ("kept", .string(c.conflict.chosen == .local ? "local" : "remote")),
-                             ("at", .string(Timestamp.utc(c.at)))])
-                })),
-                ("skipped_settings", .array(skipped.map { .object([("key", .string($0.key)), ("reason", .string($0.reason))]) })),
-            ]))
-            return
+            env.console.line(SyncStatusRenderer.json(status))
+        } else {
+            env.console.show(SyncStatusRenderer.text(status, calendar: env.calendar, now: env.now()))
         }
-        var out: DisplayText = "Syncing through \(target.name) (\(CalendarFeed.shownAddress(target.url))).\n"
-        let now = env.now()
-        func when(_ date: Date) -> String { "\(RelativeTime.moment(date, calendar: env.calendar, now: env.now())) (\(CalendarStaleness.ageText(now.timeIntervalSince(date))) ago)" }
-        out += "Last sync: \(target.syncedAt.map { when($0) } ?? "never")\n"
-        if let error = target.lastError, let at = target.lastErrorAt, at >= (target.syncedAt ?? .distantPast) {
-            out += "Last attempt failed \(when(at)): \(error)\n"
-        }
-        let waiting = pending.changed + pending.added + pending.removed
-        out += waiting == 0 ? "Nothing waits to be sent.\n"
-            : "Waiting to be sent: \(pending.changed) changed, \(pending.added) new, \(pending.removed) removed.\n"
-        out += Self.conflictLines(conflicts, calendar: env.calendar, when: when)
-        if !skipped.isEmpty {
-            let keys = skipped.map(\.description).joined(separator: ", ")
-            out += "Settings from the other machines skipped at the last sync (the rest were merged): \(keys).\n"
-        }
-        env.console.show(out)
+    }
+
+    /// What `sync status` shows, read from `db`: nil when sync is not set up.
+    static func status(_ db: AppDatabase, now: Date) throws -> SyncStatus? {
+        guard let target = try db.syncTarget() else { return nil }
+        let pending = try db.pendingSyncCount()
+        let conflicts = try db.syncConflicts(since: now.addingTimeInterval(-30 * 86_400))
+        return SyncStatus(calendar: target.name, url: target.url, syncedAt: target.syncedAt, lastError: target.lastError, lastErrorAt: target.lastErrorAt,
+                          pending: SyncStatus.Pending(changed: pending.changed, added: pending.added, removed: pending.removed),
+                          conflicts: conflicts.map { SyncStatus.Conflict(label: $0.label, conflict: $0.conflict, at: $0.at) },
+                          skipped: try db.skippedSettings())
     }
 }

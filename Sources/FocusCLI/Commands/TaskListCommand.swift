@@ -48,16 +48,11 @@ package struct TaskListCommand: FocusRunnable {
         let tasks = TaskListing.apply(RecurringWork.fold(tasks: try db.overview(all: all), now: now, calendar: env.calendar),
                                       filter: filter, sort: order, now: now)
         if json {
-            env.console.line(JSON.array(tasks.map { TaskRenderer.json($0, calendar: env.calendar, now: now) }))
+            env.console.line(TaskRenderer.json(list: tasks, calendar: env.calendar, now: now))
             return
         }
         if tasks.isEmpty {
-            if filter.isActive {
-                env.console.line("No \(all ? "" : "open ")tasks match.")
-                return
-            }
-            env.console.line(all ? "No tasks yet." : "No open tasks.")
-            env.console.line("Add one with `focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27`.")
+            env.console.show(TaskRenderer.emptyList(all: all, filtered: filter.isActive))
             return
         }
         env.console.show(TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor).list(tasks))

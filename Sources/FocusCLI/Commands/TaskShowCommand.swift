@@ -35,29 +35,18 @@ package struct TaskShowCommand: FocusRunnable {
         let blocks = try db.blocks(of: target)
         // The text shows the newest sessions and counts the rest; JSON has them all.
         let sessions = try db.sessions(of: target, limit: json ? nil : TaskRenderer.shownSessions)
-        let extra: [(String, JSON)] = json
-            ? [("blocks", .array(blocks.map(PlanRenderer.blockJSON))), ("sessions", .array(sessions.entries.map(SessionRenderer.json)))]
-            : []
         let renderer = TaskRenderer(now: now, calendar: env.calendar, width: env.console.width, color: env.console.allowsColor,
                                     defaultSpanSeconds: env.config.workSeconds)
         if let sid = target.subtaskID, let sub = overview.subtasks.first(where: { $0.subtask.id == sid }) {
             if json {
-                var obj = TaskRenderer.subtaskJSON(sub, calendar: env.calendar, now: now)
-                if case var .object(pairs) = obj {
-                    pairs.insert(("task", .string(overview.task.title)), at: 1)
-                    pairs.append(("notes", .optional(sub.subtask.notes)))
-                    obj = .object(pairs + extra)
-                }
-                env.console.line(obj)
+                env.console.line(TaskRenderer.showJSON(subtask: sub, of: overview.task, blocks: blocks, sessions: sessions, calendar: env.calendar, now: now))
             } else {
                 env.console.show(renderer.show(subtask: sub, of: overview.task, blocks: blocks, sessions: sessions))
             }
             return
         }
         if json {
-            var obj = TaskRenderer.json(overview, calendar: env.calendar, now: now)
-            if case let .object(pairs) = obj { obj = .object(pairs + extra) }
-            env.console.line(obj)
+            env.console.line(TaskRenderer.showJSON(task: overview, blocks: blocks, sessions: sessions, calendar: env.calendar, now: now))
         } else {
             env.console.show(renderer.show(task: overview, blocks: blocks, sessions: sessions))
         }

@@ -3,6 +3,9 @@ import FocusText
 import FoundationEssentials
 
 extension AgendaRenderer {
+    /// `calendar busy --json`: the busy times listed.
+    package static func busyJSON(list events: [BusyEvent]) -> JSON { .array(events.map(busyJSON)) }
+
     /// A busy time, `{"start", "end", "summary", "calendar"}`: the contract's shape
     /// (`calendar busy --json`, the agenda's `events`).
     package static func busyJSON(_ e: BusyEvent) -> JSON {

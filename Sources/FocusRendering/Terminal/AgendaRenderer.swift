@@ -2,32 +2,6 @@ import FocusText
 import FocusCore
 import FoundationEssentials
 
-/// Everything on one local day: what `focus agenda` shows.
-package struct AgendaDay {
-    package var day: LocalDate
-    package var events: [BusyEvent]
-    /// Meetings the person declined: free time, shown marked.
-    package var declined: [BusyEvent] = []
-    package var blocks: [BlockView]
-    package var sessions: [SessionEntry]
-    package var freeSeconds: Int
-    /// The day's working hours; nil on a day off.
-    package var hours: DayHours?
-    package var due: [DueView]
-
-    package init(day: LocalDate, events: [BusyEvent], declined: [BusyEvent] = [], blocks: [BlockView], sessions: [SessionEntry],
-                 freeSeconds: Int, hours: DayHours?, due: [DueView]) {
-        self.day = day
-        self.events = events
-        self.declined = declined
-        self.blocks = blocks
-        self.sessions = sessions
-        self.freeSeconds = freeSeconds
-        self.hours = hours
-        self.due = due
-    }
-}
-
 /// `focus agenda` and `focus calendar busy` as text. Pure builders.
 package enum AgendaRenderer {
     /// `  09:00–10:30  Math 101 · Classes`, or `  all day      Holiday · Classes`.
@@ -107,6 +81,20 @@ package enum AgendaRenderer {
             said = "\(DurationParser.format(share)) of \(focused) focused this day"
         }
         return "  \(span(log.startedAt, log.endedAt, on: day, calendar))  \(mark) \(path)  \(said)"
+    }
+
+    /// `focus agenda` for one day or more: a note for each live calendar whose copy is too old
+    /// (the days' free time may not be true), the days an empty line apart, then the work
+    /// overdue and at risk.
+    package static func text(_ days: [AgendaDay], staleNotes: [String], overdue: [OverdueView], atRisk: [RiskView], now: Date,
+                             calendar: LocalCalendar) -> DisplayText {
+        var out = DisplayText.joined(staleNotes.map { "Note: \($0).\n" })
+        out += DisplayText.joined(days.map { text($0, now: now, calendar: calendar) }, separator: "\n")
+        for section in [PlanRenderer.overdueLines(overdue, calendar: calendar, now: now),
+                        PlanRenderer.riskLines(atRisk, calendar: calendar, now: now)] where !section.isEmpty {
+            out += "\n\(section)"
+        }
+        return out
     }
 
     package static func text(_ a: AgendaDay, now: Date, calendar: LocalCalendar) -> DisplayText {

@@ -63,6 +63,21 @@ package enum CalendarRenderer {
         return out
     }
 
+    /// What the last refresh of each connected account added and removed (README, "A CalDAV
+    /// account"), one line each: `Account at https://host/…, refreshed Thu 26 Nov 23:50: added
+    /// Travel; removed Old.` `changes` are the account's stored entries (`+ NAME`, `- NAME`).
+    package static func accountChanges(_ accounts: [(address: String, changes: [String], at: Date?)], calendar: LocalCalendar, now: Date) -> DisplayText {
+        var out: DisplayText = ""
+        for account in accounts where !account.changes.isEmpty {
+            let added = account.changes.filter { $0.hasPrefix("+ ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
+            let removed = account.changes.filter { $0.hasPrefix("- ") }.map { DisplayText(shown: String($0.dropFirst(2))).string }
+            let parts = (added.isEmpty ? [] : ["added " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["removed " + removed.joined(separator: ", ")])
+            let when = account.at.map { ", refreshed \(RelativeTime.moment($0, calendar: calendar, now: now))" } ?? ""
+            out += "Account at \(shown: CalendarFeed.shownAddress(account.address))\(when): \(parts.joined(separator: "; ")).\n"
+        }
+        return out
+    }
+
     /// `[{"name", "fetched_at", "last_error"}]` for the live calendars whose copy is stale.
     package static func staleJSON(_ stale: [CalendarSummary]) -> JSON {
         .array(stale.map { c in

@@ -9,6 +9,17 @@ package enum ConfigRenderer {
         DisplayText(JSON.object(settings.map { ($0.key, .string($0.value)) }))
     }
 
+    /// `config list`: the settings' lines, an empty line, and the file they are kept in.
+    package static func listing(_ settings: [(key: String, value: String, help: String)], file: String) -> DisplayText {
+        var out: DisplayText = ""
+        for line in lines(settings) {
+            out += line
+            out += "\n"
+        }
+        out += "\nFile: \(file)\n"
+        return out
+    }
+
     /// One line per setting: keys padded to the longest key, values as wide as the widest
     /// (`12:00-13:00`, at least 10), so the help lines start in one column.
     package static func lines(_ settings: [(key: String, value: String, help: String)]) -> [DisplayText] {

@@ -39,6 +39,11 @@ package enum PlanRenderer {
         ])
     }
 
+    /// `plan --json`: the plan made.
+    package static func json(_ outcome: PlanOutcome) -> JSON {
+        .object(json(blocks: outcome.blocks, atRisk: outcome.atRisk, overdue: outcome.overdue, undated: outcome.undated))
+    }
+
     /// `{"blocks": [...], "at_risk": [...], "overdue": [...], "not_planned": [...]}`.
     package static func json(blocks: [BlockView], atRisk: [RiskView], overdue: [OverdueView], undated: [UndatedView] = []) -> [(String, JSON)] {
         [("blocks", .array(blocks.map(blockJSON))), ("at_risk", .array(atRisk.map(riskJSON))),

@@ -5,6 +5,9 @@ import FoundationEssentials
 /// Recorded sessions as `focus log` lists them and as every `--json` that holds sessions writes
 /// them (`log --json`, `agenda --json`, `task show --json`). Pure.
 package enum SessionRenderer {
+    /// `log --json`: the sessions listed.
+    package static func json(list entries: [SessionEntry]) -> JSON { .array(entries.map(json)) }
+
     /// One session: the contract's shape.
     package static func json(_ e: SessionEntry) -> JSON {
         .object([

@@ -249,6 +249,38 @@ package struct TaskRenderer {
         return "note: '\(path)' has no due date, so it is not planned; give it one to plan it: `\(Quoted.command("focus task edit", path, then: "--due DATE"))`."
     }
 
+    /// `task list` with no task to list: none matches the filters, or none yet, and how to add one.
+    package static func emptyList(all: Bool, filtered: Bool) -> DisplayText {
+        if filtered { return "No \(all ? "" : "open ")tasks match.\n" }
+        return "\(all ? "No tasks yet." : "No open tasks.")\nAdd one with `focus task add \"Thesis/Chapter 2\" --estimate 6h --due 2026-11-27`.\n"
+    }
+
+    /// `task list --json`: the contract's array.
+    package static func json(list tasks: [TaskOverview], calendar: LocalCalendar, now: Date) -> JSON {
+        .array(tasks.map { json($0, calendar: calendar, now: now) })
+    }
+
+    /// `task show --json` of a task: its element of `task list --json`, then every block planned
+    /// for it and every session recorded.
+    package static func showJSON(task t: TaskOverview, blocks: [BlockView], sessions: SessionPage, calendar: LocalCalendar, now: Date) -> JSON {
+        guard case let .object(pairs) = json(t, calendar: calendar, now: now) else { return json(t, calendar: calendar, now: now) }
+        return .object(pairs + detailJSON(blocks: blocks, sessions: sessions))
+    }
+
+    /// `task show --json` of a subtask: its element of a task's `subtasks`, with the task's title
+    /// second and its notes, then its blocks and sessions.
+    package static func showJSON(subtask s: SubtaskOverview, of task: FocusTask, blocks: [BlockView], sessions: SessionPage,
+                                 calendar: LocalCalendar, now: Date) -> JSON {
+        guard case var .object(pairs) = subtaskJSON(s, calendar: calendar, now: now) else { return subtaskJSON(s, calendar: calendar, now: now) }
+        pairs.insert(("task", .string(task.title)), at: 1)
+        pairs.append(("notes", .optional(s.subtask.notes)))
+        return .object(pairs + detailJSON(blocks: blocks, sessions: sessions))
+    }
+
+    private static func detailJSON(blocks: [BlockView], sessions: SessionPage) -> [(String, JSON)] {
+        [("blocks", .array(blocks.map(PlanRenderer.blockJSON))), ("sessions", .array(sessions.entries.map(SessionRenderer.json)))]
+    }
+
     /// The contract's `task list --json` element.
     package static func json(_ t: TaskOverview, calendar: LocalCalendar, now: Date) -> JSON {
         .object([

@@ -11,6 +11,8 @@ package struct AccountCalendar {
     package var endpoint: CalDAVEndpoint
     package var url: String
     package var name: String
+    /// Whether focus just made the calendar (MKCALENDAR): the command says so.
+    package var made = false
 
     /// - Parameters:
     ///   - components: what the calendar must be able to hold (and what a new one is made for).
@@ -41,7 +43,7 @@ package struct AccountCalendar {
         let url = CalDAVChoice.newCalendarURL(home: home, name: calendar)
         switch try client.makeCalendar(url, displayName: calendar, components: components, endpoint) {
         case .written:
-            env.console.line("Made calendar \(calendar) in the account at \(CalendarFeed.shownAddress(account.url)).")
+            return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar, made: true)
         case .changedOnServer, .missing:
             // Refused because something is there (RFC 4791 section 5.3.1). The calendar asked
             // for, made meanwhile (another machine setting up at the same moment), is used.
@@ -59,7 +61,6 @@ package struct AccountCalendar {
             }
             throw FocusError.unavailable("the server would not make calendar '\(DisplayText(calendar).string)': \(there). Or make '\(DisplayText(calendar).string)' in your calendar app, then \(again).")
         }
-        return AccountCalendar(account: account, endpoint: endpoint, url: url, name: calendar)
     }
 
     /// `match`, when it holds `components` and this login may write to it.

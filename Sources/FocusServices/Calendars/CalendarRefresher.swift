@@ -35,24 +35,20 @@ package struct CalendarRefresher {
         }
     }
 
-    /// Whether the refresh stored a new copy (busy time may have changed).
-    @discardableResult
-    package func refresh(_ calendar: CalendarSummary) throws -> Bool {
-        calendar.connected ? try refreshConnected(calendar) : try refreshFeed(calendar)
+    /// What the refresh did (`storedNewCopy`: busy time may have changed), nil for a connected
+    /// calendar no longer stored; the reader's warnings go to `warn` as they come.
+    package func refresh(_ calendar: CalendarSummary, warn: (CalendarFetchReport) -> Void) throws -> CalendarFetchReport? {
+        calendar.connected ? try refreshConnected(calendar, warn: warn) : try refreshFeed(calendar, warn: warn)
     }
 
-    private func refreshConnected(_ calendar: CalendarSummary) throws -> Bool {
+    private func refreshConnected(_ calendar: CalendarSummary, warn: (CalendarFetchReport) -> Void) throws -> CalendarFetchReport? {
         guard let stored = try db.connectedCalendars().first(where: { $0.id == calendar.id }),
-              let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return false }
+              let account = try db.accounts().first(where: { $0.id == stored.accountID }) else { return nil }
         let remote = ConnectedCalendarFetch(env: env, acceptEmpty: acceptEmpty)
         do {
             let endpoint = try endpoints.get(account.id) { () throws(FocusError) -> CalDAVEndpoint in try login.endpoint(account, env: env) }
-            let outcome = try remote.refresh(stored, endpoint: endpoint, db: db)
-            // Kept aside: the warning said it all.
-            if case .keptAside = outcome { return false }
-            env.console.line(DisplayText(remote.line(outcome, name: stored.name, verb: "Refreshed")))
-            if case .stored = outcome { return true }
-            return false
+            let outcome = try remote.refresh(stored, endpoint: endpoint, db: db, warn: warn)
+            return remote.report(outcome, name: stored.name, verb: .refreshed)
         } catch let error as FocusError {
             throw remote.failed(error, calendar: stored, db: db)
         }
@@ -62,16 +58,16 @@ package struct CalendarRefresher {
     /// reading those that count now and stops reading those that no longer do, by the rule of
     /// `connect` (README, "A CalDAV account"); says so in one line per account that changed and
     /// keeps it for `calendar list`. A failure is a warning: the calendars kept are refreshed as
-    /// before. Returns the addresses of the calendars it read for the first time, and whether busy
-    /// time changed.
-    package func refreshAccounts(warn: (String) -> Void) -> (added: Set<String>, changed: Bool) {
+    /// before. What it has to say goes to `report` as it happens. Returns the addresses of the
+    /// calendars it read for the first time, and whether busy time changed.
+    package func refreshAccounts(report: (CalendarFetchReport) -> Void) -> (added: Set<String>, changed: Bool) {
         guard let accounts = try? db.accounts(), !accounts.isEmpty else { return ([], false) }
         let syncURL = (try? db.syncTarget())??.url
         var added = Set<String>()
         var changed = false
         for account in accounts {
             do {
-                let (urls, removed) = try refreshAccount(account, syncURL: syncURL, warn: warn)
+                let (urls, removed) = try refreshAccount(account, syncURL: syncURL, report: report)
                 added.formUnion(urls)
                 changed = changed || !urls.isEmpty || removed
             } catch {
@@ -79,14 +75,14 @@ package struct CalendarRefresher {
                 // login, a redirect focus does not follow): the same failure is said once.
                 let kept = (try? db.connectedCalendars().contains { $0.accountID == account.id }) ?? false
                 if !kept {
-                    warn("warning: the calendars of the account at \(CalendarFeed.shownAddress(account.url)) were not listed: \((error as? FocusError)?.description ?? "\(error)")")
+                    report(.accountNotListed(address: account.url, reason: (error as? FocusError)?.description ?? "\(error)"))
                 }
             }
         }
         return (added, changed)
     }
 
-    private func refreshAccount(_ account: StoredAccount, syncURL: String?, warn: (String) -> Void) throws -> (added: Set<String>, removed: Bool) {
+    private func refreshAccount(_ account: StoredAccount, syncURL: String?, report: (CalendarFetchReport) -> Void) throws -> (added: Set<String>, removed: Bool) {
         let connected = try db.connectedCalendars().filter { $0.accountID == account.id }
         // An account connected before the choice was kept, with no calendar read: publishing only.
         if account.calendarNames == nil, connected.isEmpty { return ([], false) }
@@ -119,15 +115,14 @@ package struct CalendarRefresher {
         }
         let keeping = Set(connected.map(\.remoteURL)).subtracting(change.removed)
         let removed = try db.removeConnectedCalendars(accountID: account.id, keeping: keeping)
-        let parts = added.map { "calendar \(DisplayText($0.name).string) added" } + removed.map { "calendar \(DisplayText($0).string) removed" }
-        env.console.line("Account at \(CalendarFeed.shownAddress(account.url)): \(parts.joined(separator: ", ")).")
+        report(.accountChanged(address: account.url, added: added.map(\.name), removed: removed))
         try db.noteAccountChange(accountID: account.id, added.map { "+ " + $0.name } + removed.map { "- " + $0 }, at: env.now())
         for (calendar, entry) in zip(change.added, added) {
             do {
-                let outcome = try fetch.first(calendar, name: entry.name, accountID: account.id, endpoint: endpoint, db: db)
-                env.console.line(DisplayText(fetch.line(outcome, name: entry.name, verb: "Stored")))
+                let outcome = try fetch.first(calendar, name: entry.name, accountID: account.id, endpoint: endpoint, db: db, warn: report)
+                report(fetch.report(outcome, name: entry.name, verb: .stored))
             } catch let error as FocusError {
-                warn("warning: calendar '\(DisplayText(entry.name).string)' could not be read: \(error.description)")
+                report(.notRead(name: entry.name, reason: error.description))
             }
         }
         return (Set(change.added.map(\.url)), !removed.isEmpty)
@@ -136,16 +131,19 @@ package struct CalendarRefresher {
     /// Fetches the feeds never fetched here: subscribed on another machine, they arrived
     /// through sync (README, "Two machines"). Until then such a feed is no busy time and
     /// `calendar list` says it was not fetched yet; a failure is a warning, and the next sync or
-    /// refresh tries again. Returns whether busy time changed.
-    package func fetchArrivedFeeds(warn: (String) -> Void) -> Bool {
+    /// refresh tries again. What it has to say goes to `report` as it happens. Returns whether
+    /// busy time changed.
+    package func fetchArrivedFeeds(report: (CalendarFetchReport) -> Void) -> Bool {
         guard let calendars = try? db.calendars() else { return false }
         var changed = false
         for feed in calendars where !feed.connected && CalendarFeed.isFeed(source: feed.source)
             && FeedState.decode(feed.feedState).notFetchedYet(eventCount: feed.eventCount) {
             do {
-                changed = try refreshFeed(feed) || changed
+                let fetched = try refreshFeed(feed, warn: report)
+                report(fetched)
+                changed = fetched.storedNewCopy || changed
             } catch {
-                warn("calendar \(DisplayText(feed.name).string) is not fetched yet: \((error as? FocusError)?.description ?? "\(error)")")
+                report(.notFetchedYet(name: feed.name, reason: (error as? FocusError)?.description ?? "\(error)"))
             }
         }
         return changed
@@ -155,7 +153,7 @@ package struct CalendarRefresher {
         "calendar '\(feed.name)' (\(CalendarFeed.shownAddress(feed.source)))"
     }
 
-    private func refreshFeed(_ feed: CalendarSummary) throws -> Bool {
+    private func refreshFeed(_ feed: CalendarSummary, warn: (CalendarFetchReport) -> Void) throws -> CalendarFetchReport {
         let fetcher = FeedFetcher(env: env, client: env.feeds)
         let state = FeedState.decode(feed.feedState)
         let label = Self.label(feed)
@@ -171,15 +169,13 @@ package struct CalendarRefresher {
                 state.lastError = nil
                 state.lastErrorAt = nil
                 try db.updateFeedState(calendarID: feed.id, state: state.encoded)
-                env.console.line("Calendar \(feed.name) is unchanged (\(feed.eventCount) event\(feed.eventCount == 1 ? "" : "s")).")
-                return false
+                return .unchanged(name: feed.name, events: feed.eventCount)
             case let .body(data, etag, modified):
                 var next = state
                 next.etag = etag
                 next.lastModified = modified
-                try fetcher.store(data, address: feed.source, state: next, name: feed.name, nameFallback: feed.name, label: label, db: db,
-                                  verb: "Refreshed", keptEvents: feed.eventCount, acceptEmpty: acceptEmpty, calendarID: feed.id)
-                return true
+                return try fetcher.store(data, address: feed.source, state: next, name: feed.name, nameFallback: feed.name, label: label, db: db,
+                                         verb: .refreshed, keptEvents: feed.eventCount, acceptEmpty: acceptEmpty, calendarID: feed.id, warn: warn)
             }
         } catch let error as FocusError {
             let since = state.fetchedAt ?? feed.importedAt

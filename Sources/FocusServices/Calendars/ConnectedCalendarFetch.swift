@@ -34,8 +34,10 @@ package struct ConnectedCalendarFetch {
                             end: now.addingTimeInterval(Double(CalendarFile.daysAhead * 86_400)))
     }
 
-    /// Fetches `remote` for the first time (or again, whole) and stores it as `name`.
-    package func first(_ remote: RemoteCalendar, name: String, accountID: Int64, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+    /// Fetches `remote` for the first time (or again, whole) and stores it as `name`; the
+    /// reader's warnings go to `warn` as they come.
+    package func first(_ remote: RemoteCalendar, name: String, accountID: Int64, endpoint: CalDAVEndpoint, db: AppDatabase,
+                       warn: (CalendarFetchReport) -> Void) throws -> Outcome {
         var state = FeedState()
         let changes: RemoteChanges
         if remote.supportsSync || remote.syncToken != nil {
@@ -46,11 +48,12 @@ package struct ConnectedCalendarFetch {
                                     removed: [], token: nil)
             state.etag = remote.ctag
         }
-        return try store(changes, name: name, accountID: accountID, remoteURL: remote.url, state: state, db: db)
+        return try store(changes, name: name, accountID: accountID, remoteURL: remote.url, state: state, db: db, warn: warn)
     }
 
-    /// Fetches what changed in a stored connected calendar.
-    package func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase) throws -> Outcome {
+    /// Fetches what changed in a stored connected calendar; the reader's warnings go to `warn`.
+    package func refresh(_ calendar: ConnectedCalendar, endpoint: CalDAVEndpoint, db: AppDatabase,
+                         warn: (CalendarFetchReport) -> Void) throws -> Outcome {
         var state = FeedState.decode(calendar.fetchState)
         if let token = calendar.syncToken {
             var changes = try client.changes(in: calendar.remoteURL, since: token, endpoint)
@@ -63,14 +66,14 @@ package struct ConnectedCalendarFetch {
                 return .unchanged(events: calendar.eventCount)
             }
             if let aside = try keptAside(changes, calendar: calendar, state: state, db: db) { return aside }
-            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db, warn: warn)
         }
         let remote = try client.calendar(at: calendar.remoteURL, endpoint)
         if remote.supportsSync || remote.syncToken != nil {
             let changes = try client.changes(in: calendar.remoteURL, since: nil, endpoint)
             if let aside = try keptAside(changes, calendar: calendar, state: state, db: db) { return aside }
             state.etag = nil
-            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+            return try store(changes, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db, warn: warn)
         }
         if let ctag = remote.ctag, ctag == state.etag {
             try markFetched(calendar, token: nil, state: &state, db: db)
@@ -81,12 +84,12 @@ package struct ConnectedCalendarFetch {
         let listing = RemoteChanges(complete: true, changed: events, removed: [], token: nil)
         if let aside = try keptAside(listing, calendar: calendar, state: state, db: db) { return aside }
         state.etag = remote.ctag
-        return try store(listing, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db)
+        return try store(listing, name: calendar.name, accountID: calendar.accountID, remoteURL: calendar.remoteURL, state: state, db: db, warn: warn)
     }
 
     /// A whole listing with nothing in it while the copy kept has events (a proxy's or a server's
     /// maintenance answer) is kept aside as a feed's empty copy is (README, "Your real
-    /// calendar"): the copy kept stays in use, one warning says so, and the sync token stays
+    /// calendar"): the copy kept stays in use, one warning says so (the outcome), and the sync token stays
     /// where it was, so the next refresh asks again. `--accept-empty` takes the empty calendar.
     private func keptAside(_ changes: RemoteChanges, calendar: ConnectedCalendar, state: FeedState, db: AppDatabase) throws -> Outcome? {
         guard changes.complete,
@@ -94,8 +97,6 @@ package struct ConnectedCalendarFetch {
         var state = state
         state.emptyKeptAsideAt = env.now()
         try db.updateConnectedState(calendarID: calendar.id, syncToken: calendar.syncToken, fetchState: state.encoded)
-        let name = DisplayText(calendar.name).string
-        env.console.note("warning: calendar '\(name)' came back with no events while the copy kept has \(calendar.eventCount); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(name)' --accept-empty`.")
         return .keptAside(events: calendar.eventCount)
     }
 
@@ -108,7 +109,8 @@ package struct ConnectedCalendarFetch {
 
     /// Applies `changes` and expands every resource kept, through the reader `calendar import`
     /// uses (the same leniency and warnings; the resources read as one iCalendar stream).
-    private func store(_ changes: RemoteChanges, name: String, accountID: Int64, remoteURL: String, state: FeedState, db: AppDatabase) throws -> Outcome {
+    private func store(_ changes: RemoteChanges, name: String, accountID: Int64, remoteURL: String, state: FeedState, db: AppDatabase,
+                       warn: (CalendarFetchReport) -> Void) throws -> Outcome {
         var state = state
         let now = env.now()
         state.fetchedAt = now
@@ -132,7 +134,7 @@ package struct ConnectedCalendarFetch {
             guard !content.isEmpty else { return ConnectedExpansion(content: content, eventCount: 0, occurrences: []) }
             let (_, events, occurrences) = try CalendarFile.expand(
                 content, file: label, name: name, horizon: window, local: env.calendar, strict: false, attendance: attendance,
-                declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { env.console.note(DisplayText($0)) })
+                declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } }, warn: { warn(.readerWarning($0)) })
             return ConnectedExpansion(content: content, eventCount: events,
                                       occurrences: occurrences.map { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         }
@@ -163,14 +165,16 @@ package struct ConnectedCalendarFetch {
         return kept
     }
 
-    /// One line about an outcome.
-    package func line(_ outcome: Outcome, name: String, verb: String) -> String {
+    /// What `outcome` says, of the calendar stored as `name`.
+    package func report(_ outcome: Outcome, name: String, verb: StoredCalendarCopy.Verb) -> CalendarFetchReport {
         switch outcome {
-        case let .unchanged(events), let .keptAside(events):
-            return "Calendar \(DisplayText(name).string) is unchanged (\(events) event\(events == 1 ? "" : "s"))."
+        case let .unchanged(events):
+            return .unchanged(name: name, events: events)
+        case let .keptAside(events):
+            return .keptAside(name: name, keptEvents: events)
         case let .stored(events, occurrences, horizon):
-            return "\(verb) calendar \(DisplayText(name).string): \(events) event\(events == 1 ? "" : "s"), "
-                + "\(occurrences) busy time\(occurrences == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
+            return .stored(StoredCalendarCopy(verb: verb, name: name, events: events, occurrences: occurrences,
+                                              from: env.calendar.day(of: horizon.start), to: env.calendar.day(of: horizon.end)))
         }
     }
 }

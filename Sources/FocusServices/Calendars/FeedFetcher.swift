@@ -1,7 +1,6 @@
 import FocusText
 import FocusCalendar
 import FocusCore
-import FocusRendering
 import FocusStorage
 import FoundationEssentials
 
@@ -16,8 +15,11 @@ package struct FeedFetcher {
     }
 
     /// Reads `data` as `calendar import` reads a file and stores it with `state` (fetched now).
+    /// The reader's warnings go to `warn` as they come; returns what was done: a copy stored, or
+    /// kept aside (an empty calendar while the copy kept has events).
     package func store(_ data: Data, address: String, state: FeedState, name: String?, nameFallback: String, label: String,
-                       db: AppDatabase, verb: String, keptEvents: Int? = nil, acceptEmpty: Bool = false, calendarID: Int64? = nil) throws {
+                       db: AppDatabase, verb: StoredCalendarCopy.Verb, keptEvents: Int? = nil, acceptEmpty: Bool = false, calendarID: Int64? = nil,
+                       warn: (CalendarFetchReport) -> Void) throws -> CalendarFetchReport {
         let now = env.now()
         let horizon = DateInterval(start: now.addingTimeInterval(-Double(CalendarFile.daysBack * 86_400)),
                                    end: now.addingTimeInterval(Double(CalendarFile.daysAhead * 86_400)))
@@ -25,13 +27,12 @@ package struct FeedFetcher {
         let (calendarName, events, occurrences) = try CalendarFile.expand(
             data, file: label, name: name, fallbackName: nameFallback, horizon: horizon, local: env.calendar,
             strict: false, attendance: .current(env, db), declined: { declined = $0.map { ($0.start, $0.end, $0.summary) } },
-            warn: { env.console.note(DisplayText($0)) })
+            warn: { warn(.readerWarning($0)) })
         var state = state
         if let keptEvents, let calendarID, CalendarFeed.keepsAside(newEvents: events, keptEvents: keptEvents, acceptEmpty: acceptEmpty) {
             state.emptyKeptAsideAt = now
             try db.updateFeedState(calendarID: calendarID, state: state.encoded)
-            env.console.note("warning: calendar '\(calendarName)' came back with no events while the copy kept has \(keptEvents); the copy is kept and used. If the calendar really is empty now, run `focus calendar refresh '\(calendarName)' --accept-empty`.")
-            return
+            return .keptAside(name: calendarName, keptEvents: keptEvents)
         }
         state.fetchedAt = now
         state.lastError = nil
@@ -42,13 +43,8 @@ package struct FeedFetcher {
         calendar.feedState = state.encoded
         let replaced = try db.importCalendar(calendar, occurrences: occurrences, occurrence: { ($0.start, $0.end, $0.summary, $0.allDay, $0.uid) })
         try db.replaceDeclined(calendarNamed: calendarName, declined)
-        let outcome = Planning.replanIfStale(env, db)
-        let replacing = verb == "Subscribed to" && replaced ? " (it replaces the calendar of that name)" : ""
-        var line = "\(verb) calendar \(DisplayText(calendarName).string)\(replacing): \(events) event\(events == 1 ? "" : "s"), "
-            + "\(occurrences.count) busy time\(occurrences.count == 1 ? "" : "s") stored from \(env.calendar.day(of: horizon.start)) to \(env.calendar.day(of: horizon.end))."
-        if let outcome, !outcome.result.items.isEmpty {
-            line += " " + PlanRenderer.summary(outcome).string
-        }
-        env.console.line(DisplayText(line))
+        let plan = Planning.replanIfStale(env, db)
+        return .stored(StoredCalendarCopy(verb: verb, name: calendarName, replacedSameName: replaced, events: events, occurrences: occurrences.count,
+                                          from: env.calendar.day(of: horizon.start), to: env.calendar.day(of: horizon.end), plan: plan))
     }
 }

@@ -215,15 +215,15 @@ extension PlanPublisher {
     /// plan itself is already saved, and a publication that failed is tried again by the next
     /// one (the daemon's, or the next command's). A calendar found to hold another machine's
     /// plan is given up here: this machine's blocks ahead are deleted from it and focus stops
-    /// publishing there. Returns the lines to say.
+    /// publishing there. Returns what it has to say, in order.
     /// `endpoint` gives an account's endpoint (its login) when `endpoints` has none.
     package static func publishAll(env: ServiceContext, db: AppDatabase, endpoint endpointOf: (StoredAccount) throws -> CalDAVEndpoint,
                                    endpoints: [Int64: CalDAVEndpoint] = [:], client: (any CalDAVClient)? = nil,
-                                   onlyWhenChanged: Bool = false) -> [String] {
+                                   onlyWhenChanged: Bool = false) -> [PublishReport] {
         guard let targets = try? db.publishTargets(), !targets.isEmpty, let accounts = try? db.accounts() else { return [] }
         let client = client ?? env.caldav
         let publisher = PlanPublisher(env: env, client: client)
-        var lines: [String] = []
+        var lines: [PublishReport] = []
         for target in targets {
             guard let account = accounts.first(where: { $0.id == target.accountID }) else { continue }
             if onlyWhenChanged, target.lastError == nil, (try? publisher.isCurrent(target, db: db)) == true { continue }
@@ -232,16 +232,15 @@ extension PlanPublisher {
                 let summary = try publisher.publish(target, endpoint: endpoint, db: db, established: true)
                 if let other = summary.otherPlan {
                     let deleted = try publisher.stop(target, endpoint: endpoint, db: db)
-                    lines.append("warning: " + otherPlanMessage(other, target: target.name)
-                        + " This machine stopped publishing there (\(deleted) of its own block\(deleted == 1 ? "" : "s") ahead deleted).")
+                    lines.append(.gaveUp(calendar: target.name, blocksThere: other.count, host: other.host, deleted: deleted))
                     continue
                 }
-                lines += summary.notes.map { "note: " + $0 } + summary.warnings.map { "warning: " + $0 }
-                if summary.created + summary.restored + summary.updated + summary.deleted > 0 { lines.append(line(summary, target: target)) }
+                lines += summary.notes.map(PublishReport.note) + summary.warnings.map(PublishReport.warning)
+                if summary.created + summary.restored + summary.updated + summary.deleted > 0 { lines.append(published(summary, target: target)) }
             } catch {
                 let message = (error as? FocusError)?.description ?? "\(error)"
                 try? db.notePublication(targetID: target.id, at: nil, error: message)
-                lines.append("warning: the plan was not published to \(DisplayText(target.name).string) (it will be when the server answers): \(message)")
+                lines.append(.failed(calendar: target.name, reason: message))
             }
         }
         return lines

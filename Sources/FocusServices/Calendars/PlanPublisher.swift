@@ -233,23 +233,9 @@ package struct PlanPublisher {
         }
     }
 
-    /// One line about a publication.
-    package static func line(_ summary: Summary, target: PublishTarget) -> String {
-        var what = "\(summary.blocks) planned block\(summary.blocks == 1 ? "" : "s")"
-        if summary.sessions > 0 { what += " and \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")" }
-        var changes: [String] = []
-        if summary.created > 0 { changes.append("\(summary.created) new") }
-        if summary.restored > 0 { changes.append("\(summary.restored) written again") }
-        if summary.updated > 0 { changes.append("\(summary.updated) updated") }
-        if summary.deleted > 0 { changes.append("\(summary.deleted) removed") }
-        let detail = changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")
-        return "Published \(what) to \(DisplayText(target.name).string) (\(detail))."
-    }
-
-    /// The refusal for a calendar that holds another machine's plan.
-    package static func otherPlanMessage(_ other: (count: Int, host: String, publisher: String), target: String) -> String {
-        "calendar '\(DisplayText(target).string)' holds the plan that focus on \(DisplayText(String(other.host.prefix(64))).string) publishes "
-            + "(\(other.count) block\(other.count == 1 ? "" : "s") ahead): one calendar holds one plan. Publish from that machine, "
-            + "or stop it there first (`focus calendar publish \(Quoted.shell(target)) --stop`), or publish here to another calendar."
+    /// What the publication wrote, as `PublishRenderer` says it.
+    package static func published(_ summary: Summary, target: PublishTarget) -> PublishReport {
+        .published(PublishedPlan(calendar: target.name, blocks: summary.blocks, sessions: summary.sessions, created: summary.created,
+                                 restored: summary.restored, updated: summary.updated, deleted: summary.deleted))
     }
 }

@@ -1,5 +1,7 @@
 import Dispatch
 import FocusCore
+import FocusRendering
+import FocusText
 import FocusStorage
 import FoundationEssentials
 
@@ -66,12 +68,15 @@ package enum DaemonCalendars {
         let refresher = CalendarRefresher(env: env, db: db, login: CalDAVLogin(mayPrompt: false))
         var changed = false
         var added = Set<String>()
+        let say = { (report: CalendarFetchReport) in CalendarFetchRenderer.say(report, on: env.console) }
         if live.contains(where: \.connected) {
-            (added, changed) = refresher.refreshAccounts(warn: log)
+            (added, changed) = refresher.refreshAccounts(report: say)
         }
         for calendar in live where !added.contains(calendar.source) {
             do {
-                changed = try refresher.refresh(calendar) || changed
+                guard let fetched = try refresher.refresh(calendar, warn: say) else { continue }
+                say(fetched)
+                changed = fetched.storedNewCopy || changed
             } catch {
                 log("warning: " + ((error as? FocusError)?.description ?? "\(error)"))
             }
@@ -86,8 +91,8 @@ package enum DaemonCalendars {
                                           riskAfter: try risks(db), newEvents: added, previousSummaries: Set(busyBefore.map(\.summary)),
                                           now: now, calendar: env.calendar)
         }
-        for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
-            log(line)
+        for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), endpoints: refresher.endpoints.value) {
+            log(PublishRenderer.line(report).string)
         }
         return notices
     }
@@ -98,7 +103,7 @@ package enum DaemonCalendars {
         logged.console = LogConsole(log: log)
         let env = logged
         await onThread {
-            for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(line) }
+            for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false)) { log(PublishRenderer.line(report).string) }
         }
     }
 
@@ -111,12 +116,14 @@ package enum DaemonCalendars {
                 let endpoint = try CalDAVLogin(mayPrompt: false).endpoint(of: target, db: db, env: env)
                 let summary = try SyncEngine.sync(target, endpoint: endpoint, db: db, env: env)
                 if summary.received + summary.deletedHere + summary.sent + summary.deletedThere > 0 || !summary.warnings.isEmpty {
-                    for line in summary.lines(target: target) { log(line) }
+                    for (line, _) in SyncRenderer.lines(summary, calendar: target.name) { log(line.string) }
                 }
                 if summary.received + summary.deletedHere > 0 {
                     _ = Planning.replanIfStale(env, db)
                     // What came in changed the plan: the published calendar follows at once.
-                    for line in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) { log(line) }
+                    for report in PlanPublisher.publishAll(env: env, db: db, login: CalDAVLogin(mayPrompt: false), onlyWhenChanged: true) {
+                        log(PublishRenderer.line(report).string)
+                    }
                 }
             } catch {
                 log("warning: sync failed: " + ((error as? FocusError)?.description ?? "\(error)"))
