@@ -130,8 +130,9 @@ import Testing
 
     @Test func aTaskThatBecameASubtaskGivesItsWorkToTheSubtasksTask() {
         let s = subtask().stored
+        // The old task's stand-in was this work itself: its sessions come along first.
         #expect(SyncArrival.steps(.subtask(subtask()), here: SyncArrivalHere(otherKind: 8, task: 1)) == [
-            .writeSubtask(s, task: 1, series: nil, over: nil), .takeWorkOfTask(old: 8, parent: 1),
+            .writeSubtask(s, task: 1, series: nil, over: nil), .takeStandInWork(uid: "S#due", parent: 1), .takeWorkOfTask(old: 8, parent: 1),
         ])
         #expect(SyncArrival.steps(.subtask(subtask()), here: SyncArrivalHere(row: 7, otherKind: 8, task: 1))
                 == [.writeSubtask(s, task: 1, series: nil, over: 7)])

@@ -107,10 +107,15 @@ package enum SyncApplyStep: Sendable, Equatable {
     /// A task's stand-in subtask (`SyncIdentity.standInUID`) made under `task`, of the task's title.
     case makeStandIn(uid: String, task: SyncRowRef)
     /// What the stand-in `uid` carries: its task's due date and estimate; done once the task
-    /// is archived; the task's edit time.
+    /// is archived; the task's name as written here (when no other subtask of it has that
+    /// name); the task's edit time.
     case setStandIn(uid: String, due: Date?, estimateSeconds: Int?, done: Bool, modified: Int64)
     /// The task written had been a subtask here (`old`): its sessions go to the task, then it goes.
     case takeSessionsOfSubtask(old: Int64)
+    /// The subtask written had been a task here whose stand-in `uid` was this work itself: the
+    /// stand-in's sessions are the subtask's now (under `parent`), and it goes unless one of
+    /// them cannot move.
+    case takeStandInWork(uid: String, parent: Int64)
     /// The subtask written had been a task here (`old`): its subtasks go to `parent`, its
     /// sessions too (those on no subtask to the subtask written); then
     /// `SyncArrival.afterTakingWork` says what becomes of `old`.
@@ -185,7 +190,7 @@ package enum SyncArrival {
         let steps: [SyncApplyStep] = (adopted.map { [.adoptInstance(id: $0)] } ?? [])
             + [.writeSubtask(row, task: task, series: here.series, over: here.row ?? adopted)]
         guard here.row == nil, adopted == nil, let old = here.otherKind else { return steps }
-        return steps + [.takeWorkOfTask(old: old, parent: task)]
+        return steps + [.takeStandInWork(uid: SyncIdentity.standInUID(taskUID: s.uid), parent: task), .takeWorkOfTask(old: old, parent: task)]
     }
 
     /// A session, on its task here and its subtask here (a task's stand-in whose due date is

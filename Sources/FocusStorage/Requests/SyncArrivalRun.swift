@@ -38,7 +38,13 @@ struct SyncArrivalRun {
         case let .makeStandIn(uid, task): standIn = try makeStandIn(uid, task: row(task))
         case let .setStandIn(uid, due, estimate, done, modified):
             try execute("UPDATE subtask SET due = ?, estimateSeconds = ?, done = ? WHERE syncUid = ?", [due?.unixSeconds, estimate, done ? 1 : 0, uid])
+            try renameStandIn(uid)
             try execute("UPDATE subtask SET modifiedAt = ? WHERE syncUid = ?", [modified, uid])
+        case let .takeStandInWork(uid, parent):
+            try execute("UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ? WHERE subtaskId = (SELECT id FROM subtask WHERE syncUid = ?)",
+                        [parent, row(.written), uid])
+            try execute("DELETE FROM subtask WHERE syncUid = ? AND NOT EXISTS (SELECT 1 FROM timeLog WHERE timeLog.subtaskId = subtask.id)", [uid])
+            names.forget()
         case let .takeSessionsOfSubtask(old):
             try execute("UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = NULL WHERE subtaskId = ?", [row(.written), old])
             try execute("DELETE FROM subtask WHERE id = ?", [old])
@@ -140,6 +146,17 @@ struct SyncArrivalRun {
         }
         try execute("UPDATE \(table) SET modifiedAt = ?, deletedElsewhere = 0 WHERE id = ?", [item.modified, id])
         try execute("DELETE FROM syncDeleted WHERE uid = ?", [item.uid])
+    }
+
+    /// The stand-in `uid` of the task written takes the task's title, unless another subtask of
+    /// the task has it.
+    private func renameStandIn(_ uid: String) throws {
+        let task = try row(.written)
+        try execute("""
+            UPDATE subtask SET title = t.title, titleKey = t.titleKey FROM (SELECT title, titleKey FROM task WHERE id = ?) t
+              WHERE subtask.syncUid = ? AND subtask.title <> t.title
+              AND NOT EXISTS (SELECT 1 FROM subtask o WHERE o.taskId = ? AND o.titleKey = t.titleKey AND o.syncUid IS NOT ?)
+            """, [task, uid, task, uid])
     }
 
     /// A task's stand-in subtask, of the task's title (a free one under it).
