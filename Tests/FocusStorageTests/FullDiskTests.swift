@@ -13,11 +13,11 @@ import Glibc
 /// a small tmpfs; scripts/torture/torture runs the same with the binary.
 @Suite(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
 struct FullDiskTests {
-    /// A fresh 512 KiB tmpfs, or nil where mounting is not allowed (a container without the capability).
+    /// A fresh 2 MiB tmpfs (a new database with every migration applied needs more than 512 KiB of WAL), or nil where mounting is not allowed (a container without the capability).
     static func mount() throws -> String? {
         let dir = NSTemporaryDirectory() + "focus-tiny-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", dir]) == 0 else {
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir]) == 0 else {
             try? FileManager.default.removeItem(atPath: dir)
             return nil
         }

@@ -24,8 +24,8 @@ extension AppDatabase {
     /// The id of the tag `name` (ignoring case), made when there is none.
     static func tagID(_ name: String, _ db: Database) throws -> Int64 {
         let key = SessionTags.key(name)
-        try db.execute(sql: "INSERT INTO tag (name, nameKey) VALUES (?, ?) ON CONFLICT (nameKey) DO NOTHING", arguments: [name, key])
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM tag WHERE nameKey = ?", arguments: [key]) else {
+        try db.cachedStatement(sql: "INSERT INTO tag (name, nameKey) VALUES (?, ?) ON CONFLICT (nameKey) DO NOTHING").execute(arguments: [name, key])
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM tag WHERE nameKey = ?"), arguments: [key]) else {
             throw FocusError.storeRule("a tag could not be saved")
         }
         return id
@@ -39,14 +39,15 @@ extension AppDatabase {
     /// Files session `id` under exactly `tags`: those it has and keeps are not touched, so a
     /// synced session whose tags stay is not an edit.
     static func setTags(_ tags: [String], session id: Int64, _ db: Database) throws {
-        let current = try Int64.fetchAll(db, sql: "SELECT tagId FROM timeLogTag WHERE timeLogId = ?", arguments: [id])
+        // Prepared once per connection: a sync files thousands of sessions.
+        let current = try Int64.fetchAll(db.cachedStatement(sql: "SELECT tagId FROM timeLogTag WHERE timeLogId = ?"), arguments: [id])
         var wanted: [Int64] = []
         for name in SessionTags.sorted(tags) { wanted.append(try tagID(name, db)) }
         for gone in current where !wanted.contains(gone) {
-            try db.execute(sql: "DELETE FROM timeLogTag WHERE timeLogId = ? AND tagId = ?", arguments: [id, gone])
+            try db.cachedStatement(sql: "DELETE FROM timeLogTag WHERE timeLogId = ? AND tagId = ?").execute(arguments: [id, gone])
         }
         for new in wanted where !current.contains(new) {
-            try db.execute(sql: "INSERT INTO timeLogTag (timeLogId, tagId) VALUES (?, ?)", arguments: [id, new])
+            try db.cachedStatement(sql: "INSERT INTO timeLogTag (timeLogId, tagId) VALUES (?, ?)").execute(arguments: [id, new])
         }
     }
 
