@@ -25,6 +25,12 @@ extension TestWorld {
         return world
     }
 
+    /// What `focus ARGUMENTS` prints here, without the ids that are each machine's own: two
+    /// synced machines print the same (`"id": 3` and `"id": 7` are one task).
+    package func sharedOutput(_ arguments: String...) async -> String {
+        await output(arguments).out.replacing(/"id": \d+/, with: "")
+    }
+
     /// One sync round of this machine against `server`, as `focus sync` runs it.
     @discardableResult
     package func syncRound(_ server: FakeCalDAVServer) throws -> SyncEngine.Summary {

@@ -97,8 +97,7 @@ private func texts(_ server: FakeCalDAVServer) -> [String] {
             #expect("\(here.first?[key] ?? "none")" == "\(there.first?[key] ?? "none")", "\(key): \(here) / \(there)")
         }
         #expect(there.first?["span_seconds"] as? Int == 1800 && there.first?["priority"] as? String == "low", "\(there)")
-        let planned = [await laptop.output("plan", "--json").out, await desktop.output("plan", "--json").out]
-            .map { $0.replacing(/"id": \d+/, with: "") }
+        let planned = [await laptop.sharedOutput("plan", "--json"), await desktop.sharedOutput("plan", "--json")]
         #expect(planned[0] == planned[1] && planned[0].contains("Buy milk"), "\(planned)")
         // Cleared on the other machine: cleared here.
         #expect(await desktop.run("task", "edit", "Buy milk/Buy milk", "--span", "none", "--earliest", "none") == 0)
@@ -138,9 +137,7 @@ private func texts(_ server: FakeCalDAVServer) -> [String] {
         try sync(laptop, server)
         try sync(desktop, server)
         func same() async -> Bool {
-            let lists = [await laptop.output("task", "list", "--all", "--json").out, await desktop.output("task", "list", "--all", "--json").out]
-                .map { $0.replacing(/"id": \d+/, with: "") }
-            return lists[0] == lists[1]
+            await laptop.sharedOutput("task", "list", "--all", "--json") == (await desktop.sharedOutput("task", "list", "--all", "--json"))
         }
         // Renamed in the other app, then here.
         var renamed = try #require(texts(server).first { $0.contains("BEGIN:VTODO") })
