@@ -187,13 +187,20 @@ package struct SyncEngine {
         fingerprint = applied.skippedUIDs.isEmpty ? applied.fingerprint : nil
         summary.received += applied.inserted + applied.updated
         summary.deletedHere += applied.deleted
-        summary.warnings += applied.skipped
+        // An item read again that still cannot apply was said when it first could not.
+        var said = applied.unapplied.filter { observed.retries[$0.conflict.uid] != nil }.map(\.label)
+        summary.warnings += applied.skipped.filter { reason in
+            guard let i = said.firstIndex(of: reason) else { return true }
+            said.remove(at: i)
+            return false
+        }
         summary.conflicts += plan.conflicts.filter { $0.conflict.field != "deleted" }.count
         summary.kept += plan.kept
         summary.deletedElsewhere += plan.deletedElsewhere + applied.keptGone.map(\.label)
         summary.cameBack += plan.cameBack
         summary.seriesTicked += plan.seriesTicked
         let kept = applied.keptGone.map { ($0.label, SyncConflict(uid: $0.uid, field: "deleted elsewhere", local: "archived", remote: "deleted", chosen: .local)) }
+        // Recorded again while it waits: `sync status` keeps listing it.
         try db.recordConflicts(plan.conflicts + applied.unapplied + kept, at: env.now())
         return applied.waits ? token : observed.changes.token
     }
