@@ -692,7 +692,9 @@ agreed on:
   `focus sync status`. iCalendar dates and times are digits only
   (`DUE:20261201T-10000` is refused, not read as 23:00 the day before). An
   item that cannot apply never holds back the sync: later changes keep
-  arriving.
+  arriving. One that cannot apply yet (an instance of recurring work whose
+  series has not arrived) is read again by every sync until it applies or is
+  gone there, said once and listed in `focus sync status` meanwhile.
 - A long first sync is one write where the server allows it. The first sync of
   a history of 50 items or more into an empty calendar sends them in one
   request (a `PUT` of the whole calendar, guarded by its ETag, which Radicale
