@@ -191,4 +191,23 @@ private func texts(_ server: FakeCalDAVServer) -> [String] {
         }
         #expect(!texts(server).contains { $0.contains("#due") }, "no stand-in of its own there")
     }
+
+    /// The other app deletes the to-do while work recorded in a subtask of it stays: its stand-in
+    /// goes with it (it was the to-do itself), so a machine that reads the task only from that
+    /// work holds the same tasks as the one that had the stand-in (seen in scripts/torture's
+    /// sync family).
+    @Test func aDeletedToDosStandInGoesWithItOnEveryMachine() async throws {
+        let server = FakeCalDAVServer()
+        let laptop = try machine(server), desktop = try machine(server)
+        server.store(calendarURL + "milk.ics", todo(due: "20261127"))
+        try sync(laptop, server)
+        #expect(await laptop.run("task", "add", "Buy milk/Receipt") == 0)
+        #expect(await laptop.run("log", "add", "Buy milk/Receipt", "--start", "2026-11-24 18:00", "--duration", "10m") == 0)
+        try sync(laptop, server)
+        server.remove(calendarURL + "milk.ics")
+        for world in [laptop, desktop, laptop, desktop] { try sync(world, server) }
+        let listed = [await laptop.sharedOutput("task", "list", "--all", "--json"), await desktop.sharedOutput("task", "list", "--all", "--json")]
+        #expect(listed[0] == listed[1], "\(listed)")
+        #expect(listed[0].contains("\"logged_seconds\": 600") && !listed[0].contains("\"title\": \"Buy milk\", \"estimate"), "\(listed[0])")
+    }
 }

@@ -310,7 +310,9 @@ class SyncFamily:
         elif kind < 0.7 or not sub:
             args = ["--notes", f"note {self.rng.randint(0, 999)}"]
         else:
-            args = ["--estimate", f"{self.rng.randint(1, 6)}h", "--force"]
+            args = self.rng.choice([["--estimate", f"{self.rng.randint(1, 6)}h"], ["--span", f"{self.rng.randint(2, 9)}0m"],
+                                    ["--earliest", f"{self.rng.randint(8, 15)}:00"], ["--priority", self.rng.choice(["high", "low"])]])
+            args += ["--force"]
         self.focus(m, "task", "edit", path, *args)
 
     def op_done(self, m):
@@ -411,10 +413,30 @@ class SyncFamily:
                 start = events[href][1].get("DTSTART")
                 if start:
                     self.forgiven.add(ics_seconds(start))
-        elif roll < 0.75 and tasks:
+        elif roll < 0.65 and tasks:
             self.app_add_subtask(todos, self.rng.choice(with_children if with_children and self.rng.random() < 0.5 else tasks))
+        elif roll < 0.75:
+            self.app_add_dated_todo()
         elif todos:
             self.app_delete(todos, events, self.app_pick(todos, with_children))
+
+    def app_add_dated_todo(self):
+        """A to-do of its own with a due date, as a phone's tasks app writes one: every machine
+        plans it through a stand-in subtask of its title, whose planning travels in the to-do
+        (README, "Two machines")."""
+        self.names += 1
+        uid = f"app-todo-{self.t.seed}-{self.names}@example.org"
+        title = f"App errand {self.names}"
+        stamp = (NOW + dt.timedelta(minutes=self.tick)).strftime("%Y%m%dT%H%M%SZ")
+        text = "\r\n".join(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Another app//EN", "BEGIN:VTODO",
+                             f"UID:{uid}", f"DTSTAMP:{stamp}", f"CREATED:{stamp}", f"LAST-MODIFIED:{stamp}",
+                             f"SUMMARY:{title}", f"DUE;VALUE=DATE:202612{self.rng.randint(10, 18)}", "STATUS:NEEDS-ACTION",
+                             "END:VTODO", "END:VCALENDAR", ""])
+        folder = self.view.calendar(SYNC_CALENDAR)
+        if folder is None:
+            return
+        code = self.view.request("PUT", f"/{USER}/{folder}/{uid.split('@')[0]}.ics", text)
+        self.journal(f"another app: added to-do {title!r} ({uid}) due -> {code}")
 
     def app_pick(self, todos, with_children):
         """A to-do for the app to change: a task that has subtasks half the time."""
@@ -486,14 +508,14 @@ class SyncFamily:
             return "(deleted elsewhere)" if elsewhere == "1" else title
         rows = self.q(m, "SELECT t.title, t.deletedElsewhere, ifnull(t.notes,''), t.archived, ifnull(s.title,''), "
                          "ifnull(s.deletedElsewhere,0), ifnull(s.notes,''), ifnull(s.estimateSeconds,0), ifnull(s.due,0), "
-                         "ifnull(s.done,0) FROM task t LEFT JOIN subtask s ON s.taskId = t.id")
+                         "ifnull(s.done,0), ifnull(s.spanSeconds,0), ifnull(s.earliestMinutes,-1), ifnull(s.priority,0) FROM task t LEFT JOIN subtask s ON s.taskId = t.id")
         tasks = []
         for line in rows.split("\n"):
             if not line:
                 continue
             f = line.split("|")
             tasks.append("|".join([name(f[0], f[1])] + ([f[2], f[3]] if f[1] != "1" else ["", "1"])
-                                  + [name(f[4], f[5])] + (f[6:] if f[5] != "1" else ["", "0", "0", "1"])))
+                                  + [name(f[4], f[5])] + (f[6:] if f[5] != "1" else ["", "0", "0", "1", "0", "-1", "0"])))
         rows = self.q(m, "SELECT l.startedAt, l.endedAt, l.status, l.focusedSeconds, ifnull(l.note,''), t.title, t.deletedElsewhere, "
                          "ifnull(s.title,''), ifnull(s.deletedElsewhere,0) FROM timeLog l JOIN task t ON t.id = l.taskId "
                          "LEFT JOIN subtask s ON s.id = l.subtaskId")

@@ -97,6 +97,11 @@ private struct SyncApplyPass {
             let closed = kind == .task ? "archived = 1" : "done = 1"
             try db.executeCached(sql: "UPDATE \(AppDatabase.table(kind)) SET \(closed), deletedElsewhere = 1 WHERE syncUid = ?", arguments: [uid])
             applied.archived += db.changesCount
+            // A task's stand-in is its to-do itself: it goes with it (kept while it holds sessions).
+            if kind == .task {
+                try db.executeCached(sql: "UPDATE subtask SET done = 1, deletedElsewhere = 1 WHERE syncUid = ?",
+                                     arguments: [SyncIdentity.standInUID(taskUID: uid)])
+            }
         case let .delete(uid, kind): try delete(uid, kind)
         case let .keepGone(item, label):
             var run = SyncArrivalRun(item, now: now, names: names, db)

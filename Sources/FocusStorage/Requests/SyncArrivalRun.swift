@@ -149,6 +149,10 @@ struct SyncArrivalRun {
         }
         try execute("UPDATE \(table) SET modifiedAt = ?, deletedElsewhere = 0 WHERE id = ?", [item.modified, id])
         try execute("DELETE FROM syncDeleted WHERE uid = ?", [item.uid])
+        // A task back is back with its stand-in (its to-do itself).
+        if item.kind == .task {
+            try execute("UPDATE subtask SET deletedElsewhere = 0 WHERE syncUid = ? AND deletedElsewhere = 1", [SyncIdentity.standInUID(taskUID: item.uid)])
+        }
     }
 
     /// The stand-in `uid` of the task written takes the task's title, unless another subtask of
@@ -169,8 +173,12 @@ struct SyncArrivalRun {
         let free = try titles.free(title, table: "subtask", parent: task, except: nil, db)
         try execute("INSERT INTO pathId DEFAULT VALUES")
         let id = db.lastInsertedRowID
-        try execute("INSERT INTO subtask (id, taskId, title, titleKey, createdAt, syncUid) VALUES (?, ?, ?, ?, ?, ?)",
-                    [id, task, free, TaskCatalog.key(free), now.unixSeconds, uid])
+        // Under a task kept after another app deleted its to-do, closed and "deleted elsewhere"
+        // with it, as the machines that had it hold it.
+        try execute("""
+            INSERT INTO subtask (id, taskId, title, titleKey, createdAt, syncUid, done, deletedElsewhere)
+              SELECT ?, ?, ?, ?, ?, ?, deletedElsewhere, deletedElsewhere FROM task WHERE id = ?
+            """, [id, task, free, TaskCatalog.key(free), now.unixSeconds, uid, task])
         names.named(uid, .subtask, id: id)
         return id
     }
