@@ -81,19 +81,9 @@ import Glibc
     @Test func everyOptionTheReadmeDocumentsExists() async throws {
         let s = try Sandbox()
         defer { s.remove() }
-        let dump = try await s.run("--experimental-dump-help")
-        let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])?["command"] as? [String: Any])
-        func subcommands(_ c: [String: Any]) -> [[String: Any]] { c["subcommands"] as? [[String: Any]] ?? [] }
-        /// The long options of a command and of its default subcommand.
-        func options(_ c: [String: Any]) -> Set<String> {
-            var names = Set((c["arguments"] as? [[String: Any]] ?? []).flatMap { a in
-                (a["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
-            })
-            if let d = c["defaultSubcommand"] as? String, let sub = subcommands(c).first(where: { $0["commandName"] as? String == d }) {
-                names.formUnion(options(sub))
-            }
-            return names
-        }
+        let tree = try await CommandTree(s)
+        let root = tree.root
+        func options(_ c: [String: Any]) -> Set<String> { tree.options(c) }
         let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let block = try #require(readme.components(separatedBy: "## Commands\n\n```\n").dropFirst().first?.components(separatedBy: "```").first)
         var checked = 0
@@ -106,7 +96,7 @@ import Glibc
                 if !(line.hasPrefix(" ") && i == 0) {
                     current = root
                     for word in part.split(separator: " ").map(String.init) {
-                        guard let next = subcommands(current ?? [:]).first(where: { $0["commandName"] as? String == word }) else { break }
+                        guard let next = tree.child(current ?? [:], named: word) else { break }
                         current = next
                     }
                 }
@@ -127,18 +117,9 @@ import Glibc
     @Test func everyOptionAHelpTopicNamesExistsOnItsCommand() async throws {
         let s = try Sandbox()
         defer { s.remove() }
-        let dump = try await s.run("--experimental-dump-help")
-        let root = try #require((try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])?["command"] as? [String: Any])
-        func subcommands(_ c: [String: Any]) -> [[String: Any]] { c["subcommands"] as? [[String: Any]] ?? [] }
-        func options(_ c: [String: Any]) -> Set<String> {
-            var names = Set((c["arguments"] as? [[String: Any]] ?? []).flatMap { a in
-                (a["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
-            })
-            if let d = c["defaultSubcommand"] as? String, let sub = subcommands(c).first(where: { $0["commandName"] as? String == d }) {
-                names.formUnion(options(sub))
-            }
-            return names.union(["db", "tz", "help", "version"])
-        }
+        let tree = try await CommandTree(s)
+        let root = tree.root
+        func options(_ c: [String: Any]) -> Set<String> { tree.options(c).union(["db", "tz", "help", "version"]) }
         var checked = 0
         for topic in try await Self.helpTopics(s) {
             let page = try await s.run("help", topic)
@@ -155,7 +136,7 @@ import Glibc
                     var command = root
                     var path = ["focus"]
                     for word in words.dropFirst() {
-                        guard let next = subcommands(command).first(where: { $0["commandName"] as? String == word }) else { break }
+                        guard let next = tree.child(command, named: word) else { break }
                         command = next
                         path.append(word)
                     }
@@ -515,5 +496,29 @@ struct MakeStartInterruptedTests {
         let logs = try await s.logs()
         #expect(logs.count == 1, "\(logs)")
         #expect(logs.first?["status"] as? String == "interrupted", "\(logs)")
+    }
+}
+
+/// The binary's commands and their options, as `focus --experimental-dump-help` describes them.
+private struct CommandTree {
+    let root: [String: Any]
+
+    init(_ s: Sandbox) async throws {
+        let dump = try await s.run("--experimental-dump-help")
+        root = try #require((try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])?["command"] as? [String: Any])
+    }
+
+    /// The subcommand `word` of `c`.
+    func child(_ c: [String: Any], named word: String) -> [String: Any]? {
+        (c["subcommands"] as? [[String: Any]] ?? []).first { $0["commandName"] as? String == word }
+    }
+
+    /// The long options of a command and of its default subcommand.
+    func options(_ c: [String: Any]) -> Set<String> {
+        var names = Set((c["arguments"] as? [[String: Any]] ?? []).flatMap { a in
+            (a["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
+        })
+        if let d = c["defaultSubcommand"] as? String, let sub = child(c, named: d) { names.formUnion(options(sub)) }
+        return names
     }
 }

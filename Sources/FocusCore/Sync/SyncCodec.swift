@@ -147,7 +147,7 @@ package enum SyncCodec {
             if let start = p.startDate, let day = DateOnly.parse(start) { line("X-FOCUS-START:" + day.dashed) }
             if let span = p.spanSeconds { line("X-FOCUS-SPAN:\(span)") }
             if let m = p.earliestMinutes { line("X-FOCUS-EARLIEST:" + TimeOfDay(minutes: m).description) }
-            if p.priority != 0 { line("X-FOCUS-PRIORITY:" + (p.priority > 0 ? "high" : "low")) }
+            if let word = SyncItem.word(priority: p.priority) { line("X-FOCUS-PRIORITY:" + word) }
             if let cap = p.maxPerDaySeconds { line("X-FOCUS-MAX-PER-DAY:" + ICSWriter.duration(seconds: cap)) }
             line("X-FOCUS-MODIFIED:\(t.modified)")
             line("END:VTODO")
@@ -250,12 +250,11 @@ package enum SyncCodec {
             recurring(props, into: &subtask)
             return .subtask(subtask)
         }
-        let priority = props.value("X-FOCUS-PRIORITY")?.trimmingSpaces().lowercased()
         let planning = StandInPlanning(
             startDate: props.value("X-FOCUS-START").flatMap { DateOnly.parse($0.trimmingSpaces()) }?.dashed,
             spanSeconds: seconds(props.value("X-FOCUS-SPAN"), 1...36_525 * 86_400),
             earliestMinutes: props.value("X-FOCUS-EARLIEST").flatMap(DateOnly.minutes),
-            priority: priority == "high" ? 1 : priority == "low" ? -1 : 0, maxPerDaySeconds: dailyCap(props.value("X-FOCUS-MAX-PER-DAY")))
+            priority: SyncItem.priority(word: props.value("X-FOCUS-PRIORITY")?.trimmingSpaces().lowercased() ?? "", else: 0), maxPerDaySeconds: dailyCap(props.value("X-FOCUS-MAX-PER-DAY")))
         return .task(SyncedTask(uid: uid, title: title.replacing("/", with: "-"), notes: notes, archived: closed, modified: modified,
                                 due: instant(props.first("DUE"), zone: zone, dateMeansEnd: true),
                                 estimateSeconds: seconds(props.value("X-FOCUS-ESTIMATE"), 1...36_525 * 86_400), planning: planning))

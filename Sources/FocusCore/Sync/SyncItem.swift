@@ -197,12 +197,12 @@ package enum SyncItem: Sendable, Equatable {
             return [f("title", x.title), f("notes", x.notes), f("archived", x.archived ? "true" : "false"), f("due", t(x.due)),
                     f("estimate", n(x.estimateSeconds))]
                 + (p.isEmpty ? [] : [f("start_date", p.startDate), f("span", n(p.spanSeconds)), f("earliest", n(p.earliestMinutes)),
-                                     f("priority", p.priority > 0 ? "high" : p.priority < 0 ? "low" : nil), f("max_per_day", n(p.maxPerDaySeconds))])
+                                     f("priority", SyncItem.word(priority: p.priority)), f("max_per_day", n(p.maxPerDaySeconds))])
         case let .subtask(x):
             return [f("task", x.taskUID), f("title", x.title), f("notes", x.notes), f("estimate", n(x.estimateSeconds)),
                     f("start_date", x.startDate), f("due", t(x.due)), f("span", n(x.spanSeconds)),
                     f("earliest", n(x.earliestMinutes)), f("done", x.done ? "true" : "false"),
-                    f("priority", x.priority > 0 ? "high" : x.priority < 0 ? "low" : nil), f("max_per_day", n(x.maxPerDaySeconds))]
+                    f("priority", SyncItem.word(priority: x.priority)), f("max_per_day", n(x.maxPerDaySeconds))]
                 // Only on recurring work: other subtasks' fields (and digests) stay as they were.
                 + (x.every == nil ? [] : [f("every", x.every), f("on", n(x.onDay))])
                 + (x.seriesUID == nil ? [] : [f("series", x.seriesUID), f("period", x.periodStart)])
@@ -241,7 +241,7 @@ package enum SyncItem: Sendable, Equatable {
             x.planning.startDate = text("start_date", x.planning.startDate)
             x.planning.spanSeconds = number("span", x.planning.spanSeconds)
             x.planning.earliestMinutes = number("earliest", x.planning.earliestMinutes)
-            if let v = values["priority"] { x.planning.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.planning.priority }
+            if let v = values["priority"] { x.planning.priority = SyncItem.priority(word: v, else: x.planning.priority) }
             x.planning.maxPerDaySeconds = number("max_per_day", x.planning.maxPerDaySeconds)
             return .task(x)
         case var .subtask(x):
@@ -254,7 +254,7 @@ package enum SyncItem: Sendable, Equatable {
             x.spanSeconds = number("span", x.spanSeconds)
             x.earliestMinutes = number("earliest", x.earliestMinutes)
             x.done = flag("done", x.done)
-            if let v = values["priority"] { x.priority = v == "high" ? 1 : v == "low" ? -1 : v.isEmpty ? 0 : x.priority }
+            if let v = values["priority"] { x.priority = SyncItem.priority(word: v, else: x.priority) }
             x.maxPerDaySeconds = number("max_per_day", x.maxPerDaySeconds)
             x.every = text("every", x.every)
             x.onDay = x.every == nil ? nil : number("on", x.onDay)
@@ -273,6 +273,16 @@ package enum SyncItem: Sendable, Equatable {
             if let v = values["tags"] { x.tags = SessionTags.sorted(v.split(separator: "\n").map(String.init)) }
             return .session(x)
         }
+    }
+
+    /// A priority as items carry it (`fields`, `X-FOCUS-PRIORITY`): `high`, `low`, none for normal.
+    package static func word(priority: Int) -> String? {
+        priority > 0 ? Priority.high.name : priority < 0 ? Priority.low.name : nil
+    }
+
+    /// `word(priority:)` read back; a word it does not know leaves `old`.
+    package static func priority(word: String, else old: Int) -> Int {
+        word == Priority.high.name ? 1 : word == Priority.low.name ? -1 : word.isEmpty ? 0 : old
     }
 
     /// A digest of the kind, name and fields (not when they were edited): two copies with the

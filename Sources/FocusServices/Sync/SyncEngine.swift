@@ -179,21 +179,14 @@ package struct SyncEngine {
             summary.backup = try backup("before-sync-deletions")
         }
         let applied = try db.applySync(plan.localChanges, states: plan.agreed, forgetting: plan.forgotten, renaming: observed.rekeys,
-                                       now: env.now(), readAs: observed.readAs)
-        let retries = applied.skippedUIDs.reduce(into: [String: String]()) { out, uid in out[uid] = observed.urls[uid] }
-        if retries != observed.retries { try db.replaceSyncRetries(retries) }
+                                       now: env.now(), readAs: observed.readAs, addresses: observed.urls)
         // Agreed once every write is taken; a write refused, an item not applied or a bulk
         // write the next sync must read back leave it unknown.
         fingerprint = applied.skippedUIDs.isEmpty ? applied.fingerprint : nil
         summary.received += applied.inserted + applied.updated
         summary.deletedHere += applied.deleted
         // An item read again that still cannot apply was said when it first could not.
-        var said = applied.unapplied.filter { observed.retries[$0.conflict.uid] != nil }.map(\.label)
-        summary.warnings += applied.skipped.filter { reason in
-            guard let i = said.firstIndex(of: reason) else { return true }
-            said.remove(at: i)
-            return false
-        }
+        summary.warnings += applied.skipped.filter { $0.waits || observed.retries[$0.uid] == nil }.map(\.reason)
         summary.conflicts += plan.conflicts.filter { $0.conflict.field != "deleted" }.count
         summary.kept += plan.kept
         summary.deletedElsewhere += plan.deletedElsewhere + applied.keptGone.map(\.label)

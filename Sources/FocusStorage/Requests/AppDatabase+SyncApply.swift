@@ -12,20 +12,31 @@ package struct AppliedSync: Sendable {
     /// Tasks and subtasks made here, archived, for sessions that arrived in them
     /// (`LocalSyncChange.keepGone`): their names and labels.
     package var keptGone: [(uid: String, label: String)] = []
-    /// Items that could not be applied (a session whose task is nowhere), with the reason.
-    package var skipped: [String] = []
-    /// Their UIDs: no version is agreed for them, so the next sync tries again (and never
-    /// reads their absence here as a deletion).
-    package var skippedUIDs: Set<String> = []
-    /// The same, as `focus sync status` lists them.
-    package var unapplied: [(label: String, conflict: SyncConflict)] = []
-    /// A deletion here waits (for the session running now to end): the sync token stays
-    /// where it was, so the next sync reads the deletion again. An item that cannot apply
-    /// never holds the token (README).
-    package var waits = false
+    /// Changes that could not be applied now, in the order met.
+    package var skipped: [SkippedChange] = []
     /// The local tables' fingerprint once applied, when nothing else changed them since they
     /// were read for the merge; nil otherwise.
     package var fingerprint: String?
+
+    /// A change not applied: an arriving item that cannot apply yet (a session whose task is
+    /// nowhere), read again by the next sync (`syncRetry`); or a deletion that `waits` for the
+    /// session running now to end.
+    package struct SkippedChange: Sendable {
+        package var uid: String
+        package var reason: String
+        package var waits = false
+    }
+
+    /// No version is agreed for these, so the next sync tries again (and never reads their
+    /// absence here as a deletion).
+    package var skippedUIDs: Set<String> { Set(skipped.map(\.uid)) }
+    /// The arriving items not applied, as `focus sync status` lists them.
+    package var unapplied: [(label: String, conflict: SyncConflict)] {
+        skipped.filter { !$0.waits }.map { ($0.reason, SyncConflict(uid: $0.uid, field: "not applied", local: "", remote: $0.reason, chosen: .local)) }
+    }
+    /// A deletion here waits: the sync token stays where it was, so the next sync reads the
+    /// deletion again. An item that cannot apply never holds the token (README).
+    package var waits: Bool { skipped.contains { $0.waits } }
 }
 
 extension AppDatabase {
@@ -34,10 +45,11 @@ extension AppDatabase {
     /// is the merged item's, not the time of the sync.
     /// `readAs`: the fingerprint the merge's items were read with.
     /// `renaming`: rows that take another machine's name for the same work (`SyncPlan.unify`),
-    /// renamed first.
+    /// renamed first. `addresses`: where each item read there is; those not applied are read
+    /// again by the next sync (`syncRetry`, in place of the ones before).
     package func applySync(_ changes: [LocalSyncChange], states: [SyncState], forgetting gone: [String],
                            renaming: [(kind: SyncKind, from: String, to: String)] = [], now: Date,
-                           readAs: String? = nil) throws(FocusError) -> AppliedSync {
+                           readAs: String? = nil, addresses: [String: String] = [:]) throws(FocusError) -> AppliedSync {
         try write { db in
             // Another program's edit since the merge read the tables: its result is not agreed yet.
             let untouched = try readAs != nil && AppDatabase.localFingerprint(db) == readAs
@@ -50,6 +62,8 @@ extension AppDatabase {
             var applied = pass.applied
             try AppDatabase.record(states.filter { !applied.skippedUIDs.contains($0.uid) }, forgetting: gone.filter { !applied.skippedUIDs.contains($0) }, db)
             try AppDatabase.purgeEmptyDeletedElsewhere(db)
+            let retries = applied.skipped.filter { !$0.waits }.reduce(into: [String: String]()) { $0[$1.uid] = addresses[$1.uid] }
+            try AppDatabase.replaceSyncRetries(retries, db)
             if untouched { applied.fingerprint = try AppDatabase.localFingerprint(db) }
             return applied
         }
@@ -120,10 +134,7 @@ private struct SyncApplyPass {
         switch run.outcome {
         case .inserted: applied.inserted += 1
         case .updated: applied.updated += 1
-        case let .skipped(reason):
-            applied.skipped.append(reason)
-            applied.skippedUIDs.insert(item.uid)
-            applied.unapplied.append((reason, SyncConflict(uid: item.uid, field: "not applied", local: "", remote: reason, chosen: .local)))
+        case let .skipped(reason): applied.skipped.append(AppliedSync.SkippedChange(uid: item.uid, reason: reason))
         }
     }
 
@@ -133,9 +144,7 @@ private struct SyncApplyPass {
         if kind != .session, try Bool.fetchOneCached(db, sql: """
             SELECT 1 FROM activeSession a JOIN \(table) x ON x.syncUid = ? AND (a.\(kind == .task ? "taskId" : "subtaskId") = x.id)
             """, arguments: [uid]) == true {
-            applied.skipped.append("a deletion waits for the session running now to end")
-            applied.skippedUIDs.insert(uid)
-            applied.waits = true
+            applied.skipped.append(AppliedSync.SkippedChange(uid: uid, reason: "a deletion waits for the session running now to end", waits: true))
             return
         }
         try db.executeCached(sql: "DELETE FROM \(table) WHERE syncUid = ?", arguments: [uid])

@@ -13,13 +13,15 @@ extension AppDatabase {
         }
     }
 
-    /// Replaces the items to read again with `retries` (what the last apply could not apply).
+    /// Replaces the items to read again with `retries` (`applySync` keeps them so).
     package func replaceSyncRetries(_ retries: [String: String]) throws(FocusError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM syncRetry")
-            for (uid, url) in retries.sorted(by: { $0.key < $1.key }) {
-                try db.execute(sql: "INSERT INTO syncRetry (uid, url) VALUES (?, ?)", arguments: [uid, url])
-            }
+        try write { db in try AppDatabase.replaceSyncRetries(retries, db) }
+    }
+
+    static func replaceSyncRetries(_ retries: [String: String], _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncRetry")
+        for (uid, url) in retries.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "INSERT INTO syncRetry (uid, url) VALUES (?, ?)", arguments: [uid, url])
         }
     }
 }

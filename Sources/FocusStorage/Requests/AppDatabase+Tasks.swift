@@ -103,12 +103,10 @@ extension AppDatabase {
                            arguments: [task.title, TaskCatalog.key(task.title), task.notes, task.archived, task.id])
             // Its stand-in (`StandInEdits`) is the to-do itself: it takes the task's name (when no
             // other subtask has it) and is done when the task is archived, as on every machine.
-            let standIn = "(SELECT \(SyncIdentity.standInUID(sqlColumn: "syncUid")) FROM task WHERE id = ?)"
-            try db.execute(sql: "UPDATE subtask SET done = ? WHERE taskId = ? AND syncUid = \(standIn)", arguments: [task.archived, task.id, task.id])
             try db.execute(sql: """
-                UPDATE subtask SET title = ?, titleKey = ? WHERE taskId = ? AND syncUid = \(standIn)
-                  AND NOT EXISTS (SELECT 1 FROM subtask o WHERE o.taskId = ? AND o.titleKey = ? AND o.syncUid IS NOT \(standIn))
-                """, arguments: [task.title, TaskCatalog.key(task.title), task.id, task.id, task.id, TaskCatalog.key(task.title), task.id])
+                UPDATE subtask SET done = ? WHERE taskId = ? AND syncUid = (SELECT \(SyncIdentity.standInUID(sqlColumn: "syncUid")) FROM task WHERE id = ?)
+                """, arguments: [task.archived, task.id, task.id])
+            if let id = task.id { try AppDatabase.renameStandIn(ofTask: id, db) }
         }
     }
 

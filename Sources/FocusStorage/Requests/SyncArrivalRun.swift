@@ -41,7 +41,7 @@ struct SyncArrivalRun {
                 UPDATE subtask SET due = ?, estimateSeconds = ?, done = ?, startDate = ?, spanSeconds = ?, earliestMinutes = ?, priority = ?,
                   maxPerDaySeconds = ? WHERE syncUid = ?
                 """, [due?.unixSeconds, estimate, done ? 1 : 0, p.startDate, p.spanSeconds, p.earliestMinutes, p.priority, p.maxPerDaySeconds, uid])
-            try renameStandIn(uid)
+            try AppDatabase.renameStandIn(ofTask: try row(.written), db)
             try execute("UPDATE subtask SET modifiedAt = ? WHERE syncUid = ?", [modified, uid])
         case let .takeStandInWork(uid, parent):
             try execute("UPDATE OR IGNORE timeLog SET taskId = ?, subtaskId = ? WHERE subtaskId = (SELECT id FROM subtask WHERE syncUid = ?)",
@@ -153,17 +153,6 @@ struct SyncArrivalRun {
         if item.kind == .task {
             try execute("UPDATE subtask SET deletedElsewhere = 0 WHERE syncUid = ? AND deletedElsewhere = 1", [SyncIdentity.standInUID(taskUID: item.uid)])
         }
-    }
-
-    /// The stand-in `uid` of the task written takes the task's title, unless another subtask of
-    /// the task has it.
-    private func renameStandIn(_ uid: String) throws {
-        let task = try row(.written)
-        try execute("""
-            UPDATE subtask SET title = t.title, titleKey = t.titleKey FROM (SELECT title, titleKey FROM task WHERE id = ?) t
-              WHERE subtask.syncUid = ? AND subtask.title <> t.title
-              AND NOT EXISTS (SELECT 1 FROM subtask o WHERE o.taskId = ? AND o.titleKey = t.titleKey AND o.syncUid IS NOT ?)
-            """, [task, uid, task, uid])
     }
 
     /// A task's stand-in subtask, of the task's title (a free one under it).
